@@ -1,0 +1,5 @@
+import sys
+
+from quest.cli import main
+
+sys.exit(main())

@@ -1,0 +1,139 @@
+"""Documents, chunks and problems: the records every other part of Quest passes around."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+KINDS = ("official_solution", "user_explanation", "error_pattern", "faq", "problem_statement")
+LANGS = ("zh", "en")
+
+#: Labels shown in contexts, the UI and the CLI, per interface language.
+KIND_LABELS = {
+    "zh": {
+        "official_solution": "官方题解",
+        "user_explanation": "用户讲解",
+        "error_pattern": "常见错误",
+        "faq": "常见问题",
+        "problem_statement": "题目描述",
+    },
+    "en": {
+        "official_solution": "Official solution",
+        "user_explanation": "User explanation",
+        "error_pattern": "Common error",
+        "faq": "FAQ",
+        "problem_statement": "Problem statement",
+    },
+}
+
+
+def kind_label(kind: str, lang: str = "en") -> str:
+    return KIND_LABELS.get(lang, KIND_LABELS["en"]).get(kind, kind)
+
+
+_PROBLEM_ID = re.compile(r"^\s*(?:#|p|P|lc|LC)?\s*0*(\d+)\s*$")
+
+
+def normalize_problem_id(value: object) -> str | None:
+    """'239', '#239', 'P239', 239 -> '239'. Other ids (e.g. 'A+B') are kept as stripped text."""
+    if value is None:
+        return None
+    text = str(value).strip()
+    if not text:
+        return None
+    m = _PROBLEM_ID.match(text)
+    return m.group(1) if m else text
+
+
+@dataclass(frozen=True)
+class Document:
+    id: str
+    kind: str
+    title: str
+    text: str
+    lang: str = "en"
+    problem_id: str | None = None
+    tags: tuple[str, ...] = ()
+    verdicts: tuple[str, ...] = ()
+    languages: tuple[str, ...] = ()
+    source: str = ""  # file the document came from, for error messages and the UI
+    extra: Mapping[str, Any] = field(default_factory=dict)  # e.g. examples for reference code
+
+    @property
+    def content_hash(self) -> str:
+        """Changes whenever anything that reaches the index changes."""
+        payload = {k: v for k, v in asdict(self).items() if k != "source"}
+        blob = json.dumps(payload, ensure_ascii=False, sort_keys=True, default=list)
+        return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A piece of a document small enough to embed, carrying its document's metadata."""
+
+    id: str  # "<doc id>#<ordinal>"
+    doc_id: str
+    ordinal: int
+    section: str
+    text: str
+    kind: str
+    title: str
+    lang: str
+    problem_id: str | None = None
+    tags: tuple[str, ...] = ()
+    verdicts: tuple[str, ...] = ()
+    languages: tuple[str, ...] = ()
+
+    @property
+    def indexed_text(self) -> str:
+        """What the embedding model and BM25 see: title and section give the text its topic."""
+        head = self.title if not self.section else f"{self.title} - {self.section}"
+        return f"{head}\n{self.text}"
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        for key in ("tags", "verdicts", "languages"):
+            data[key] = list(data[key])
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Chunk:
+        values = dict(data)
+        for key in ("tags", "verdicts", "languages"):
+            values[key] = tuple(values.get(key) or ())
+        return cls(**values)
+
+
+@dataclass(frozen=True)
+class Problem:
+    id: str
+    title_zh: str = ""
+    title_en: str = ""
+    difficulty: str = ""
+    tags: tuple[str, ...] = ()
+    limits: Mapping[str, Any] = field(default_factory=dict)
+
+    def title(self, lang: str = "en") -> str:
+        if lang == "zh":
+            return self.title_zh or self.title_en or self.id
+        return self.title_en or self.title_zh or self.id
+
+    @property
+    def label(self) -> str:
+        """'239 · 滑动窗口最大值 · Sliding Window Maximum', as the problem picker shows it."""
+        parts = [self.id] + [t for t in (self.title_zh, self.title_en) if t]
+        return " · ".join(parts)
+
+
+@dataclass(frozen=True)
+class KnowledgeBase:
+    documents: tuple[Document, ...]
+    problems: Mapping[str, Problem]
+    errors: tuple[str, ...] = ()  # files that could not be loaded, with the reason
+
+    def by_id(self) -> dict[str, Document]:
+        return {d.id: d for d in self.documents}

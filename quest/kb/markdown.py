@@ -1,0 +1,294 @@
+"""Load `knowledge/**/*.md` (YAML front matter + Markdown body) and the problem catalogue.
+
+One bad file never hides the others: loading collects every file's error (with the file
+name and the reason) and returns whatever loaded cleanly; `strict=True` raises instead.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from quest.errors import KnowledgeBaseError
+from quest.kb.documents import (
+    KINDS,
+    LANGS,
+    Chunk,
+    Document,
+    KnowledgeBase,
+    Problem,
+    normalize_problem_id,
+)
+
+log = logging.getLogger(__name__)
+
+CATALOGUE_NAME = "problems.yaml"
+# Folders under the knowledge directory that hold no documents.
+SKIPPED_DIRS = {"eval", "examples", ".git"}
+SKIPPED_FILES = {"README.md"}
+
+_FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.S)
+_HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
+_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
+
+
+# --------------------------------------------------------------------------- catalogue
+
+
+def load_catalogue(path: Path) -> dict[str, Problem]:
+    """Read a problems.yaml: a list of problems, or a mapping with a `problems` list."""
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        line = getattr(getattr(exc, "problem_mark", None), "line", None)
+        raise KnowledgeBaseError(path, f"broken YAML: {exc}", line=line + 1 if line is not None else None) from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise KnowledgeBaseError(path, f"cannot read: {exc}") from exc
+    if isinstance(raw, dict):
+        raw = raw.get("problems")
+    if raw is None:
+        return {}
+    if not isinstance(raw, list):
+        raise KnowledgeBaseError(path, "expected a list of problems")
+    problems: dict[str, Problem] = {}
+    for i, entry in enumerate(raw):
+        if not isinstance(entry, dict) or entry.get("id") in (None, ""):
+            raise KnowledgeBaseError(path, f"problem #{i + 1} has no id")
+        pid = normalize_problem_id(entry["id"])
+        if pid in problems:
+            raise KnowledgeBaseError(path, f"problem id {pid} is listed twice")
+        problems[pid] = Problem(
+            id=pid,
+            title_zh=str(entry.get("title_zh") or ""),
+            title_en=str(entry.get("title_en") or ""),
+            difficulty=str(entry.get("difficulty") or ""),
+            tags=tuple(str(t) for t in entry.get("tags") or ()),
+            limits=dict(entry.get("limits") or {}),
+        )
+    return problems
+
+
+# --------------------------------------------------------------------------- documents
+
+
+def split_front_matter(text: str, path: Path | str = "<text>") -> tuple[dict[str, Any], str, int]:
+    """Return (front matter, body, line number where the body starts)."""
+    text = text.lstrip("\ufeff")
+    m = _FRONT_MATTER.match(text)
+    if not m:
+        raise KnowledgeBaseError(path, "missing YAML front matter (a '---' block at the top)", line=1)
+    try:
+        meta = yaml.safe_load(m.group(1))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 2 if mark is not None else 1
+        raise KnowledgeBaseError(path, f"broken front matter: {getattr(exc, 'problem', exc)}", line=line) from exc
+    if not isinstance(meta, dict):
+        raise KnowledgeBaseError(path, "front matter must be a mapping of fields", line=2)
+    body_line = text[: m.end()].count("\n") + 1
+    return meta, text[m.end() :], body_line
+
+
+def _as_tuple(value: Any) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return tuple(v.strip() for v in value.split(",") if v.strip())
+    return tuple(str(v) for v in value)
+
+
+def parse_document(text: str, path: Path | str = "<text>") -> Document:
+    meta, body, _ = split_front_matter(text, path)
+    for required in ("id", "kind", "title"):
+        if meta.get(required) in (None, ""):
+            raise KnowledgeBaseError(path, f"front matter has no '{required}'")
+    kind = str(meta["kind"])
+    if kind not in KINDS:
+        raise KnowledgeBaseError(path, f"unknown kind {kind!r} (expected one of: {', '.join(KINDS)})")
+    lang = str(meta.get("lang") or "en")
+    if lang not in LANGS:
+        raise KnowledgeBaseError(path, f"unknown lang {lang!r} (expected zh or en)")
+    if not body.strip():
+        raise KnowledgeBaseError(path, "the document has no text below its front matter")
+    known = {"id", "kind", "title", "lang", "problem_id", "tags", "verdicts", "languages"}
+    return Document(
+        id=str(meta["id"]).strip(),
+        kind=kind,
+        title=str(meta["title"]).strip(),
+        text=body.strip("\n"),
+        lang=lang,
+        problem_id=normalize_problem_id(meta.get("problem_id")),
+        tags=_as_tuple(meta.get("tags")),
+        verdicts=tuple(v.upper() for v in _as_tuple(meta.get("verdicts"))),
+        languages=tuple(v.lower() for v in _as_tuple(meta.get("languages"))),
+        source=str(path),
+        extra={k: v for k, v in meta.items() if k not in known},
+    )
+
+
+def iter_markdown_files(kb_dir: Path) -> Iterator[Path]:
+    for path in sorted(kb_dir.rglob("*.md")):
+        rel = path.relative_to(kb_dir)
+        if any(part in SKIPPED_DIRS or part.startswith(".") for part in rel.parts[:-1]):
+            continue
+        if path.name in SKIPPED_FILES:
+            continue
+        yield path
+
+
+def load_knowledge_base(kb_dir: Path | str, *, strict: bool = False) -> KnowledgeBase:
+    """Load every catalogue and document under `kb_dir`.
+
+    Errors are collected per file; with `strict=True` the first one is raised.
+    """
+    kb_dir = Path(kb_dir)
+    if not kb_dir.is_dir():
+        raise KnowledgeBaseError(kb_dir, "knowledge folder not found")
+    errors: list[KnowledgeBaseError] = []
+    problems: dict[str, Problem] = {}
+    for cat in sorted(kb_dir.rglob(CATALOGUE_NAME)):
+        try:
+            for pid, problem in load_catalogue(cat).items():
+                if pid in problems:
+                    errors.append(KnowledgeBaseError(cat, f"problem id {pid} is already in another catalogue"))
+                    continue
+                problems[pid] = problem
+        except KnowledgeBaseError as exc:
+            errors.append(exc)
+
+    documents: list[Document] = []
+    seen: dict[str, str] = {}
+    for path in iter_markdown_files(kb_dir):
+        try:
+            try:
+                text = path.read_text(encoding="utf-8")
+            except UnicodeDecodeError as exc:
+                raise KnowledgeBaseError(path, f"not UTF-8 text ({exc.reason})") from exc
+            doc = parse_document(text, path)
+            if doc.id in seen:
+                raise KnowledgeBaseError(path, f"duplicate id {doc.id!r} (also in {seen[doc.id]})")
+            if doc.problem_id is not None and doc.problem_id not in problems:
+                raise KnowledgeBaseError(path, f"problem_id {doc.problem_id} is not in {CATALOGUE_NAME}")
+        except KnowledgeBaseError as exc:
+            errors.append(exc)
+            continue
+        seen[doc.id] = str(path)
+        documents.append(doc)
+
+    if errors:
+        for exc in errors:
+            log.warning("knowledge base: %s", exc)
+        if strict:
+            raise errors[0]
+    return KnowledgeBase(documents=tuple(documents), problems=problems, errors=tuple(str(e) for e in errors))
+
+
+# --------------------------------------------------------------------------- chunking
+
+
+def _blocks(body: str) -> Iterator[tuple[str, str]]:
+    """Yield ("heading", title) and ("text", block) pieces; fenced code stays one block."""
+    lines = body.splitlines()
+    buf: list[str] = []
+    fence: str | None = None
+
+    def flush() -> Iterator[tuple[str, str]]:
+        if any(line.strip() for line in buf):
+            yield ("text", "\n".join(buf).strip("\n"))
+        buf.clear()
+
+    for line in lines:
+        m = _FENCE.match(line)
+        if fence is not None:
+            buf.append(line)
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and line.strip() == m.group(1):
+                fence = None
+                yield from flush()
+            continue
+        if m:
+            yield from flush()
+            fence = m.group(1)
+            buf.append(line)
+            continue
+        h = _HEADING.match(line)
+        if h:
+            yield from flush()
+            yield ("heading", h.group(2).strip())
+            continue
+        if not line.strip():
+            yield from flush()
+            continue
+        buf.append(line)
+    yield from flush()
+
+
+def chunk_document(doc: Document, max_chars: int = 1200) -> list[Chunk]:
+    """Split a document at its headings, then pack paragraphs up to `max_chars`.
+
+    A fenced code block is never split: one larger than `max_chars` becomes a chunk of its
+    own. Every chunk keeps the document's metadata and the title of its section.
+    """
+    sections: list[tuple[str, list[str]]] = [("", [])]
+    for kind, value in _blocks(doc.text):
+        if kind == "heading":
+            sections.append((value, []))
+        else:
+            sections[-1][1].append(value)
+
+    pieces: list[tuple[str, str]] = []
+    for section, blocks in sections:
+        current: list[str] = []
+        size = 0
+        for block in blocks:
+            for part in _split_long_text(block, max_chars):
+                if current and size + len(part) + 2 > max_chars:
+                    pieces.append((section, "\n\n".join(current)))
+                    current, size = [], 0
+                current.append(part)
+                size += len(part) + 2
+        if current:
+            pieces.append((section, "\n\n".join(current)))
+
+    return [
+        Chunk(
+            id=f"{doc.id}#{i}",
+            doc_id=doc.id,
+            ordinal=i,
+            section=section,
+            text=text,
+            kind=doc.kind,
+            title=doc.title,
+            lang=doc.lang,
+            problem_id=doc.problem_id,
+            tags=doc.tags,
+            verdicts=doc.verdicts,
+            languages=doc.languages,
+        )
+        for i, (section, text) in enumerate(pieces)
+    ]
+
+
+def _split_long_text(block: str, max_chars: int) -> Iterable[str]:
+    """Plain text longer than the cap is cut at sentence or line ends; code is kept whole."""
+    if len(block) <= max_chars or _FENCE.match(block):
+        return [block]
+    parts: list[str] = []
+    rest = block
+    while len(rest) > max_chars:
+        window = rest[:max_chars]
+        cut = max(window.rfind(s) for s in ("\n", "。", ". ", "！", "？", "; ", "；"))
+        cut = cut + 1 if cut > max_chars // 3 else max_chars
+        parts.append(rest[:cut].strip())
+        rest = rest[cut:]
+    if rest.strip():
+        parts.append(rest.strip())
+    return parts
+
+
+def chunk_documents(docs: Iterable[Document], max_chars: int = 1200) -> list[Chunk]:
+    return [c for d in docs for c in chunk_document(d, max_chars)]

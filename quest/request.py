@@ -1,0 +1,115 @@
+"""A student's request, and the checks every entry point (UI, API, CLI) runs on it."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from quest.errors import InputError
+from quest.kb.documents import normalize_problem_id
+from quest.settings import TIERS, Settings
+
+LANGUAGES = ("python", "cpp", "c", "java", "javascript", "go", "other")
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One earlier exchange of the conversation."""
+
+    question: str
+    answer: str
+
+
+@dataclass(frozen=True)
+class Request:
+    question: str
+    problem_id: str | None = None
+    language: str = "python"  # programming language of `code`
+    code: str = ""
+    error: str = ""  # the judge's verdict line and/or full message
+    verdict: str | None = None  # chosen in the UI (TLE, WA, ...) when given separately
+    history: tuple[Turn, ...] = ()
+    tier: str = "explain"
+    ui_lang: str = "auto"  # zh | en | auto (by the question's language)
+    reasoning: bool = False  # use the reasoning model
+    session_id: str = ""
+    extra: dict[str, str] = field(default_factory=dict)
+
+    def answer_lang(self) -> str:
+        if self.ui_lang in ("zh", "en"):
+            return self.ui_lang
+        return detect_lang(self.question)
+
+
+def detect_lang(text: str) -> str:
+    """'zh' when the text has a fair share of CJK characters, else 'en'."""
+    cjk = sum(1 for ch in text if "\u4e00" <= ch <= "\u9fff")
+    latin = sum(1 for ch in text if ch.isascii() and ch.isalpha())
+    return "zh" if cjk and cjk * 3 >= latin * 0.5 else "en"
+
+
+def looks_binary(text: str) -> bool:
+    """True for pasted junk: NUL bytes or a high share of control / unassigned characters."""
+    if "\x00" in text:
+        return True
+    if not text:
+        return False
+    sample = text[:4000]
+    bad = sum(
+        1
+        for ch in sample
+        if (unicodedata.category(ch) in ("Cc", "Cn", "Co", "Cs") and ch not in "\n\r\t") or ch == "\ufffd"
+    )
+    return bad > max(8, len(sample) * 0.05)
+
+
+def _check_field(name: str, value: str, limit: int) -> None:
+    if len(value) > limit:
+        raise InputError(
+            f"The {name} is {len(value):,} characters long; the limit is {limit:,}. "
+            f"Please shorten it (nothing was cut for you).",
+            field=name,
+            reason="too_long",
+            limit=limit,
+            length=len(value),
+        )
+    if looks_binary(value):
+        raise InputError(f"The {name} looks like binary data, not text. Please paste it as text.",
+                         field=name, reason="binary")
+
+
+def validate_request(request: Request, settings: Settings) -> Request:
+    """Check sizes and content and return a normalized copy; raise InputError otherwise."""
+    question = (request.question or "").strip()
+    code = request.code or ""
+    error = request.error or ""
+    if not question and not code.strip() and not error.strip():
+        raise InputError("Please type a question (and, if you have them, your code and the judge's message).",
+                         field="question", reason="empty")
+    _check_field("question", question, settings.max_question_chars)
+    _check_field("code", code, settings.max_code_chars)
+    _check_field("error", error, settings.max_error_chars)
+    language = (request.language or "other").lower()
+    language = {"c++": "cpp", "py": "python", "python3": "python", "js": "javascript"}.get(language, language)
+    if language not in LANGUAGES:
+        language = "other"
+    tier = request.tier if request.tier in TIERS else settings.default_tier
+    return Request(
+        question=question,
+        problem_id=normalize_problem_id(request.problem_id),
+        language=language,
+        code=code,
+        error=error,
+        verdict=(request.verdict or None),
+        history=tuple(request.history),
+        tier=settings.cap_tier(tier),
+        ui_lang=request.ui_lang,
+        reasoning=request.reasoning,
+        session_id=request.session_id,
+        extra=dict(request.extra),
+    )
+
+
+def trim_history(history: Sequence[Turn], turns: int) -> tuple[Turn, ...]:
+    return tuple(history[-turns:]) if turns > 0 else ()

@@ -1,0 +1,38 @@
+"""What retrieval returns: ranked hits with every signal that put them there."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from quest.kb.documents import Chunk
+
+
+@dataclass(frozen=True)
+class Signal:
+    """One ranked list's opinion of a hit: its 1-based rank and raw score."""
+
+    rank: int
+    score: float
+
+
+@dataclass(frozen=True)
+class Hit:
+    chunk: Chunk
+    score: float  # confidence in 0..1 (cosine similarity or normalized BM25); shown to users
+    fused: float = 0.0  # reciprocal-rank-fusion score that ordered the hits
+    signals: dict[str, Signal] = field(default_factory=dict)  # "dense", "bm25", "lexical", "exact"
+    scope: str = "problem"  # "problem": from the requested problem; "global": fill-up; "exact"
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    hits: tuple[Hit, ...]
+    mode: str  # "exact" | "hybrid" | "bm25"
+    widened: bool = False
+    timings: dict[str, float] = field(default_factory=dict)  # stage -> milliseconds
+    notices: tuple[str, ...] = ()  # e.g. "embedding model unavailable: BM25 only"
+    problem_id: str | None = None
+
+    @property
+    def empty(self) -> bool:
+        return not self.hits

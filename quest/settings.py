@@ -1,0 +1,139 @@
+"""One frozen settings object, built once from defaults, the environment and flags.
+
+Every component receives the `Settings` it needs instead of reading globals or the
+environment itself, so a test can build exactly the configuration it wants.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+TIERS = ("hint", "explain", "solution")
+
+
+def _env_bool(value: str) -> bool:
+    return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+@dataclass(frozen=True)
+class Settings:
+    # Where things live.
+    kb_dir: Path = Path("knowledge")
+    data_dir: Path = Path(".quest")
+
+    # Embeddings. "BAAI/bge-m3" gives dense vectors plus lexical weights; any other BGE
+    # model name or local path is used dense-only. "none" disables embeddings (BM25 only).
+    embedding_model: str = "BAAI/bge-m3"
+    embedding_device: str = "cpu"
+    embedding_max_length: int = 512
+    embedding_batch_size: int = 16
+    embedding_fp16: bool = False
+    show_progress: bool = True
+
+    # Chunking and retrieval.
+    chunk_max_chars: int = 1200
+    top_k: int = 6
+    candidates: int = 30  # per signal, before fusion
+    min_problem_hits: int = 3  # fill up from the whole base below this many
+    rrf_k: int = 60
+    dense_floor: float = 0.45  # cosine similarity a dense hit needs to count as relevant
+    bm25_floor: float = 0.2  # normalized BM25 (0..1) a sparse hit needs
+    widen_factor: float = 3.0  # candidates multiplier for the single widening
+    widen_floor_ratio: float = 0.6  # floors multiplied by this when widening
+    context_max_chars: int = 6000
+
+    # Generation.
+    ollama_host: str | None = None  # None: the client's default (OLLAMA_HOST or localhost)
+    ollama_model: str = "qwen2.5-coder:1.5b"
+    reasoning_model: str = "deepseek-r1:7b"
+    temperature: float = 0.2
+    top_p: float = 0.9
+    repeat_penalty: float = 1.1
+    num_ctx: int = 4096
+    keep_alive: str = "10m"
+    connect_timeout: float = 5.0
+    first_token_timeout: float = 60.0
+    total_timeout: float = 300.0
+    history_turns: int = 3
+
+    # Policy.
+    max_tier: str = "solution"
+    default_tier: str = "explain"
+    contest_lock_file: Path | None = None
+    ui_lang: str = "auto"  # auto | zh | en
+
+    # Limits on what a student can send, in characters.
+    max_question_chars: int = 2000
+    max_code_chars: int = 20000
+    max_error_chars: int = 8000
+
+    # App.
+    host: str = "127.0.0.1"
+    port: int = 7860
+    share: bool = False
+    concurrency_limit: int = 8
+    max_queue_size: int = 64
+    rate_limit_per_minute: int = 10
+    auth: str | None = None  # "user:password"
+    store_code_in_feedback: bool = False
+
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def replace(self, **changes: Any) -> Settings:
+        return dataclasses.replace(self, **changes)
+
+    @property
+    def embeddings_enabled(self) -> bool:
+        return self.embedding_model.strip().lower() not in {"", "none", "off"}
+
+    @property
+    def index_dir(self) -> Path:
+        return Path(self.data_dir) / "index"
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
+        """Defaults, then `QUEST_*` / `OLLAMA_HOST` variables, then explicit overrides."""
+        env = os.environ if env is None else env
+        values: dict[str, Any] = {}
+        fields = {f.name: f for f in dataclasses.fields(cls)}
+        for name, f in fields.items():
+            key = "QUEST_" + name.upper()
+            if key in env and name != "extra":
+                values[name] = _coerce(f.type, env[key])
+        if "OLLAMA_HOST" in env and "ollama_host" not in values:
+            values["ollama_host"] = env["OLLAMA_HOST"]
+        values.update({k: v for k, v in overrides.items() if v is not None})
+        settings = cls(**values)
+        settings.validate()
+        return settings
+
+    def validate(self) -> None:
+        if self.max_tier not in TIERS:
+            raise ValueError(f"max_tier must be one of {TIERS}, not {self.max_tier!r}")
+        if self.default_tier not in TIERS:
+            raise ValueError(f"default_tier must be one of {TIERS}, not {self.default_tier!r}")
+        if self.context_max_chars < 200:
+            raise ValueError("context_max_chars must be at least 200")
+
+    def cap_tier(self, tier: str | None) -> str:
+        """The requested tier, lowered to the operator's maximum."""
+        tier = tier if tier in TIERS else self.default_tier
+        return TIERS[min(TIERS.index(tier), TIERS.index(self.max_tier))]
+
+
+def _coerce(annotation: Any, raw: str) -> Any:
+    text = str(annotation)
+    if "bool" in text:
+        return _env_bool(raw)
+    if "int" in text and "Path" not in text:
+        return int(raw)
+    if "float" in text:
+        return float(raw)
+    if "Path" in text:
+        return Path(raw) if raw else None
+    return raw or None if "None" in text else raw
