@@ -36,3 +36,16 @@ class SearchResult:
     @property
     def empty(self) -> bool:
         return not self.hits
+
+
+@dataclass(frozen=True)
+class RetrieverStatus:
+    """What the UI's status line and the CLI show about retrieval."""
+
+    embedding_mode: str  # "bge-m3 (dense + lexical)" | "dense" | "bm25-only"
+    embedding_model: str | None
+    documents: int
+    chunks: int
+    problems: int
+    notices: tuple[str, ...] = ()  # e.g. why the embedding model is not in use
+    kb_errors: tuple[str, ...] = ()  # knowledge files that failed to load
