@@ -1,0 +1,206 @@
+"""Reading untrusted OJ exports without trusting them.
+
+Every check here refuses with `ImportError_` naming the offending file, before anything
+is written into the knowledge base:
+
+- size: a file is measured (`stat`) before it is read, so a 200 MB upload is refused at
+  once instead of being loaded into memory;
+- encoding: utf-8 (with or without BOM), then gb18030 (old Chinese OJs); anything else,
+  or text with NUL bytes, is refused rather than guessed;
+- XML: any DOCTYPE or ENTITY declaration is refused *before* parsing, so external
+  entities and entity-expansion bombs never reach the parser;
+- zip: entries that would land outside the extraction folder (zip-slip: `..`, absolute
+  paths, drive letters), symlinks, and archives whose contents add up to more than a
+  limit (zip bombs) are refused; the byte count is enforced while extracting, because
+  the sizes in a zip's directory can lie.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import stat
+import tempfile
+import xml.etree.ElementTree as ET
+import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from quest.errors import ImportError_
+
+ENCODINGS = ("utf-8-sig", "gb18030")  # utf-8-sig also reads plain utf-8
+MB = 1024 * 1024
+
+# Test data can be hundreds of megabytes and Quest never needs it: it is neither
+# extracted from archives nor counted against the unpacked-size limit.
+TEST_DATA_DIRS = frozenset({"testdata", "test_case", "test_cases", "testcase", "testcases", "data"})
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_file_bytes: int = 200 * MB  # any single input file (the export itself, or a file in it)
+    max_unpacked_bytes: int = 500 * MB  # everything extracted from one archive
+    max_entries: int = 20_000  # files in one archive
+
+
+def check_size(path: Path, limit: int) -> int:
+    """The file's size, or a refusal if it is over `limit` (measured, never read)."""
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise ImportError_(f"{path}: cannot read ({exc.strerror or exc})") from exc
+    if size > limit:
+        raise ImportError_(f"{path}: file is {size / MB:.1f} MB, over the {limit / MB:.1f} MB limit")
+    return size
+
+
+def decode(data: bytes, name: object) -> str:
+    for encoding in ENCODINGS:
+        try:
+            text = data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        if "\x00" in text:
+            break  # UTF-16 or binary decodes "successfully" into NULs; it is not text we know
+        return text
+    raise ImportError_(
+        f"{name}: unknown text encoding",
+        hint="save it as UTF-8 (GB18030/GBK is also accepted)",
+    )
+
+
+def read_text(path: Path, limits: Limits) -> str:
+    check_size(path, limits.max_file_bytes)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ImportError_(f"{path}: cannot read ({exc.strerror or exc})") from exc
+    return decode(data, path)
+
+
+_HIDDEN_FROM_PARSER = re.compile(r"<!\[CDATA\[.*?\]\]>|<!--.*?-->", re.S)
+_DECLARATION = re.compile(r"<!\s*(DOCTYPE|ENTITY)", re.I)
+
+
+def parse_xml(text: str, name: object) -> ET.Element:
+    """Parse XML that has no DTD at all; refuse any DOCTYPE/ENTITY declaration.
+
+    CDATA sections and comments are blanked before the search because an HTML
+    description may quote `<!DOCTYPE html>` there, where the parser never acts on it.
+    """
+    if _DECLARATION.search(_HIDDEN_FROM_PARSER.sub("", text)):
+        raise ImportError_(
+            f"{name}: XML with a DOCTYPE or ENTITY declaration is refused",
+            hint="entities could read local files or expand without end; remove the declaration",
+        )
+    try:
+        return ET.fromstring(text)
+    except ET.ParseError as exc:
+        line, column = getattr(exc, "position", (0, 0))
+        raise ImportError_(f"{name}:{line}: malformed XML ({_expat_reason(exc)}, column {column + 1})") from exc
+
+
+def _expat_reason(exc: ET.ParseError) -> str:
+    return str(exc).split(":")[0]
+
+
+def _entry_parts(name: str) -> tuple[str, ...] | None:
+    """The safe relative parts of a zip entry name, or None when it would escape."""
+    posix = name.replace("\\", "/")
+    if posix.startswith("/") or re.match(r"^[A-Za-z]:", posix):
+        return None
+    parts = tuple(p for p in PurePosixPath(posix).parts if p not in ("", "."))
+    if any(p == ".." for p in parts):
+        return None
+    return parts
+
+
+def extract_zip(archive: Path, dest: Path, limits: Limits) -> None:
+    """Extract `archive` into the existing folder `dest`, refusing anything unsafe."""
+    check_size(archive, limits.max_file_bytes)
+    try:
+        zf = zipfile.ZipFile(archive)
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise ImportError_(f"{archive}: not a readable zip file ({exc})") from exc
+    with zf:
+        infos = zf.infolist()
+        if len(infos) > limits.max_entries:
+            raise ImportError_(f"{archive}: {len(infos)} entries, over the limit of {limits.max_entries}")
+        wanted: list[tuple[zipfile.ZipInfo, tuple[str, ...]]] = []
+        declared = 0
+        for info in infos:
+            parts = _entry_parts(info.filename)
+            if parts is None:
+                raise ImportError_(f"{archive}: entry {info.filename!r} would be written outside the import folder")
+            if stat.S_ISLNK(info.external_attr >> 16):
+                raise ImportError_(f"{archive}: entry {info.filename!r} is a symbolic link")
+            if info.is_dir() or not parts or any(p.lower() in TEST_DATA_DIRS for p in parts[:-1]):
+                continue
+            declared += info.file_size
+            wanted.append((info, parts))
+        if declared > limits.max_unpacked_bytes:
+            raise ImportError_(
+                f"{archive}: unpacks to {declared / MB:.1f} MB, over the {limits.max_unpacked_bytes / MB:.1f} MB limit"
+            )
+        written = 0
+        for info, parts in wanted:
+            target = dest.joinpath(*parts)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                with zf.open(info) as src, open(target, "wb") as out:
+                    while block := src.read(1024 * 1024):
+                        written += len(block)
+                        if written > limits.max_unpacked_bytes:  # the directory lied about sizes
+                            raise ImportError_(f"{archive}: unpacks to more than the declared size (zip bomb?)")
+                        out.write(block)
+            except (zipfile.BadZipFile, OSError, EOFError, RuntimeError) as exc:
+                # RuntimeError: encrypted entries; BadZipFile: CRC mismatch or corrupt data.
+                raise ImportError_(f"{archive}: cannot extract {info.filename!r} ({exc})") from exc
+
+
+@dataclass(frozen=True)
+class ExportRoot:
+    """Where an export's files are read from, and how to name them in messages.
+
+    For a zip, `path` is a scratch folder but messages name `archive.zip:inner/file`, the
+    name the operator knows.
+    """
+
+    path: Path
+    label: str
+
+    def name(self, file: Path) -> str:
+        if file == self.path:
+            return self.label
+        try:
+            rel = file.relative_to(self.path).as_posix()
+        except ValueError:
+            return str(file)
+        return f"{self.label}:{rel}" if self.label.lower().endswith(".zip") else f"{self.label}/{rel}"
+
+    def relative(self, file: Path) -> str:
+        """The file's path inside the export (stable whether it came zipped or not)."""
+        if file == self.path:
+            return file.name
+        return file.relative_to(self.path).as_posix()
+
+
+@contextmanager
+def opened_export(path: Path, limits: Limits) -> Iterator[ExportRoot]:
+    """Yield the export's root; a zip is checked and extracted to a scratch folder first."""
+    path = Path(path)
+    if not path.exists():
+        raise ImportError_(f"{path}: not found")
+    if path.is_file():
+        check_size(path, limits.max_file_bytes)
+    if path.is_file() and zipfile.is_zipfile(path):
+        scratch = Path(tempfile.mkdtemp(prefix="quest-import-"))
+        try:
+            extract_zip(path, scratch, limits)
+            yield ExportRoot(scratch, str(path))
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+    else:
+        yield ExportRoot(path, str(path))

@@ -1,0 +1,43 @@
+"""Reciprocal rank fusion (Cormack, Clarke & Buettcher, SIGIR 2009).
+
+    fused(d) = sum over lists L containing d of 1 / (k + rank_L(d)),   ranks starting at 1
+
+k = 60 is the paper's constant: it damps the head of each list so that one list's first place
+cannot outvote agreement between lists, and it needs no score calibration between BM25 and
+cosine similarity, which live on different scales.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Mapping, Sequence
+from typing import TypeVar
+
+K = TypeVar("K", bound=Hashable)
+
+RRF_K = 60
+
+
+def reciprocal_rank_fusion(ranked_lists: Mapping[str, Sequence[K]] | Sequence[Sequence[K]],
+                           k: int = RRF_K) -> list[tuple[K, float]]:
+    """Fuse ranked lists of ids into one list of (id, fused score), best first.
+
+    Pure and deterministic: an id repeated within one list counts at its first rank only;
+    ties are broken by the id itself, so the order of the input lists never matters.
+    """
+    lists = ranked_lists.values() if isinstance(ranked_lists, Mapping) else ranked_lists
+    contributions: dict[K, list[float]] = {}
+    for ranking in lists:
+        seen: set[K] = set()
+        for rank, item in enumerate(ranking, start=1):
+            if item in seen:
+                continue
+            seen.add(item)
+            contributions.setdefault(item, []).append(1.0 / (k + rank))
+    # fsum is exactly rounded, so the sum does not depend on the order of the lists either.
+    fused = [(item, math.fsum(parts)) for item, parts in contributions.items()]
+    return sorted(fused, key=lambda pair: (-pair[1], _tie_key(pair[0])))
+
+
+def _tie_key(item: Hashable) -> tuple[str, str]:
+    return (type(item).__name__, str(item))
