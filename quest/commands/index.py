@@ -1,0 +1,56 @@
+"""`python -m quest index`: build or update the saved search index."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from quest.settings import Settings
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("index", help="build or update the search index in the data directory")
+    parser.add_argument("--rebuild", action="store_true", help="ignore the saved index and build from scratch")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace, settings: Settings) -> int:
+    import shutil
+
+    from quest.kb.markdown import load_knowledge_base
+    from quest.retrieval.index import index_dir_for, open_index
+    from quest.retrieval.retriever import load_embedder_or_none
+
+    def progress(message: str) -> None:
+        print(message, file=sys.stderr)
+
+    kb = load_knowledge_base(settings.kb_dir)
+    for error in kb.errors:
+        print(f"warning: {error}", file=sys.stderr)
+    embedder, notices = load_embedder_or_none(settings)
+    for notice in notices:
+        print(f"note: {notice}", file=sys.stderr)
+    if args.rebuild:
+        shutil.rmtree(index_dir_for(settings, embedder.name if embedder else "bm25-only"), ignore_errors=True)
+    index, report = open_index(kb, settings, embedder, progress)
+    folder = index_dir_for(settings, index.model)
+    result = {
+        "action": report.action,
+        "model": index.model,
+        "documents": index.documents,
+        "chunks": index.size,
+        "embedded_documents": len(report.embedded_docs),
+        "removed_documents": len(report.removed_docs),
+        "seconds": round(report.seconds, 3),
+        "folder": str(folder),
+        "reason": report.reason,
+    }
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False, indent=2))
+    else:
+        print(f"index {report.action}: {index.documents} documents, {index.size} chunks, model {index.model}, "
+              f"embedded {len(report.embedded_docs)} documents, removed {len(report.removed_docs)}, "
+              f"{report.seconds:.2f}s -> {folder}")
+    return 0

@@ -1,0 +1,108 @@
+"""`python -m quest search "question" --problem 239 --code FILE --error "..."`: see what retrieval finds."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from quest.errors import InputError
+from quest.settings import Settings
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("search", help="show the ranked sources for a question")
+    parser.add_argument("question", help="the student's question")
+    parser.add_argument("--problem", help="problem id, e.g. 239")
+    parser.add_argument("--code", type=Path, help="file with the student's code ('-' for stdin)")
+    parser.add_argument("--language", default="python", help="programming language of the code")
+    parser.add_argument("--error", default="", help="the judge's verdict or error message")
+    parser.add_argument("--tier", choices=("hint", "explain", "solution"), default="solution",
+                        help="hint leaves official solutions out")
+    parser.add_argument("--top", type=int, help="number of sources")
+    parser.add_argument("--lang", choices=("zh", "en"), help="language of the labels (default: the question's)")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.set_defaults(func=run)
+
+
+def read_code(path: Path | None) -> str:
+    if path is None:
+        return ""
+    if str(path) == "-":
+        return sys.stdin.read()
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read code file {path}: {exc}", field="code") from exc
+
+
+def run(args: argparse.Namespace, settings: Settings) -> int:
+    from quest.context import build_context
+    from quest.judge import parse
+    from quest.query import build_query
+    from quest.request import Request, validate_request
+    from quest.retrieval.retriever import build_retriever
+
+    stages: dict[str, float] = {}
+    t = time.perf_counter()
+    retriever = build_retriever(settings, progress=lambda m: print(m, file=sys.stderr))
+    stages["load"] = (time.perf_counter() - t) * 1000
+    request = validate_request(
+        Request(question=args.question, problem_id=args.problem, language=args.language,
+                code=read_code(args.code), error=args.error, tier=args.tier, ui_lang=args.lang or "auto"),
+        settings.replace(max_tier="solution"),
+    )
+    t = time.perf_counter()
+    report = parse(request.error)
+    problem = retriever.problem(request.problem_id)
+    query = build_query(request, problem, report)
+    stages["query"] = (time.perf_counter() - t) * 1000
+    exclude = {"official_solution"} if request.tier == "hint" else set()
+    result = retriever.search(query, problem_id=request.problem_id, exclude_kinds=exclude, top_k=args.top)
+    stages.update({f"search.{k}": v for k, v in result.timings.items()})
+    t = time.perf_counter()
+    lang = request.answer_lang()
+    context = build_context(result.hits, lang=lang, max_chars=settings.context_max_chars)
+    stages["context"] = (time.perf_counter() - t) * 1000
+    status = retriever.status
+
+    rows = []
+    for hit, source in zip(result.hits, context.sources, strict=False):
+        rows.append({
+            "n": source.number,
+            "id": hit.chunk.id,
+            "kind": hit.chunk.kind,
+            "label": source.label,
+            "title": hit.chunk.title,
+            "section": hit.chunk.section,
+            "problem_id": hit.chunk.problem_id,
+            "score": round(hit.score, 4),
+            "fused": round(hit.fused, 5),
+            "scope": hit.scope,
+            "signals": {k: {"rank": s.rank, "score": round(s.score, 4)} for k, s in hit.signals.items()},
+        })
+    if args.json:
+        print(json.dumps({
+            "query": query, "verdict": report.verdict, "test": report.test_number, "exception": report.exception,
+            "mode": result.mode, "widened": result.widened, "problem_id": result.problem_id,
+            "embedding_mode": status.embedding_mode, "notices": [*status.notices, *result.notices],
+            "sources": rows, "timings_ms": {k: round(v, 3) for k, v in stages.items()},
+        }, ensure_ascii=False, indent=2))
+        return 0
+
+    for notice in (*status.notices, *result.notices):
+        print(f"note: {notice}")
+    print(f"mode: {result.mode} ({status.embedding_mode}){' — widened once' if result.widened else ''}; "
+          f"verdict: {report.verdict or '-'}")
+    if not rows:
+        print("No sufficiently relevant sources found." if lang == "en" else "知识库中没有找到足够相关的内容。")
+    for row in rows:
+        signals = "  ".join(f"{k}#{v['rank']}={v['score']:.3f}" for k, v in row["signals"].items())
+        where = f" [{row['problem_id']}]" if row["problem_id"] else ""
+        section = f" · {row['section']}" if row["section"] else ""
+        print(f"[{row['n']}] {row['label']}{where} {row['title']}{section}")
+        print(f"     score {row['score']:.3f}  fused {row['fused']:.4f}  {row['scope']}  {signals}  ({row['id']})")
+    print("timings: " + ", ".join(f"{k} {v:.1f} ms" for k, v in stages.items()))
+    return 0
