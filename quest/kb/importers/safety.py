@@ -35,7 +35,9 @@ MB = 1024 * 1024
 
 # Test data can be hundreds of megabytes and Quest never needs it: it is neither
 # extracted from archives nor counted against the unpacked-size limit.
+# Only a test data folder's judge configuration (Hydro keeps the limits there) is kept.
 TEST_DATA_DIRS = frozenset({"testdata", "test_case", "test_cases", "testcase", "testcases", "data"})
+TEST_DATA_KEPT = frozenset({"config.yaml", "config.yml"})
 
 
 @dataclass(frozen=True)
@@ -117,6 +119,10 @@ def _entry_parts(name: str) -> tuple[str, ...] | None:
     return parts
 
 
+def _is_test_data(parts: tuple[str, ...]) -> bool:
+    return any(p.lower() in TEST_DATA_DIRS for p in parts[:-1]) and parts[-1].lower() not in TEST_DATA_KEPT
+
+
 def extract_zip(archive: Path, dest: Path, limits: Limits) -> None:
     """Extract `archive` into the existing folder `dest`, refusing anything unsafe."""
     check_size(archive, limits.max_file_bytes)
@@ -136,7 +142,7 @@ def extract_zip(archive: Path, dest: Path, limits: Limits) -> None:
                 raise ImportError_(f"{archive}: entry {info.filename!r} would be written outside the import folder")
             if stat.S_ISLNK(info.external_attr >> 16):
                 raise ImportError_(f"{archive}: entry {info.filename!r} is a symbolic link")
-            if info.is_dir() or not parts or any(p.lower() in TEST_DATA_DIRS for p in parts[:-1]):
+            if info.is_dir() or not parts or _is_test_data(parts):
                 continue
             declared += info.file_size
             wanted.append((info, parts))
