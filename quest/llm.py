@@ -1,0 +1,197 @@
+"""The chat model: a small protocol and its Ollama implementation (official `ollama` client).
+
+`OllamaChatModel.stream` is a generator of `ChatChunk`s; the last one has `done=True` and the
+counters of Ollama's final record. Closing the generator (or breaking out of the loop that
+reads it) closes the HTTP response, so Ollama sees the connection go away and stops.
+
+Failures become `quest.errors` exceptions with a hint that names the fix:
+
+* connection refused / unknown host  -> LLMUnavailable  (`ollama serve`, check OLLAMA_HOST)
+* 404 "model ... not found"           -> ModelNotFound   (`ollama pull <model>`)
+* no first token / no end in time     -> LLMTimeout
+* the stream stops before `done`      -> StreamBroken
+
+Timeouts: `connect_timeout` for the TCP connection; `first_token_timeout` is httpx's read
+timeout, so it bounds the wait for the first chunk (model loading included) and any silence
+after it; `total_timeout` is checked after every chunk.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import httpx
+
+from quest.errors import LLMError, LLMTimeout, LLMUnavailable, ModelNotFound, StreamBroken
+from quest.settings import Settings
+
+log = logging.getLogger(__name__)
+
+DEFAULT_HOST = "http://127.0.0.1:11434"
+STAT_FIELDS = ("done_reason", "total_duration", "load_duration", "prompt_eval_count", "prompt_eval_duration",
+               "eval_count", "eval_duration")
+
+
+@dataclass(frozen=True)
+class ChatChunk:
+    content: str = ""
+    thinking: str = ""  # from Ollama's separate `message.thinking` field, when it sends one
+    done: bool = False
+    stats: Mapping[str, Any] = field(default_factory=dict)  # the final record's counters (ns)
+
+
+class ChatModel(Protocol):
+    def stream(self, messages: Sequence[Mapping[str, str]], model: str,
+               options: Mapping[str, Any] | None = None) -> Iterator[ChatChunk]: ...
+
+    def ping(self) -> bool: ...
+
+    def list_models(self) -> list[str]: ...
+
+
+def generation_options(settings: Settings) -> dict[str, Any]:
+    return {
+        "temperature": settings.temperature,
+        "top_p": settings.top_p,
+        "repeat_penalty": settings.repeat_penalty,
+        "num_ctx": settings.num_ctx,
+    }
+
+
+def stats_summary(raw: Mapping[str, Any]) -> dict[str, Any]:
+    """Ollama's final counters -> the numbers the UI shows (ms, tokens, tokens per second)."""
+    out: dict[str, Any] = {}
+    if raw.get("done_reason") is not None:
+        out["done_reason"] = raw["done_reason"]
+    for name in ("prompt_eval_count", "eval_count"):
+        if raw.get(name) is not None:
+            out[{"prompt_eval_count": "prompt_tokens", "eval_count": "completion_tokens"}[name]] = int(raw[name])
+    for name in ("total_duration", "load_duration", "prompt_eval_duration", "eval_duration"):
+        if raw.get(name) is not None:
+            out[name.replace("_duration", "_ms")] = round(raw[name] / 1e6, 1)
+    if raw.get("eval_count") and raw.get("eval_duration"):
+        out["tokens_per_second"] = round(raw["eval_count"] / (raw["eval_duration"] / 1e9), 1)
+    if raw.get("prompt_eval_count") and raw.get("prompt_eval_duration"):
+        out["prompt_tokens_per_second"] = round(raw["prompt_eval_count"] / (raw["prompt_eval_duration"] / 1e9), 1)
+    return out
+
+
+def unavailable_hint(host: str) -> str:
+    return f"start it with `ollama serve`, and check OLLAMA_HOST (now {host})"
+
+
+class OllamaChatModel:
+    """Ollama through the official client. The constructor only stores settings."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._client: Any = None
+        self._probe: Any = None
+
+    @property
+    def host(self) -> str:
+        from ollama._client import _parse_host  # the client's own reading of OLLAMA_HOST-style values
+
+        return _parse_host(self.settings.ollama_host or None) if self.settings.ollama_host else DEFAULT_HOST
+
+    def _timeout(self, read: float) -> httpx.Timeout:
+        s = self.settings
+        return httpx.Timeout(connect=s.connect_timeout, read=read, write=s.connect_timeout, pool=s.connect_timeout)
+
+    def connect(self) -> Any:
+        """Create the client (no network traffic yet)."""
+        if self._client is None:
+            import ollama
+
+            self._client = ollama.Client(host=self.host, timeout=self._timeout(self.settings.first_token_timeout))
+            quick = min(self.settings.connect_timeout, 3.0)
+            self._probe = ollama.Client(host=self.host, timeout=self._timeout(quick))
+        return self._client
+
+    def close(self) -> None:
+        for client in (self._client, self._probe):
+            if client is not None:
+                client.close()
+        self._client = self._probe = None
+
+    # ----------------------------------------------------------------- health
+
+    def list_models(self) -> list[str]:
+        self.connect()
+        try:
+            listing = self._probe.list()
+        except Exception as exc:
+            raise self._translate(exc, model="") from None
+        return [m.model for m in listing.models if m.model]
+
+    def ping(self) -> bool:
+        try:
+            self.list_models()
+        except LLMError as exc:
+            log.debug("ollama ping failed: %s", exc)
+            return False
+        return True
+
+    # ----------------------------------------------------------------- chat
+
+    def stream(self, messages: Sequence[Mapping[str, str]], model: str,
+               options: Mapping[str, Any] | None = None) -> Iterator[ChatChunk]:
+        client = self.connect()
+        opts = dict(generation_options(self.settings) if options is None else options)
+        started = time.monotonic()
+        deadline = started + self.settings.total_timeout
+        log.info("ollama chat: model=%s host=%s messages=%d", model, self.host, len(messages))
+        parts = client.chat(model=model, messages=[dict(m) for m in messages], stream=True, options=opts,
+                            keep_alive=self.settings.keep_alive)
+        finished = False
+        try:
+            try:
+                for part in parts:
+                    message = part.message
+                    if part.done:
+                        finished = True
+                        stats = {k: getattr(part, k) for k in STAT_FIELDS if getattr(part, k, None) is not None}
+                        yield ChatChunk(content=message.content or "", thinking=message.thinking or "",
+                                        done=True, stats=stats)
+                        break
+                    yield ChatChunk(content=message.content or "", thinking=message.thinking or "")
+                    if time.monotonic() > deadline:
+                        raise LLMTimeout(f"The model did not finish within {self.settings.total_timeout:g} s.",
+                                         hint="try again, or use a smaller model")
+            except LLMError:
+                raise
+            except Exception as exc:
+                raise self._translate(exc, model=model) from None
+            if not finished:
+                raise StreamBroken("The model's answer stopped before it was complete.",
+                                   hint="check the `ollama serve` log, then try again")
+        finally:
+            parts.close()  # closes the HTTP response: the server sees the connection go away
+            log.debug("ollama stream closed after %.2f s (finished=%s)", time.monotonic() - started, finished)
+
+    def _translate(self, exc: BaseException, *, model: str) -> LLMError:
+        import ollama
+
+        if isinstance(exc, ollama.ResponseError):
+            if exc.status_code == 404:
+                return ModelNotFound(f"The model {model} is not available in Ollama ({exc.error}).",
+                                     hint=f"run `ollama pull {model}`")
+            return LLMError(f"Ollama answered with an error: {exc.error} (HTTP {exc.status_code}).",
+                            hint="check the `ollama serve` log")
+        if isinstance(exc, (httpx.ConnectError, httpx.ConnectTimeout, ConnectionError)):
+            return LLMUnavailable(f"Could not reach Ollama at {self.host}.", hint=unavailable_hint(self.host))
+        if isinstance(exc, httpx.TimeoutException):
+            return LLMTimeout(f"Ollama sent nothing for {self.settings.first_token_timeout:g} s.",
+                              hint="the model may still be loading or the machine is busy; try again")
+        if isinstance(exc, (httpx.RemoteProtocolError, httpx.ReadError, httpx.StreamError, json.JSONDecodeError)):
+            return StreamBroken("The connection to Ollama broke while the answer was streaming.",
+                                hint="check the `ollama serve` log, then try again")
+        if isinstance(exc, httpx.HTTPError):
+            return LLMUnavailable(f"Could not talk to Ollama at {self.host}: {exc}.", hint=unavailable_hint(self.host))
+        log.exception("unexpected error from the ollama client")
+        return LLMError(f"Unexpected error from the Ollama client: {exc}")

@@ -1,0 +1,395 @@
+"""What a student may be shown: disclosure tiers, the contest lock, and post-generation checks.
+
+Everything here is enforced in code, not only asked of the model in the prompt:
+
+* hint tier: official solutions never reach the context (`filter_hits`, on top of the
+  retriever's own `exclude_kinds`);
+* a contest lock refuses a request before retrieval (`ContestLock.check`);
+* hint and explain tiers: code blocks longer than `MAX_CODE_LINES` are held back while the
+  answer streams and replaced by a note (`CodeGate`), and an answer that overlaps the
+  problem's official solution code is withheld (`leak_check`).
+
+Contest lock file (YAML), re-read whenever it changes on disk::
+
+    problems: [239, 1]                  # locked until removed from the file
+    windows:
+      - name: Weekly contest 12        # optional
+        start: 2026-12-01T09:00:00+08:00
+        end: 2026-12-01T12:00:00+08:00
+        problems: all                   # or a list of ids
+
+A file that cannot be read or parsed locks everything (fail closed: an operator who is
+editing it during a contest should not open the solutions by a typo); the reason is logged.
+A configured path that does not exist means no lock.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from quest.kb.documents import normalize_problem_id
+from quest.retrieval.types import Hit
+
+log = logging.getLogger(__name__)
+
+TIERS = ("hint", "explain", "solution")
+#: Kinds a tier never lets into the context.
+TIER_EXCLUDED_KINDS: Mapping[str, frozenset[str]] = {
+    "hint": frozenset({"official_solution"}),
+    "explain": frozenset(),
+    "solution": frozenset(),
+}
+#: In hint and explain tiers, fenced code blocks with more lines than this are removed.
+MAX_CODE_LINES = 4
+#: Leak check: an answer is withheld when it shares at least this many normalized, non-trivial
+#: lines with the official code, or contains this share of the official code's token 5-grams.
+LEAK_MIN_SHARED_LINES = 4
+LEAK_CONTAINMENT = 0.4
+NGRAM = 5
+
+ALL = "all"
+
+
+def excluded_kinds(tier: str) -> frozenset[str]:
+    return TIER_EXCLUDED_KINDS.get(tier, TIER_EXCLUDED_KINDS["hint"])
+
+
+def filter_hits(hits: Iterable[Hit], tier: str, locked: frozenset[str] | str = frozenset()) -> list[Hit]:
+    """Hits a tier may show: no excluded kinds, nothing from a locked problem."""
+    banned = excluded_kinds(tier)
+    out = []
+    for hit in hits:
+        if hit.chunk.kind in banned:
+            continue
+        pid = hit.chunk.problem_id
+        if pid and (locked == ALL or pid in locked):
+            continue
+        out.append(hit)
+    return out
+
+
+# --------------------------------------------------------------------------- contest lock
+
+
+@dataclass(frozen=True)
+class LockWindow:
+    start: datetime
+    end: datetime
+    problems: frozenset[str] | str  # ids or ALL
+    name: str = ""
+
+    def active(self, now: datetime) -> bool:
+        return self.start <= now < self.end
+
+
+@dataclass(frozen=True)
+class LockConfig:
+    problems: frozenset[str] = frozenset()
+    windows: tuple[LockWindow, ...] = ()
+    broken: str | None = None  # why the file could not be used (then everything is locked)
+
+
+@dataclass(frozen=True)
+class LockDecision:
+    locked: bool
+    reason: str = ""  # "problem" | "window" | "broken_file"
+    until: datetime | None = None
+    window: str = ""
+
+
+@dataclass
+class _FileState:
+    key: tuple[int, int] | None = None
+    config: LockConfig = field(default_factory=LockConfig)
+
+
+def _as_datetime(value: Any) -> datetime:
+    dt = value if isinstance(value, datetime) else datetime.fromisoformat(str(value).strip())
+    if dt.tzinfo is None:
+        dt = dt.astimezone()  # naive: the machine's local time
+    return dt
+
+
+def _problem_set(value: Any) -> frozenset[str] | str:
+    if value is None:
+        return frozenset()
+    if isinstance(value, str) and value.strip().lower() == ALL:
+        return ALL
+    if isinstance(value, (str, int)):
+        value = [value]
+    if not isinstance(value, Sequence):
+        raise ValueError(f"problems must be a list of ids or 'all', not {value!r}")
+    return frozenset(pid for pid in (normalize_problem_id(v) for v in value) if pid)
+
+
+def parse_lock(data: Any) -> LockConfig:
+    if data is None:
+        return LockConfig()
+    if not isinstance(data, Mapping):
+        raise ValueError("the lock file must be a mapping with 'problems' and/or 'windows'")
+    problems = _problem_set(data.get("problems"))
+    windows = []
+    for i, raw in enumerate(data.get("windows") or ()):
+        if not isinstance(raw, Mapping) or "start" not in raw or "end" not in raw:
+            raise ValueError(f"window {i + 1} needs 'start' and 'end'")
+        start, end = _as_datetime(raw["start"]), _as_datetime(raw["end"])
+        if end <= start:
+            raise ValueError(f"window {i + 1} ends before it starts")
+        scope = _problem_set(raw.get("problems", ALL))
+        windows.append(LockWindow(start=start, end=end, problems=scope, name=str(raw.get("name") or "")))
+    if problems == ALL:
+        windows.append(LockWindow(datetime.min.replace(tzinfo=timezone.utc),
+                                  datetime.max.replace(tzinfo=timezone.utc), ALL, "always"))
+        problems = frozenset()
+    return LockConfig(problems=problems, windows=tuple(windows))  # type: ignore[arg-type]
+
+
+class ContestLock:
+    """The operator's contest lock. Cheap to consult: one stat() per check, a re-read on change."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = Path(path) if path else None
+        self._state = _FileState()
+        self._lock = threading.Lock()
+
+    def config(self) -> LockConfig:
+        if self.path is None:
+            return LockConfig()
+        try:
+            st = self.path.stat()
+        except FileNotFoundError:
+            if self._state.key is not None:
+                log.warning("contest lock file %s was removed: no lock", self.path)
+            self._state = _FileState()
+            return self._state.config
+        key = (st.st_mtime_ns, st.st_size)
+        with self._lock:
+            if key != self._state.key:
+                try:
+                    config = parse_lock(yaml.safe_load(self.path.read_text(encoding="utf-8")))
+                    log.info("contest lock loaded from %s: %d problem(s), %d window(s)",
+                             self.path, len(config.problems), len(config.windows))
+                except (OSError, ValueError, yaml.YAMLError) as exc:
+                    log.error("contest lock file %s is unusable, locking everything: %s", self.path, exc)
+                    config = LockConfig(broken=str(exc))
+                self._state = _FileState(key=key, config=config)
+            return self._state.config
+
+    def locked_problems(self, now: datetime | None = None) -> frozenset[str] | str:
+        """Every problem locked right now, or ALL."""
+        config = self.config()
+        if config.broken:
+            return ALL
+        now = now or datetime.now(timezone.utc)
+        locked = set(config.problems)
+        for window in config.windows:
+            if window.active(now):
+                if window.problems == ALL:
+                    return ALL
+                locked |= set(window.problems)
+        return frozenset(locked)
+
+    def check(self, problem_id: str | None, now: datetime | None = None) -> LockDecision:
+        config = self.config()
+        if config.broken:
+            return LockDecision(True, "broken_file")
+        now = now or datetime.now(timezone.utc)
+        pid = normalize_problem_id(problem_id)
+        if pid and pid in config.problems:
+            return LockDecision(True, "problem")
+        for window in config.windows:
+            if window.active(now) and (window.problems == ALL or (pid and pid in window.problems)):
+                return LockDecision(True, "window", until=window.end, window=window.name)
+        return LockDecision(False)
+
+
+# --------------------------------------------------------------------------- code removal
+
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
+
+
+def code_removed_note(lang: str, max_lines: int = MAX_CODE_LINES) -> str:
+    if lang == "zh":
+        return f"> （此处的代码已移除：当前模式只给思路和不超过 {max_lines} 行的代码片段。）"
+    return f"> (Code removed here: this mode gives the approach and snippets of at most {max_lines} lines.)"
+
+
+class CodeGate:
+    """A streaming filter that holds fenced code blocks back until they close.
+
+    A block of at most `max_lines` lines is released whole; a longer one is replaced by a
+    note, so the student never sees it, not even while the answer streams. Text outside
+    code blocks passes through as soon as it is clear that it does not open a fence.
+    """
+
+    def __init__(self, *, enabled: bool, lang: str = "en", max_lines: int = MAX_CODE_LINES) -> None:
+        self.enabled = enabled
+        self.max_lines = max_lines
+        self.note = code_removed_note(lang, max_lines)
+        self.removed = 0
+        self._pending = ""
+        self._line_open = False  # the current line is known not to be a fence: pass it through
+        self._fence: str | None = None  # the opening fence marker while inside a block
+        self._block: list[str] = []
+
+    def feed(self, text: str) -> str:
+        if not self.enabled:
+            return text
+        self._pending += text
+        out: list[str] = []
+        while self._pending:
+            if self._fence is None:
+                if self._line_open:
+                    nl = self._pending.find("\n")
+                    if nl < 0:
+                        out.append(self._pending)
+                        self._pending = ""
+                        break
+                    out.append(self._pending[: nl + 1])
+                    self._pending = self._pending[nl + 1:]
+                    self._line_open = False
+                    continue
+                nl = self._pending.find("\n")
+                line = self._pending if nl < 0 else self._pending[:nl]
+                stripped = line.lstrip(" ")
+                indent = len(line) - len(stripped)
+                maybe_fence = indent <= 3 and (
+                    stripped.startswith(("```", "~~~")) or "```".startswith(stripped) or "~~~".startswith(stripped)
+                )
+                if not maybe_fence:
+                    self._line_open = True
+                    continue
+                if nl < 0:
+                    break  # wait for the rest of the line
+                m = _FENCE.match(line)
+                if not m:
+                    self._line_open = True
+                    continue
+                self._fence = m.group(1)
+                self._block = [line + "\n"]
+                self._pending = self._pending[nl + 1:]
+            else:
+                nl = self._pending.find("\n")
+                if nl < 0:
+                    break
+                line = self._pending[: nl + 1]
+                self._pending = self._pending[nl + 1:]
+                self._block.append(line)
+                m = _FENCE.match(line.rstrip("\n"))
+                if m and m.group(1)[0] == self._fence[0] and len(m.group(1)) >= len(self._fence) \
+                        and not m.group(2).strip():
+                    out.append(self._release(closed=True))
+        return "".join(out)
+
+    def _release(self, *, closed: bool) -> str:
+        body = len(self._block) - (2 if closed else 1)
+        block, self._block, self._fence = "".join(self._block), [], None
+        if body <= self.max_lines:
+            return block
+        self.removed += 1
+        log.debug("code gate removed a block of %d lines", body)
+        return self.note + "\n"
+
+    def flush(self) -> str:
+        if not self.enabled:
+            return ""
+        out = ""
+        if self._fence is not None:
+            if self._pending:
+                self._block.append(self._pending)
+            self._pending = ""
+            out = self._release(closed=False)
+        rest, self._pending = self._pending, ""
+        self._line_open = False
+        return out + rest
+
+
+def strip_code_blocks(text: str, *, lang: str = "en", max_lines: int = MAX_CODE_LINES) -> tuple[str, int]:
+    """Remove fenced code blocks longer than `max_lines`; returns the text and how many went."""
+    gate = CodeGate(enabled=True, lang=lang, max_lines=max_lines)
+    out = gate.feed(text) + gate.flush()
+    return out, gate.removed
+
+
+_ANY_FENCED = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]*\n(.*?)(?:^ {0,3}\1[ \t]*$|\Z)", re.M | re.S)
+
+
+def code_blocks(text: str) -> list[str]:
+    """The bodies of the fenced code blocks in a Markdown text."""
+    return [m.group(2) for m in _ANY_FENCED.finditer(text)]
+
+
+def remove_all_code(text: str, note: str = "") -> str:
+    """Every fenced block replaced by `note` (for official material shown without code)."""
+    return _ANY_FENCED.sub(lambda m: note, text)
+
+
+# --------------------------------------------------------------------------- leak check
+
+_TOKEN = re.compile(r"[A-Za-z_]\w*|\d+(?:\.\d+)?|==|!=|<=|>=|->|\+\+|--|&&|\|\||<<|>>|[-+*/%<>=\[\](){}.,:;&|^!~]")
+_COMMENT = re.compile(r"(#|//).*$")
+_TRIVIAL = re.compile(r"^(?:[{}()\[\];,:]+|else:?|try:|finally:|pass|break|continue|return;?|end|\}?else\{?)$")
+
+
+def _normalized_lines(code: str) -> set[str]:
+    lines = set()
+    for raw in code.splitlines():
+        line = re.sub(r"\s+", "", _COMMENT.sub("", raw))
+        if len(line) >= 6 and not _TRIVIAL.match(line):
+            lines.add(line)
+    return lines
+
+
+def _ngrams(text: str, n: int = NGRAM) -> set[tuple[str, ...]]:
+    tokens = _TOKEN.findall(_strip_comments(text))
+    return {tuple(tokens[i:i + n]) for i in range(len(tokens) - n + 1)}
+
+
+def _strip_comments(text: str) -> str:
+    return "\n".join(_COMMENT.sub("", line) for line in text.splitlines())
+
+
+@dataclass(frozen=True)
+class LeakReport:
+    shared_lines: int
+    containment: float  # share of the official code's token 5-grams found in the answer
+    leaked: bool
+
+
+def leak_check(answer: str, official_code: Iterable[str], *, min_shared_lines: int = LEAK_MIN_SHARED_LINES,
+               containment: float = LEAK_CONTAINMENT) -> LeakReport:
+    """Compare an answer with official solution code (each string one program)."""
+    answer_lines = _normalized_lines(answer)
+    answer_grams = _ngrams(answer)
+    worst = LeakReport(0, 0.0, False)
+    for code in official_code:
+        official_lines = _normalized_lines(code)
+        official_grams = _ngrams(code)
+        shared = len(answer_lines & official_lines)
+        share = len(answer_grams & official_grams) / len(official_grams) if official_grams else 0.0
+        leaked = (official_lines and shared >= min(min_shared_lines, len(official_lines))) or (
+            len(official_grams) >= 10 and share >= containment
+        )
+        report = LeakReport(shared, round(share, 3), bool(leaked))
+        if (report.leaked, report.containment, report.shared_lines) > (
+            worst.leaked, worst.containment, worst.shared_lines
+        ):
+            worst = report
+    return worst
+
+
+def leak_note(lang: str) -> str:
+    if lang == "zh":
+        return ("这个回答与本题官方题解的代码重合太多，按当前模式已被收回。"
+                "请换成“提示”或“讲解”方式提问（例如问哪一行有问题、为什么），或在允许时选择“完整题解”。")
+    return ("This answer overlapped too much with the problem's official solution code, so it was withheld "
+            "in this mode. Ask about a specific line or idea instead, or choose the solution tier where allowed.")
