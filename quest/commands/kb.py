@@ -1,0 +1,65 @@
+"""`python -m quest kb import|check`: bring OJ exports into the knowledge base, and check it.
+
+    python -m quest kb import --format fps|hydro|qduoj PATH --into knowledge/imported/ [--force]
+    python -m quest kb check [PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from quest.settings import Settings
+
+FORMATS = ("fps", "hydro", "qduoj")  # kept here so `--help` needs no importer imports
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("kb", help="import OJ problem exports; check the knowledge base")
+    sub = parser.add_subparsers(dest="kb_command", required=True, metavar="SUBCOMMAND")
+
+    imp = sub.add_parser(
+        "import",
+        help="import an FPS / Hydro / QDUOJ export (file, folder or zip)",
+        description=(
+            "Write the export's problems as statement and official-solution documents plus a "
+            "problems.yaml into the --into folder, all at once or not at all. Re-importing into a "
+            "folder an earlier import created replaces it; any other existing folder needs --force."
+        ),
+    )
+    imp.add_argument("--format", required=True, choices=FORMATS, help="the export's format")
+    imp.add_argument("path", type=Path, metavar="PATH", help="the export: .xml, folder or .zip")
+    imp.add_argument("--into", required=True, type=Path, help="target folder, e.g. knowledge/imported/fps")
+    imp.add_argument("--force", action="store_true", help="replace an existing folder that no import created")
+    imp.add_argument("--max-size-mb", type=float, default=200.0, help="refuse input files larger than this")
+    imp.set_defaults(func=run_import)
+
+    check = sub.add_parser("check", help="report problems in a knowledge folder (exit 1 on errors)")
+    check.add_argument("path", type=Path, nargs="?", metavar="PATH", help="knowledge folder (default: --kb)")
+    check.set_defaults(func=run_check)
+
+
+def run_import(args: argparse.Namespace, settings: Settings) -> int:
+    from quest.kb.importers import Limits, import_export
+    from quest.kb.importers.safety import MB
+
+    limits = Limits(max_file_bytes=int(args.max_size_mb * MB))
+    result = import_export(args.format, args.path, args.into, force=args.force, limits=limits)
+    print(
+        f"imported {len(result.problems)} problems, {len(result.documents)} documents "
+        f"from {args.path} into {args.into}"
+    )
+    for problem in result.problems:
+        print(f"  {problem.label}")
+    return 0
+
+
+def run_check(args: argparse.Namespace, settings: Settings) -> int:
+    from quest.kb.validate import check_knowledge_base
+
+    report = check_knowledge_base(args.path or settings.kb_dir)
+    for finding in report.findings:
+        print(finding)
+    print(report.summary())
+    return 0 if report.ok else 1

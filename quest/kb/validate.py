@@ -1,0 +1,236 @@
+"""`quest kb check`: find everything wrong with a knowledge folder, with file and line.
+
+The loader skips a broken file and moves on; this check says exactly what is wrong and
+where, so an author can fix it before indexing. Severity:
+
+- error: the loader would refuse the file, or the file is wrong in a way that breaks
+  answers (duplicate ids, unknown kinds or languages, documents about problems the
+  catalogue does not list, empty bodies, broken YAML, Python code that does not parse);
+- warning: it loads, but probably not as intended (an unknown front-matter field is
+  usually a typo, an unknown verdict never matches a judge result, no `lang`).
+
+Python blocks in `error_pattern` documents are only warned about: those documents show
+broken code on purpose.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from quest.errors import KnowledgeBaseError
+from quest.kb.documents import KINDS, LANGS, normalize_problem_id
+from quest.kb.markdown import CATALOGUE_NAME, iter_markdown_files, load_catalogue, split_front_matter
+
+KNOWN_FIELDS = ("id", "problem_id", "kind", "lang", "title", "tags", "verdicts", "languages", "examples", "source")
+REQUIRED_FIELDS = ("id", "kind", "title")
+LIST_FIELDS = ("tags", "verdicts", "languages")
+VERDICTS = ("AC", "WA", "TLE", "MLE", "RE", "CE", "PE", "OLE", "SE", "UKE")
+PYTHON_FENCES = {"python", "py", "python3", "py3"}
+
+_FENCE = re.compile(r"^\s*(`{3,}|~{3,})\s*([^\s`{]*)")
+
+
+@dataclass(frozen=True)
+class Finding:
+    path: str
+    line: int
+    severity: str  # "error" | "warning"
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.severity}: {self.message}"
+
+
+@dataclass(frozen=True)
+class Report:
+    findings: tuple[Finding, ...]
+    files: int
+
+    @property
+    def errors(self) -> int:
+        return sum(f.severity == "error" for f in self.findings)
+
+    @property
+    def warnings(self) -> int:
+        return sum(f.severity == "warning" for f in self.findings)
+
+    @property
+    def ok(self) -> bool:
+        return self.errors == 0
+
+    def summary(self) -> str:
+        return f"{self.files} files checked: {self.errors} errors, {self.warnings} warnings"
+
+
+def check_knowledge_base(kb_dir: Path | str) -> Report:
+    """Check every catalogue and Markdown document under `kb_dir`."""
+    kb_dir = Path(kb_dir)
+    if not kb_dir.is_dir():
+        raise KnowledgeBaseError(kb_dir, "knowledge folder not found")
+    findings: list[Finding] = []
+    problems, files = _check_catalogues(kb_dir, findings)
+    seen: dict[str, str] = {}
+    for path in iter_markdown_files(kb_dir):
+        files += 1
+        findings.extend(check_document(path, problems, seen))
+    return Report(findings=tuple(findings), files=files)
+
+
+def _check_catalogues(kb_dir: Path, findings: list[Finding]) -> tuple[set[str], int]:
+    problems: dict[str, str] = {}
+    count = 0
+    for path in sorted(kb_dir.rglob(CATALOGUE_NAME)):  # every one, as the loader reads them
+        count += 1
+        try:
+            catalogue = load_catalogue(path)
+        except KnowledgeBaseError as exc:
+            findings.append(Finding(str(path), exc.line or 1, "error", exc.reason))
+            continue
+        for pid in catalogue:
+            if pid in problems:
+                message = f"problem id {pid} is also listed in {problems[pid]}"
+                findings.append(Finding(str(path), _catalogue_line(path, pid), "error", message))
+            else:
+                problems[pid] = str(path)
+    return set(problems), count
+
+
+def _catalogue_line(path: Path, pid: str) -> int:
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        m = re.match(r"^\s*-?\s*id:\s*['\"]?([^'\"#]+?)['\"]?\s*(?:#.*)?$", line)
+        if m and normalize_problem_id(m.group(1)) == pid:
+            return number
+    return 1
+
+
+def check_document(path: Path, problems: set[str], seen: dict[str, str]) -> list[Finding]:
+    """Findings for one Markdown document; `seen` (id -> file) collects ids across calls."""
+    name = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        return [Finding(name, 1, "error", f"not UTF-8 text ({exc.reason})")]
+    try:
+        meta, body, body_line = split_front_matter(text, path)
+    except KnowledgeBaseError as exc:
+        return [Finding(name, exc.line or 1, "error", exc.reason)]
+
+    out: list[Finding] = []
+    lines = _field_lines(text)
+
+    def report(severity: str, key: str | None, message: str) -> None:
+        out.append(Finding(name, lines.get(key, 1) if key else 1, severity, message))
+
+    for key in meta:
+        if key not in KNOWN_FIELDS:
+            report("warning", key, f"unknown front-matter field {key!r} (known: {', '.join(KNOWN_FIELDS)})")
+    for key in REQUIRED_FIELDS:
+        if meta.get(key) in (None, ""):
+            report("error", None, f"front matter has no '{key}'")
+    if "lang" not in meta:
+        report("warning", None, "front matter has no 'lang' (it is read as en)")
+
+    kind = meta.get("kind")
+    if kind not in (None, "") and kind not in KINDS:
+        report("error", "kind", f"unknown kind {kind!r} (expected one of: {', '.join(KINDS)})")
+    lang = meta.get("lang")
+    if lang not in (None, "") and str(lang) not in LANGS:
+        report("error", "lang", f"unknown lang {lang!r} (expected one of: {', '.join(LANGS)})")
+
+    for key in LIST_FIELDS:
+        value = meta.get(key)
+        if value is not None and not isinstance(value, (list, str)):
+            report("error", key, f"'{key}' must be a list")
+    for verdict in _as_list(meta.get("verdicts")):
+        if verdict.upper() not in VERDICTS:
+            report("warning", "verdicts", f"unknown verdict {verdict!r} (known: {', '.join(VERDICTS)})")
+
+    doc_id = meta.get("id")
+    if doc_id not in (None, ""):
+        doc_id = str(doc_id).strip()
+        if doc_id in seen:
+            report("error", "id", f"duplicate id {doc_id!r} (also in {seen[doc_id]})")
+        else:
+            seen[doc_id] = name
+
+    pid = normalize_problem_id(meta.get("problem_id"))
+    if pid is not None and pid not in problems:
+        report("error", "problem_id", f"problem_id {pid} is not in any {CATALOGUE_NAME}")
+
+    if not body.strip():
+        report("error", None, "the document has no text below its front matter")
+    severity = "warning" if kind == "error_pattern" else "error"
+    for line, message in python_syntax_errors(body, body_line):
+        out.append(Finding(name, line, severity, message))
+    return out
+
+
+def _as_list(value: Any) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [v.strip() for v in value.split(",") if v.strip()]
+    if isinstance(value, list):
+        return [str(v) for v in value]
+    return []
+
+
+def _field_lines(text: str) -> dict[str, int]:
+    """Front-matter key -> its line in the file (line 1 is the opening `---`)."""
+    lines: dict[str, int] = {}
+    for number, line in enumerate(text.lstrip("\ufeff").splitlines()[1:], 2):
+        if line.strip() == "---":
+            break
+        m = re.match(r"^([A-Za-z_][\w-]*)\s*:", line)
+        if m:
+            lines.setdefault(m.group(1), number)
+    return lines
+
+
+def python_syntax_errors(body: str, first_line: int = 1) -> list[tuple[int, str]]:
+    """(file line, message) for each ```python / ```py block in `body` that does not parse.
+
+    `first_line` is the file line the body starts on, so the line points at the offending
+    line inside the block, not at the fence.
+    """
+    found: list[tuple[int, str]] = []
+    lines = body.splitlines()
+    i = 0
+    while i < len(lines):
+        m = _FENCE.match(lines[i])
+        if not m:
+            i += 1
+            continue
+        marker, label = m.group(1), m.group(2).lower()
+        start = i + 1
+        end = start
+        while end < len(lines) and not (
+            lines[end].strip().startswith(marker[0] * len(marker)) and set(lines[end].strip()) == {marker[0]}
+        ):
+            end += 1
+        if label in PYTHON_FENCES:
+            code = "\n".join(lines[start:end])
+            error = _syntax_error(code)
+            if error is not None:
+                offset, message = error
+                found.append((first_line + start + offset - 1, f"Python code block does not parse: {message}"))
+        i = end + 1
+    return found
+
+
+def _syntax_error(code: str) -> tuple[int, str] | None:
+    """(1-based line inside `code`, message), or None when the code parses."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # invalid escapes etc. are not syntax errors
+            ast.parse(code)
+    except SyntaxError as exc:
+        return max(1, exc.lineno or 1), exc.msg
+    except ValueError as exc:  # NUL bytes
+        return 1, str(exc)
+    return None
