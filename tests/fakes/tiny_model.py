@@ -1,6 +1,6 @@
 """A tiny model of the bge-m3 architecture, built in the test session (no download needed).
 
-- tokenizer: a Unigram model trained with `tokenizers` on a few hundred generated lines of
+- tokenizer: a BPE model trained with `tokenizers` on a few hundred generated lines of
   English, Chinese and code, saved as XLMRobertaTokenizerFast with bge-m3's special tokens
   (<s>=0, <pad>=1, </s>=2, <unk>=3, <mask>=last id);
 - an XLMRobertaModel with random weights from a fixed seed (hidden 32, 2 layers, 2 heads,
@@ -155,18 +155,12 @@ def _build_tokenizer(folder: Path, lines: list[str]) -> int:
     from tokenizers import Regex, Tokenizer, decoders, models, normalizers, pre_tokenizers, processors, trainers
     from transformers import XLMRobertaTokenizerFast
 
-    tok = Tokenizer(models.Unigram())
+    # BPE: its training is deterministic (the Unigram trainer's is not, from run to run).
+    tok = Tokenizer(models.BPE(unk_token="<unk>"))
     tok.normalizer = normalizers.Sequence([normalizers.NFKC(), normalizers.Replace(Regex(" {2,}"), " ")])
     tok.pre_tokenizer = pre_tokenizers.Metaspace(replacement="▁", prepend_scheme="always")
     tok.decoder = decoders.Metaspace(replacement="▁", prepend_scheme="always")
-    trainer = trainers.UnigramTrainer(
-        vocab_size=VOCAB_SIZE,
-        special_tokens=SPECIAL_TOKENS,
-        unk_token="<unk>",
-        shrinking_factor=0.75,
-        max_piece_length=8,
-        show_progress=False,
-    )
+    trainer = trainers.BpeTrainer(vocab_size=VOCAB_SIZE, special_tokens=SPECIAL_TOKENS, show_progress=False)
     tok.train_from_iterator(lines, trainer=trainer)
     tok.add_special_tokens(["<mask>"])
     bos, eos = tok.token_to_id("<s>"), tok.token_to_id("</s>")
