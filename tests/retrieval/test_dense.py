@@ -1,0 +1,40 @@
+import numpy as np
+
+from quest.retrieval.dense import DenseIndex
+
+
+def unit(rows):
+    rows = np.asarray(rows, dtype=np.float32)
+    return rows / np.linalg.norm(rows, axis=1, keepdims=True)
+
+
+def test_global_search_is_cosine_order():
+    index = DenseIndex.from_vectors(unit([[1, 0], [0.7, 0.7], [0, 1], [-1, 0]]))
+    hits = index.search(unit([[1, 0.1]])[0], 4)
+    assert [row for row, _ in hits] == [0, 1, 2, 3]
+    assert abs(hits[0][1] - float(unit([[1, 0.1]])[0] @ np.array([1, 0]))) < 1e-6
+
+
+def test_restricted_search_is_exact_over_the_given_rows_only():
+    rng = np.random.default_rng(0)
+    vectors = unit(rng.normal(size=(500, 16)))
+    index = DenseIndex.from_vectors(vectors)
+    rows = np.array([3, 50, 77, 400, 499])
+    q = unit(rng.normal(size=(1, 16)))[0]
+    got = index.search_rows(q, rows, 3)
+    expected = sorted(rows, key=lambda r: -float(vectors[r] @ q))[:3]
+    assert [row for row, _ in got] == expected
+    assert all(row in rows for row, _ in got)
+    for row, score in got:  # negative similarities are reported as they are
+        assert abs(score - float(vectors[row] @ q)) < 1e-5
+
+
+def test_with_rows_and_save_load_round_trip(tmp_path):
+    vectors = unit(np.eye(4) + 0.1)
+    index = DenseIndex.from_vectors(vectors).with_rows(np.array([0, 2]), unit([[0, 0, 0, 1.0]]))
+    assert index.size == 3
+    np.testing.assert_allclose(index.vectors[2], [0, 0, 0, 1.0])
+    index.save(tmp_path / "d.faiss")
+    loaded = DenseIndex.load(tmp_path / "d.faiss")
+    np.testing.assert_array_equal(loaded.vectors, index.vectors)
+    assert loaded.search(index.vectors[1], 1)[0][0] == 1

@@ -1,0 +1,49 @@
+from quest.retrieval.tokenize import split_identifier, tokenize
+
+
+def test_camel_and_snake_identifiers_share_their_parts_and_keep_the_whole():
+    camel = tokenize("maxSlidingWindow")
+    snake = tokenize("max_sliding_window")
+    assert camel == ["maxslidingwindow", "max", "sliding", "window"]
+    assert snake == ["max_sliding_window", "max", "sliding", "window"]
+
+
+def test_split_identifier_handles_acronyms_and_digits():
+    assert split_identifier("parseHTTPResponse2") == ["parse", "http", "response", "2"]
+    assert split_identifier("__init__") == ["init"]
+
+
+def test_method_calls_match_the_document_words():
+    assert {"list", "pop", "0"} <= set(tokenize("List.pop(0)"))
+    assert "popleft" in tokenize("用 deque.popleft() 代替")
+
+
+def test_lowercase_and_punctuation_dropped():
+    assert tokenize("Hello, WORLD!!! (test)") == ["hello", "world", "test"]
+
+
+def test_chinese_uses_jieba_search_mode():
+    tokens = tokenize("时间超限")
+    assert "时间" in tokens and "超限" in tokens
+
+
+def test_chinese_and_english_verdict_words_share_a_token():
+    for text in ("超时", "时间超限", "TLE on test 3", "Time Limit Exceeded"):
+        assert "verdict_tle" in tokenize(text), text
+    assert "verdict_tle" not in tokenize("a fast solution")
+
+
+def test_ambiguous_short_abbreviations_need_capitals():
+    assert "verdict_re" in tokenize("RE on test 2")
+    assert "verdict_re" not in tokenize("we re-use the array")
+    assert "verdict_wa" not in tokenize("it wa")
+
+
+def test_stopwords_are_dropped():
+    assert tokenize("what is the answer") == ["answer"]
+    assert tokenize("我的代码") == ["代码"]
+
+
+def test_empty():
+    assert tokenize("") == []
+    assert tokenize("   \n\t") == []
