@@ -128,11 +128,25 @@ _CODE_LINES = [
 ]
 
 
+_QUESTIONS = [
+    "为什么我的代码超时了？怎么办？",
+    "请问这道题为什么答案错误，哪里有问题？",
+    "我的程序在第三个测试点运行错误，是不是数组越界了？",
+    "编译错误是什么意思？我该如何修改？",
+    "内存超限了，有没有更好的方法？",
+    "Why does my code get TLE? What should I do?",
+    "Why is my answer wrong on test 3? Is it an edge case?",
+    "My program crashes with a runtime error, how do I debug it?",
+    "What does compile error mean here, and how do I fix it?",
+]
+
+
 def training_lines(seed: int = SEED, count: int = 480) -> list[str]:
     """Deterministic mixed English / Chinese / code lines for training the tokenizer."""
     rng = random.Random(seed)
     lines: list[str] = []
     lines.extend(_CODE_LINES)
+    lines.extend(_QUESTIONS * 2)
     lines.extend(f"{s} {p}." for s in _EN_SUBJECTS for p in _EN_PREDICATES[:3])
     lines.extend(f"{s}{p}。" for s in _ZH_SUBJECTS for p in _ZH_PREDICATES[:3])
     while len(lines) < count:
