@@ -47,6 +47,10 @@ class Limits:
     max_entries: int = 20_000  # files in one archive
 
 
+def _size(n: float) -> str:
+    return f"{n / MB:.1f} MB" if n >= MB else f"{int(n)} bytes"
+
+
 def check_size(path: Path, limit: int) -> int:
     """The file's size, or a refusal if it is over `limit` (measured, never read)."""
     try:
@@ -54,7 +58,7 @@ def check_size(path: Path, limit: int) -> int:
     except OSError as exc:
         raise ImportError_(f"{path}: cannot read ({exc.strerror or exc})") from exc
     if size > limit:
-        raise ImportError_(f"{path}: file is {size / MB:.1f} MB, over the {limit / MB:.1f} MB limit")
+        raise ImportError_(f"{path}: file is {_size(size)}, over the {_size(limit)} limit")
     return size
 
 
@@ -148,7 +152,7 @@ def extract_zip(archive: Path, dest: Path, limits: Limits) -> None:
             wanted.append((info, parts))
         if declared > limits.max_unpacked_bytes:
             raise ImportError_(
-                f"{archive}: unpacks to {declared / MB:.1f} MB, over the {limits.max_unpacked_bytes / MB:.1f} MB limit"
+                f"{archive}: unpacks to {_size(declared)}, over the {_size(limits.max_unpacked_bytes)} limit"
             )
         written = 0
         for info, parts in wanted:
