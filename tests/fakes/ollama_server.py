@@ -89,7 +89,7 @@ class FakeOllama:
             owner = fake
 
         self._stopping.clear()
-        self._server = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
+        self._server = _QuietServer(("127.0.0.1", self.port), Handler)
         self._server.daemon_threads = True
         self._server.block_on_close = False
         self.port = self._server.server_address[1]
@@ -124,6 +124,11 @@ class FakeOllama:
     def chat_text(self) -> str:
         """Everything every chat request sent, as one string (for 'is X in the prompt' checks)."""
         return "\n".join(m.get("content", "") for body in self.chat_bodies for m in body.get("messages", []))
+
+
+class _QuietServer(ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass  # clients that hang up (cancellation, stop()) are expected here
 
 
 class _Handler(BaseHTTPRequestHandler):

@@ -1,0 +1,501 @@
+"""The pipeline: one request in, a stream of typed events out.
+
+    validate -> resolve the problem (id, or an exact id/title question) -> contest lock
+    -> judge.parse -> build_query -> retriever.search (tier's exclusions) -> filter again
+    -> context -> prompt (fitted to num_ctx) -> Sources -> model stream -> Thinking/Token
+    -> code gate, citations, leak check -> Replace? -> Done
+
+Event order: Notice* -> Sources -> Thinking*/Token* -> Replace? -> Done. A failure found
+while the model streams adds its Notice after Sources (it cannot be known earlier). Input
+errors and refusals are a Notice plus a Done, never an exception.
+
+Decisions worth knowing:
+
+* An exact problem-id or title question ("239", "滑动窗口最大值") with no code and no judge
+  message is answered from the knowledge base directly, within the tier, without the model.
+* Nothing relevant found: with only a question, Quest says so and does not call the model;
+  with code or a judge message, the model is called with an explicit "no sources" rule
+  (it may only reason from the student's own material) and a Notice says the base did not
+  cover it.
+* When the model fails (unreachable, model missing, timeout, broken stream) the student gets
+  the sources, a short answer built from them within the tier, and one line saying what
+  failed and how to fix it. Text that already streamed is kept and marked incomplete.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from collections.abc import Callable, Iterator
+from datetime import datetime, timezone
+from typing import Any
+
+from quest.citations import check_citations
+from quest.context import Context, Source, build_context
+from quest.errors import InputError, LLMError, QuestError
+from quest.events import Done, Event, Notice, Replace, Sources, Thinking, Token
+from quest.kb.documents import Problem
+from quest.llm import ChatModel, OllamaChatModel, generation_options, stats_summary
+from quest.policy import CodeGate as _CodeGate
+from quest.policy import (
+    ContestLock,
+    LockDecision,
+    code_blocks,
+    excluded_kinds,
+    filter_hits,
+    leak_check,
+    leak_note,
+    remove_all_code,
+    strip_code_blocks,
+)
+from quest.prompts import build_prompt
+from quest.request import Request, validate_request
+from quest.settings import Settings
+from quest.thinking import ThinkSplitter
+
+log = logging.getLogger(__name__)
+
+REACHABILITY_TTL = 10.0
+EXCERPT_CHARS = 700
+
+TEXT = {
+    "en": {
+        "locked": "Help for this problem is paused right now (contest in progress){until}. "
+                  "Quest cannot discuss it until the lock ends; good luck!",
+        "locked_broken": "Help is paused right now: the operator's contest lock could not be read, so every "
+                         "problem is locked to be safe. Please ask the operator.",
+        "until": " until {time}",
+        "tier_capped": "The operator allows at most the '{tier}' mode here; answering in that mode.",
+        "history_trimmed": "The conversation was too long for the model; the {n} oldest turn(s) were left out.",
+        "no_sources": "The knowledge base has nothing on this question, so Quest will not guess.",
+        "no_sources_answer": "The knowledge base does not cover this question, so Quest will not guess an answer. "
+                             "Try naming the problem (its number or title), pasting your code and the judge's "
+                             "message, or asking in other words.",
+        "no_sources_model": "The knowledge base has nothing on this; the answer below relies on your own code and "
+                            "message only.",
+        "retrieval_failed": "Searching the knowledge base failed; answering without sources.",
+        "from_sources": "What the knowledge base says (no generated answer):",
+        "also": "More sources:",
+        "exact_intro": "From the knowledge base (answered directly, without the model):",
+        "hint_more": "Hint mode: think about the ideas above. Ask again in explain mode for the reasoning, "
+                     "or in solution mode (where allowed) for the full solution.",
+        "code_hidden": "> (code not shown in this mode)",
+        "limits": "limits",
+        "failures": {
+            "llm_unavailable": "Ollama is not reachable at {host}, so there is no generated answer. "
+                               "Fix: start it with `ollama serve`, and check OLLAMA_HOST.",
+            "model_not_found": "The model {model} is not pulled in Ollama, so there is no generated answer. "
+                               "Fix: run `ollama pull {model}`.",
+            "llm_timeout": "Ollama did not answer within {timeout:g} s, so there is no generated answer. "
+                           "Fix: try again in a moment (the model may still be loading), or use a smaller model.",
+            "stream_broken": "The connection to Ollama broke while it was answering. "
+                             "Fix: check that `ollama serve` is still running, then ask again.",
+            "no_model": "No language model is configured, so there is no generated answer.",
+            "llm": "Ollama failed ({message}). Fix: check the `ollama serve` log, and OLLAMA_HOST ({host}).",
+        },
+        "partial": "The answer stopped before it was complete: {line}",
+    },
+    "zh": {
+        "locked": "本题目前暂停答疑（比赛进行中）{until}。锁定结束前 Quest 不能讨论这道题，祝你顺利！",
+        "locked_broken": "答疑暂停：管理员的比赛锁定文件无法读取，为安全起见所有题目都已锁定。请联系管理员。",
+        "until": "，至 {time}",
+        "tier_capped": "管理员在这里最多允许“{tier}”模式，本次按该模式回答。",
+        "history_trimmed": "对话太长，超出了模型的上下文，最早的 {n} 轮没有带上。",
+        "no_sources": "知识库里没有与这个问题相关的内容，Quest 不会凭空猜测。",
+        "no_sources_answer": "知识库没有覆盖这个问题，Quest 不会凭空猜测答案。可以试试写明题号或题目名称，"
+                             "贴上代码和评测信息，或者换一种说法提问。",
+        "no_sources_model": "知识库里没有相关内容；下面的回答只依据你自己的代码和评测信息。",
+        "retrieval_failed": "检索知识库失败；本次回答没有资料可引用。",
+        "from_sources": "知识库中的相关内容（未生成回答）：",
+        "also": "其他资料：",
+        "exact_intro": "来自知识库（直接回答，未使用模型）：",
+        "hint_more": "提示模式：先想想上面的思路。想看推理过程可以用“讲解”模式再问，"
+                     "允许时可用“完整题解”模式查看完整解法。",
+        "code_hidden": "> （当前模式不显示代码）",
+        "limits": "限制",
+        "failures": {
+            "llm_unavailable": "无法连接 Ollama（{host}），所以没有生成的回答。"
+                               "解决：运行 `ollama serve`，并检查 OLLAMA_HOST。",
+            "model_not_found": "Ollama 中还没有模型 {model}，所以没有生成的回答。解决：运行 `ollama pull {model}`。",
+            "llm_timeout": "Ollama 在 {timeout:g} 秒内没有回答，所以没有生成的回答。"
+                           "解决：稍后再试（模型可能还在加载），或换用更小的模型。",
+            "stream_broken": "Ollama 在回答过程中断开了连接。解决：确认 `ollama serve` 仍在运行，然后重新提问。",
+            "no_model": "没有配置语言模型，所以没有生成的回答。",
+            "llm": "Ollama 出错（{message}）。解决：查看 `ollama serve` 的日志，并检查 OLLAMA_HOST（{host}）。",
+        },
+        "partial": "回答没有完整生成：{line}",
+    },
+}
+
+TIER_NAMES = {"en": {"hint": "hint", "explain": "explain", "solution": "solution"},
+              "zh": {"hint": "提示", "explain": "讲解", "solution": "完整题解"}}
+
+
+def _judge_report(text: str) -> Any:
+    from quest.judge import parse
+
+    return parse(text)
+
+
+def _query(request: Request, problem: Problem | None, report: Any) -> str:
+    from quest.query import build_query
+
+    return build_query(request, problem, report)
+
+
+def _key_lines(code: str, lines: Any) -> list[str]:
+    from quest.query import key_code_lines
+
+    return key_code_lines(code, tuple(lines or ()))
+
+
+def _input_text(exc: InputError, lang: str) -> str:
+    try:
+        from quest.i18n import input_error_text
+    except ImportError:
+        return exc.message
+    try:
+        return input_error_text(exc, lang)
+    except Exception:  # the UI's wording must never hide the error itself
+        return exc.message
+
+
+class Assistant:
+    def __init__(self, settings: Settings, retriever: Any, chat_model: ChatModel | None) -> None:
+        self.settings = settings
+        self.retriever = retriever
+        self.chat_model = chat_model
+        self.lock = ContestLock(settings.contest_lock_file)
+        self.now: Callable[[], datetime] = lambda: datetime.now(timezone.utc)
+        self._reachable: tuple[float, bool] | None = None
+
+    # ------------------------------------------------------------------ status
+
+    def status(self) -> dict[str, Any]:
+        st = self.retriever.status
+        notices = list(st.notices)
+        if st.kb_errors:
+            notices.append(f"{len(st.kb_errors)} knowledge file(s) could not be loaded")
+        locked = self.lock.locked_problems(self.now())
+        if locked:
+            notices.append("contest lock: all problems" if isinstance(locked, str)
+                           else "contest lock: " + ", ".join(sorted(locked)))
+        return {
+            "model": self.settings.ollama_model,
+            "reasoning_model": self.settings.reasoning_model,
+            "ollama_host": self._host(),
+            "ollama_reachable": self._ollama_reachable(),
+            "embedding_mode": st.embedding_mode,
+            "documents": st.documents,
+            "chunks": st.chunks,
+            "problems": st.problems,
+            "max_tier": self.settings.max_tier,
+            "notices": notices,
+        }
+
+    def _ollama_reachable(self) -> bool:
+        if self.chat_model is None:
+            return False
+        now = time.monotonic()
+        if self._reachable and now - self._reachable[0] < REACHABILITY_TTL:
+            return self._reachable[1]
+        ok = bool(self.chat_model.ping())
+        self._reachable = (now, ok)
+        return ok
+
+    def _host(self) -> str:
+        return str(getattr(self.chat_model, "host", None) or self.settings.ollama_host or "http://127.0.0.1:11434")
+
+    # ------------------------------------------------------------------ the pipeline
+
+    def ask(self, request: Request) -> Iterator[Event]:
+        started = time.perf_counter()
+        lang = request.answer_lang()
+        stats: dict[str, Any] = {"lang": lang}
+        try:
+            req = validate_request(request, self.settings)
+        except InputError as exc:
+            log.info("input refused: %s (%s)", exc.field, exc.reason)
+            yield Notice("input", _input_text(exc, lang), "error")
+            yield Done("", stats={**stats, "mode": "input_error", "total_ms": _ms(started)})
+            return
+        lang = req.answer_lang()
+        words = TEXT[lang]
+        tier = req.tier
+        stats.update(lang=lang, tier=tier)
+        if request.tier in TIER_NAMES["en"] and request.tier != tier:
+            yield Notice("tier_capped", words["tier_capped"].format(tier=TIER_NAMES[lang][tier]), "info")
+
+        # The problem: the one named, or the one the whole question names.
+        pid = req.problem_id
+        problem = self.retriever.problems.get(pid) if pid else None
+        direct = False
+        if not req.code.strip() and not req.error.strip() and not req.verdict and not req.history:
+            exact = self.retriever.exact_match(req.question)
+            if exact is not None and (pid is None or pid == exact.id):
+                pid, problem, direct = exact.id, exact, True
+
+        now = self.now()
+        decision = self.lock.check(pid, now)
+        if decision.locked:
+            log.info("refused by the contest lock: problem=%s reason=%s", pid, decision.reason)
+            text = self._lock_text(decision, lang)
+            yield Notice("locked", text, "warning")
+            yield Done(text, stats={**stats, "mode": "refused", "total_ms": _ms(started)})
+            return
+        locked = self.lock.locked_problems(now)
+
+        # Retrieval, with the tier's exclusions, then filtered again here.
+        report = _judge_report("\n".join(x for x in (req.verdict or "", req.error) if x))
+        t = time.perf_counter()
+        query = req.question if direct else _query(req, problem, report)
+        try:
+            result = self.retriever.search(query, problem_id=pid, exclude_kinds=excluded_kinds(tier),
+                                           top_k=self.settings.top_k)
+            hits = filter_hits(result.hits, tier, locked)
+            stats["retrieval_mode"] = result.mode
+            search_notices = result.notices
+        except QuestError as exc:
+            log.warning("retrieval failed: %s", exc)
+            hits, search_notices = [], ()
+            yield Notice("retrieval_failed", words["retrieval_failed"], "warning")
+        stats["retrieval_ms"] = _ms(t)
+        for text in search_notices:
+            yield Notice("retrieval", text, "info")
+        context = build_context(hits, lang=lang, max_chars=self.settings.context_max_chars)
+
+        if direct:
+            yield Sources(context.sources)
+            answer = self._direct_answer(problem, context, tier, lang)
+            yield Token(answer)
+            yield Done(answer, stats={**stats, "mode": "exact", "total_ms": _ms(started)},
+                       cited=tuple(s.number for s in context.sources), fallback=True)
+            return
+
+        if not context.sources and not req.code.strip() and not req.error.strip():
+            yield Sources(())
+            yield Notice("no_sources", words["no_sources"], "info")
+            answer = words["no_sources_answer"]
+            yield Token(answer)
+            yield Done(answer, stats={**stats, "mode": "no_sources", "total_ms": _ms(started)}, fallback=True)
+            return
+
+        prompt = build_prompt(req, context, self.settings, lang=lang, tier=tier, problem=problem, report=report,
+                              key_lines=lambda: _key_lines(req.code, getattr(report, "lines", ())))
+        context = prompt.context
+        stats.update(prompt_tokens_estimate=prompt.estimated_tokens, prompt_budget=prompt.budget,
+                     history_turns=prompt.history_used, history_dropped=prompt.history_dropped,
+                     context_blocks_dropped=prompt.blocks_dropped, code_reduced=prompt.code_reduced)
+        if prompt.history_dropped:
+            yield Notice("history_trimmed", words["history_trimmed"].format(n=prompt.history_dropped), "info")
+        if not context.sources:
+            yield Notice("no_sources", words["no_sources_model"], "info")
+        yield Sources(context.sources)
+
+        model = self.settings.ollama_model
+        if req.reasoning and self.settings.reasoning_model:
+            model = self.settings.reasoning_model
+        stats["model"] = model
+        if self.chat_model is None:
+            yield from self._fallback("no_model", None, context, tier, lang, model, stats, started)
+            return
+
+        # Generation.
+        splitter = ThinkSplitter()
+        gate = _CodeGate(enabled=tier != "solution", lang=lang)
+        shown: list[str] = []
+        final: dict[str, Any] = {}
+        error: LLMError | None = None
+        t_model = time.perf_counter()
+        first_at: float | None = None
+        stream: Any = None
+        try:
+            stream = self.chat_model.stream(prompt.messages, model, generation_options(self.settings))
+            for chunk in stream:
+                if first_at is None and (chunk.content or chunk.thinking):
+                    first_at = time.perf_counter()
+                if chunk.thinking:
+                    yield Thinking(chunk.thinking)
+                answer_part, thought = splitter.feed(chunk.content)
+                if thought:
+                    yield Thinking(thought)
+                text = gate.feed(answer_part) if answer_part else ""
+                if not shown:
+                    text = text.lstrip()
+                if text:
+                    shown.append(text)
+                    yield Token(text)
+                if chunk.done:
+                    final = dict(chunk.stats)
+        except LLMError as exc:
+            error = exc
+            log.warning("generation failed (%s): %s", exc.code, exc)
+        finally:
+            close = getattr(stream, "close", None)
+            if close is not None:
+                close()
+        rest, thought = splitter.flush()
+        if thought:
+            yield Thinking(thought)
+        tail = (gate.feed(rest) if rest else "") + gate.flush()
+        if not shown:
+            tail = tail.lstrip()
+        if tail:
+            shown.append(tail)
+            yield Token(tail)
+        stats["ttft_ms"] = round((first_at - t_model) * 1000, 1) if first_at is not None else None
+        stats["generation_ms"] = _ms(t_model)
+        stats.update(stats_summary(final))
+        answer = "".join(shown)
+
+        if error is not None and not answer.strip():
+            yield from self._fallback(error.code, error, context, tier, lang, model, stats, started)
+            return
+        incomplete = error is not None
+        if error is not None:
+            line = self._failure_line(error.code, error, lang, model)
+            yield Notice(error.code, words["partial"].format(line=line), "warning")
+
+        # After generation: citations, code removal (done by the gate while streaming), leak check.
+        checked = check_citations(answer, context.numbers())
+        final_text = checked.text
+        reasons = []
+        if checked.removed:
+            reasons.append("citations")
+        if gate.removed:
+            reasons.append("code_removed")
+        stats.update(citations_removed=checked.removed, code_blocks_removed=gate.removed)
+        cited = checked.cited
+        if tier != "solution":
+            leak = leak_check(final_text, self._official_code(pid, context))
+            stats.update(leak_shared_lines=leak.shared_lines, leak_containment=leak.containment)
+            if leak.leaked:
+                log.warning("answer withheld by the leak check (shared lines %d, containment %.2f)",
+                            leak.shared_lines, leak.containment)
+                final_text, cited = leak_note(lang), ()
+                reasons.insert(0, "leak")
+                yield Notice("leak_withheld", final_text, "warning")
+        if reasons:
+            yield Replace(final_text, ",".join(reasons))
+        stats.update(mode="model", total_ms=_ms(started))
+        yield Done(final_text, stats=stats, cited=cited, incomplete=incomplete)
+
+    # ------------------------------------------------------------------ helpers
+
+    def _lock_text(self, decision: LockDecision, lang: str) -> str:
+        words = TEXT[lang]
+        if decision.reason == "broken_file":
+            return words["locked_broken"]
+        until = ""
+        if decision.until is not None:
+            until = words["until"].format(time=decision.until.astimezone().strftime("%Y-%m-%d %H:%M"))
+        return words["locked"].format(until=until)
+
+    def _failure_line(self, code: str, error: LLMError | None, lang: str, model: str) -> str:
+        failures = TEXT[lang]["failures"]
+        template = failures.get(code, failures["llm"])
+        return template.format(host=self._host(), model=model, timeout=self.settings.first_token_timeout,
+                               message=error.message if error else "")
+
+    def _fallback(self, code: str, error: LLMError | None, context: Context, tier: str, lang: str, model: str,
+                  stats: dict[str, Any], started: float) -> Iterator[Event]:
+        line = self._failure_line(code, error, lang, model)
+        yield Notice(code, line, "warning")
+        answer = line + "\n\n" + retrieval_only_answer(context.sources, tier, lang)
+        yield Token(answer)
+        stats.update(mode="fallback", failure=code, total_ms=_ms(started))
+        top = top_source(context.sources)
+        cited = (top.number,) if top is not None else ()
+        yield Done(answer.strip(), stats=stats, cited=cited, fallback=True)
+
+    def _direct_answer(self, problem: Problem | None, context: Context, tier: str, lang: str) -> str:
+        words = TEXT[lang]
+        parts = [words["exact_intro"]]
+        if problem is not None:
+            head = f"**{problem.label}**"
+            facts = [x for x in (problem.difficulty, ", ".join(problem.tags)) if x]
+            if problem.limits:
+                facts.append(words["limits"] + ": " + ", ".join(f"{k} {v}" for k, v in problem.limits.items()))
+            parts.append(head + (f" ({'; '.join(facts)})" if facts else ""))
+        for source in context.sources[:3]:
+            parts.append(f"[{source.number}] {source.label} · {source.title}\n\n{excerpt(source, tier, lang)}")
+        if tier == "hint":
+            parts.append(words["hint_more"])
+        return "\n\n".join(parts)
+
+    def _official_code(self, pid: str | None, context: Context) -> list[str]:
+        problem_ids = {pid} | {s.problem_id for s in context.sources}
+        codes: list[str] = []
+        for problem_id in sorted(p for p in problem_ids if p):
+            try:
+                docs = self.retriever.documents(problem_id, kinds={"official_solution"})
+            except Exception as exc:  # the check must not take the answer down; it is logged
+                log.warning("could not load official solutions of %s for the leak check: %s", problem_id, exc)
+                continue
+            for doc in docs:
+                codes.extend(code_blocks(doc.text))
+        return codes
+
+
+def excerpt(source: Source, tier: str, lang: str, limit: int = EXCERPT_CHARS) -> str:
+    """A source's text as a tier may show it: hint shows no code; explain no official code and no long code."""
+    text = source.text
+    hidden = TEXT[lang]["code_hidden"]
+    if tier == "hint" or (tier == "explain" and source.kind == "official_solution"):
+        text = remove_all_code(text, hidden + "\n")
+    elif tier == "explain":
+        text, _ = strip_code_blocks(text, lang=lang)
+    return _cut(text, limit)
+
+
+def _cut(text: str, limit: int) -> str:
+    """At most about `limit` characters, cut between paragraphs, never leaving a code fence open."""
+    text = text.strip()
+    if len(text) <= limit:
+        return text
+    out: list[str] = []
+    size = 0
+    for para in re.split(r"\n{2,}", text):
+        if out and size + len(para) > limit:
+            break
+        out.append(para)
+        size += len(para) + 2
+    cut = "\n\n".join(out)
+    if len(cut) > limit * 2:
+        cut = cut[:limit].rstrip()
+    if len(re.findall(r"^ {0,3}```", cut, re.M)) % 2:
+        cut += "\n```"
+    return cut + " …"
+
+
+def top_source(sources: tuple[Source, ...]) -> Source | None:
+    """The source a retrieval-only answer leads with: the best error pattern, else the best source."""
+    return next((s for s in sources if s.kind == "error_pattern"), sources[0] if sources else None)
+
+
+def retrieval_only_answer(sources: tuple[Source, ...], tier: str, lang: str) -> str:
+    """The answer when the model cannot give one: the top error pattern (or top source), within the tier."""
+    words = TEXT[lang]
+    top = top_source(sources)
+    if top is None:
+        return words["no_sources_answer"]
+    parts = [words["from_sources"], f"[{top.number}] {top.label} · {top.title}\n\n{excerpt(top, tier, lang)}"]
+    others = [s for s in sources if s is not top]
+    if others:
+        parts.append(words["also"] + "\n" + "\n".join(f"- [{s.number}] {s.label} · {s.title}" for s in others))
+    return "\n\n".join(parts)
+
+
+def _ms(since: float) -> float:
+    return round((time.perf_counter() - since) * 1000, 1)
+
+
+def build_assistant(settings: Settings, *, progress: Callable[[str], None] | None = None) -> Assistant:
+    """Load the retriever (knowledge base, index, embeddings) and set up the Ollama client."""
+    from quest.retrieval.retriever import build_retriever
+
+    retriever = build_retriever(settings, progress=progress)
+    model = OllamaChatModel(settings)
+    model.connect()
+    return Assistant(settings, retriever, model)
