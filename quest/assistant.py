@@ -330,7 +330,7 @@ class Assistant:
                     final = dict(chunk.stats)
         except LLMError as exc:
             error = exc
-            log.warning("generation failed (%s): %s", exc.code, exc)
+            log.info("generation failed (%s): %s", exc.code, exc)
         finally:
             close = getattr(stream, "close", None)
             if close is not None:
@@ -405,8 +405,7 @@ class Assistant:
         answer = line + "\n\n" + retrieval_only_answer(context.sources, tier, lang)
         yield Token(answer)
         stats.update(mode="fallback", failure=code, total_ms=_ms(started))
-        top = top_source(context.sources)
-        cited = (top.number,) if top is not None else ()
+        cited = tuple(s.number for s in lead_sources(context.sources))
         yield Done(answer.strip(), stats=stats, cited=cited, fallback=True)
 
     def _direct_answer(self, problem: Problem | None, context: Context, tier: str, lang: str) -> str:
@@ -474,14 +473,26 @@ def top_source(sources: tuple[Source, ...]) -> Source | None:
     return next((s for s in sources if s.kind == "error_pattern"), sources[0] if sources else None)
 
 
+def lead_sources(sources: tuple[Source, ...]) -> list[Source]:
+    """The top source and the other sections of its document (e.g. "the typical attempt" + "the fix")."""
+    top = top_source(sources)
+    if top is None:
+        return []
+    return [top, *[s for s in sources if s.doc_id == top.doc_id and s is not top][:2]]
+
+
 def retrieval_only_answer(sources: tuple[Source, ...], tier: str, lang: str) -> str:
     """The answer when the model cannot give one: the top error pattern (or top source), within the tier."""
     words = TEXT[lang]
     top = top_source(sources)
     if top is None:
         return words["no_sources_answer"]
-    parts = [words["from_sources"], f"[{top.number}] {top.label} · {top.title}\n\n{excerpt(top, tier, lang)}"]
-    others = [s for s in sources if s is not top]
+    lead = lead_sources(sources)
+    parts = [words["from_sources"]]
+    for s in lead:
+        where = f"{s.title} · {s.section}" if s.section else s.title
+        parts.append(f"[{s.number}] {s.label} · {where}\n\n{excerpt(s, tier, lang, EXCERPT_CHARS // len(lead))}")
+    others = [s for s in sources if s not in lead]
     if others:
         parts.append(words["also"] + "\n" + "\n".join(f"- [{s.number}] {s.label} · {s.title}" for s in others))
     return "\n\n".join(parts)

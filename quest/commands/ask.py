@@ -1,0 +1,146 @@
+"""`python -m quest ask "question" --problem 239 --code FILE --error "..." [--tier hint] [--json]`.
+
+Streams the answer to stdout as it is generated, then lists the sources. Notices (fallbacks,
+refusals, trimmed history) go to stderr. Works without Ollama: the answer is then built from
+the sources, with one line saying what failed and how to fix it. `--json` prints one JSON
+object at the end instead (answer, sources, notices, stats, cited, incomplete, fallback).
+
+Exit status: 0 for an answer (fallbacks included), 2 for an unusable request, 3 for a refusal
+(contest lock).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from quest.settings import Settings
+
+EXIT_INPUT = 2
+EXIT_REFUSED = 3
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("ask", help="ask a question and stream the answer")
+    parser.add_argument("question", help="the question (an id or title alone answers from the knowledge base)")
+    parser.add_argument("--problem", help="problem id, e.g. 239")
+    parser.add_argument("--code", type=Path, help="file with the code ('-' for stdin)")
+    parser.add_argument("--language", default="python", help="programming language of the code (default: python)")
+    parser.add_argument("--error", default="", help="the judge's verdict or error message")
+    parser.add_argument("--verdict", help="the verdict alone (TLE, WA, ...), if not in --error")
+    parser.add_argument("--tier", choices=("hint", "explain", "solution"), help="how much to disclose")
+    parser.add_argument("--lang", choices=("zh", "en"), help="answer language (default: the question's)")
+    parser.add_argument("--ollama-host", help="Ollama URL (default: OLLAMA_HOST or http://127.0.0.1:11434)")
+    parser.add_argument("--llm", dest="ollama_model", help="Ollama model (default: qwen2.5-coder:1.5b)")
+    parser.add_argument("--reasoning", action="store_true", help="use the reasoning model (shows its thinking)")
+    parser.add_argument("--json", action="store_true", help="one JSON object at the end instead of streaming")
+    parser.set_defaults(func=run)
+
+
+def _read_code(path: Path | None) -> str:
+    from quest.errors import InputError
+
+    if path is None:
+        return ""
+    if str(path) == "-":
+        return sys.stdin.read()
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read code file {path}: {exc}", field="code") from exc
+
+
+def run(args: argparse.Namespace, settings: Settings) -> int:
+    from quest import assistant as assistant_module
+    from quest.events import Done, Notice, Replace, Sources, Thinking, Token
+    from quest.request import Request
+
+    changes = {k: getattr(args, k) for k in ("ollama_host", "ollama_model") if getattr(args, k, None)}
+    if changes:
+        settings = settings.replace(**changes)
+    request = Request(question=args.question, problem_id=args.problem, language=args.language,
+                      code=_read_code(args.code), error=args.error, verdict=args.verdict,
+                      tier=args.tier or settings.default_tier, ui_lang=args.lang or "auto",
+                      reasoning=args.reasoning)
+    progress = None if args.json else (lambda message: print(message, file=sys.stderr, flush=True))
+    assistant = assistant_module.build_assistant(settings, progress=progress)
+
+    out, err = sys.stdout, sys.stderr
+    sources: tuple[Any, ...] = ()
+    notices: list[Notice] = []
+    done: Done | None = None
+    streamed = False
+    thinking = False
+    events = assistant.ask(request)
+    try:
+        for event in events:
+            if isinstance(event, Notice):
+                notices.append(event)
+                if not args.json:
+                    print(f"[{event.level}] {event.text}", file=err, flush=True)
+            elif isinstance(event, Sources):
+                sources = event.sources
+            elif isinstance(event, Thinking):
+                if not args.json:
+                    if not thinking:
+                        print("(thinking) ", end="", file=err)
+                        thinking = True
+                    print(event.text, end="", file=err, flush=True)
+            elif isinstance(event, Token):
+                if not args.json:
+                    if thinking:
+                        print(file=err)
+                        thinking = False
+                    out.write(event.text)
+                    out.flush()
+                    streamed = True
+            elif isinstance(event, Replace):
+                if not args.json:
+                    out.write(f"\n\n--- revised answer ({event.reason}) ---\n{event.text}")
+                    out.flush()
+            elif isinstance(event, Done):
+                done = event
+    finally:
+        events.close()
+
+    if done is None:  # pragma: no cover - the assistant always ends with Done
+        return 1
+    if args.json:
+        payload = {
+            "answer": done.answer,
+            "sources": [asdict(s) for s in sources],
+            "notices": [asdict(n) for n in notices],
+            "stats": done.stats,
+            "cited": list(done.cited),
+            "incomplete": done.incomplete,
+            "fallback": done.fallback,
+        }
+        print(json.dumps(payload, ensure_ascii=False, indent=2, default=str), file=out)
+    else:
+        if streamed:
+            out.write("\n")
+        if sources:
+            out.write("\nSources:\n")
+            lang = str(done.stats.get("lang", "en"))
+            for s in sources:
+                mark = "*" if s.number in done.cited else " "
+                out.write(f"{mark} {s.header_in(s.label, lang)}\n")
+        stats = done.stats
+        line = [f"mode {stats.get('mode')}", f"tier {stats.get('tier')}"]
+        if stats.get("model") and stats.get("mode") == "model":
+            line.append(str(stats["model"]))
+        if stats.get("tokens_per_second"):
+            line.append(f"{stats['tokens_per_second']} tok/s")
+        if stats.get("incomplete") or done.incomplete:
+            line.append("incomplete")
+        print("\n(" + ", ".join(line) + ")", file=err)
+    mode = done.stats.get("mode")
+    if mode == "input_error":
+        return EXIT_INPUT
+    if mode == "refused":
+        return EXIT_REFUSED
+    return 0
