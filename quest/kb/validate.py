@@ -64,7 +64,12 @@ class Report:
         return self.errors == 0
 
     def summary(self) -> str:
-        return f"{self.files} files checked: {self.errors} errors, {self.warnings} warnings"
+        counts = f"{_count(self.errors, 'error')}, {_count(self.warnings, 'warning')}"
+        return f"{_count(self.files, 'file')} checked: {counts}"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def check_knowledge_base(kb_dir: Path | str) -> Report:
@@ -77,7 +82,7 @@ def check_knowledge_base(kb_dir: Path | str) -> Report:
     seen: dict[str, str] = {}
     for path in iter_markdown_files(kb_dir):
         files += 1
-        findings.extend(check_document(path, problems, seen))
+        findings.extend(sorted(check_document(path, problems, seen), key=lambda f: f.line))
     return Report(findings=tuple(findings), files=files)
 
 

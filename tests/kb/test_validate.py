@@ -86,13 +86,13 @@ def test_front_matter_mistakes_point_at_their_lines(tmp_path: Path) -> None:
     assert lines(kb) == [
         f"a.md:7: warning: unknown front-matter field 'verdict' (known: {known})",
         "a.md:8: warning: unknown verdict 'XYZ' (known: AC, WA, TLE, MLE, RE, CE, PE, OLE, SE, UKE)",
+        "b.md:1: error: the document has no text below its front matter",
+        "b.md:2: error: duplicate id 'a' (also in a.md)",
+        "b.md:3: error: problem_id 99 is not in any problems.yaml",
         "b.md:4: error: unknown kind 'blog' (expected one of: official_solution, user_explanation, "
         "error_pattern, faq, problem_statement)",
         "b.md:5: error: unknown lang 'fr' (expected one of: zh, en)",
         "b.md:7: error: 'tags' must be a list",
-        "b.md:2: error: duplicate id 'a' (also in a.md)",
-        "b.md:3: error: problem_id 99 is not in any problems.yaml",
-        "b.md:1: error: the document has no text below its front matter",
         "c.md:1: error: front matter has no 'id'",
         "c.md:1: error: front matter has no 'kind'",
         "c.md:1: error: front matter has no 'title'",
