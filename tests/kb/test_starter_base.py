@@ -8,6 +8,7 @@ in knowledge/README.md. Every failure lists all offenders, not just the first.
 
 from __future__ import annotations
 
+import ast
 import re
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -172,3 +173,25 @@ def test_files_follow_the_layout(kb):
 
 def test_knowledge_base_has_no_errors(kb):
     assert not kb.errors, "knowledge base errors:\n" + "\n".join(kb.errors)
+
+
+def test_general_documents_python_snippets_parse(kb):
+    offenders = []
+    for d in kb.documents:
+        if d.problem_id is not None:
+            continue
+        for i, code in enumerate(re.findall(r"^```python[ \t]*\n(.*?)^```", d.text, re.S | re.M), 1):
+            try:
+                ast.parse(code)
+            except SyntaxError as exc:
+                offenders.append(f"{d.id} python block {i}: {exc.msg} (line {exc.lineno})")
+    _fail_listing("python snippets in general documents that do not parse", offenders)
+
+
+def test_general_topics_exist_in_both_languages(kb):
+    topics: dict[str, set[str]] = defaultdict(set)
+    for d in kb.documents:
+        if d.problem_id is None:
+            topics[re.sub(r"-(zh|en)$", "", d.id)].add(d.lang)
+    both = [t for t, langs in topics.items() if langs == {"zh", "en"}]
+    assert len(both) * 2 >= len(topics), f"most general topics should exist in zh and en; only {sorted(both)}"
