@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import stat
 import zipfile
 from pathlib import Path
 
@@ -73,10 +74,11 @@ def test_fps_round_trip(tmp_path: Path) -> None:
 
 def test_fps_uses_an_id_element_when_the_exporter_wrote_one(tmp_path: Path) -> None:
     xml = tmp_path / "set.xml"
-    xml.write_text("<fps><item><problem_id>P42</problem_id><title>T</title>"
+    xml.write_text("<fps><item><problem_id>P42</problem_id><title>\n  T \n</title>"
                    "<description>d</description></item></fps>", encoding="utf-8")
     result = read_export("fps", xml)
     assert [p.id for p in result.problems] == ["42"]
+    assert [p.title_en for p in result.problems] == ["T"]
     assert [d.id for d in result.documents] == ["imp-fps-42-statement"]
 
 
@@ -237,6 +239,16 @@ def test_zip_slip_is_refused(tmp_path: Path, target: Path) -> None:
         message = refuse("qduoj", archive, target)
         assert str(archive) in message and "outside the import folder" in message
     assert not (tmp_path / "escape.json").exists()
+
+
+def test_a_symlink_in_a_zip_is_refused(tmp_path: Path, target: Path) -> None:
+    archive = tmp_path / "link.zip"
+    link = zipfile.ZipInfo("1/solution/passwd.md")
+    link.external_attr = (stat.S_IFLNK | 0o777) << 16
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.write(EXPORTS / "qduoj" / "1" / "problem.json", "1/problem.json")
+        zf.writestr(link, "/etc/passwd")
+    assert refuse("qduoj", archive, target) == f"{archive}: entry '1/solution/passwd.md' is a symbolic link"
 
 
 def test_zip_bomb_is_refused(tmp_path: Path, target: Path) -> None:

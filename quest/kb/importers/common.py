@@ -173,6 +173,7 @@ def build_result(fmt: str, parsed: Iterable[ParsedProblem], root: ExportRoot) ->
         if key in seen:
             raise ImportError_(f"{_name(root, p.origin)}: problem id {pid!r} is already used by {seen[key]}")
         seen[key] = p.origin
+        p.title = " ".join(p.title.split())  # a title is one line in front matter and in the picker
         lang = p.lang or detect_lang(p.title, p.description)
         title_lang = detect_lang(p.title)
         problems.append(
