@@ -77,3 +77,10 @@ def test_check_exit_status(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
 def test_check_of_a_missing_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["kb", "check", str(tmp_path / "nope")]) == 2
     assert capsys.readouterr().err == f"error: {tmp_path / 'nope'}: knowledge folder not found\n"
+
+
+def test_the_command_offers_exactly_the_importer_formats() -> None:
+    from quest.commands import kb as kb_command
+    from quest.kb import importers
+
+    assert kb_command.FORMATS == importers.FORMATS
