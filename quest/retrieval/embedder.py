@@ -157,6 +157,13 @@ def _hub_endpoint() -> str:
     return str(constants.ENDPOINT).rstrip("/")
 
 
+def _hub_cache() -> str:
+    """The hub cache folder, read now (huggingface_hub reads its variables once, at import)."""
+    from huggingface_hub import constants
+
+    return os.environ.get("HF_HUB_CACHE") or str(constants.HF_HUB_CACHE)
+
+
 def resolve_model_folder(name: str) -> Path:
     """A local folder holding the model `name`, downloading it only when the hub answers.
 
@@ -174,7 +181,7 @@ def resolve_model_folder(name: str) -> Path:
     from huggingface_hub.errors import LocalEntryNotFoundError
 
     try:
-        cached = Path(snapshot_download(repo_id=name, local_files_only=True))
+        cached = Path(snapshot_download(repo_id=name, cache_dir=_hub_cache(), local_files_only=True))
         if _has_weights(cached):
             log.debug("embedding model %s found in the local cache: %s", name, cached)
             return cached
@@ -192,7 +199,7 @@ def resolve_model_folder(name: str) -> Path:
     _probe(name, endpoint)
     log.info("downloading embedding model %s from %s (first run; this can take a while)", name, endpoint)
     try:
-        return Path(snapshot_download(repo_id=name, ignore_patterns=_IGNORE_PATTERNS))
+        return Path(snapshot_download(repo_id=name, cache_dir=_hub_cache(), ignore_patterns=_IGNORE_PATTERNS))
     except Exception as exc:
         raise EmbeddingUnavailable(f"{name} could not be downloaded: {_short(exc)}") from exc
 
@@ -316,7 +323,7 @@ class FlagEmbedder:
 
     def _load_generic(self, folder: Path) -> Any:
         from FlagEmbedding import FlagAutoModel, FlagModel
-        from FlagEmbedding.inference.embedder.model_mapping import AUTO_EMBEDDER_MAPPING
+        from FlagEmbedding.inference.embedder.model_mapping import AUTO_EMBEDDER_MAPPING, EMBEDDER_CLASS_MAPPING
 
         self.has_lexical = False
         common: dict[str, Any] = {
@@ -329,19 +336,20 @@ class FlagEmbedder:
         }
         known = _basename(self.name)
         if known in AUTO_EMBEDDER_MAPPING:
-            # Known names carry their pooling method and instruction format.
+            # Known names carry their model class, pooling method and instruction format. Pass them
+            # explicitly: the folder may be a hub snapshot named by its commit hash.
             config = AUTO_EMBEDDER_MAPPING[known]
+            model_class = {cls: key for key, cls in EMBEDDER_CLASS_MAPPING.items()}[config.model_class]
             if config.query_instruction_format != "{}{}":
                 common["query_instruction_for_retrieval"] = self.instruction = None
-            model = FlagAutoModel.from_finetuned(
+            return FlagAutoModel.from_finetuned(
                 str(folder),
-                model_class=config.model_class,
+                model_class=model_class,
                 pooling_method=config.pooling_method.value,
                 trust_remote_code=config.trust_remote_code,
                 query_instruction_format=config.query_instruction_format,
                 **common,
             )
-            return model
         # BGE encoders pool the [CLS] token.
         return FlagModel(str(folder), pooling_method="cls", query_instruction_format="{}{}", **common)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import shutil
 import socket
 import time
 from pathlib import Path
@@ -244,6 +245,49 @@ def test_normalize_rows() -> None:
     out = normalize_rows(np.array([[3.0, 4.0], [0.0, 0.0]], dtype=np.float64))
     assert out.dtype == np.float32
     np.testing.assert_allclose(out, [[0.6, 0.8], [0.0, 0.0]], atol=1e-7)
+
+
+def test_known_bge_name_goes_through_flag_auto_model(tiny_bge_dense: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "bge-small-en-v1.5"  # a name in FlagEmbedding's model mapping
+    shutil.copytree(tiny_bge_dense, folder)
+    embedder = FlagEmbedder(Settings(embedding_model=str(folder))).load()
+    assert embedder.instruction == EN_INSTRUCTION
+    assert embedder.has_lexical is False and embedder.dim == HIDDEN
+    query = embedder.encode_queries(["two pointers"]).dense[0]
+    np.testing.assert_allclose(query, embedder.encode_documents([EN_INSTRUCTION + "two pointers"]).dense[0], atol=1e-5)
+
+
+def _fake_hub_cache(cache: Path, repo_id: str, model: Path) -> Path:
+    """The layout huggingface_hub leaves behind after a download: refs/main -> snapshots/<commit>/."""
+    commit = "0123456789abcdef0123456789abcdef01234567"
+    repo = cache / ("models--" + repo_id.replace("/", "--"))
+    (repo / "refs").mkdir(parents=True)
+    (repo / "refs" / "main").write_text(commit, encoding="utf-8")
+    snapshot = repo / "snapshots" / commit
+    shutil.copytree(model, snapshot)
+    return snapshot
+
+
+def test_hub_name_in_the_local_cache_loads_offline(
+    tiny_bge_m3: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    snapshot = _fake_hub_cache(tmp_path / "hub", "quest-tests/bge-m3-tiny", tiny_bge_m3)
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
+    embedder = load_embedder(Settings(embedding_model="quest-tests/bge-m3-tiny"))
+    assert embedder.name == "quest-tests/bge-m3-tiny"  # what the index manifest records
+    assert embedder.folder == snapshot
+    assert embedder.has_lexical is True
+    assert embedder.encode_queries(["单调队列"]).dense.shape == (1, HIDDEN)
+
+
+def test_incomplete_cache_entry_counts_as_missing(
+    tiny_bge_m3: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    snapshot = _fake_hub_cache(tmp_path / "hub", "quest-tests/bge-m3-partial", tiny_bge_m3)
+    (snapshot / "model.safetensors").unlink()  # an interrupted download
+    monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path / "hub"))
+    with pytest.raises(EmbeddingUnavailable, match="not in the local Hugging Face cache"):
+        load_embedder(Settings(embedding_model="quest-tests/bge-m3-partial"))
 
 
 # --- failures: fast, friendly, naming the model --------------------------------------------
