@@ -1,0 +1,133 @@
+import os
+from datetime import datetime, timezone
+from pathlib import Path
+
+from quest.policy import (
+    ALL,
+    MAX_CODE_LINES,
+    CodeGate,
+    ContestLock,
+    code_removed_note,
+    filter_hits,
+    leak_check,
+    strip_code_blocks,
+)
+from quest.retrieval.types import Hit
+from tests.fakes.retriever import OFFICIAL_239_CODE, default_chunks
+
+NOON = datetime(2026, 12, 1, 10, 0, tzinfo=timezone.utc)
+
+
+def hits() -> list[Hit]:
+    return [Hit(chunk=c, score=0.5) for c in default_chunks()]
+
+
+def test_hint_tier_drops_official_solutions_and_locked_problems() -> None:
+    assert [h.chunk.doc_id for h in filter_hits(hits(), "hint")] == ["err-list-pop0", "p239-explain", "faq-io"]
+    assert [h.chunk.doc_id for h in filter_hits(hits(), "solution")] == [
+        "p239-official", "err-list-pop0", "p239-explain", "faq-io"]
+    assert [h.chunk.doc_id for h in filter_hits(hits(), "explain", frozenset({"239"}))] == ["err-list-pop0", "faq-io"]
+    assert [h.chunk.doc_id for h in filter_hits(hits(), "solution", ALL)] == ["err-list-pop0", "faq-io"]
+
+
+def write(path: Path, text: str) -> None:
+    path.write_text(text, encoding="utf-8")
+
+
+def test_lock_by_problem_and_by_window(tmp_path: Path) -> None:
+    lock_file = tmp_path / "lock.yaml"
+    write(lock_file, "problems: [239, '#1']\n"
+                     "windows:\n"
+                     "  - name: Weekly 12\n"
+                     "    start: 2026-12-01T17:00:00+08:00\n"
+                     "    end: 2026-12-01T19:00:00+08:00\n"
+                     "    problems: [3]\n")
+    lock = ContestLock(lock_file)
+    assert lock.check("239", NOON).locked and lock.check("239", NOON).reason == "problem"
+    assert lock.check("P1", NOON).locked
+    after = datetime(2026, 12, 1, 11, 0, tzinfo=timezone.utc)  # 19:00 +08:00: the window has ended
+    assert not lock.check("3", after).locked
+    inside = datetime(2026, 12, 1, 9, 30, tzinfo=timezone.utc)  # 17:30 +08:00
+    decision = lock.check("3", inside)
+    assert decision.locked and decision.reason == "window" and decision.window == "Weekly 12"
+    assert decision.until == datetime(2026, 12, 1, 11, 0, tzinfo=timezone.utc)
+    assert not lock.check("5", inside).locked
+    assert not lock.check(None, inside).locked
+    assert lock.locked_problems(inside) == frozenset({"239", "1", "3"})
+
+
+def test_window_for_all_problems_locks_requests_without_a_problem(tmp_path: Path) -> None:
+    lock_file = tmp_path / "lock.yaml"
+    write(lock_file, "windows:\n  - start: 2026-12-01T09:00:00Z\n    end: 2026-12-01T12:00:00Z\n    problems: all\n")
+    lock = ContestLock(lock_file)
+    assert lock.check(None, NOON.replace(hour=11)).locked
+    assert lock.locked_problems(NOON.replace(hour=11)) == ALL
+    assert not lock.check(None, NOON.replace(hour=12)).locked  # the end is exclusive
+
+
+def test_lock_file_is_reread_when_it_changes(tmp_path: Path) -> None:
+    lock_file = tmp_path / "lock.yaml"
+    lock = ContestLock(lock_file)
+    assert not lock.check("239", NOON).locked  # no file yet: no lock
+    write(lock_file, "problems: [1]\n")
+    assert not lock.check("239", NOON).locked
+    write(lock_file, "problems: [1, 239]\n")
+    os.utime(lock_file, ns=(1, 2_000_000_000))  # a different mtime even on coarse clocks
+    assert lock.check("239", NOON).locked
+    lock_file.unlink()
+    assert not lock.check("239", NOON).locked
+
+
+def test_broken_lock_file_locks_everything(tmp_path: Path) -> None:
+    lock_file = tmp_path / "lock.yaml"
+    write(lock_file, "windows:\n  - start: tomorrow\n")
+    lock = ContestLock(lock_file)
+    decision = lock.check("5", NOON)
+    assert decision.locked and decision.reason == "broken_file"
+    assert lock.locked_problems(NOON) == ALL
+
+
+def feed_chars(gate: CodeGate, text: str) -> str:
+    return "".join(gate.feed(ch) for ch in text) + gate.flush()
+
+
+LONG_BLOCK = "```python\n" + "".join(f"line_{i} = {i}\n" for i in range(MAX_CODE_LINES + 2)) + "```\n"
+SHORT_BLOCK = "```python\nq = deque()\nq.popleft()\n```\n"
+
+
+def test_code_gate_removes_long_blocks_even_streamed_char_by_char() -> None:
+    text = "Use a deque:\n" + LONG_BLOCK + "Short one:\n" + SHORT_BLOCK + "Done."
+    gate = CodeGate(enabled=True, lang="en")
+    out = feed_chars(gate, text)
+    assert out == "Use a deque:\n" + code_removed_note("en") + "\nShort one:\n" + SHORT_BLOCK + "Done."
+    assert gate.removed == 1
+
+
+def test_code_gate_never_emits_a_line_of_a_long_block() -> None:
+    gate = CodeGate(enabled=True, lang="zh")
+    emitted = [gate.feed(ch) for ch in "看这里：\n" + LONG_BLOCK[:-4]]  # unterminated at the end
+    emitted.append(gate.flush())
+    assert not any("line_" in piece for piece in emitted)
+    assert "".join(emitted) == "看这里：\n" + code_removed_note("zh") + "\n"
+
+
+def test_code_gate_passes_prose_through_at_once_and_is_a_no_op_when_disabled() -> None:
+    gate = CodeGate(enabled=True)
+    assert gate.feed("Hello wor") == "Hello wor"
+    assert gate.feed("ld\n`") == "ld\n"  # a line starting with a backtick might open a fence
+    assert gate.feed("x` is inline\n") == "`x` is inline\n"
+    assert CodeGate(enabled=False).feed(LONG_BLOCK) == LONG_BLOCK
+    assert strip_code_blocks("a\n" + LONG_BLOCK, lang="en") == ("a\n" + code_removed_note("en") + "\n", 1)
+
+
+def test_leak_check_flags_copies_of_official_code_only() -> None:
+    copied = "Here is how:\n" + "\n\n".join(
+        "```python\n" + "\n".join(OFFICIAL_239_CODE.splitlines()[i:i + 3]) + "\n```"
+        for i in range(0, len(OFFICIAL_239_CODE.splitlines()), 3))
+    report = leak_check(copied, [OFFICIAL_239_CODE])
+    assert report.leaked and report.shared_lines >= 8 and report.containment > 0.8
+    prose = ("Line 5 calls `w.pop(0)`, which is O(k) [1]. Keep indices in a `deque`, pop smaller values from the "
+             "back, and `popleft()` expired ones: O(n) overall instead of O(n·k).\n```python\nwindow.popleft()\n```")
+    report = leak_check(prose, [OFFICIAL_239_CODE])
+    assert not report.leaked and report.shared_lines <= 1
+    assert not leak_check("anything", []).leaked
