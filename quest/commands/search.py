@@ -45,13 +45,14 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     from quest.request import Request, validate_request
     from quest.retrieval.retriever import build_retriever
 
+    code = read_code(args.code)  # fail fast, before loading anything
     stages: dict[str, float] = {}
     t = time.perf_counter()
     retriever = build_retriever(settings, progress=lambda m: print(m, file=sys.stderr))
     stages["load"] = (time.perf_counter() - t) * 1000
     request = validate_request(
         Request(question=args.question, problem_id=args.problem, language=args.language,
-                code=read_code(args.code), error=args.error, tier=args.tier, ui_lang=args.lang or "auto"),
+                code=code, error=args.error, tier=args.tier, ui_lang=args.lang or "auto"),
         settings.replace(max_tier="solution"),
     )
     t = time.perf_counter()

@@ -259,19 +259,30 @@ class Retriever:
         return _diversify(selected, top_k)
 
 
+def translation_key(doc_id: str) -> str:
+    """Documents that are translations of each other share an id up to the language suffix."""
+    return re.sub(r"[-_.](zh|en)$", "", doc_id)
+
+
 def _diversify(hits: list[Hit], top_k: int) -> list[Hit]:
-    """At most MAX_CHUNKS_PER_DOC chunks of one document, keeping the order."""
-    per_doc: dict[str, int] = {}
-    out: list[Hit] = []
+    """Spread the top-k over documents: each document's best chunk first, then second chunks.
+
+    A document and its translation count as one document, so a Chinese and an English copy
+    of the same error pattern do not crowd out the official solution. Order is kept within
+    each pass, and problem hits still precede fill-up hits inside a pass.
+    """
+    firsts: list[Hit] = []
+    seconds: list[Hit] = []
+    seen: dict[str, int] = {}
     for hit in hits:
-        n = per_doc.get(hit.chunk.doc_id, 0)
-        if n >= MAX_CHUNKS_PER_DOC:
-            continue
-        per_doc[hit.chunk.doc_id] = n + 1
-        out.append(hit)
-        if len(out) == top_k:
-            break
-    return out
+        key = translation_key(hit.chunk.doc_id)
+        n = seen.get(key, 0)
+        if n == 0:
+            firsts.append(hit)
+        elif n < MAX_CHUNKS_PER_DOC:
+            seconds.append(hit)
+        seen[key] = n + 1
+    return (firsts + seconds)[:top_k]
 
 
 # --------------------------------------------------------------------------- assembly

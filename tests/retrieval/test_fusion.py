@@ -13,7 +13,7 @@ def test_scores_follow_the_formula_with_k_60():
 
 def test_agreement_between_lists_beats_one_first_place():
     fused = reciprocal_rank_fusion([["x", "y"], ["z", "y"]])
-    assert [item for item, _ in fused][0] == "y"
+    assert next(item for item, _ in fused) == "y"
 
 
 def test_one_list_keeps_its_order():

@@ -54,7 +54,7 @@ def test_max_score_bounds_every_score_and_counts_unknown_words():
     index = BM25Index.from_tokens(corpus)
     q = ["w0", "w3", "w3"]
     assert index.scores(q).max() <= index.max_score(q)
-    assert index.max_score(q + ["never-seen"]) > index.max_score(q)
+    assert index.max_score([*q, "never-seen"]) > index.max_score(q)
 
 
 def test_top_k_breaks_ties_by_row():
