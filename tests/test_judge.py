@@ -72,7 +72,8 @@ def test_java_runtime_exception():
 
 
 def test_cpp_uncaught_exception_and_signals():
-    report = parse("terminate called after throwing an instance of 'std::out_of_range'\n  what():  vector::_M_range_check")
+    report = parse("terminate called after throwing an instance of 'std::out_of_range'\n"
+                   "  what():  vector::_M_range_check")
     assert (report.verdict, report.exception) == ("RE", "std::out_of_range")
     assert parse("Segmentation fault (core dumped)").verdict == "RE"
 

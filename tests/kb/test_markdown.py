@@ -110,12 +110,13 @@ def test_one_bad_file_never_hides_the_others(tmp_path):
     assert "c.md: duplicate id 'a'" in errors
     assert "d.md: problem_id 42 is not in problems.yaml" in errors
     assert "f.md: not UTF-8" in errors
-    with pytest.raises(KnowledgeBaseError, match="b.md"):
+    with pytest.raises(KnowledgeBaseError, match=r"b\.md"):
         load_knowledge_base(tmp_path, strict=True)
 
 
 def test_catalogue_problems(tmp_path):
-    write(tmp_path / "problems.yaml", "problems:\n  - {id: 239, title_zh: 滑动窗口最大值, title_en: Sliding Window Maximum}\n")
+    write(tmp_path / "problems.yaml",
+          "problems:\n  - {id: 239, title_zh: 滑动窗口最大值, title_en: Sliding Window Maximum}\n")
     kb = load_knowledge_base(tmp_path)
     assert kb.problems["239"].label == "239 · 滑动窗口最大值 · Sliding Window Maximum"
     write(tmp_path / "problems.yaml", "- {id: 1}\n- {id: '#1'}\n")
