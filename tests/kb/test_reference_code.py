@@ -260,7 +260,7 @@ def test_reference_code_solves_examples(doc: Document, lang: str, cpp_binaries, 
     if lang == "python":
         script = tmp_path / "main.py"
         script.write_text(blocks[0], encoding="utf-8")
-        _check_examples(doc, lang, [sys.executable, str(script)])
+        _check_examples(doc, lang, [sys.executable, "-I", str(script)])
         return
     if CXX is None:
         pytest.skip("g++ is not installed: C++ reference code not checked (CI installs it)")
