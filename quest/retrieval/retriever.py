@@ -123,7 +123,9 @@ class Retriever:
     # ------------------------------------------------------------------ search
 
     def search(self, query: str, *, problem_id: str | None = None, exclude_kinds: Collection[str] = (),
-               top_k: int | None = None) -> SearchResult:
+               top_k: int | None = None, signals: Collection[str] | None = None) -> SearchResult:
+        """Ranked hits for `query`. `signals` limits the ranked lists used ("bm25", "dense",
+        "lexical"; default all available), for evaluation and benchmarks."""
         started = time.perf_counter()
         timings: dict[str, float] = {}
         notices: list[str] = []
@@ -149,13 +151,14 @@ class Retriever:
         tokens = tokenize(query)
         bm25_bound = self.index.bm25.max_score(tokens)
         timings["tokenize"] = (time.perf_counter() - t) * 1000
+        use = frozenset(signals) if signals is not None else frozenset(("bm25", "dense", "lexical"))
         q_dense, q_lex = None, None
-        if self.embedder is not None and self.index.dense is not None:
+        if self.embedder is not None and self.index.dense is not None and use & {"dense", "lexical"}:
             t = time.perf_counter()
             try:
                 emb = self.embedder.encode_queries([query])
-                q_dense = emb.dense[0]
-                q_lex = emb.lexical[0] if emb.lexical else None
+                q_dense = emb.dense[0] if "dense" in use else None
+                q_lex = emb.lexical[0] if emb.lexical and "lexical" in use else None
             except Exception as exc:  # a failing model must not take retrieval down with it
                 log.warning("query embedding failed, using BM25 only: %s", exc)
                 notices.append("the embedding model failed on this query: BM25 only")
@@ -163,6 +166,8 @@ class Retriever:
 
         s = self.settings
         first = _Attempt(s.candidates, s.dense_floor, s.bm25_floor)
+        if "bm25" not in use:
+            tokens = []
         hits = self._attempt(first, tokens, bm25_bound, q_dense, q_lex, pid, excluded, top_k, timings)
         widened = False
         if not hits:
@@ -171,7 +176,7 @@ class Retriever:
                             s.bm25_floor * s.widen_floor_ratio)
             hits = self._attempt(wide, tokens, bm25_bound, q_dense, q_lex, pid, excluded, top_k, timings)
         timings["total"] = (time.perf_counter() - started) * 1000
-        mode = "hybrid" if q_dense is not None else "bm25"
+        mode = ("hybrid" if tokens else "dense") if (q_dense is not None or q_lex) else "bm25"
         return SearchResult(hits=tuple(hits), mode=mode, widened=widened, timings=timings,
                             notices=tuple(notices), problem_id=pid)
 
@@ -200,8 +205,9 @@ class Retriever:
         """Fuse the signals over `rows` (None: everything); return (row, fused, signals, dense, bm25n)."""
         lists: dict[str, list[tuple[int, float]]] = {}
         t = time.perf_counter()
-        lists["bm25"] = self.index.bm25.search(tokens, k, rows)
-        timings[f"bm25_{scope}"] = timings.get(f"bm25_{scope}", 0) + (time.perf_counter() - t) * 1000
+        if tokens:
+            lists["bm25"] = self.index.bm25.search(tokens, k, rows)
+            timings[f"bm25_{scope}"] = timings.get(f"bm25_{scope}", 0) + (time.perf_counter() - t) * 1000
         if q_dense is not None and self.index.dense is not None:
             t = time.perf_counter()
             if rows is None:
@@ -209,10 +215,10 @@ class Retriever:
             else:
                 lists["dense"] = self.index.dense.search_rows(q_dense, rows, k)
             timings[f"dense_{scope}"] = timings.get(f"dense_{scope}", 0) + (time.perf_counter() - t) * 1000
-            if q_lex and self.index.lexical is not None:
-                t = time.perf_counter()
-                lists["lexical"] = self.index.lexical.search(q_lex, k, rows)
-                timings[f"lexical_{scope}"] = timings.get(f"lexical_{scope}", 0) + (time.perf_counter() - t) * 1000
+        if q_lex and self.index.lexical is not None:
+            t = time.perf_counter()
+            lists["lexical"] = self.index.lexical.search(q_lex, k, rows)
+            timings[f"lexical_{scope}"] = timings.get(f"lexical_{scope}", 0) + (time.perf_counter() - t) * 1000
         t = time.perf_counter()
         fused = reciprocal_rank_fusion({name: [r for r, _ in ranked] for name, ranked in lists.items()},
                                        k=self.settings.rrf_k)

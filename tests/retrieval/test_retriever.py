@@ -173,3 +173,11 @@ def test_status_counts(retriever):
 def test_settings_from_env_reads_quest_variables():
     s = Settings.from_env({"QUEST_TOP_K": "4", "OLLAMA_HOST": "http://h:1", "QUEST_EMBEDDING_MODEL": "none"})
     assert (s.top_k, s.ollama_host, s.embeddings_enabled) == (4, "http://h:1", False)
+
+
+def test_signals_can_be_limited_for_evaluation(retriever):
+    dense = retriever.search("deque popleft window", problem_id="239", signals={"dense"})
+    assert dense.mode == "dense" and dense.hits
+    assert all(set(h.signals) == {"dense"} for h in dense.hits)
+    bm25 = retriever.search("deque popleft window", problem_id="239", signals={"bm25"})
+    assert bm25.mode == "bm25" and all(set(h.signals) == {"bm25"} for h in bm25.hits)
