@@ -1,0 +1,183 @@
+"""The interface's words in Chinese and English, and the messages Quest shows for errors.
+
+`t(key, lang, **values)` looks a string up and fills it in. Every key exists in both
+languages (a unit test checks it); an unknown language falls back to English.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from quest.errors import InputError
+
+UI_LANGS = ("zh", "en")
+
+STRINGS: dict[str, dict[str, str]] = {
+    "en": {
+        "title": "Quest · OJ help desk",
+        "subtitle": "Pick the problem, paste your code and the judge's message, and ask. "
+        "Answers cite the knowledge base; the sources are on the right.",
+        "lang_switch": "Language",
+        "chat": "Conversation",
+        "chat_placeholder": "Ask about a problem, a verdict or your code. Try an example below.",
+        "question": "Your question",
+        "question_placeholder": "e.g. Why does my sliding-window solution get Time Limit Exceeded?",
+        "problem": "Problem (optional)",
+        "problem_info": "Search by number or title, in Chinese or English",
+        "language": "Language",
+        "code": "Your code",
+        "verdict": "Verdict",
+        "verdict_none": "(none)",
+        "error": "Judge's message",
+        "error_placeholder": "Paste the judge's full message: verdict, failing test, traceback or compiler output",
+        "tier": "How much help",
+        "tier_hint": "Hint",
+        "tier_explain": "Explain",
+        "tier_solution": "Solution",
+        "reasoning": "Think step by step (reasoning model, slower)",
+        "send": "Send",
+        "stop": "Stop",
+        "clear": "Clear",
+        "submission": "Your submission",
+        "examples": "Worked examples",
+        "sources": "Sources",
+        "sources_empty": "The sources of each answer appear here.",
+        "sources_none": "No source in the knowledge base matched this question.",
+        "cited": "cited",
+        "score": "score",
+        "problem_word": "problem",
+        "show_text": "show text",
+        "truncated": "(truncated)",
+        "thinking": "Reasoning",
+        "incomplete": "(The answer is incomplete.)",
+        "stopped": "(Stopped.)",
+        "status_starting": "Starting…",
+        "status_start_failed": "Quest could not start: {reason}. The operator can see the details in the console.",
+        "status_model": "Model",
+        "status_ollama_ok": "Ollama reachable",
+        "status_ollama_down": "Ollama not reachable: answers from the sources only",
+        "status_embedding": "Retrieval",
+        "status_index": "{documents} documents, {chunks} chunks",
+        "status_last": "Last answer",
+        "stat_retrieval": "retrieval {value}",
+        "stat_first_token": "first token {value}",
+        "stat_total": "total {value}",
+        "stat_speed": "{value} tokens/s",
+        "stat_tokens": "{value} tokens",
+        "not_ready": "Quest is still starting ({progress}). Please try again in a moment.",
+        "rate_limited": "You are asking faster than Quest can answer. Please wait {seconds} s and ask again.",
+        "internal_error": "Something went wrong on our side and this answer could not be finished. "
+        "Please try again; if it keeps happening, tell the operator.",
+        "input_empty": "Please type a question (and, if you have them, your code and the judge's message).",
+        "input_too_long": "Your {field} is {length} characters long; the limit is {limit}. "
+        "Please shorten it and send again (nothing was cut for you).",
+        "input_binary": "Your {field} looks like binary data, not text. Please paste it as text.",
+        "input_invalid": "Your {field} cannot be used: {reason}",
+        "field_question": "question",
+        "field_code": "code",
+        "field_error": "judge's message",
+        "feedback_thanks": "Thanks for the feedback!",
+        "feedback_removed": "Feedback removed.",
+        "user_code": "code, {lines} lines",
+        "user_error": "judge's message",
+    },
+    "zh": {
+        "title": "Quest · OJ 答疑台",
+        "subtitle": "选择题目，贴上你的代码和评测信息，然后提问。回答会引用知识库，来源列在右侧。",
+        "lang_switch": "界面语言",
+        "chat": "对话",
+        "chat_placeholder": "可以问题目、评测结果或你的代码。也可以试试下面的示例。",
+        "question": "你的问题",
+        "question_placeholder": "例如：我的滑动窗口解法为什么超时？",
+        "problem": "题目（可选）",
+        "problem_info": "可按题号或中英文标题搜索",
+        "language": "编程语言",
+        "code": "你的代码",
+        "verdict": "评测结果",
+        "verdict_none": "（无）",
+        "error": "评测信息",
+        "error_placeholder": "粘贴完整的评测信息：结果、出错的测试点、报错栈或编译输出",
+        "tier": "帮助程度",
+        "tier_hint": "提示",
+        "tier_explain": "讲解",
+        "tier_solution": "题解",
+        "reasoning": "逐步思考（推理模型，较慢）",
+        "send": "发送",
+        "stop": "停止",
+        "clear": "清空",
+        "submission": "你的提交",
+        "examples": "示例",
+        "sources": "参考来源",
+        "sources_empty": "每个回答引用的来源会显示在这里。",
+        "sources_none": "知识库中没有与这个问题相关的内容。",
+        "cited": "已引用",
+        "score": "相似度",
+        "problem_word": "题目",
+        "show_text": "展开原文",
+        "truncated": "（已截断）",
+        "thinking": "思考过程",
+        "incomplete": "（回答不完整。）",
+        "stopped": "（已停止。）",
+        "status_starting": "正在启动……",
+        "status_start_failed": "Quest 启动失败：{reason}。详细信息见服务器控制台。",
+        "status_model": "模型",
+        "status_ollama_ok": "Ollama 已连接",
+        "status_ollama_down": "无法连接 Ollama：仅根据参考来源作答",
+        "status_embedding": "检索",
+        "status_index": "{documents} 篇文档，{chunks} 个片段",
+        "status_last": "上一个回答",
+        "stat_retrieval": "检索 {value}",
+        "stat_first_token": "首字 {value}",
+        "stat_total": "总计 {value}",
+        "stat_speed": "{value} 词元/秒",
+        "stat_tokens": "{value} 词元",
+        "not_ready": "Quest 仍在启动（{progress}），请稍后再试。",
+        "rate_limited": "提问太频繁了，请等待 {seconds} 秒后再提问。",
+        "internal_error": "服务器出了点问题，这个回答没能完成。请重试；如果一直出现，请告诉管理员。",
+        "input_empty": "请输入问题（如果有，也请附上代码和评测信息）。",
+        "input_too_long": "你的{field}有 {length} 个字符，超过了上限 {limit}。请删减后重新发送（系统不会替你截断）。",
+        "input_binary": "你的{field}看起来是二进制数据而不是文本，请以文本形式粘贴。",
+        "input_invalid": "你的{field}无法使用：{reason}",
+        "field_question": "问题",
+        "field_code": "代码",
+        "field_error": "评测信息",
+        "feedback_thanks": "感谢你的反馈！",
+        "feedback_removed": "已撤销反馈。",
+        "user_code": "代码 {lines} 行",
+        "user_error": "评测信息",
+    },
+}
+
+
+def resolve_lang(value: str | None, default: str = "en") -> str:
+    """'zh-CN', 'zh_TW', 'zh' -> 'zh'; 'en-US' -> 'en'; anything else -> `default`."""
+    text = (value or "").strip().lower().replace("_", "-")
+    if text.startswith("zh"):
+        return "zh"
+    if text.startswith("en"):
+        return "en"
+    return default if default in UI_LANGS else "en"
+
+
+def t(key: str, lang: str, **values: Any) -> str:
+    table = STRINGS.get(lang, STRINGS["en"])
+    text = table.get(key, STRINGS["en"].get(key, key))
+    return text.format(**values) if values else text
+
+
+def input_error_text(exc: InputError, lang: str) -> str:
+    """A clear message for an unusable request, naming the field and the limit."""
+    field = t(f"field_{exc.field}", lang) if exc.field in ("question", "code", "error") else (exc.field or "")
+    if exc.reason == "empty":
+        return t("input_empty", lang)
+    if exc.reason == "too_long":
+        return t(
+            "input_too_long",
+            lang,
+            field=field,
+            length=f"{exc.length:,}" if exc.length is not None else "?",
+            limit=f"{exc.limit:,}" if exc.limit is not None else "?",
+        )
+    if exc.reason == "binary":
+        return t("input_binary", lang, field=field)
+    return t("input_invalid", lang, field=field, reason=exc.message)

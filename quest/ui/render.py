@@ -1,0 +1,281 @@
+"""Text and HTML the page shows: answers as safe Markdown, the sources panel, the status line.
+
+Everything that comes from a student or a model is untrusted. Two layers keep it inert:
+
+1. here, every `<` outside code is escaped (so `<img onerror=...>` or `<script>` shows as
+   text), and Markdown images are disabled; code blocks and code spans stay verbatim, since
+   Markdown renders them as text anyway;
+2. the Chatbot sanitizes the rendered HTML as well (`sanitize_html=True`, `allow_tags=False`).
+
+The sources panel and status line are HTML built here, with every value passed through
+`html.escape`.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from quest.context import Source
+from quest.events import Notice
+from quest.i18n import t
+from quest.kb.documents import kind_label
+
+_FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_FENCE_CLOSE = re.compile(r"^ {0,3}(`{3,}|~{3,})\s*$")
+
+
+def safe_markdown(text: str) -> str:
+    """Markdown with no raw HTML: `<` escaped outside fenced blocks and code spans."""
+    out: list[str] = []
+    fence: str | None = None
+    for line in text.split("\n"):
+        if fence is not None:
+            out.append(line)
+            m = _FENCE_CLOSE.match(line)
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
+                fence = None
+            continue
+        m = _FENCE_OPEN.match(line)
+        if m and not (m.group(1)[0] == "`" and "`" in line[m.end():]):
+            fence = m.group(1)
+            out.append(line.replace("<", "&lt;"))
+            continue
+        out.append(_escape_inline(line))
+    return "\n".join(out)
+
+
+def _escape_inline(line: str) -> str:
+    out: list[str] = []
+    i, n = 0, len(line)
+    while i < n:
+        c = line[i]
+        if c == "\\" and i + 1 < n and line[i + 1] in "`<\\!":
+            out.append("&lt;" if line[i + 1] == "<" else line[i : i + 2])
+            i += 2
+            continue
+        if c == "`":
+            j = i
+            while j < n and line[j] == "`":
+                j += 1
+            close = _closing_run(line, j, j - i)
+            if close < 0:  # a lone backtick run is literal text
+                out.append(line[i:j])
+                i = j
+                continue
+            content = line[j:close]
+            if "|" in content:  # a table would split this span into cells: keep it inert
+                content = content.replace("<", "&lt;")
+            out.append(line[i:j] + content + line[close : close + (j - i)])
+            i = close + (j - i)
+            continue
+        if c == "<":
+            out.append("&lt;")
+        elif c == "!" and line[i + 1 : i + 2] == "[":
+            out.append("!\\")  # "![alt](url)" would load an image: show it as text
+        else:
+            out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def _closing_run(line: str, start: int, length: int) -> int:
+    k, n = start, len(line)
+    while k < n:
+        if line[k] != "`":
+            k += 1
+            continue
+        m = k
+        while m < n and line[m] == "`":
+            m += 1
+        if m - k == length:
+            return k
+        k = m
+    return -1
+
+
+def quote(text: str) -> str:
+    """A Markdown block quote of untrusted text."""
+    return "\n".join("> " + line for line in safe_markdown(text).split("\n"))
+
+
+# --------------------------------------------------------------------------- answers
+
+
+def answer_markdown(
+    answer: str,
+    notices: Sequence[Notice] = (),
+    *,
+    lang: str = "en",
+    incomplete: bool = False,
+    stopped: bool = False,
+    streaming: bool = False,
+) -> str:
+    """The assistant's message: notices on top, the answer, and a closing remark when cut short."""
+    parts = [quote(n.text) for n in notices]
+    if answer:
+        parts.append(safe_markdown(answer) + (" ▍" if streaming else ""))
+    if stopped:
+        parts.append(f"*{t('stopped', lang)}*")
+    elif incomplete:
+        parts.append(f"*{t('incomplete', lang)}*")
+    if not parts and streaming:
+        parts.append("▍")
+    return "\n\n".join(parts)
+
+
+def plain_answer(answer: str, notices: Sequence[Notice] = (), *, lang: str = "en", incomplete: bool = False) -> str:
+    """The answer for API clients: notices as Markdown quotes, the answer as the model wrote it."""
+    parts = ["\n".join("> " + line for line in n.text.split("\n")) for n in notices]
+    if answer:
+        parts.append(answer)
+    if incomplete:
+        parts.append(f"*{t('incomplete', lang)}*")
+    return "\n\n".join(parts)
+
+
+# --------------------------------------------------------------------------- sources
+
+
+def source_dicts(sources: Sequence[Source], cited: Sequence[int] = ()) -> list[dict[str, Any]]:
+    """The sources as plain data, for the API and the feedback store."""
+    cited_set = set(cited)
+    return [
+        {
+            "number": s.number,
+            "kind": s.kind,
+            "label": s.label,
+            "title": s.title,
+            "section": s.section,
+            "problem_id": s.problem_id,
+            "score": round(float(s.score), 4),
+            "doc_id": s.doc_id,
+            "chunk_id": s.chunk_id,
+            "cited": s.number in cited_set,
+        }
+        for s in sources
+    ]
+
+
+def sources_json(sources: Sequence[Source], cited: Sequence[int] = (), *, with_text: bool = True) -> str:
+    items = source_dicts(sources, cited)
+    if with_text:
+        for item, s in zip(items, sources, strict=True):
+            item["text"] = s.text
+    return json.dumps(items, ensure_ascii=False)
+
+
+def sources_html(sources: Sequence[Source] | None, cited: Sequence[int] = (), *, lang: str = "en") -> str:
+    """The sources panel: one card per source, cited ones marked, the text in a <details>."""
+    esc = html.escape
+    head = f'<div class="q-sources-head">{esc(t("sources", lang))}</div>'
+    if sources is None:
+        return f'<div class="q-sources">{head}<p class="q-muted">{esc(t("sources_empty", lang))}</p></div>'
+    if not sources:
+        return f'<div class="q-sources">{head}<p class="q-muted">{esc(t("sources_none", lang))}</p></div>'
+    cited_set = set(cited)
+    cards = []
+    for s in sources:
+        is_cited = s.number in cited_set
+        title = s.title if not s.section else f"{s.title} · {s.section}"
+        problem = (
+            f'<span class="q-src-problem">{esc(t("problem_word", lang))} {esc(str(s.problem_id))}</span>'
+            if s.problem_id
+            else ""
+        )
+        badge = f'<span class="q-badge q-cited">{esc(t("cited", lang))}</span>' if is_cited else ""
+        truncated = f' <span class="q-muted">{esc(t("truncated", lang))}</span>' if s.truncated else ""
+        kind = re.sub(r"[^a-z_]", "", s.kind)
+        cards.append(
+            f'<div class="q-src{" q-src-cited" if is_cited else ""}" data-number="{s.number}">'
+            f'<div class="q-src-top"><span class="q-src-num">[{s.number}]</span>'
+            f'<span class="q-kind q-kind-{kind}">{esc(kind_label(s.kind, lang))}</span>{badge}'
+            f'<span class="q-score">{esc(t("score", lang))} {s.score:.2f}</span></div>'
+            f'<div class="q-src-title">{esc(title)}</div>{problem}'
+            f'<details><summary>{esc(t("show_text", lang))}</summary>'
+            f'<div class="q-src-text">{esc(s.text)}{truncated}</div></details></div>'
+        )
+    return f'<div class="q-sources">{head}{"".join(cards)}</div>'
+
+
+# --------------------------------------------------------------------------- status line
+
+
+def _duration(ms: Any) -> str | None:
+    try:
+        value = float(ms)
+    except (TypeError, ValueError):
+        return None
+    return f"{value:.0f} ms" if value < 1000 else f"{value / 1000:.1f} s"
+
+
+def _first(stats: Mapping[str, Any], *keys: str) -> Any:
+    for key in keys:
+        if stats.get(key) is not None:
+            return stats[key]
+    return None
+
+
+def timing_parts(stats: Mapping[str, Any] | None, lang: str) -> list[str]:
+    """The last answer's timings, from whichever of the known statistics are present."""
+    if not stats:
+        return []
+    parts = []
+    for key, names in (
+        ("stat_retrieval", ("retrieval_ms",)),
+        ("stat_first_token", ("first_token_ms", "ttft_ms", "time_to_first_token_ms")),
+        ("stat_total", ("total_ms", "elapsed_ms")),
+    ):
+        value = _duration(_first(stats, *names))
+        if value:
+            parts.append(t(key, lang, value=value))
+    speed = _first(stats, "tokens_per_s", "tokens_per_second", "eval_rate")
+    if isinstance(speed, int | float) and speed > 0:
+        parts.append(t("stat_speed", lang, value=f"{speed:.1f}"))
+    tokens = _first(stats, "eval_count", "completion_tokens", "tokens")
+    if isinstance(tokens, int) and tokens > 0:
+        parts.append(t("stat_tokens", lang, value=tokens))
+    return parts
+
+
+def status_html(
+    status: Mapping[str, Any] | None,
+    *,
+    lang: str = "en",
+    last_stats: Mapping[str, Any] | None = None,
+    starting: str | None = None,
+    failed: str | None = None,
+) -> str:
+    """The status line: model, Ollama, retrieval mode, index size, last answer's timings."""
+    esc = html.escape
+    if failed:
+        return f'<div class="q-status q-status-bad">{esc(t("status_start_failed", lang, reason=failed))}</div>'
+    if status is None:
+        text = t("status_starting", lang) + (f" {starting}" if starting else "")
+        return f'<div class="q-status q-status-wait"><span class="q-dot q-dot-wait"></span>{esc(text)}</div>'
+    items = []
+    reachable = bool(status.get("ollama_reachable"))
+    dot = "q-dot-ok" if reachable else "q-dot-bad"
+    ollama = t("status_ollama_ok" if reachable else "status_ollama_down", lang)
+    items.append(
+        f'<span class="q-stat"><b>{esc(t("status_model", lang))}</b> {esc(str(status.get("model") or "?"))}</span>'
+    )
+    items.append(f'<span class="q-stat"><span class="q-dot {dot}"></span>{esc(ollama)}</span>')
+    items.append(
+        f'<span class="q-stat"><b>{esc(t("status_embedding", lang))}</b> '
+        f'{esc(str(status.get("embedding_mode") or "?"))}</span>'
+    )
+    items.append(
+        '<span class="q-stat">'
+        + esc(t("status_index", lang, documents=status.get("documents", "?"), chunks=status.get("chunks", "?")))
+        + "</span>"
+    )
+    timings = timing_parts(last_stats, lang)
+    if timings:
+        items.append(f'<span class="q-stat"><b>{esc(t("status_last", lang))}</b> {esc(" · ".join(timings))}</span>')
+    notices = [str(n) for n in status.get("notices") or () if n]
+    note = "".join(f'<div class="q-status-note">{esc(n)}</div>' for n in notices)
+    return f'<div class="q-status">{"".join(items)}{note}</div>'
