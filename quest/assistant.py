@@ -11,6 +11,10 @@ errors and refusals are a Notice plus a Done, never an exception.
 
 Decisions worth knowing:
 
+* hint tier: official solutions are excluded from the search and filtered again, and code
+  blocks longer than `policy.MAX_CODE_LINES` are cut from every other source (an error
+  pattern's "fix" section may hold a whole solution) before the context is built.
+
 * An exact problem-id or title question ("239", "滑动窗口最大值") with no code and no judge
   message is answered from the knowledge base directly, within the tier, without the model.
 * Nothing relevant found: with only a question, Quest says so and does not call the model;
@@ -24,6 +28,7 @@ Decisions worth knowing:
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 import time
@@ -51,6 +56,7 @@ from quest.policy import (
 )
 from quest.prompts import build_prompt
 from quest.request import Request, validate_request
+from quest.retrieval.types import Hit
 from quest.settings import Settings
 from quest.thinking import ThinkSplitter
 
@@ -254,6 +260,8 @@ class Assistant:
             result = self.retriever.search(query, problem_id=pid, exclude_kinds=excluded_kinds(tier),
                                            top_k=self.settings.top_k)
             hits = filter_hits(result.hits, tier, locked)
+            if tier == "hint":  # e.g. an error pattern's "fix" section may hold a whole solution
+                hits = [_without_long_code(hit, lang) for hit in hits]
             stats["retrieval_mode"] = result.mode
             search_notices = result.notices
         except QuestError as exc:
@@ -496,6 +504,11 @@ def retrieval_only_answer(sources: tuple[Source, ...], tier: str, lang: str) -> 
     if others:
         parts.append(words["also"] + "\n" + "\n".join(f"- [{s.number}] {s.label} · {s.title}" for s in others))
     return "\n\n".join(parts)
+
+
+def _without_long_code(hit: Hit, lang: str) -> Hit:
+    text, removed = strip_code_blocks(hit.chunk.text, lang=lang)
+    return dataclasses.replace(hit, chunk=dataclasses.replace(hit.chunk, text=text)) if removed else hit
 
 
 def _ms(since: float) -> float:

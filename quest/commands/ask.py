@@ -80,7 +80,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         for event in events:
             if isinstance(event, Notice):
                 notices.append(event)
-                if not args.json:
+                if not args.json and event.code != "locked":  # a refusal is the answer: printed below
                     print(f"[{event.level}] {event.text}", file=err, flush=True)
             elif isinstance(event, Sources):
                 sources = event.sources
@@ -123,6 +123,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     else:
         if streamed:
             out.write("\n")
+        elif done.answer:
+            out.write(done.answer + "\n")
         if sources:
             out.write("\nSources:\n")
             lang = str(done.stats.get("lang", "en"))
