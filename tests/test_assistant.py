@@ -361,3 +361,56 @@ def test_carry_over_keeps_problem_and_code_unless_changed() -> None:
 
 def test_official_solution_text_is_what_the_fake_uses() -> None:
     assert OFFICIAL_239_CODE in OFFICIAL_239_TEXT  # guards the hint test's "not in" checks
+
+
+# --------------------------------------------------------------------------- with the real retriever
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def real_retriever(tmp_path_factory: pytest.TempPathFactory):
+    from quest.retrieval.retriever import build_retriever
+
+    data = tmp_path_factory.mktemp("quest-data")
+    return build_retriever(Settings(kb_dir=ROOT / "knowledge", data_dir=data, embedding_model="none"))
+
+
+@pytest.mark.slow
+def test_end_to_end_with_the_real_knowledge_base(fake_ollama: FakeOllama, real_retriever, tmp_path: Path) -> None:
+    settings = settings_for(fake_ollama, kb_dir=ROOT / "knowledge", data_dir=tmp_path, embedding_model="none",
+                            contest_lock_file=tmp_path / "lock.yaml")
+    assistant = Assistant(settings, real_retriever, OllamaChatModel(settings))
+    status = assistant.status()
+    assert status["embedding_mode"] == "bm25-only" and status["problems"] >= 40 and status["ollama_reachable"]
+
+    events = list(assistant.ask(tle_request(tier="hint", question="为什么超时？", ui_lang="zh")))
+    first_token = next(i for i, e in enumerate(events) if isinstance(e, Token))
+    sources_at = next(i for i, e in enumerate(events) if isinstance(e, Sources))
+    assert sources_at < first_token
+    sources = events[sources_at].sources
+    assert sources and all(s.kind != "official_solution" for s in sources)
+    assert any(s.kind == "error_pattern" and s.problem_id == "239" for s in sources)
+    sent = fake_ollama.chat_text()
+    for doc in real_retriever.documents("239", kinds={"official_solution"}):
+        for block in code_blocks_of(doc.text):
+            for line in block.splitlines():
+                if len(line.strip()) > 15 and line.strip() not in TLE_CODE:
+                    assert line.strip() not in sent
+    assert events[-1].answer == "Use a deque [1]."
+
+    exact = list(assistant.ask(Request(question="滑动窗口最大值", tier="hint")))
+    assert [type(e) for e in exact] == [Sources, Token, Done] and "239 · 滑动窗口最大值" in exact[-1].answer
+    assert len(fake_ollama.chat_bodies) == 1
+
+    (tmp_path / "lock.yaml").write_text("problems: [239]\n", encoding="utf-8")
+    refused = list(assistant.ask(tle_request()))
+    assert refused[0].code == "locked" and len(fake_ollama.chat_bodies) == 1
+
+
+def code_blocks_of(text: str) -> list[str]:
+    from quest.policy import code_blocks
+
+    blocks = code_blocks(text)
+    assert blocks
+    return blocks
