@@ -35,7 +35,6 @@ from quest.settings import Settings
 
 MESSAGE_OVERHEAD = 4
 PROMPT_OVERHEAD = 3
-DEFAULT_ANSWER_TOKENS = 1024
 HISTORY_ANSWER_CHARS = 1200
 ERROR_PROMPT_CHARS = 3000
 FENCE_TAGS = ("student_question", "student_code", "judge_message", "sources")
@@ -56,7 +55,7 @@ def estimate_messages(messages: Sequence[dict[str, str]]) -> int:
 
 
 def answer_reserve(settings: Settings) -> int:
-    wanted = int(settings.extra.get("answer_tokens", DEFAULT_ANSWER_TOKENS))
+    wanted = settings.answer_tokens
     return max(128, min(wanted, settings.num_ctx // 2))
 
 

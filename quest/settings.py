@@ -55,6 +55,7 @@ class Settings:
     top_p: float = 0.9
     repeat_penalty: float = 1.1
     num_ctx: int = 4096
+    answer_tokens: int = 1024  # room kept free in num_ctx for the answer itself
     keep_alive: str = "10m"
     connect_timeout: float = 5.0
     first_token_timeout: float = 60.0

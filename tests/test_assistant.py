@@ -140,7 +140,7 @@ def test_lock_window_and_lock_added_while_running(fake_ollama: FakeOllama, tmp_p
 def test_history_is_trimmed_to_the_budget_keeping_question_and_code(fake_ollama: FakeOllama) -> None:
     history = tuple(Turn(question=f"earlier question {i} " + "q" * 600, answer=f"earlier answer {i} " + "a" * 1100)
                     for i in range(3))
-    assistant, _ = make(fake_ollama, num_ctx=2048, extra={"answer_tokens": 512})
+    assistant, _ = make(fake_ollama, num_ctx=2048, answer_tokens=512)
     events = list(assistant.ask(tle_request(question="And with a deque?", history=history)))
     notices = [e for e in events if isinstance(e, Notice)]
     assert [n.code for n in notices] == ["history_trimmed"]

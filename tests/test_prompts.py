@@ -61,7 +61,7 @@ def test_chinese_prompt_and_tier_rules() -> None:
 
 
 def test_budget_trims_history_first_and_keeps_question_and_code() -> None:
-    settings = Settings(num_ctx=1600, history_turns=3, extra={"answer_tokens": 400})
+    settings = Settings(num_ctx=1600, history_turns=3, answer_tokens=400)
     history = tuple(Turn(question=f"old question {i} " + "q" * 400, answer=f"old answer {i} " + "a" * 1100)
                     for i in range(5))
     req = Request(question="And now?", code="w = []\nw.pop(0)", history=history)
@@ -77,7 +77,7 @@ def test_budget_trims_history_first_and_keeps_question_and_code() -> None:
 
 
 def test_budget_drops_blocks_then_reduces_code_to_key_lines_but_never_the_question() -> None:
-    settings = Settings(num_ctx=1000, extra={"answer_tokens": 300})
+    settings = Settings(num_ctx=1000, answer_tokens=300)
     code = "\n".join(["import sys"] + [f"x{i} = {i}  # filler" for i in range(300)] + ["w.pop(0)"])
     req = Request(question="Why is it slow?", code=code)
     prompt = build_prompt(req, context(), settings, lang="en", tier="explain",
