@@ -23,7 +23,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m quest", description="Quest: an OJ help desk.")
     parser.add_argument("--kb", dest="kb_dir", help="knowledge folder (default: knowledge)")
     parser.add_argument("--data-dir", help="where the index and feedback live (default: .quest)")
-    parser.add_argument("--model", dest="embedding_model",
+    parser.add_argument("--embedding-model", "--model", dest="embedding_model",
                         help="embedding model name or path; 'none' for BM25 only (default: BAAI/bge-m3)")
     parser.add_argument("-v", "--verbose", action="count", default=0, help="more logging (-vv: debug)")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
