@@ -41,7 +41,6 @@ from quest.retrieval.types import Hit
 
 log = logging.getLogger(__name__)
 
-TIERS = ("hint", "explain", "solution")
 #: Kinds a tier never lets into the context.
 TIER_EXCLUDED_KINDS: Mapping[str, frozenset[str]] = {
     "hint": frozenset({"official_solution"}),
