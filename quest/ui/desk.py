@@ -53,7 +53,7 @@ class TurnView:
             return "error"
         if not self.done:
             return "streaming"
-        if any(n.level == "error" for n in self.notices):
+        if self.stats.get("mode") == "refused" or any(n.level == "error" for n in self.notices):
             return "refused"
         if self.fallback:
             return "fallback"

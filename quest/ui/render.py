@@ -105,6 +105,11 @@ def quote(text: str) -> str:
 # --------------------------------------------------------------------------- answers
 
 
+def shown_notices(notices: Sequence[Notice], answer: str) -> list[Notice]:
+    """The notices worth showing above an answer: not those the answer already says."""
+    return [n for n in notices if n.text.strip() and n.text.strip() not in answer]
+
+
 def answer_markdown(
     answer: str,
     notices: Sequence[Notice] = (),
@@ -115,7 +120,7 @@ def answer_markdown(
     streaming: bool = False,
 ) -> str:
     """The assistant's message: notices on top, the answer, and a closing remark when cut short."""
-    parts = [quote(n.text) for n in notices]
+    parts = [quote(n.text) for n in shown_notices(notices, answer)]
     if answer:
         parts.append(safe_markdown(answer) + (" ▍" if streaming else ""))
     if stopped:
@@ -129,7 +134,7 @@ def answer_markdown(
 
 def plain_answer(answer: str, notices: Sequence[Notice] = (), *, lang: str = "en", incomplete: bool = False) -> str:
     """The answer for API clients: notices as Markdown quotes, the answer as the model wrote it."""
-    parts = ["\n".join("> " + line for line in n.text.split("\n")) for n in notices]
+    parts = ["\n".join("> " + line for line in n.text.split("\n")) for n in shown_notices(notices, answer)]
     if answer:
         parts.append(answer)
     if incomplete:

@@ -1,0 +1,158 @@
+"""The app launched in this process, driven through `gradio_client` and its `/ask` endpoint.
+
+Real assistant and index (tiny bge-m3 model), fake Ollama on 127.0.0.1: see tests/fakes/app_server.py.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import time
+
+import pytest
+
+from quest.i18n import t
+from quest.ratelimit import RateLimiter
+from tests.fakes.app_server import LOCKED_PROBLEM, RunningApp
+from tests.fakes.ollama_server import DEFAULT_TOKENS
+
+pytestmark = pytest.mark.slow
+
+SLIDING_CODE = "def maxSlidingWindow(nums, k):\n    w = []\n    for x in nums:\n        w.append(x)\n        w.pop(0)\n"
+
+
+def _ask(app: RunningApp, **fields):
+    job = app.client().submit(api_name="/ask", **fields)
+    outputs = []
+    for output in job:
+        outputs.append(tuple(output))
+    final = tuple(job.result())
+    if not outputs or outputs[-1] != final:
+        outputs.append(final)
+    return outputs
+
+
+def test_ask_endpoint_is_documented_with_the_form_fields(live_app: RunningApp):
+    info = live_app.client().view_api(return_format="dict", print_info=False)
+    params = [p["parameter_name"] for p in info["named_endpoints"]["/ask"]["parameters"]]
+    assert params == ["question", "problem", "language", "code", "verdict", "error", "tier", "lang"]
+    assert set(info["named_endpoints"]) == {"/ask"}  # the page's own events are private
+
+
+def test_a_request_streams_partial_answers_then_the_full_answer_with_sources(live_app: RunningApp):
+    live_app.ollama.tokens = ["Your ", "`w.pop(0)` ", "is ", "O(k) ", "[1]", "; use ", "a deque", "."]
+    live_app.ollama.delay = 0.05
+    outputs = _ask(live_app, question="Why is my sliding window too slow?", problem="239", language="python",
+                   code=SLIDING_CODE, verdict="TLE", error="Time Limit Exceeded on test 14", tier="explain")
+    answers = [o[0] for o in outputs]
+    statuses = [o[2] for o in outputs]
+    final_answer, final_sources, final_status = outputs[-1]
+    assert final_status == "done"
+    assert final_answer == "Your `w.pop(0)` is O(k) [1]; use a deque."
+    # it grew: several distinct partial answers, each a prefix of the next
+    partial = [a for a, s in zip(answers, statuses, strict=True) if s == "streaming" and a]
+    assert len(set(partial)) >= 3
+    assert all(b.startswith(a) for a, b in itertools.pairwise(partial))
+    sources = json.loads(final_sources)
+    assert sources and sources[0]["number"] == 1 and sources[0]["cited"] is True
+    assert any(s["problem_id"] == "239" for s in sources)
+    assert all({"label", "title", "score", "kind", "text"} <= set(s) for s in sources)
+    # the student's code reached the model inside the prompt
+    assert "w.pop(0)" in live_app.ollama.chat_text()
+
+
+def test_a_stopped_request_stops(live_app: RunningApp):
+    live_app.ollama.tokens = [f"word{i} " for i in range(60)]
+    live_app.ollama.delay = 0.2
+    job = live_app.client().submit(question="Why TLE?", problem="239", code=SLIDING_CODE, verdict="TLE",
+                                   api_name="/ask")  # fmt: skip
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        outs = job.outputs()
+        if outs and "word2 " in outs[-1][0]:
+            break
+        time.sleep(0.05)
+    else:
+        pytest.fail("no partial answer arrived")
+    job.cancel()
+    # the model's stream is closed: Ollama sees the client go away long before the 60 tokens
+    assert live_app.ollama.client_closed.wait(10), "the Ollama stream was not closed"
+    (_when, sent) = live_app.ollama.disconnects[0]
+    assert sent < 60
+    assert all(o[2] == "streaming" for o in job.outputs())
+
+
+@pytest.mark.parametrize(
+    ("fields", "key", "values"),
+    [
+        ({"question": "   "}, "input_empty", {}),
+        ({"question": "x" * 501}, "input_too_long", {"field": "question", "length": "501", "limit": "500"}),
+        ({"question": "q", "code": "c" * 3001}, "input_too_long", {"field": "code", "length": "3,001",
+                                                                   "limit": "3,000"}),
+        ({"question": "q", "error": "e" * 1001}, "input_too_long", {"field": "error", "length": "1,001",
+                                                                    "limit": "1,000"}),
+    ],
+    ids=["empty", "question", "code", "error"],
+)  # fmt: skip
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_each_oversized_or_empty_field_gets_its_message(live_app: RunningApp, fields, key, values, lang):
+    if "field" in values:
+        values = {**values, "field": t(f"field_{values['field']}", lang)}
+    outputs = _ask(live_app, lang=lang, **fields)
+    assert outputs[-1] == (t(key, lang, **values), "[]", "error")
+    assert live_app.ollama.chat_bodies == []
+
+
+def test_a_locked_problem_is_refused(live_app: RunningApp):
+    answer, sources, status = _ask(live_app, question="How do I solve it?", problem=LOCKED_PROBLEM,
+                                   code="def twoSum(nums, target): pass", lang="en")[-1]  # fmt: skip
+    assert status == "refused"
+    assert answer.startswith("Help for this problem is paused right now (contest in progress)")
+    assert json.loads(sources) == []
+    assert live_app.ollama.chat_bodies == []  # the model never saw it
+
+
+def test_ollama_down_gives_the_retrieval_only_answer(live_app: RunningApp):
+    live_app.ollama.stop()
+    answer, sources, status = _ask(live_app, question="Why TLE?", problem="239", code=SLIDING_CODE, verdict="TLE",
+                                   lang="en")[-1]  # fmt: skip
+    assert status == "fallback"
+    assert answer.startswith(f"Ollama is not reachable at {live_app.ollama.url}, so there is no generated answer. "
+                             "Fix: start it with `ollama serve`, and check OLLAMA_HOST.")  # fmt: skip
+    assert json.loads(sources), "the sources still come"
+    assert answer.count("Ollama is not reachable") == 1
+
+
+def test_the_problem_may_be_given_by_its_picker_label(live_app: RunningApp):
+    label = "239 · 滑动窗口最大值 · Sliding Window Maximum"
+    answer, _, status = _ask(live_app, question="What is wrong?", problem=label, code=SLIDING_CODE, lang="en")[-1]
+    assert status == "done" and answer == "".join(DEFAULT_TOKENS)
+    assert "239" in live_app.ollama.chat_text()
+
+
+def test_rate_limit_is_per_session_and_friendly(live_app: RunningApp):
+    desk = live_app.desk
+    saved = desk.limiter
+    desk.limiter = RateLimiter(1, window=60)
+    try:
+        client = live_app.client()
+        first = client.predict(question="Why TLE?", problem="239", code=SLIDING_CODE, api_name="/ask")
+        second = client.predict(question="Why TLE?", problem="239", code=SLIDING_CODE, api_name="/ask")
+        other = live_app.client().predict(question="Why TLE?", problem="239", code=SLIDING_CODE, api_name="/ask")
+    finally:
+        desk.limiter = saved
+    assert first[2] == "done" and other[2] == "done"
+    assert second[2] == "error"
+    assert second[0].startswith("You are asking faster than Quest can answer. Please wait ")
+
+
+def test_no_stack_trace_and_no_data_dir_files_are_served(live_app: RunningApp):
+    import urllib.error
+    import urllib.request
+
+    for path in ("/gradio_api/file=" + str(live_app.settings.data_dir / "feedback.sqlite3"),
+                 "/gradio_api/file=" + str(live_app.settings.kb_dir / "problems.yaml"),
+                 "/gradio_api/file=/etc/passwd"):  # fmt: skip
+        with pytest.raises(urllib.error.HTTPError) as info:
+            urllib.request.urlopen(live_app.url + path, timeout=10)
+        assert info.value.code in (403, 404)

@@ -1,0 +1,160 @@
+"""HelpDesk: the chat logic as a plain generator, driven by a scripted FakeAssistant."""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+from quest.events import Done, Notice, Replace, Sources, Thinking, Token
+from quest.feedback import FeedbackStore
+from quest.ratelimit import RateLimiter
+from quest.request import Request
+from quest.settings import Settings
+from quest.ui.desk import HelpDesk, TurnView, apply_event
+from quest.ui.startup import Startup
+from tests.fakes.assistant import FakeAssistant, answer_script, make_source
+
+SOURCES = (make_source(1), make_source(2, "error_pattern", title="list.pop(0) is O(k)", score=0.7))
+
+
+def _desk(assistant, tmp_path, **settings) -> HelpDesk:
+    s = Settings(data_dir=tmp_path, **settings)
+    return HelpDesk(s, Startup.ready(assistant), feedback=FeedbackStore.for_settings(s))
+
+
+def test_a_request_streams_views_in_order(tmp_path):
+    fake = FakeAssistant(answer_script(["Use ", "a deque [1]."], sources=SOURCES, cited=(1,),
+                                       stats={"retrieval_ms": 12, "model": "m:1b"}))  # fmt: skip
+    request = Request(question=" why TLE? ", problem_id="#239")
+    views = list(_desk(fake, tmp_path).answer(request, session="s", lang="en"))
+    assert [v.answer for v in views] == ["", "", "Use ", "Use a deque [1].", "Use a deque [1]."]
+    assert views[0].request.question == "why TLE?" and views[0].request.problem_id == "239"
+    assert views[0].sources is None and views[1].sources == SOURCES
+    assert [v.done for v in views] == [False, False, False, False, True]
+    assert views[-1].cited == (1,) and views[-1].stats == {"retrieval_ms": 12, "model": "m:1b"}
+    assert views[-1].status_word == "done"
+    (received,) = fake.requests
+    assert received.question == "why TLE?" and received.tier == "explain"
+
+
+def test_tier_is_capped_by_the_operator(tmp_path):
+    fake = FakeAssistant(answer_script(["ok"]))
+    list(_desk(fake, tmp_path, max_tier="hint").answer(Request(question="q", tier="solution"), session="s", lang="en"))
+    assert fake.requests[0].tier == "hint"
+
+
+def test_input_errors_never_reach_the_assistant(tmp_path):
+    fake = FakeAssistant(answer_script(["ok"]))
+    desk = _desk(fake, tmp_path, max_code_chars=10)
+    (view,) = desk.answer(Request(question="q", code="x" * 11), session="s", lang="zh")
+    assert view.error == "你的代码有 11 个字符，超过了上限 10。请删减后重新发送（系统不会替你截断）。"
+    assert view.error_code == "input" and view.request is None and view.status_word == "error"
+    (view,) = desk.answer(Request(question=""), session="s", lang="en")
+    assert view.error.startswith("Please type a question")
+    assert fake.requests == []
+
+
+def test_rate_limit_gives_a_friendly_message(tmp_path):
+    class Clock:
+        now = 0.0
+
+        def __call__(self):
+            return self.now
+
+    fake = FakeAssistant(answer_script(["ok"]))
+    desk = _desk(fake, tmp_path)
+    desk.limiter = RateLimiter(2, window=60, clock=Clock())
+    for _ in range(2):
+        assert list(desk.answer(Request(question="q"), session="s", lang="en"))[-1].answer == "ok"
+    (view,) = desk.answer(Request(question="q"), session="s", lang="en")
+    assert view.error == "You are asking faster than Quest can answer. Please wait 60 s and ask again."
+    assert list(desk.answer(Request(question="q"), session="other", lang="en"))[-1].answer == "ok"
+    assert len(fake.requests) == 3
+
+
+def test_refusal_arrives_as_notice_and_done(tmp_path):
+    refusal = [Notice("locked", "Problem 239 is locked during the contest.", "error"), Done(answer="")]
+    views = list(_desk(FakeAssistant(refusal), tmp_path).answer(Request(question="q"), session="s", lang="en"))
+    assert views[-1].notices[0].code == "locked" and views[-1].status_word == "refused"
+
+
+def test_not_ready_and_failed_startup(tmp_path):
+    gate = threading.Event()
+    startup = Startup(lambda progress: (progress("building the index: 40%"), gate.wait(10), FakeAssistant())[-1])
+    startup.start()
+    desk = HelpDesk(Settings(data_dir=tmp_path), startup)
+    (view,) = desk.answer(Request(question="q"), session="s", lang="en")
+    assert view.error == "Quest is still starting (building the index: 40%). Please try again in a moment."
+    assert desk.status() is None
+    gate.set()
+    assert startup.wait(10) and desk.status()["model"] == "fake-model:1b"
+
+    def broken(progress):
+        raise OSError("disk full")
+
+    failed = Startup(broken)
+    failed.run()
+    (view,) = HelpDesk(Settings(data_dir=tmp_path), failed).answer(Request(question="q"), session="s", lang="en")
+    assert view.error == (
+        "Quest could not start: OSError: disk full. The operator can see the details in the console."
+    )
+
+
+def test_an_exception_becomes_a_friendly_message_and_is_logged(tmp_path, caplog):
+    fake = FakeAssistant(answer_script(["a", "b"], sources=SOURCES), fail_with=RuntimeError("secret internals"))
+    with caplog.at_level(logging.ERROR):
+        views = list(_desk(fake, tmp_path).answer(Request(question="q"), session="s", lang="en"))
+    last = views[-1]
+    assert last.error.startswith("Something went wrong on our side") and "secret" not in last.error
+    assert last.sources == SOURCES  # what was already there stays
+    assert "secret internals" in caplog.text
+
+
+def test_closing_the_view_stream_closes_the_assistant_stream(tmp_path):
+    fake = FakeAssistant(answer_script(["a", "b", "c", "d"]))
+    stream = _desk(fake, tmp_path).answer(Request(question="q"), session="s", lang="en")
+    for view in stream:
+        if view.answer == "a":
+            break
+    stream.close()
+    assert fake.closed_early == [True]
+    assert fake.events_taken == [2]  # Sources and the first Token
+
+
+def test_student_code_is_not_logged_above_debug(tmp_path, caplog):
+    fake = FakeAssistant(answer_script(["ok"]))
+    with caplog.at_level(logging.INFO):
+        list(_desk(fake, tmp_path).answer(Request(question="q", code="SECRET_CODE = 1"), session="s", lang="en"))
+    assert "SECRET_CODE" not in caplog.text
+    assert "15" in caplog.text  # its size is
+
+
+def test_missing_done_is_marked_incomplete(tmp_path):
+    fake = FakeAssistant([Sources(()), Token("half")])
+    last = list(_desk(fake, tmp_path).answer(Request(question="q"), session="s", lang="en"))[-1]
+    assert last.done and last.incomplete and last.answer == "half"
+
+
+def test_apply_event_thinking_and_replace():
+    view = TurnView()
+    for event in (Thinking("hmm "), Thinking("ok"), Token("code ```x```"), Replace("no code", reason="policy")):
+        view = apply_event(view, event)
+    assert view.thinking == "hmm ok" and view.answer == "no code"
+    final = apply_event(view, Done(answer="final", incomplete=True, fallback=True))
+    assert final.done and final.status_word == "fallback"
+
+
+def test_rate_stores_the_context(tmp_path):
+    fake = FakeAssistant(answer_script(["Use a deque [1]."], sources=SOURCES, cited=(1,)))
+    desk = _desk(fake, tmp_path)
+    last = list(desk.answer(Request(question="why?", problem_id="239", verdict="TLE", code="x=1"), session="s",
+                            lang="en"))[-1]  # fmt: skip
+    assert desk.rate(last, session="s", turn=0, liked=True, lang="en") is True
+    (row,) = desk.feedback.rows()
+    assert (row["rating"], row["question"], row["problem_id"], row["verdict"], row["model"], row["code"]) == (
+        1, "why?", "239", "TLE", "fake-model:1b", None,
+    )  # fmt: skip
+    assert '"cited": true' in row["sources"] and '"number": 2' in row["sources"]
+    assert desk.rate(last, session="s", turn=0, liked=None, lang="en") is True
+    assert desk.feedback.rows() == []
+    assert desk.rate(TurnView(error="x"), session="s", turn=1, liked=True, lang="en") is False

@@ -1,0 +1,139 @@
+"""Escaping and rendering of answers, sources and the status line."""
+
+from __future__ import annotations
+
+import json
+
+from quest.events import Notice
+from quest.ui.render import (
+    answer_markdown,
+    safe_markdown,
+    source_dicts,
+    sources_html,
+    sources_json,
+    status_html,
+    timing_parts,
+)
+from tests.fakes.assistant import make_source
+
+XSS = "<img src=x onerror=alert(1)> and <script>alert(2)</script>"
+
+
+def test_raw_tags_outside_code_are_escaped():
+    assert safe_markdown(XSS) == "&lt;img src=x onerror=alert(1)> and &lt;script>alert(2)&lt;/script>"
+
+
+def test_code_spans_and_fences_stay_verbatim():
+    text = "Use `vector<int>` here.\n```cpp\n#include <vector>\nint main() {}\n```\nafter <b>"
+    assert safe_markdown(text) == "Use `vector<int>` here.\n```cpp\n#include <vector>\nint main() {}\n```\nafter &lt;b>"
+
+
+def test_unclosed_fence_keeps_the_rest_as_code():
+    # While an answer streams, the fence is still open: Markdown shows the rest as code too.
+    assert safe_markdown("see:\n```python\nif a < b:\n") == "see:\n```python\nif a < b:\n"
+
+
+def test_tilde_fence_and_longer_closing_fence():
+    text = "~~~\n<x>\n~~~~\n<y>"
+    assert safe_markdown(text) == "~~~\n<x>\n~~~~\n&lt;y>"
+
+
+def test_unmatched_backtick_does_not_open_code():
+    assert safe_markdown("a ` <img src=x>") == "a ` &lt;img src=x>"
+
+
+def test_escaped_backtick_does_not_open_code():
+    # "\`" is a literal backtick in Markdown, so the tag after it is not inside a code span.
+    assert safe_markdown("\\`<img src=x onerror=alert(1)>`") == "\\`&lt;img src=x onerror=alert(1)>`"
+
+
+def test_backslash_before_tag_cannot_unescape_it():
+    assert safe_markdown("\\<script>") == "&lt;script>"
+
+
+def test_code_span_with_pipe_is_escaped_too():
+    # A table would split the span at "|" and leave the tag as raw HTML: keep it inert.
+    assert safe_markdown("| `a | <img src=x> | b` |") == "| `a | &lt;img src=x> | b` |"
+
+
+def test_markdown_images_are_disabled():
+    assert safe_markdown("![pixel](http://evil.example/p.png)") == "!\\[pixel](http://evil.example/p.png)"
+
+
+def test_answer_markdown_puts_notices_first_and_marks_incomplete():
+    notices = [Notice("llm_unavailable", "Ollama is not running: <start it>", "warning")]
+    text = answer_markdown("Partial [1]", notices, lang="en", incomplete=True)
+    assert text == "> Ollama is not running: &lt;start it>\n\nPartial [1]\n\n*(The answer is incomplete.)*"
+
+
+def test_answer_markdown_streaming_cursor_and_stopped_zh():
+    assert answer_markdown("", (), streaming=True) == "▍"
+    assert answer_markdown("abc", (), streaming=True) == "abc ▍"
+    assert answer_markdown("abc", (), lang="zh", stopped=True) == "abc\n\n*（已停止。）*"
+
+
+def test_sources_html_escapes_and_marks_cited():
+    sources = [
+        make_source(1, "official_solution", title="<b>Title</b>", text=XSS),
+        make_source(2, "error_pattern", title="list.pop(0) is O(k)", problem_id=None, score=0.5),
+    ]
+    html = sources_html(sources, cited=[1], lang="en")
+    assert "<script>" not in html and "<img" not in html and "<b>Title" not in html
+    assert "&lt;img src=x onerror=alert(1)&gt;" in html
+    assert "&lt;b&gt;Title&lt;/b&gt;" in html
+    assert html.count('class="q-src q-src-cited"') == 1
+    assert html.count('class="q-src"') == 1
+    assert "Official solution" in html and "Common error" in html
+    assert "score 0.83" in html and "problem 239" in html
+    assert html.count("<details>") == 2
+
+
+def test_sources_html_labels_in_chinese_and_empty_states():
+    html = sources_html([make_source(1, "faq")], cited=[], lang="zh")
+    assert "常见问题" in html and "相似度 0.83" in html and "已引用" not in html
+    assert "来源会显示在这里" in sources_html(None, lang="zh")
+    assert "No source in the knowledge base" in sources_html([], lang="en")
+
+
+def test_source_dicts_and_json():
+    sources = [make_source(1), make_source(2, "faq", problem_id=None, score=0.123456)]
+    assert source_dicts(sources, cited=[2])[1] == {
+        "number": 2, "kind": "faq", "label": "faq", "title": "滑动窗口最大值 - 官方题解", "section": "",
+        "problem_id": None, "score": 0.1235, "doc_id": "doc2", "chunk_id": "doc2#0", "cited": True,
+    }  # fmt: skip
+    data = json.loads(sources_json(sources, [1]))
+    assert [d["cited"] for d in data] == [True, False]
+    assert data[0]["text"] == "Use a deque."
+
+
+def test_status_html_shows_everything_escaped():
+    status = {
+        "model": "qwen<2.5>", "ollama_reachable": False, "embedding_mode": "bm25-only",
+        "documents": 12, "chunks": 34, "problems": 3, "notices": ["embedding model unavailable: <offline>"],
+    }  # fmt: skip
+    stats = {"retrieval_ms": 35.2, "first_token_ms": 1520, "tokens_per_s": 24.46}
+    html = status_html(status, lang="en", last_stats=stats)
+    assert "qwen&lt;2.5&gt;" in html
+    assert "Ollama not reachable: answers from the sources only" in html
+    assert "bm25-only" in html and "12 documents, 34 chunks" in html
+    assert "retrieval 35 ms · first token 1.5 s · 24.5 tokens/s" in html
+    assert "embedding model unavailable: &lt;offline&gt;" in html
+
+
+def test_status_html_starting_and_failed():
+    assert "Starting… building index 40%" in status_html(None, lang="en", starting="building index 40%")
+    failed = status_html(None, lang="zh", failed="<boom>")
+    assert "Quest 启动失败：&lt;boom&gt;" in failed
+
+
+def test_timing_parts_ignores_unknown_and_bad_values():
+    assert timing_parts({"retrieval_ms": "x", "eval_count": 180, "total_ms": 2500}, "zh") == ["总计 2.5 s", "180 词元"]
+    assert timing_parts(None, "en") == []
+
+
+def test_a_notice_the_answer_already_says_is_not_repeated():
+    line = "Ollama is not reachable at http://127.0.0.1:9, so there is no generated answer."
+    notices = [Notice("llm_unavailable", line, "warning"), Notice("retrieval", "BM25 only", "info")]
+    assert answer_markdown(line + "\n\nFrom the sources: ...", notices) == (
+        "> BM25 only\n\n" + line + "\n\nFrom the sources: ..."
+    )
