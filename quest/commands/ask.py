@@ -18,6 +18,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from quest.commands.common import read_code
 from quest.settings import Settings
 
 EXIT_INPUT = 2
@@ -41,19 +42,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def _read_code(path: Path | None) -> str:
-    from quest.errors import InputError
-
-    if path is None:
-        return ""
-    if str(path) == "-":
-        return sys.stdin.read()
-    try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read code file {path}: {exc}", field="code") from exc
-
-
 def run(args: argparse.Namespace, settings: Settings) -> int:
     from quest import assistant as assistant_module
     from quest.events import Done, Notice, Replace, Sources, Thinking, Token
@@ -63,7 +51,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     if changes:
         settings = settings.replace(**changes)
     request = Request(question=args.question, problem_id=args.problem, language=args.language,
-                      code=_read_code(args.code), error=args.error, verdict=args.verdict,
+                      code=read_code(args.code), error=args.error, verdict=args.verdict,
                       tier=args.tier or settings.default_tier, ui_lang=args.lang or "auto",
                       reasoning=args.reasoning)
     progress = None if args.json else (lambda message: print(message, file=sys.stderr, flush=True))

@@ -8,7 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-from quest.errors import InputError
+from quest.commands.common import read_code
 from quest.settings import Settings
 
 
@@ -25,17 +25,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--lang", choices=("zh", "en"), help="language of the labels (default: the question's)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.set_defaults(func=run)
-
-
-def read_code(path: Path | None) -> str:
-    if path is None:
-        return ""
-    if str(path) == "-":
-        return sys.stdin.read()
-    try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read code file {path}: {exc}", field="code") from exc
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
