@@ -1,0 +1,66 @@
+"""`python -m quest eval [--queries PATH] [--modes bm25,dense,hybrid] [--json] [--k 10]`.
+
+Measures retrieval on the labelled queries (knowledge/eval/queries.jsonl) with whatever
+embedding model is configured (`--model`; `--model none` for BM25 only). Modes that need an
+embedding model are skipped, with a note, when none loads.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from quest.errors import InputError
+from quest.settings import Settings
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("eval", help="measure retrieval quality on the labelled queries")
+    parser.add_argument("--queries", type=Path, help="JSONL file of labelled queries "
+                                                     "(default: <kb>/eval/queries.jsonl)")
+    parser.add_argument("--modes", default="bm25,dense,hybrid",
+                        help="comma-separated retrieval modes: bm25, dense, hybrid (default: all)")
+    parser.add_argument("--k", type=int, default=10, help="cut-off for MRR and nDCG (default: 10)")
+    parser.add_argument("--reject-below", type=float, default=None,
+                        help="also count a result as low confidence when every hit scores below this "
+                             "(0..1; default: 0, only the retriever's floors decide)")
+    parser.add_argument("--details", action="store_true", help="with --json: every query's ranking")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace, settings: Settings) -> int:
+    from quest.evaluation import DEFAULT_REJECT_BELOW, MODES, evaluate, format_table, load_queries
+    from quest.retrieval.retriever import build_retriever
+
+    modes = [m.strip() for m in args.modes.split(",") if m.strip()]
+    unknown = [m for m in modes if m not in MODES]
+    if unknown or not modes:
+        raise InputError(f"unknown mode(s) {', '.join(unknown) or '(none given)'}; choose from {', '.join(MODES)}",
+                         field="modes")
+    if args.k < 5:
+        raise InputError("--k must be at least 5", field="k")
+    path = args.queries or Path(settings.kb_dir) / "eval" / "queries.jsonl"
+    try:
+        queries = load_queries(path)
+    except OSError as exc:
+        raise InputError(f"cannot read the queries file {path}: {exc}", field="queries") from exc
+    except ValueError as exc:
+        raise InputError(str(exc), field="queries") from exc
+
+    settings = settings.replace(show_progress=False)
+    retriever = build_retriever(settings, progress=lambda m: print(m, file=sys.stderr))
+    reject_below = DEFAULT_REJECT_BELOW if args.reject_below is None else args.reject_below
+    report = evaluate(retriever, queries, modes=modes, k=args.k, reject_below=reject_below)
+    if args.json:
+        data = report.to_dict(details=args.details)
+        data["queries_file"] = str(path)
+        print(json.dumps(data, ensure_ascii=False, indent=2))
+        return 0
+    for notice in report.notices:
+        print(f"note: {notice}")
+    print(f"{len(queries)} queries from {path}")
+    print(format_table(report))
+    return 0
