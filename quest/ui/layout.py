@@ -229,11 +229,11 @@ def build_ui(settings: Settings, desk: HelpDesk, problems: Mapping[str, Problem]
                     scale=1, min_width=130, elem_id="q-language",
                 )  # fmt: skip
                 verdict = gr.Dropdown(
-                    verdict_choices(lang0), value="", label=t("verdict", lang0), scale=1, min_width=220,
+                    verdict_choices(lang0), value="", label=t("verdict", lang0), scale=2, min_width=240,
                     elem_id="q-verdict",
                 )  # fmt: skip
                 tier = gr.Radio(
-                    tier_choices(settings, lang0), value=default_tier, label=t("tier", lang0), scale=2,
+                    tier_choices(settings, lang0), value=default_tier, label=t("tier", lang0), scale=3, min_width=280,
                     elem_id="q-tier",
                 )  # fmt: skip
             with gr.Row():

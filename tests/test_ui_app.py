@@ -1,0 +1,225 @@
+"""app.py and the page's wiring: flags, launch options, startup states, message building."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import app
+from quest.events import Notice
+from quest.kb.documents import Problem
+from quest.request import Request
+from quest.settings import Settings
+from quest.ui.desk import TurnView
+from quest.ui.layout import (
+    ASSETS,
+    Session,
+    TurnRecord,
+    assistant_messages,
+    launch_options,
+    parse_auth,
+    problem_choices,
+    tier_choices,
+    user_bubble,
+    verdict_choices,
+)
+from quest.ui.render import status_html
+from tests.fakes.assistant import FakeAssistant
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+# --------------------------------------------------------------------------- app.py
+
+
+def test_flags_become_settings():
+    args = app.parse_args([
+        "--host", "0.0.0.0", "--port", "9000", "--share", "--kb", "kb", "--data-dir", "d", "--model", "llama3:8b",
+        "--ollama-host", "http://gpu:11434", "--max-tier", "hint", "--lang", "zh", "--embedding-model", "none",
+    ])  # fmt: skip
+    s = Settings.from_env({}, **vars(args))
+    assert (s.host, s.port, s.share, s.kb_dir, s.data_dir) == ("0.0.0.0", 9000, True, "kb", "d")
+    assert (s.ollama_model, s.ollama_host, s.max_tier, s.ui_lang, s.embedding_model) == (
+        "llama3:8b", "http://gpu:11434", "hint", "zh", "none",
+    )  # fmt: skip
+
+
+def test_no_flags_keep_environment_settings():
+    env = {"QUEST_PORT": "7000", "QUEST_SHARE": "1", "OLLAMA_HOST": "http://o:1"}
+    s = Settings.from_env(env, **vars(app.parse_args([])))
+    assert (s.port, s.share, s.ollama_host, s.host) == (7000, True, "http://o:1", "127.0.0.1")
+
+
+class FakeDemo:
+    def __init__(self) -> None:
+        self.launched: dict[str, Any] | None = None
+
+    def launch(self, **options: Any) -> None:
+        self.launched = options
+
+
+def test_main_builds_and_launches_with_the_options(monkeypatch, tmp_path):
+    import quest.ui.app
+
+    demo = FakeDemo()
+    received: list[Settings] = []
+
+    def create_app(settings: Settings) -> tuple[FakeDemo, None]:
+        received.append(settings)
+        return demo, None
+
+    monkeypatch.setattr(quest.ui.app, "create_app", create_app)
+    for key in ("QUEST_HOST", "QUEST_PORT", "QUEST_SHARE"):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("SPACE_ID", "someone/quest")
+    monkeypatch.setenv("QUEST_AUTH", "teacher:s3cret")
+    app.main(["--port", "7999", "--data-dir", str(tmp_path / "data")])
+    (settings,) = received
+    assert settings.port == 7999 and settings.auth == "teacher:s3cret"
+    options = demo.launched
+    assert options["server_name"] == "0.0.0.0"  # in a Space
+    assert options["server_port"] == 7999
+    assert options["auth"] == ("teacher", "s3cret")
+    assert options["show_error"] is False
+    assert options["allowed_paths"] == [str(ASSETS)]
+    assert str((tmp_path / "data").resolve()) in options["blocked_paths"]
+
+
+def test_launch_options_locally():
+    options = launch_options(Settings(), {})
+    assert (options["server_name"], options["share"], options["auth"]) == ("127.0.0.1", False, None)
+    assert options["css_paths"] == [ASSETS / "quest.css"] and (ASSETS / "quest.css").exists()
+
+
+def test_parse_auth():
+    assert parse_auth(None) is None and parse_auth("") is None
+    assert parse_auth("a:b:c") == ("a", "b:c")
+    for bad in ("nopassword", ":pw", "user:"):
+        with pytest.raises(ValueError, match="user:password"):
+            parse_auth(bad)
+
+
+def test_importing_app_is_light():
+    heavy = "('gradio', 'torch', 'faiss', 'quest.assistant')"
+    code = f"import sys, app; print(sorted(m for m in {heavy} if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_app_help():
+    out = subprocess.run([sys.executable, "app.py", "--help"], cwd=REPO, capture_output=True, text=True, timeout=60,
+                         check=True)  # fmt: skip
+    for flag in ("--host", "--port", "--share", "--kb", "--data-dir", "--model", "--ollama-host", "--max-tier",
+                 "--lang"):  # fmt: skip
+        assert flag in out.stdout
+
+
+# --------------------------------------------------------------------------- startup states
+
+
+def test_page_comes_up_while_building_and_when_building_failed(tmp_path):
+    from quest.ui.app import create_app
+
+    gate = threading.Event()
+
+    def slow_build(progress):
+        progress("Indexing 26 documents (130 chunks)...")
+        gate.wait(30)
+        return FakeAssistant()
+
+    _, desk = create_app(Settings(data_dir=tmp_path, kb_dir=tmp_path / "none"), build=slow_build)
+    assert desk.status() is None
+    html = status_html(desk.status(), lang="en", starting=desk.startup.last_message)
+    assert "Starting… Indexing 26 documents (130 chunks)..." in html
+    gate.set()
+    assert desk.startup.wait(30) and desk.status()["model"] == "fake-model:1b"
+
+    def broken(progress):
+        raise RuntimeError("index folder is read-only")
+
+    _, desk = create_app(Settings(data_dir=tmp_path, kb_dir=tmp_path / "none"), build=broken, background=False)
+    assert desk.startup.failed == "RuntimeError: index folder is read-only"
+
+
+@pytest.mark.slow
+def test_offline_start_is_bm25_only_and_retrieval_only_and_says_so(tmp_path):
+    from quest.ui.app import create_app
+    from tests.fakes.app_server import free_port, small_knowledge_base
+
+    settings = Settings(kb_dir=small_knowledge_base(tmp_path / "kb"), data_dir=tmp_path / "data",
+                        embedding_model=str(tmp_path / "no-such-model"), ollama_host=f"http://127.0.0.1:{free_port()}",
+                        show_progress=False)  # fmt: skip
+    _, desk = create_app(settings, background=False)
+    status = desk.status()
+    assert status["embedding_mode"] == "bm25-only" and status["ollama_reachable"] is False
+    html = status_html(status, lang="en")
+    assert "bm25-only" in html and "Ollama not reachable: answers from the sources only" in html
+    assert "could not be loaded" in html  # the reason, from the retriever
+
+
+# --------------------------------------------------------------------------- page pieces
+
+
+PROBLEMS = {
+    "239": Problem("239", "滑动窗口最大值", "Sliding Window Maximum"),
+    "1": Problem("1", "两数之和", "Two Sum"),
+    "A+B": Problem("A+B", "", "A plus B"),
+}
+
+
+def test_problem_choices_by_number_then_text():
+    assert problem_choices(PROBLEMS) == [
+        ("1 · 两数之和 · Two Sum", "1"),
+        ("239 · 滑动窗口最大值 · Sliding Window Maximum", "239"),
+        ("A+B · A plus B", "A+B"),
+    ]  # fmt: skip
+
+
+def test_tier_choices_are_capped_by_the_operator():
+    assert [v for _, v in tier_choices(Settings(max_tier="explain"), "en")] == ["hint", "explain"]
+    assert tier_choices(Settings(), "zh") == [("提示", "hint"), ("讲解", "explain"), ("题解", "solution")]
+
+
+def test_verdict_choices():
+    choices = verdict_choices("zh")
+    assert choices[0] == ("（无）", "") and ("TLE · 时间超限", "TLE") in choices
+
+
+def test_user_bubble_escapes_and_summarizes():
+    request = Request(question="<b>why</b>?", problem_id="239", language="cpp", code="a\nb\n", verdict="WA")
+    assert user_bubble(request, "en", PROBLEMS) == (
+        "&lt;b>why&lt;/b>?\n\n<sub>239 · 滑动窗口最大值 · Sliding Window Maximum · C++ · code, 2 lines · WA</sub>"
+    )
+    assert user_bubble(Request(question="", error="boom", problem_id="9"), "zh", PROBLEMS) == "<sub>#9 · 评测信息</sub>"
+
+
+def test_assistant_messages_thinking_collapsed_and_errors_quoted():
+    view = TurnView(request=Request(question="q"), thinking="<think>", answer="Answer", done=True)
+    thinking, answer = assistant_messages(view, "en")
+    assert thinking["metadata"] == {"title": "Reasoning", "status": "done"}
+    assert thinking["content"] == "&lt;think>"
+    assert answer == {"role": "assistant", "content": "Answer"}
+    pending = assistant_messages(TurnView(request=Request(question="q"), thinking="hm"), "zh")
+    assert pending[0]["metadata"] == {"title": "思考过程", "status": "pending"}
+    assert pending[1]["content"] == "▍"
+    (error,) = assistant_messages(TurnView(error="Too <long>", done=True), "en")
+    assert error["content"] == "> Too &lt;long>"
+    notice = TurnView(request=Request(question="q"), notices=(Notice("x", "BM25 only"),), answer="A", done=True)
+    assert assistant_messages(notice, "en")[0]["content"] == "> BM25 only\n\nA"
+
+
+def test_session_maps_chat_messages_to_turns():
+    session = Session()
+    first = TurnView(request=Request(question="q1"), answer="a1", done=True)
+    second = TurnView(request=Request(question="q2"), answer="a2", done=True)
+    session.turns = [TurnRecord(first, 1, 1), TurnRecord(second, 3, 4)]
+    assert session.record_at(1) == (0, session.turns[0])
+    assert session.record_at(4) == (1, session.turns[1])
+    assert session.record_at(0) is None and session.record_at(2) is None
+    assert [(t.question, t.answer) for t in session.history(1)] == [("q2", "a2")]
+    assert session.history(0) == ()
