@@ -1,0 +1,136 @@
+"""`python -m quest eval`: BM25-only on a small base, the tiny bge-m3 model, and a quality floor."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from quest.evaluation import evaluate, load_queries
+from quest.retrieval.retriever import build_retriever
+from quest.settings import Settings
+
+ROOT = Path(__file__).resolve().parents[1]
+SMALL_KB = ROOT / "tests" / "data" / "kb_small"
+
+# Labelled queries for tests/data/kb_small (7 documents: problems 1, 239, 704 and two general ones).
+SMALL_QUERIES = [
+    {"id": "s1", "question": "list.pop(0) is slow?", "problem_id": "239", "language": "python",
+     "error": "Time Limit Exceeded on test 45", "lang": "en",
+     "relevant": {"p239-error-pop0-en": 3, "p239-official-zh": 2}, "answerable": True, "tags": ["with_error"]},
+    {"id": "s2", "question": "RecursionError: maximum recursion depth exceeded, what now?", "problem_id": None,
+     "lang": "en", "relevant": {"pitfall-recursion-en": 3}, "answerable": True, "tags": ["general"]},
+    {"id": "s3", "question": "怎么做红烧肉", "problem_id": None, "lang": "zh", "relevant": {}, "answerable": False,
+     "tags": ["off_topic"]},
+]
+
+
+@pytest.fixture
+def small_kb(tmp_path: Path) -> Path:
+    target = tmp_path / "kb"
+    shutil.copytree(SMALL_KB, target)
+    lines = "\n".join(json.dumps(q, ensure_ascii=False) for q in SMALL_QUERIES) + "\n"
+    (target / "eval").mkdir()
+    (target / "eval" / "queries.jsonl").write_text(lines, encoding="utf-8")
+    return target
+
+
+def run_quest(*args: str, kb: Path, data_dir: Path, model: str = "none") -> subprocess.CompletedProcess:
+    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+    return subprocess.run(
+        [sys.executable, "-m", "quest", "--kb", str(kb), "--data-dir", str(data_dir), "--model", model, *args],
+        cwd=ROOT, capture_output=True, text=True, timeout=600, env=env,
+    )
+
+
+def test_bm25_only_prints_the_table_and_skips_modes_that_need_a_model(small_kb, tmp_path):
+    out = run_quest("eval", kb=small_kb, data_dir=tmp_path / "data")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert "note: embeddings are turned off: BM25 only" in lines
+    assert f"3 queries from {small_kb / 'eval' / 'queries.jsonl'}" in lines
+    header = next(line for line in lines if line.startswith("mode"))
+    assert header.split() == ["mode", "R@1", "R@5", "MRR@10", "nDCG@10", "no-answer", "empty", "no-answer",
+                              "low-conf", "false", "low-conf", "n", "ms/query"]
+    row = next(line for line in lines if line.startswith("bm25 "))
+    # Both answerable queries find their answer first; the off-topic one gets nothing.
+    assert row.split()[:15] == ["bm25", "1.000", "1.000", "1.000", "0.894", "100.0%", "of", "1",
+                                "100.0%", "of", "1", "0.0%", "of", "2", "2"]
+    assert "skipped dense: no embedding model loaded (BM25 only)" in lines
+    assert "skipped hybrid: no embedding model loaded (BM25 only)" in lines
+    assert any(line.startswith("general ") for line in lines)  # per-group breakdown
+
+
+def test_json_output(small_kb, tmp_path):
+    out = run_quest("eval", "--json", "--details", "--modes", "bm25,dense", kb=small_kb, data_dir=tmp_path / "data")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["embedding_mode"] == "bm25-only" and data["k"] == 10
+    assert data["skipped"] == {"dense": "no embedding model loaded (BM25 only)"}
+    bm25 = data["modes"]["bm25"]
+    assert (bm25["n"], bm25["n_unanswerable"]) == (2, 1)
+    assert (bm25["recall@1"], bm25["recall@5"], bm25["mrr@10"]) == (1.0, 1.0, 1.0)
+    assert (bm25["no_answer_empty"], bm25["no_answer_rejected"], bm25["false_rejection"]) == (1.0, 1.0, 0.0)
+    # s1 finds only its error pattern (grade 3; ideal 3, 2): 7 / (7 + 3 / log2(3)); s2 is perfect.
+    assert bm25["ndcg@10"] == pytest.approx((7 / (7 + 3 / math.log2(3)) + 1.0) / 2, abs=1e-4)
+    assert bm25["by_group"]["general"] == {"n": 1.0, "recall@5": 1.0, "mrr@10": 1.0}
+    per_query = {q["id"]: q for q in bm25["queries"]}
+    assert per_query["s1"]["ranked"] == ["p239-error-pop0-en"]
+    assert per_query["s2"]["ranked"] == ["pitfall-recursion-en"]
+    assert per_query["s3"] == {"id": "s3", "ranked": [], "top_score": None, "empty": True, "rejected": True,
+                               "search_mode": "bm25"}
+
+
+def test_bad_arguments_are_refused_with_a_message(small_kb, tmp_path):
+    out = run_quest("eval", "--modes", "bm25,sparse", kb=small_kb, data_dir=tmp_path / "data")
+    assert out.returncode == 2 and "unknown mode(s) sparse; choose from bm25, dense, hybrid" in out.stderr
+    out = run_quest("eval", "--queries", str(tmp_path / "missing.jsonl"), kb=small_kb, data_dir=tmp_path / "data")
+    assert out.returncode == 2 and "cannot read the queries file" in out.stderr
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"id": "x"}\n', encoding="utf-8")
+    out = run_quest("eval", "--queries", str(bad), kb=small_kb, data_dir=tmp_path / "data")
+    assert out.returncode == 2 and "bad.jsonl:1: missing field(s) question, lang, relevant, answerable" in out.stderr
+
+
+@pytest.mark.slow
+def test_tiny_bge_m3_reports_all_three_modes(small_kb, tmp_path, tiny_bge_m3):
+    out = run_quest("eval", "--json", kb=small_kb, data_dir=tmp_path / "data", model=str(tiny_bge_m3))
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["embedding_mode"] == "dense + lexical + bm25"
+    assert data["skipped"] == {}
+    assert list(data["modes"]) == ["bm25", "dense", "hybrid"]
+    for mode in data["modes"].values():
+        assert (mode["n"], mode["n_unanswerable"]) == (2, 1)
+        assert all(0 <= mode[m] <= 1 for m in ("recall@1", "recall@5", "mrr@10", "ndcg@10"))
+    # BM25 does not depend on the model: same numbers as without it.
+    assert data["modes"]["bm25"]["recall@1"] == 1.0
+    table = run_quest("eval", kb=small_kb, data_dir=tmp_path / "data", model=str(tiny_bge_m3))
+    assert table.returncode == 0, table.stderr
+    rows = [line.split()[0] for line in table.stdout.splitlines() if line.split()[:1] in (["bm25"], ["dense"],
+                                                                                          ["hybrid"])]
+    assert rows == ["bm25", "dense", "hybrid"]
+
+
+# Measured on the starter base (214 documents, 191 queries), BM25 only: R@5 0.965, MRR@10 0.923.
+R5_FLOOR = 0.92
+MRR_FLOOR = 0.87
+
+
+def test_bm25_quality_on_the_starter_base_stays_above_the_floor(tmp_path):
+    kb = tmp_path / "knowledge"
+    shutil.copytree(ROOT / "knowledge", kb)  # a snapshot: others may be editing knowledge/
+    settings = Settings(kb_dir=kb, data_dir=tmp_path / "data", embedding_model="none", show_progress=False)
+    retriever = build_retriever(settings)
+    report = evaluate(retriever, load_queries(kb / "eval" / "queries.jsonl"), modes=["bm25"])
+    (bm25,) = report.modes
+    assert bm25.n >= 150
+    assert bm25.metrics["recall@5"] >= R5_FLOOR, bm25.metrics
+    assert bm25.metrics["mrr@10"] >= MRR_FLOOR, bm25.metrics
+    assert bm25.empty_rate is not None and bm25.empty_rate >= 0.5  # off-topic questions get nothing

@@ -1,0 +1,230 @@
+"""Metrics on hand-computed cases, the query loader, and the labelled query set itself."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from quest.evaluation import (
+    EvalQuery,
+    dcg,
+    doc_ids,
+    full_recall_at_k,
+    hit_at_k,
+    is_low_confidence,
+    load_queries,
+    ndcg_at_k,
+    reciprocal_rank,
+    relevant_set,
+    score_ranking,
+)
+from quest.kb.documents import Chunk
+from quest.kb.markdown import load_knowledge_base
+from quest.retrieval.retriever import translation_key
+from quest.retrieval.types import Hit
+
+ROOT = Path(__file__).resolve().parents[1]
+QUERIES = ROOT / "knowledge" / "eval" / "queries.jsonl"
+
+# One query, graded: b is the answer, c useful, d related. Ranking: x (unlabelled), b, d, c.
+LABELS = {"b": 3, "c": 2, "d": 1}
+RANKED = ["x", "b", "d", "c"]
+
+
+def hit(doc_id: str, ordinal: int = 0, score: float = 0.5) -> Hit:
+    chunk = Chunk(id=f"{doc_id}#{ordinal}", doc_id=doc_id, ordinal=ordinal, section="", text="t",
+                  kind="faq", title=doc_id, lang="en")
+    return Hit(chunk=chunk, score=score)
+
+
+# --------------------------------------------------------------------------- metrics
+
+
+def test_doc_ids_deduplicates_keeping_the_first_rank():
+    hits = [hit("a", 0), hit("b", 0), hit("a", 1), hit("c", 2), hit("b", 3)]
+    assert doc_ids(hits) == ["a", "b", "c"]
+    assert doc_ids([]) == []
+
+
+def test_relevant_means_grade_two_or_more_unless_nothing_is_graded_that_high():
+    assert relevant_set(LABELS) == {"b", "c"}
+    assert relevant_set({"a": 1, "b": 1}) == {"a", "b"}
+    assert relevant_set({"a": 3}) == {"a"}
+    assert relevant_set({}) == frozenset()
+
+
+def test_recall_at_k_is_a_hit_rate_over_relevant_documents():
+    assert hit_at_k(RANKED, LABELS, 1) == 0.0  # x is not labelled
+    assert hit_at_k(RANKED, LABELS, 2) == 1.0  # b at rank 2
+    assert hit_at_k(RANKED, LABELS, 5) == 1.0
+    assert hit_at_k(["x", "d"], LABELS, 5) == 0.0  # d is only grade 1: not "relevant"
+    assert hit_at_k(["x", "d"], {"d": 1}, 5) == 1.0  # ... unless nothing better is labelled
+    assert hit_at_k([], LABELS, 5) == 0.0
+
+
+def test_full_recall_counts_every_labelled_document():
+    assert full_recall_at_k(RANKED, LABELS, 10) == 1.0
+    assert full_recall_at_k(RANKED, LABELS, 2) == pytest.approx(1 / 3)
+    assert full_recall_at_k(RANKED, LABELS, 3) == pytest.approx(2 / 3)
+    assert full_recall_at_k(RANKED, {}, 10) == 0.0
+
+
+def test_reciprocal_rank_of_the_first_relevant_document_within_k():
+    assert reciprocal_rank(RANKED, LABELS, 10) == 0.5
+    assert reciprocal_rank(["x", "y", "d", "c"], LABELS, 10) == 0.25  # d (grade 1) does not count
+    assert reciprocal_rank(["x", "y", "d", "c"], LABELS, 3) == 0.0  # c is beyond k
+    assert reciprocal_rank(["b"], LABELS, 10) == 1.0
+
+
+def test_dcg_uses_exponential_gains_and_log2_discount():
+    assert dcg([]) == 0.0
+    assert dcg([3]) == 7.0
+    assert dcg([3, 2]) == pytest.approx(7 + 3 / math.log2(3))
+    assert dcg([0, 1]) == pytest.approx(1 / math.log2(3))
+
+
+def test_ndcg_against_a_hand_computed_value():
+    # DCG: x(0) + b(7)/log2(3) + d(1)/log2(4) + c(3)/log2(5); ideal: 7 + 3/log2(3) + 1/log2(4).
+    expected = (7 / math.log2(3) + 1 / 2 + 3 / math.log2(5)) / (7 + 3 / math.log2(3) + 1 / 2)
+    assert ndcg_at_k(RANKED, LABELS, 10) == pytest.approx(expected)
+    assert ndcg_at_k(RANKED, LABELS, 10) == pytest.approx(0.66099, abs=1e-5)
+    # Cut at 2: DCG 7/log2(3); ideal 7 + 3/log2(3).
+    assert ndcg_at_k(RANKED, LABELS, 2) == pytest.approx((7 / math.log2(3)) / (7 + 3 / math.log2(3)))
+    assert ndcg_at_k(["b", "c", "d"], LABELS, 10) == pytest.approx(1.0)
+    assert ndcg_at_k(["x", "y"], LABELS, 10) == 0.0
+    assert ndcg_at_k(["b"], {}, 10) == 0.0
+
+
+def test_ndcg_counts_a_translation_listed_below_its_original():
+    # The retriever lists a document's translation after the other documents: 3, 2, 3 vs ideal 3, 3, 2.
+    labels = {"e-zh": 3, "e-en": 3, "o-zh": 2}
+    expected = (7 + 3 / math.log2(3) + 7 / 2) / (7 + 7 / math.log2(3) + 3 / 2)
+    assert ndcg_at_k(["e-zh", "o-zh", "e-en"], labels, 10) == pytest.approx(expected)
+
+
+def test_score_ranking_bundles_every_metric():
+    assert score_ranking(RANKED, LABELS, 10) == pytest.approx({
+        "recall@1": 0.0, "recall@5": 1.0, "mrr@10": 0.5,
+        "ndcg@10": 0.66099, "full_recall@10": 1.0,
+    }, abs=1e-6)
+
+
+def test_low_confidence_rule():
+    assert is_low_confidence([], widened=False) is True
+    assert is_low_confidence([hit("a", score=0.9)], widened=True) is True
+    assert is_low_confidence([hit("a", score=0.9)], widened=False) is False
+    assert is_low_confidence([hit("a", score=0.25), hit("b", score=0.1)], widened=False, reject_below=0.3) is True
+    assert is_low_confidence([hit("a", score=0.35), hit("b", score=0.1)], widened=False, reject_below=0.3) is False
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def write_lines(path: Path, *records: object) -> Path:
+    path.write_text("\n".join(r if isinstance(r, str) else json.dumps(r) for r in records) + "\n", encoding="utf-8")
+    return path
+
+
+GOOD = {"id": "q1", "question": "why TLE", "lang": "en", "relevant": {"a": 3}, "answerable": True}
+
+
+def test_load_queries_reads_fields_and_defaults(tmp_path):
+    path = write_lines(tmp_path / "q.jsonl", "// a comment", "", GOOD,
+                       {"id": "q2", "question": "天气", "lang": "zh", "relevant": {}, "answerable": False,
+                        "problem_id": 239, "tags": ["off_topic"], "code": None})
+    first, second = load_queries(path)
+    assert first == EvalQuery(id="q1", question="why TLE", lang="en", relevant={"a": 3}, answerable=True)
+    assert first.groups == ("en", "no_problem")
+    assert second.problem_id == "239" and second.code == "" and second.tags == ("off_topic",)
+    assert second.groups == ("zh", "with_problem", "off_topic")
+
+
+@pytest.mark.parametrize(("record", "message"), [
+    ({**GOOD, "relevant": {"a": 4}}, "grade of 'a' must be an integer 1..3"),
+    ({**GOOD, "relevant": {"a": True}}, "grade of 'a'"),
+    ({**GOOD, "relevant": ["a"]}, "'relevant' must be an object"),
+    ({**GOOD, "relevant": {}}, "an answerable query needs relevant documents"),
+    ({**GOOD, "answerable": "yes"}, "'answerable' must be true or false"),
+    ({**GOOD, "lang": "fr"}, "'lang' must be zh or en"),
+    ({k: v for k, v in GOOD.items() if k != "question"}, "missing field(s) question"),
+    ("{not json", "not valid JSON"),
+    ("[1, 2]", "each line must be a JSON object"),
+])
+def test_load_queries_names_the_line_of_a_bad_record(tmp_path, record, message):
+    path = write_lines(tmp_path / "q.jsonl", GOOD | {"id": "q0"}, record)
+    with pytest.raises(ValueError) as info:
+        load_queries(path)
+    assert f"q.jsonl:2: {message}" in str(info.value)
+
+
+def test_load_queries_refuses_duplicate_ids(tmp_path):
+    path = write_lines(tmp_path / "q.jsonl", GOOD, GOOD)
+    with pytest.raises(ValueError, match=r"q.jsonl:2: duplicate query id 'q1'"):
+        load_queries(path)
+
+
+# --------------------------------------------------------------------------- the labelled set
+
+
+@pytest.fixture(scope="module")
+def queries() -> list[EvalQuery]:
+    return load_queries(QUERIES)
+
+
+@pytest.fixture(scope="module")
+def kb():
+    return load_knowledge_base(ROOT / "knowledge")
+
+
+def test_query_set_size_and_mix(queries):
+    assert len(queries) >= 150
+    langs = Counter(q.lang for q in queries)
+    assert min(langs["zh"], langs["en"]) >= 0.4 * len(queries), langs
+    unanswerable = [q for q in queries if not q.answerable]
+    assert len(unanswerable) >= 15
+    assert all(set(q.tags) & {"off_topic", "unknown_problem", "unsupported"} for q in unanswerable)
+    tags = Counter(t for q in queries for t in q.tags)
+    assert tags["cross_lingual"] >= 20 and tags["general"] >= 20 and tags["with_code"] >= 60, tags
+    assert sum(1 for q in queries if q.problem_id) >= 60
+    assert sum(1 for q in queries if q.answerable and not q.problem_id) >= 40
+    assert len({q.question for q in queries}) == len(queries), "duplicate questions"
+
+
+def test_tags_match_the_query(queries):
+    for q in queries:
+        assert ("with_code" in q.tags) == bool(q.code.strip()), q.id
+        assert ("with_error" in q.tags) == bool(q.error.strip()), q.id
+        if "general" in q.tags:
+            assert q.problem_id is None, q.id
+
+
+def test_labels_name_existing_documents_and_problems(queries, kb):
+    ids = set(kb.by_id())
+    unknown = sorted((q.id, d) for q in queries for d in q.relevant if d not in ids)
+    assert not unknown
+    bad_pids = sorted((q.id, q.problem_id) for q in queries if q.problem_id and q.problem_id not in kb.problems)
+    assert not bad_pids
+
+
+def test_a_document_and_its_translation_are_labelled_alike(queries, kb):
+    groups: dict[str, list[str]] = {}
+    for doc in kb.documents:
+        groups.setdefault(translation_key(doc.id), []).append(doc.id)
+    for q in queries:
+        for doc in q.relevant:
+            for twin in groups[translation_key(doc)]:
+                assert q.relevant.get(twin) == q.relevant[doc], (q.id, doc, twin)
+
+
+def test_cross_lingual_tag_means_the_best_documents_are_in_the_other_language(queries, kb):
+    docs = kb.by_id()
+    for q in queries:
+        if not q.answerable:
+            continue
+        top = max(q.relevant.values())
+        best_langs = {docs[d].lang for d, g in q.relevant.items() if g == top}
+        assert ("cross_lingual" in q.tags) == (q.lang not in best_langs), (q.id, best_langs)
