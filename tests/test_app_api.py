@@ -130,6 +130,15 @@ def test_the_problem_may_be_given_by_its_picker_label(live_app: RunningApp):
     assert "239" in live_app.ollama.chat_text()
 
 
+def test_auto_language_follows_the_question(live_app: RunningApp):
+    answer, _, status = _ask(live_app, question="   ", lang="auto")[-1]
+    assert (answer, status) == (t("input_empty", "en"), "error")
+    answer, _, status = _ask(live_app, question="x" * 501 + "为什么", lang="auto")[-1]
+    assert status == "error" and answer.startswith("Your question is 504 characters long")
+    answer, _, status = _ask(live_app, question="为什么超时" * 101, lang="auto")[-1]
+    assert status == "error" and answer.startswith("你的问题有 505 个字符")
+
+
 def test_rate_limit_is_per_session_and_friendly(live_app: RunningApp):
     desk = live_app.desk
     saved = desk.limiter

@@ -198,3 +198,21 @@ def test_interface_language_follows_the_browser_and_the_switch(open_page):
     page.wait_for_function("document.querySelector('#q-send').innerText.includes('Send')")
     assert "Your question" in page.locator("#q-question").inner_text()
     assert "OJ help desk" in page.locator("#q-title").inner_text()
+
+
+def test_stop_button_stops_the_answer(open_page, live_app: RunningApp):
+    live_app.ollama.tokens = [f"step{i} " for i in range(80)]
+    live_app.ollama.delay = 0.2
+    page = open_page("en-US")
+    page.locator("#q-question textarea").fill("Why does my sliding window solution get TLE?")
+    page.locator("#q-code .cm-content").click()
+    page.keyboard.insert_text(SLIDING_CODE)
+    page.locator("#q-send").click()
+    _wait_until(lambda: "step3" in _last_answer(page).inner_text(), what="a partial answer")
+    page.locator("#q-stop").click()
+    _wait_until(lambda: "(Stopped.)" in _last_answer(page).inner_text(), 30, "the stopped mark")
+    assert live_app.ollama.client_closed.wait(10), "the Ollama stream was not closed"
+    shown = _last_answer(page).inner_text()
+    time.sleep(1.5)
+    assert _last_answer(page).inner_text() == shown  # nothing more arrives
+    assert "step79" not in shown

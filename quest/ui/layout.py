@@ -18,7 +18,7 @@ import gradio as gr
 
 from quest.i18n import resolve_lang, t
 from quest.kb.documents import Problem, normalize_problem_id
-from quest.request import LANGUAGES, Request, Turn
+from quest.request import LANGUAGES, Request, Turn, detect_lang
 from quest.settings import TIERS, Settings
 from quest.ui.desk import HelpDesk, TurnView
 from quest.ui.examples import EXAMPLES, example_label
@@ -391,12 +391,13 @@ def build_ui(settings: Settings, desk: HelpDesk, problems: Mapping[str, Problem]
             verdict: str = "",
             error: str = "",
             tier: str = "",
-            lang: str = "en",
+            lang: str = "auto",
             request: gr.Request = None,
         ) -> Iterator[tuple[str, str, str]]:
             """Ask Quest. Streams (answer_markdown, sources_json, status); status is one of
-            streaming, done, incomplete, fallback, refused or error."""
-            ui = resolve_lang(lang)
+            streaming, done, incomplete, fallback, refused or error. lang: zh, en or auto
+            (the question's language)."""
+            ui = detect_lang(question or "") if (lang or "auto") == "auto" else resolve_lang(lang)
             pid = (problem or "").split("·")[0].strip() or None
             req = Request(
                 question=question or "", problem_id=pid, language=language or "python", code=code or "",
