@@ -240,10 +240,11 @@ class Retriever:
     def _attempt(self, attempt: _Attempt, tokens: list[str], bm25_bound: float, q_dense: np.ndarray | None,
                  q_lex: Mapping[str, float] | None, pid: str | None, excluded: frozenset[str], top_k: int,
                  timings: dict[str, float]) -> list[Hit]:
-        def passing(ranked, scope: str) -> list[Hit]:
+        def passing(ranked, scope: str, ratio: float = 1.0) -> list[Hit]:
             hits = []
             for row, fused, sig, dense_sim, bm25n in ranked:
-                ok = bm25n >= attempt.bm25_floor or (dense_sim is not None and dense_sim >= attempt.dense_floor)
+                ok = bm25n >= attempt.bm25_floor * ratio or (
+                    dense_sim is not None and dense_sim >= attempt.dense_floor * ratio)
                 if ok:
                     score = max(bm25n, dense_sim if dense_sim is not None else 0.0)
                     hits.append(Hit(chunk=self.index.chunks[row], score=round(score, 4), fused=fused,
@@ -254,7 +255,7 @@ class Retriever:
         if pid is not None:
             rows = self._allowed(self.index.rows_by_problem.get(pid, np.zeros(0, dtype=np.int64)), excluded)
             selected = passing(self._rank(rows, attempt.candidates, tokens, bm25_bound, q_dense, q_lex,
-                                          timings, "problem"), "problem")
+                                          timings, "problem"), "problem", self.settings.problem_floor_ratio)
         if pid is None or len(selected) < self.settings.min_problem_hits:
             rows = self._allowed(None, excluded)
             scope = "global" if pid is not None else "all"
