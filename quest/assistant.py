@@ -81,6 +81,8 @@ TEXT = {
         "no_sources_model": "The knowledge base has nothing on this; the answer below relies on your own code and "
                             "message only.",
         "retrieval_failed": "Searching the knowledge base failed; answering without sources.",
+        "weak_sources": "The knowledge base has only weak matches for this question; check the sources "
+                        "before relying on them.",
         "from_sources": "What the knowledge base says (no generated answer):",
         "also": "More sources:",
         "exact_intro": "From the knowledge base (answered directly, without the model):",
@@ -113,6 +115,7 @@ TEXT = {
                              "贴上代码和评测信息，或者换一种说法提问。",
         "no_sources_model": "知识库里没有相关内容；下面的回答只依据你自己的代码和评测信息。",
         "retrieval_failed": "检索知识库失败；本次回答没有资料可引用。",
+        "weak_sources": "知识库中只找到相关度较低的资料，请先核对来源再参考。",
         "from_sources": "知识库中的相关内容（未生成回答）：",
         "also": "其他资料：",
         "exact_intro": "来自知识库（直接回答，未使用模型）：",
@@ -263,7 +266,11 @@ class Assistant:
             if tier == "hint":  # e.g. an error pattern's "fix" section may hold a whole solution
                 hits = [_without_long_code(hit, lang) for hit in hits]
             stats["retrieval_mode"] = result.mode
+            stats["widened"] = result.widened
             search_notices = result.notices
+            if result.widened and hits:
+                # Only the lowered floor let these through: say so instead of sounding sure.
+                search_notices = (*search_notices, words["weak_sources"])
         except QuestError as exc:
             log.warning("retrieval failed: %s", exc)
             hits, search_notices = [], ()

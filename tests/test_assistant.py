@@ -1,3 +1,4 @@
+import dataclasses
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -414,3 +415,21 @@ def code_blocks_of(text: str) -> list[str]:
     blocks = code_blocks(text)
     assert blocks
     return blocks
+
+
+class WidenedRetriever(FakeRetriever):
+    """Reports every search as found only after the retriever's single widening."""
+
+    def search(self, query, **kw):
+        return dataclasses.replace(super().search(query, **kw), widened=True)
+
+
+def test_weak_matches_found_only_by_widening_are_flagged(fake_ollama: FakeOllama) -> None:
+    assistant, _ = make(fake_ollama, retriever=WidenedRetriever())
+    events = list(assistant.ask(tle_request()))
+    weak = [e for e in events if isinstance(e, Notice) and "only weak matches" in e.text]
+    assert len(weak) == 1
+    assert events.index(weak[0]) < next(i for i, e in enumerate(events) if isinstance(e, Sources))
+    assert events[-1].stats["widened"] is True
+    plain, _ = make(fake_ollama)
+    assert not any(isinstance(e, Notice) and "weak" in e.text for e in plain.ask(tle_request()))
