@@ -223,3 +223,13 @@ def test_session_maps_chat_messages_to_turns():
     assert session.record_at(0) is None and session.record_at(2) is None
     assert [(t.question, t.answer) for t in session.history(1)] == [("q2", "a2")]
     assert session.history(0) == ()
+
+
+def test_queue_limits_come_from_settings(tmp_path):
+    from quest.ui.app import create_app
+
+    settings = Settings(concurrency_limit=3, max_queue_size=5, data_dir=tmp_path, kb_dir=tmp_path / "none")
+    demo, _ = create_app(settings, assistant=FakeAssistant())
+    assert (demo._queue.default_concurrency_limit, demo._queue.max_size) == (3, 5)
+    public = sorted(fn.api_name for fn in demo.fns.values() if fn.api_visibility == "public")
+    assert public == ["ask"]
