@@ -17,6 +17,7 @@ from typing import Any
 import gradio as gr
 
 from quest.i18n import resolve_lang, t
+from quest.judge import VERDICT_NAMES
 from quest.kb.documents import Problem, normalize_problem_id
 from quest.request import LANGUAGES, Request, Turn, detect_lang
 from quest.settings import TIERS, Settings
@@ -50,16 +51,6 @@ CODE_MODES: dict[str, str | None] = {
     "python": "python", "cpp": "cpp", "c": "c", "java": "cpp", "javascript": "javascript",
 }  # fmt: skip
 
-VERDICTS = {
-    "en": {
-        "AC": "Accepted", "WA": "Wrong Answer", "TLE": "Time Limit Exceeded", "MLE": "Memory Limit Exceeded",
-        "RE": "Runtime Error", "CE": "Compile Error", "PE": "Presentation Error", "OLE": "Output Limit Exceeded",
-    },
-    "zh": {
-        "AC": "答案正确", "WA": "答案错误", "TLE": "时间超限", "MLE": "内存超限",
-        "RE": "运行错误", "CE": "编译错误", "PE": "格式错误", "OLE": "输出超限",
-    },
-}  # fmt: skip
 
 BROWSER_LANG_JS = "() => [navigator.language || (navigator.languages || ['en'])[0] || 'en']"
 
@@ -103,7 +94,7 @@ def tier_choices(settings: Settings, lang: str) -> list[tuple[str, str]]:
 
 
 def verdict_choices(lang: str) -> list[tuple[str, str]]:
-    names = VERDICTS.get(lang, VERDICTS["en"])
+    names = VERDICT_NAMES.get(lang, VERDICT_NAMES["en"])
     return [(t("verdict_none", lang), ""), *((f"{code} · {name}", code) for code, name in names.items())]
 
 
