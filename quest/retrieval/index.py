@@ -16,6 +16,7 @@ describes the others, so a crash part-way leaves files that disagree with the ma
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import logging
@@ -249,6 +250,41 @@ def read_manifest(folder: Path) -> dict[str, Any]:
     return manifest
 
 
+def _read_chunks(path: Path) -> list[Chunk]:
+    """chunks.jsonl, parsed in one call (JSON escapes every newline inside strings, so each raw
+    newline ends a record). orjson (already installed with gradio) parses ~3x faster when present."""
+    body = path.read_bytes().strip(b"\n")
+    if not body:
+        return []
+    # 100k records create ~1M objects: pausing the cyclic GC meanwhile saves its repeated full passes.
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        records = _json_loads(b"[" + body.replace(b"\n", b",") + b"]")
+        return _chunks_from(records)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _chunks_from(records: list[dict[str, Any]]) -> list[Chunk]:
+    return [
+        Chunk(id=r["id"], doc_id=r["doc_id"], ordinal=r["ordinal"], section=r["section"], text=r["text"],
+              kind=r["kind"], title=r["title"], lang=r["lang"], problem_id=r.get("problem_id"),
+              tags=tuple(r.get("tags") or ()), verdicts=tuple(r.get("verdicts") or ()),
+              languages=tuple(r.get("languages") or ()))
+        for r in records
+    ]
+
+
+def _json_loads(data: bytes) -> Any:
+    try:
+        import orjson
+    except ImportError:  # pragma: no cover - orjson comes with gradio
+        return json.loads(data)
+    return orjson.loads(data)
+
+
 def load_index(folder: Path, *, verify: bool = True) -> Index:
     """Load a saved index, checking every file against the manifest; raise IndexError_ if they disagree."""
     manifest = read_manifest(folder)
@@ -261,8 +297,7 @@ def load_index(folder: Path, *, verify: bool = True) -> Index:
         if verify and _digest(path) != meta["sha256"]:
             raise IndexError_(f"{path} does not match its checksum")
     try:
-        chunks = [Chunk.from_dict(json.loads(line))
-                  for line in (folder / "chunks.jsonl").read_text(encoding="utf-8").splitlines() if line]
+        chunks = _read_chunks(folder / "chunks.jsonl")
         vocab_list = json.loads((folder / "bm25_vocab.json").read_text(encoding="utf-8"))
         tf = sp.load_npz(folder / "bm25.npz")
         bm25 = BM25Index(tf, {t: i for i, t in enumerate(vocab_list)})

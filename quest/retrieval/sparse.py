@@ -52,7 +52,8 @@ class BM25Index:
         self.vocab_size = self.tf.shape[1]
         self.doc_len = np.asarray(self.tf.sum(axis=1)).ravel()
         self.avgdl = float(self.doc_len.mean()) if n_docs else 0.0
-        df = np.diff(self.tf.tocsc().indptr)
+        # Document frequency: every stored entry of a CSR row is a distinct term (no CSC copy needed).
+        df = np.bincount(self.tf.indices, minlength=self.vocab_size)[: self.vocab_size]
         present = df > 0
         idf = np.zeros(self.vocab_size, dtype=np.float64)
         # Same formula and negative-idf floor as rank_bm25.BM25Okapi._calc_idf, in float64.
@@ -64,10 +65,12 @@ class BM25Index:
         if n_docs == 0 or self.avgdl == 0:
             self.weights = sp.csc_matrix((n_docs, self.vocab_size), dtype=np.float32)
             return
-        tf = self.tf.tocoo()
-        norm = self.k1 * (1 - self.b + self.b * self.doc_len[tf.row] / self.avgdl)
-        data = idf[tf.col] * (tf.data * (self.k1 + 1) / (tf.data + norm))
-        self.weights = sp.csc_matrix((data.astype(np.float32), (tf.row, tf.col)), shape=tf.shape)
+        tf = self.tf
+        rows = np.repeat(np.arange(n_docs, dtype=np.int64), np.diff(tf.indptr))
+        norm = self.k1 * (1 - self.b + self.b * self.doc_len[rows] / self.avgdl)
+        data = idf[tf.indices] * (tf.data * (self.k1 + 1) / (tf.data + norm))
+        # Built in CSR with the tf matrix's own structure, then one conversion to CSC.
+        self.weights = sp.csr_matrix((data.astype(np.float32), tf.indices, tf.indptr), shape=tf.shape).tocsc()
 
     # ------------------------------------------------------------------ scoring
 
@@ -115,14 +118,15 @@ class LexicalIndex:
 
     @classmethod
     def from_weights(cls, weights: Sequence[Mapping[str, float]], vocab_size: int | None = None) -> LexicalIndex:
-        rows, cols, data = [], [], []
-        for i, w in enumerate(weights):
-            for token_id, value in w.items():
-                rows.append(i)
-                cols.append(int(token_id))
-                data.append(float(value))
-        width = max(vocab_size or 0, (max(cols) + 1) if cols else 1)
-        matrix = sp.csr_matrix((np.asarray(data, dtype=np.float32), (rows, cols)), shape=(len(weights), width))
+        lengths = np.fromiter((len(w) for w in weights), dtype=np.int64, count=len(weights))
+        total = int(lengths.sum())
+        cols = np.fromiter((int(t) for w in weights for t in w), dtype=np.int64, count=total)
+        data = np.fromiter((float(v) for w in weights for v in w.values()), dtype=np.float32, count=total)
+        indptr = np.zeros(len(weights) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=indptr[1:])
+        width = max(vocab_size or 0, int(cols.max()) + 1 if total else 1)
+        matrix = sp.csr_matrix((data, cols, indptr), shape=(len(weights), width))
+        matrix.sum_duplicates()  # "5" and 5 name the same token
         return cls(matrix)
 
     def with_rows(self, keep: np.ndarray, new_weights: Sequence[Mapping[str, float]]) -> LexicalIndex:

@@ -1,0 +1,97 @@
+"""bge-m3-shaped stand-ins: 1024-d clustered unit vectors and lexical weights, plus a lookup embedder.
+
+The tiny test model gives 32-d vectors, which make dense search look 32 times cheaper than it
+is in production. These stand-ins have bge-m3's shape so the dense stages are measured at the
+real cost:
+
+- dense: every problem has a random unit centre; a chunk is its problem's centre plus noise
+  (cosine ~0.78 to its centre, ~0.6 to a query about its problem, as bge-m3 gives relevant pairs; ~0 across problems), FAQ chunks are pure noise; a query is
+  its target problem's centre plus noise. Problem-restricted search is therefore meaningful
+  and the global top-10 is mostly the target problem's chunks.
+- lexical: the chunk's BM25 tokens hashed into bge-m3's 250,002 token ids with weights
+  0.05..0.35, as many entries per chunk as bge-m3 gives (one per distinct token).
+
+`LookupEmbedder` returns precomputed query vectors for known query texts (embedding cost ~0,
+reported separately from the real model's query embedding time).
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from quest.kb.documents import Chunk
+from quest.retrieval.embedder import Embeddings
+from quest.retrieval.tokenize import tokenize
+
+DIM = 1024
+LEXICAL_VOCAB = 250_002
+NOISE = 0.8  # norm of the noise against the unit centre: cosine(chunk, centre) ~0.78, (query, chunk) ~0.6
+
+
+def _unit(rows: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(rows, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return (rows / norms).astype(np.float32)
+
+
+def problem_centres(problem_ids: Sequence[str], dim: int = DIM, seed: int = 7) -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    centres = _unit(rng.standard_normal((len(problem_ids), dim), dtype=np.float32))
+    return {pid: centres[i] for i, pid in enumerate(sorted(problem_ids, key=str))}
+
+
+def chunk_vectors(chunks: Sequence[Chunk], centres: Mapping[str, np.ndarray], dim: int = DIM,
+                  seed: int = 11, batch: int = 8192) -> np.ndarray:
+    """(n, dim) float32 unit rows, generated in batches to keep the peak small."""
+    rng = np.random.default_rng(seed)
+    out = np.empty((len(chunks), dim), dtype=np.float32)
+    zero = np.zeros(dim, dtype=np.float32)
+    for start in range(0, len(chunks), batch):
+        part = chunks[start:start + batch]
+        noise = rng.standard_normal((len(part), dim), dtype=np.float32)
+        noise *= NOISE / np.sqrt(dim)
+        base = np.stack([centres.get(c.problem_id, zero) if c.problem_id else zero for c in part])
+        out[start:start + len(part)] = _unit(base + noise)
+    return out
+
+
+def query_vector(problem_id: str, centres: Mapping[str, np.ndarray], seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    dim = next(iter(centres.values())).shape[0]
+    noise = rng.standard_normal(dim).astype(np.float32) * (NOISE / np.sqrt(dim))
+    return _unit((centres[problem_id] + noise).reshape(1, -1))[0]
+
+
+def lexical_weights(tokens: Sequence[str]) -> dict[str, float]:
+    weights: dict[str, float] = {}
+    for token in tokens:
+        h = zlib.crc32(token.encode("utf-8"))
+        key = str(5 + h % (LEXICAL_VOCAB - 5))
+        weights[key] = max(weights.get(key, 0.0), 0.05 + (h >> 20) % 300 / 1000)
+    return weights
+
+
+class LookupEmbedder:
+    """An Embedder whose query vectors were decided in advance (documents are never encoded)."""
+
+    def __init__(self, name: str, dim: int, queries: Mapping[str, tuple[np.ndarray, dict[str, float] | None]],
+                 *, lexical: bool) -> None:
+        self.name = name
+        self.dim = dim
+        self.has_lexical = lexical
+        self._queries = dict(queries)
+
+    def encode_documents(self, texts: Sequence[str], *, progress: bool = False) -> Embeddings:
+        raise RuntimeError("LookupEmbedder has no document vectors: they are generated, not embedded")
+
+    def encode_queries(self, texts: Sequence[str]) -> Embeddings:
+        dense = np.stack([self._queries[t][0] for t in texts])
+        lexical = [self._queries[t][1] or {} for t in texts] if self.has_lexical else None
+        return Embeddings(dense=dense, lexical=lexical)
+
+
+def query_lexical(text: str) -> dict[str, float]:
+    return lexical_weights(tokenize(text))
