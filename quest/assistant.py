@@ -32,7 +32,7 @@ import dataclasses
 import logging
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime, timezone
 from typing import Any
 
@@ -64,6 +64,9 @@ log = logging.getLogger(__name__)
 
 REACHABILITY_TTL = 10.0
 EXCERPT_CHARS = 700
+# Section headings that explain an error pattern's cause or its fix, in either language.
+REASON_OR_FIX = re.compile(r"原因|为什么|为何|怎么改|如何改|修正|修复|改正|解决|正确|fix|why|reason|cause|correct",
+                           re.I)
 
 TEXT = {
     "en": {
@@ -417,11 +420,26 @@ class Assistant:
                   stats: dict[str, Any], started: float) -> Iterator[Event]:
         line = self._failure_line(code, error, lang, model)
         yield Notice(code, line, "warning")
-        answer = line + "\n\n" + retrieval_only_answer(context.sources, tier, lang)
+        sections = self._reason_and_fix(context.sources)
+        answer = line + "\n\n" + retrieval_only_answer(context.sources, tier, lang, sections=sections)
         yield Token(answer)
         stats.update(mode="fallback", failure=code, total_ms=_ms(started))
-        cited = tuple(s.number for s in lead_sources(context.sources))
+        lead = [top_source(context.sources), *sections] if sections else lead_sources(context.sources)
+        cited = tuple(sorted({s.number for s in lead if s is not None}))
         yield Done(answer.strip(), stats=stats, cited=cited, fallback=True)
+
+    def _reason_and_fix(self, sources: tuple[Source, ...]) -> list[Source]:
+        """The top error pattern's "why" and "fix" sections, read from the whole document.
+
+        The retrieved chunk is often "the typical attempt"; a student without a model still
+        deserves the reason and the fix. They keep the top source's citation number.
+        """
+        top = top_source(sources)
+        chunks_of = getattr(self.retriever, "chunks_of", None)
+        if top is None or top.kind != "error_pattern" or chunks_of is None:
+            return []
+        sections = [c for c in chunks_of(top.doc_id) if c.id != top.chunk_id and REASON_OR_FIX.search(c.section)]
+        return [dataclasses.replace(top, chunk_id=c.id, section=c.section, text=c.text) for c in sections[:2]]
 
     def _direct_answer(self, problem: Problem | None, context: Context, tier: str, lang: str) -> str:
         words = TEXT[lang]
@@ -496,18 +514,24 @@ def lead_sources(sources: tuple[Source, ...]) -> list[Source]:
     return [top, *[s for s in sources if s.doc_id == top.doc_id and s is not top][:2]]
 
 
-def retrieval_only_answer(sources: tuple[Source, ...], tier: str, lang: str) -> str:
-    """The answer when the model cannot give one: the top error pattern (or top source), within the tier."""
+def retrieval_only_answer(sources: tuple[Source, ...], tier: str, lang: str,
+                          sections: Sequence[Source] = ()) -> str:
+    """The answer when the model cannot give one: the top error pattern (or top source), within the tier.
+
+    `sections` are further sections of the top source's document (its reason and fix) to show
+    after it; without them, the other retrieved chunks of that document are used.
+    """
     words = TEXT[lang]
     top = top_source(sources)
     if top is None:
         return words["no_sources_answer"]
-    lead = lead_sources(sources)
+    lead = [top, *sections] if sections else lead_sources(sources)
     parts = [words["from_sources"]]
     for s in lead:
         where = f"{s.title} · {s.section}" if s.section else s.title
         parts.append(f"[{s.number}] {s.label} · {where}\n\n{excerpt(s, tier, lang, EXCERPT_CHARS // len(lead))}")
-    others = [s for s in sources if s not in lead]
+    # Other sources, leaving out further chunks of the documents already shown.
+    others = [s for s in sources if s.doc_id not in {x.doc_id for x in lead}]
     if others:
         parts.append(words["also"] + "\n" + "\n".join(f"- [{s.number}] {s.label} · {s.title}" for s in others))
     return "\n\n".join(parts)

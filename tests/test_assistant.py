@@ -433,3 +433,19 @@ def test_weak_matches_found_only_by_widening_are_flagged(fake_ollama: FakeOllama
     assert events[-1].stats["widened"] is True
     plain, _ = make(fake_ollama)
     assert not any(isinstance(e, Notice) and "weak" in e.text for e in plain.ask(tle_request()))
+
+
+@pytest.mark.slow
+def test_retrieval_only_answer_gives_the_error_patterns_reason_and_fix(fake_ollama: FakeOllama, real_retriever,
+                                                                        tmp_path: Path) -> None:
+    fake_ollama.stop()  # Ollama is down
+    settings = settings_for(fake_ollama, data_dir=tmp_path, embedding_model="none", connect_timeout=0.5)
+    assistant = Assistant(settings, real_retriever, OllamaChatModel(settings))
+    done = list(assistant.ask(tle_request(question="为什么超时？", ui_lang="zh")))[-1]
+    assert done.fallback and done.stats["failure"] == "llm_unavailable"
+    answer = done.answer
+    assert answer.startswith("无法连接 Ollama")
+    # The typical attempt, then why it is slow and how to fix it, all cited as the same source.
+    assert "· 为什么超时" in answer and "· 怎么改" in answer
+    assert "collections.deque" in answer and "popleft" in answer
+    assert done.cited == (1,)

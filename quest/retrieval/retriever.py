@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from quest.errors import EmbeddingUnavailable
-from quest.kb.documents import Document, KnowledgeBase, Problem, normalize_problem_id
+from quest.kb.documents import Chunk, Document, KnowledgeBase, Problem, normalize_problem_id
 from quest.kb.markdown import load_knowledge_base
 from quest.retrieval.embedder import Embedder
 from quest.retrieval.fusion import reciprocal_rank_fusion
@@ -112,6 +112,10 @@ class Retriever:
     def problem(self, problem_id: str | None) -> Problem | None:
         pid = normalize_problem_id(problem_id)
         return self.problems.get(pid) if pid else None
+
+    def chunks_of(self, doc_id: str) -> list[Chunk]:
+        """Every chunk of one document, in order (e.g. an error pattern's "why" and "fix" sections)."""
+        return [self.index.chunks[row] for row in self.index.rows_by_doc.get(doc_id, ())]
 
     def documents(self, problem_id: str | None = None, kinds: Collection[str] | None = None) -> list[Document]:
         pid = normalize_problem_id(problem_id)
@@ -274,21 +278,25 @@ def translation_key(doc_id: str) -> str:
 def _diversify(hits: list[Hit], top_k: int) -> list[Hit]:
     """Spread the top-k over documents: each document's best chunk first, then second chunks.
 
-    A document and its translation count as one document, so a Chinese and an English copy
-    of the same error pattern do not crowd out the official solution. Order is kept within
-    each pass, and problem hits still precede fill-up hits inside a pass.
+    A document and its translation count as one document: whichever ranks first represents
+    both, so a Chinese and an English copy of one error pattern do not crowd out the official
+    solution. Order is kept within each pass, and problem hits still precede fill-up hits
+    inside a pass.
     """
     firsts: list[Hit] = []
     seconds: list[Hit] = []
-    seen: dict[str, int] = {}
+    chosen: dict[str, str] = {}  # translation key -> the doc id that represents it
+    taken: dict[str, int] = {}
     for hit in hits:
         key = translation_key(hit.chunk.doc_id)
-        n = seen.get(key, 0)
-        if n == 0:
+        if key not in chosen:
+            chosen[key] = hit.chunk.doc_id
             firsts.append(hit)
-        elif n < MAX_CHUNKS_PER_DOC:
+        elif chosen[key] == hit.chunk.doc_id and taken.get(key, 1) < MAX_CHUNKS_PER_DOC:
             seconds.append(hit)
-        seen[key] = n + 1
+        else:
+            continue
+        taken[key] = taken.get(key, 0) + 1
     return (firsts + seconds)[:top_k]
 
 

@@ -181,3 +181,23 @@ def test_signals_can_be_limited_for_evaluation(retriever):
     assert all(set(h.signals) == {"dense"} for h in dense.hits)
     bm25 = retriever.search("deque popleft window", problem_id="239", signals={"bm25"})
     assert bm25.mode == "bm25" and all(set(h.signals) == {"bm25"} for h in bm25.hits)
+
+
+def test_a_document_and_its_translation_count_as_one():
+    from quest.kb.documents import Chunk
+    from quest.retrieval.retriever import _diversify, translation_key
+    from quest.retrieval.types import Hit
+
+    def hit(doc_id: str, ordinal: int) -> Hit:
+        chunk = Chunk(id=f"{doc_id}#{ordinal}", doc_id=doc_id, ordinal=ordinal, section="", text="t", kind="faq",
+                      title="t", lang="zh")
+        return Hit(chunk=chunk, score=0.5)
+
+    ranked = [hit("p239-error-pop0-zh", 0), hit("p239-error-pop0-en", 0), hit("p239-error-pop0-zh", 2),
+              hit("p239-official-zh", 1), hit("p239-error-pop0-zh", 3), hit("faq-tle-en", 0)]
+    assert [h.chunk.id for h in _diversify(ranked, 10)] == [
+        "p239-error-pop0-zh#0", "p239-official-zh#1", "faq-tle-en#0", "p239-error-pop0-zh#2",
+    ]
+    assert [h.chunk.id for h in _diversify(ranked, 2)] == ["p239-error-pop0-zh#0", "p239-official-zh#1"]
+    assert translation_key("p239-error-pop0-en") == translation_key("p239-error-pop0-zh") == "p239-error-pop0"
+    assert translation_key("faq-zh-input") == "faq-zh-input"
