@@ -7,6 +7,8 @@ For a request about problem P:
 2. Rank P's own chunks by each signal (exact dense search over P's rows, BM25, lexical),
    fuse them, and keep the ones that clear the confidence floor.
 3. If fewer than `min_problem_hits` pass, fill up from the whole base (deduplicated).
+   With no problem named, the best `general_lead` general documents (verdicts, pitfalls,
+   FAQ) lead, then the whole base.
 4. If nothing passes at all, widen once (more candidates, lower floor); if still nothing,
    return an honest empty result instead of noise.
 
@@ -71,6 +73,8 @@ class Retriever:
                 if title:
                     self._titles[_squash(title)] = pid
         self._kinds = np.asarray([c.kind for c in index.chunks], dtype=object)
+        self._general_rows = np.asarray([i for i, c in enumerate(index.chunks) if c.problem_id is None],
+                                        dtype=np.int64)
 
     # ------------------------------------------------------------------ status
 
@@ -256,6 +260,10 @@ class Retriever:
             return hits
 
         selected: list[Hit] = []
+        if pid is None and self.settings.general_lead > 0 and self._general_rows.size:
+            rows = self._allowed(self._general_rows, excluded)
+            selected = passing(self._rank(rows, attempt.candidates, tokens, bm25_bound, q_dense, q_lex,
+                                          timings, "general"), "all")[: self.settings.general_lead]
         if pid is not None:
             rows = self._allowed(self.index.rows_by_problem.get(pid, np.zeros(0, dtype=np.int64)), excluded)
             selected = passing(self._rank(rows, attempt.candidates, tokens, bm25_bound, q_dense, q_lex,

@@ -201,3 +201,13 @@ def test_a_document_and_its_translation_count_as_one():
     assert [h.chunk.id for h in _diversify(ranked, 2)] == ["p239-error-pop0-zh#0", "p239-official-zh#1"]
     assert translation_key("p239-error-pop0-en") == translation_key("p239-error-pop0-zh") == "p239-error-pop0"
     assert translation_key("faq-zh-input") == "faq-zh-input"
+
+
+def test_with_no_problem_named_general_documents_lead(settings, embedder):
+    question = "滑动窗口 单调队列 超时"
+    plain = build_retriever(settings.replace(general_lead=0), embedder=HashingEmbedder()).search(question)
+    assert doc_ids(plain)[:2] == ["p239-official-zh", "faq-tle-zh"]
+    lead = build_retriever(settings, embedder=embedder).search(question)
+    assert doc_ids(lead)[:2] == ["faq-tle-zh", "p239-official-zh"]
+    named = build_retriever(settings, embedder=HashingEmbedder()).search(question, problem_id="239")
+    assert doc_ids(named)[0] == "p239-official-zh"  # a named problem still comes first
