@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from quest.retrieval.retriever import translation_key
 from quest.retrieval.types import Hit
 
 log = logging.getLogger(__name__)
@@ -295,8 +296,29 @@ def metric_names(k: int) -> tuple[str, ...]:
     return ("recall@1", "recall@5", f"mrr@{k}", f"ndcg@{k}", f"full_recall@{k}")
 
 
+def collapse_translations(ranked: Sequence[str], relevant: Mapping[str, int]) -> tuple[list[str], dict[str, int]]:
+    """One entry per document-and-its-translation, as the retriever shows them (its best grade)."""
+    seen: set[str] = set()
+    collapsed: list[str] = []
+    for doc in ranked:
+        key = translation_key(doc)
+        if key not in seen:
+            seen.add(key)
+            collapsed.append(key)
+    grades: dict[str, int] = {}
+    for doc, grade in relevant.items():
+        key = translation_key(doc)
+        grades[key] = max(grade, grades.get(key, 0))
+    return collapsed, grades
+
+
 def score_ranking(ranked: Sequence[str], relevant: Mapping[str, int], k: int) -> dict[str, float]:
-    """All per-query metrics for one ranking."""
+    """All per-query metrics for one ranking.
+
+    A document and its translation count as one: the retriever deliberately shows only one
+    of them, so listing both would not make an answer better (nor missing one worse).
+    """
+    ranked, relevant = collapse_translations(ranked, relevant)
     return {
         "recall@1": hit_at_k(ranked, relevant, 1),
         "recall@5": hit_at_k(ranked, relevant, 5),

@@ -228,3 +228,15 @@ def test_cross_lingual_tag_means_the_best_documents_are_in_the_other_language(qu
         top = max(q.relevant.values())
         best_langs = {docs[d].lang for d, g in q.relevant.items() if g == top}
         assert ("cross_lingual" in q.tags) == (q.lang not in best_langs), (q.id, best_langs)
+
+
+def test_a_document_and_its_translation_count_once():
+    from quest.evaluation import collapse_translations, score_ranking
+
+    ranked = ["p239-error-pop0-zh", "p239-error-pop0-en", "p239-official-en"]
+    relevant = {"p239-error-pop0-zh": 3, "p239-error-pop0-en": 3, "p239-official-zh": 2, "p239-official-en": 2}
+    assert collapse_translations(ranked, relevant) == (
+        ["p239-error-pop0", "p239-official"], {"p239-error-pop0": 3, "p239-official": 2})
+    scores = score_ranking(ranked, relevant, 10)
+    assert scores["ndcg@10"] == 1.0 and scores["full_recall@10"] == 1.0
+    assert score_ranking(["p239-official-zh"], relevant, 10)["recall@1"] == 1.0
