@@ -5,7 +5,8 @@ is in production. These stand-ins have bge-m3's shape so the dense stages are me
 real cost:
 
 - dense: every problem has a random unit centre; a chunk is its problem's centre plus noise
-  (cosine ~0.78 to its centre, ~0.6 to a query about its problem, as bge-m3 gives relevant pairs; ~0 across problems), FAQ chunks are pure noise; a query is
+  (cosine ~0.78 to its centre, ~0.6 to a query about its problem, as bge-m3 gives relevant
+  pairs; ~0 across problems), FAQ chunks are pure noise; a query is
   its target problem's centre plus noise. Problem-restricted search is therefore meaningful
   and the global top-10 is mostly the target problem's chunks.
 - lexical: the chunk's BM25 tokens hashed into bge-m3's 250,002 token ids with weights
@@ -21,9 +22,11 @@ import zlib
 from collections.abc import Mapping, Sequence
 
 import numpy as np
+import scipy.sparse as sp
 
 from quest.kb.documents import Chunk
 from quest.retrieval.embedder import Embeddings
+from quest.retrieval.sparse import BM25Index, LexicalIndex
 from quest.retrieval.tokenize import tokenize
 
 DIM = 1024
@@ -75,7 +78,13 @@ def lexical_weights(tokens: Sequence[str]) -> dict[str, float]:
 
 
 class LookupEmbedder:
-    """An Embedder whose query vectors were decided in advance (documents are never encoded)."""
+    """An Embedder with bge-m3's shape whose query vectors were decided in advance.
+
+    Known query texts get their precomputed vector; any other text (a document edited during
+    the update measurement, an unplanned query) gets a deterministic random unit vector
+    seeded by its CRC-32, and lexical weights from its BM25 tokens. Costs ~nothing: the real
+    model's embedding time is measured separately with the configured or tiny model.
+    """
 
     def __init__(self, name: str, dim: int, queries: Mapping[str, tuple[np.ndarray, dict[str, float] | None]],
                  *, lexical: bool) -> None:
@@ -84,14 +93,39 @@ class LookupEmbedder:
         self.has_lexical = lexical
         self._queries = dict(queries)
 
+    def _one(self, text: str) -> tuple[np.ndarray, dict[str, float]]:
+        if text in self._queries:
+            vec, lex = self._queries[text]
+            return vec, lex or {}
+        rng = np.random.default_rng(zlib.crc32(text.encode("utf-8")))
+        return _unit(rng.standard_normal((1, self.dim), dtype=np.float32))[0], query_lexical(text)
+
+    def _encode(self, texts: Sequence[str]) -> Embeddings:
+        pairs = [self._one(t) for t in texts]
+        dense = np.stack([p[0] for p in pairs]) if pairs else np.zeros((0, self.dim), np.float32)
+        return Embeddings(dense=dense, lexical=[p[1] for p in pairs] if self.has_lexical else None)
+
     def encode_documents(self, texts: Sequence[str], *, progress: bool = False) -> Embeddings:
-        raise RuntimeError("LookupEmbedder has no document vectors: they are generated, not embedded")
+        return self._encode(texts)
 
     def encode_queries(self, texts: Sequence[str]) -> Embeddings:
-        dense = np.stack([self._queries[t][0] for t in texts])
-        lexical = [self._queries[t][1] or {} for t in texts] if self.has_lexical else None
-        return Embeddings(dense=dense, lexical=lexical)
+        return self._encode(texts)
 
 
 def query_lexical(text: str) -> dict[str, float]:
     return lexical_weights(tokenize(text))
+
+
+def lexical_from_bm25(bm25: BM25Index) -> LexicalIndex:
+    """The same stand-in lexical weights as `lexical_weights`, from the BM25 term matrix (no re-tokenizing)."""
+    terms = sorted(bm25.vocab, key=bm25.vocab.__getitem__)
+    ids = np.empty(len(terms), dtype=np.int64)
+    values = np.empty(len(terms), dtype=np.float32)
+    for i, term in enumerate(terms):
+        h = zlib.crc32(term.encode("utf-8"))
+        ids[i] = 5 + h % (LEXICAL_VOCAB - 5)
+        values[i] = 0.05 + (h >> 20) % 300 / 1000
+    tf = bm25.tf
+    matrix = sp.csr_matrix((values[tf.indices], ids[tf.indices], tf.indptr.copy()), shape=(tf.shape[0], LEXICAL_VOCAB))
+    matrix.sum_duplicates()
+    return LexicalIndex(matrix)

@@ -2,8 +2,8 @@
 
 Vectors live in a FAISS `IndexFlatIP` (its file format is what is saved). Searching is an exact
 matrix-vector product over FAISS's own buffer through numpy (BLAS sgemv): measured at 100k x
-1024 on 2 cores, ~13 ms against ~41 ms for `IndexFlatIP.search` with one query, and exact,
-so no recall is lost (docs/bench/README.md has the numbers and the approximate indexes tried).
+1024 on 2 cores, ~9-13 ms against ~19-41 ms for `IndexFlatIP.search` with one query, and
+exact, so no recall is lost (docs/bench/README.md has the numbers and the approximate indexes tried).
 
 Search restricted to one problem is the product over that problem's rows only: a problem has
 tens to hundreds of chunks, so this is both exact and far cheaper than searching everything
@@ -20,6 +20,16 @@ import faiss
 import numpy as np
 
 LARGE_SUBSET = 4  # a restriction to more than 1/4 of the rows scores all rows once
+# Below this many matrix elements, numpy's own single-threaded loop (einsum) does the product:
+# multi-threaded BLAS gains nothing there, and on a busy 2-core machine waking its second
+# thread was measured to stall a 1,000 x 1,024 product for ~8 ms instead of ~0.1 ms.
+SINGLE_THREAD_MAX = 4_000_000
+
+
+def _matvec(matrix: np.ndarray, q: np.ndarray) -> np.ndarray:
+    if matrix.size <= SINGLE_THREAD_MAX:
+        return np.einsum("ij,j->i", matrix, q)
+    return matrix @ q
 
 
 def _best(sims: np.ndarray, k: int, ids: np.ndarray | None = None) -> np.ndarray:
@@ -27,10 +37,7 @@ def _best(sims: np.ndarray, k: int, ids: np.ndarray | None = None) -> np.ndarray
     n = sims.shape[0]
     if k <= 0 or n == 0:
         return np.zeros(0, dtype=np.int64)
-    if n > k:
-        part = np.argpartition(-sims, k - 1)[:k]
-    else:
-        part = np.arange(n)
+    part = np.argpartition(-sims, k - 1)[:k] if n > k else np.arange(n)
     keys = ids[part] if ids is not None else part
     return part[np.lexsort((keys, -sims[part]))]
 
@@ -74,7 +81,7 @@ class DenseIndex:
         if self.size == 0 or k <= 0:
             return []
         q = np.ascontiguousarray(query, dtype=np.float32).reshape(-1)
-        sims = self.vectors @ q
+        sims = _matvec(self.vectors, q)
         return [(int(i), float(sims[i])) for i in _best(sims, k)]
 
     def search_rows(self, query: np.ndarray, rows: np.ndarray, k: int) -> list[tuple[int, float]]:
@@ -83,10 +90,11 @@ class DenseIndex:
         if rows.size == 0 or k <= 0:
             return []
         q = np.ascontiguousarray(query, dtype=np.float32).reshape(-1)
+        # A large subset: one pass over the whole matrix beats copying most of it.
         if rows.size * LARGE_SUBSET >= self.size:
-            sims = (self.vectors @ q)[rows]  # one pass over the matrix, no copy of it
+            sims = _matvec(self.vectors, q)[rows]
         else:
-            sims = self.vectors[rows] @ q
+            sims = _matvec(self.vectors[rows], q)
         return [(int(rows[i]), float(sims[i])) for i in _best(sims, k, rows)]
 
     def save(self, path: Path) -> None:

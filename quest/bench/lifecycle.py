@@ -1,0 +1,139 @@
+"""Index lifecycle: build throughput, peak memory, size on disk, load time, one-document update."""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from quest.bench.corpus import edited
+from quest.bench.measure import Stopwatch, TimedEmbedder, dir_size, peak_bytes, reset_peak, rss_bytes
+from quest.kb.documents import KnowledgeBase
+from quest.retrieval.index import Index, build_index, load_index, save_index, update_index
+from quest.settings import Settings
+
+LOAD_RUNS = 3
+
+
+def measure_build(kb: KnowledgeBase, settings: Settings, embedder: TimedEmbedder | None) -> tuple[Index, dict]:
+    """Full build (chunk + tokenize + BM25 + embedding); embedding time is measured separately."""
+    gc.collect()
+    before = rss_bytes()
+    peak_reset = reset_peak()
+    if embedder is not None:
+        embedder.reset()
+    watch = Stopwatch()
+    index = build_index(kb, settings, embedder)
+    total = watch.s
+    peak = peak_bytes() if peak_reset else None
+    embed = embedder.document_seconds if embedder is not None else 0.0
+    rest = total - embed
+    n = index.size
+    return index, {
+        "chunks": n,
+        "documents": index.documents,
+        "seconds": round(total, 3),
+        "embed_seconds": round(embed, 3),
+        "rest_seconds": round(rest, 3),
+        "embed_chunks_per_s": round(n / embed, 1) if embed else None,
+        "rest_chunks_per_s": round(n / rest, 1) if rest else None,
+        "chunks_per_s": round(n / total, 1) if total else None,
+        "peak_rss_growth_bytes": (peak - before) if peak is not None else None,
+        "peak_rss_growth_per_chunk": round((peak - before) / n) if peak is not None and n else None,
+    }
+
+
+def measure_persistence(index: Index, folder: Path, runs: int = LOAD_RUNS) -> dict[str, Any]:
+    """Save once, then load `runs` times (verified against the manifest's SHA-256s; no re-embedding)."""
+    shutil.rmtree(folder, ignore_errors=True)
+    watch = Stopwatch()
+    save_index(index, folder)
+    save_s = watch.s
+    files = dir_size(folder)
+    total = sum(files.values())
+    loads = []
+    for _ in range(runs):
+        gc.collect()
+        watch = Stopwatch()
+        loaded = load_index(folder)
+        loads.append(watch.s)
+        assert loaded.size == index.size
+        del loaded
+    resident = resident_after_load(folder)
+    n = max(index.size, 1)
+    return {
+        "save_seconds": round(save_s, 3),
+        "disk_bytes": total,
+        "disk_bytes_per_chunk": round(total / n),
+        "files": files,
+        "load_seconds": [round(x, 3) for x in loads],
+        "load_seconds_median": round(statistics.median(loads), 3),
+        "resident_bytes": resident,
+        "resident_bytes_per_chunk": round(resident / n) if resident is not None else None,
+    }
+
+
+_RESIDENT_PROBE = """
+import gc, json, sys
+from pathlib import Path
+import faiss, numpy, scipy.sparse
+from quest.bench.measure import rss_bytes
+from quest.retrieval.index import load_index
+before = rss_bytes()
+index = load_index(Path(sys.argv[1]))
+gc.collect()
+print(json.dumps({"before": before, "after": rss_bytes(), "rows": index.size}))
+"""
+
+
+def resident_after_load(folder: Path) -> int | None:
+    """Resident memory a loaded index adds to a fresh process (imports excluded), measured in a child."""
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))}
+    try:
+        done = subprocess.run([sys.executable, "-c", _RESIDENT_PROBE, str(folder)], capture_output=True, text=True,
+                              env=env, timeout=600, check=True)
+        data = json.loads(done.stdout.strip().splitlines()[-1])
+    except (subprocess.SubprocessError, OSError, ValueError, IndexError):
+        return None
+    return int(data["after"] - data["before"])
+
+
+def measure_update(index: Index, kb: KnowledgeBase, settings: Settings, embedder: TimedEmbedder | None,
+                   folder: Path) -> dict[str, Any]:
+    """Edit one document in the middle of the base; update in memory and save, as `open_index` does.
+
+    `folder` must hold the saved `index` (measure_persistence wrote it), so the save is the real
+    rewrite of an existing index.
+    """
+    docs = list(kb.documents)
+    target = len(docs) // 2
+    docs[target] = edited(docs[target])
+    changed = KnowledgeBase(documents=tuple(docs), problems=kb.problems, errors=kb.errors)
+    if embedder is not None:
+        embedder.reset()
+    watch = Stopwatch()
+    updated, report = update_index(index, changed, settings, embedder)
+    update_s = watch.s
+    watch = Stopwatch()
+    save_index(updated, folder)
+    save_s = watch.s
+    embed = embedder.document_seconds if embedder is not None else 0.0
+    new_chunks = embedder.documents if embedder is not None else None
+    total = update_s + save_s
+    assert report.embedded_docs == (docs[target].id,), report
+    return {
+        "document": docs[target].id,
+        "embedded_chunks": new_chunks,
+        "update_seconds": round(update_s, 3),
+        "save_seconds": round(save_s, 3),
+        "embed_seconds": round(embed, 3),
+        "total_seconds": round(total, 3),
+        "beyond_embedding_seconds": round(total - embed, 3),
+    }

@@ -1,0 +1,192 @@
+"""The benchmark: for each corpus size, two profiles of the same synthetic knowledge base.
+
+- "model": the real pipeline with the embedding model (the configured one if it loads
+  offline, else the tiny bge-m3-architecture test model, 32-d, labelled as such): build
+  throughput, peak memory, save/load/update, and per-stage latency including real query
+  embedding.
+- "bge-m3 shape": the same chunks and BM25, with 1024-d clustered unit vectors and lexical
+  weights of bge-m3's shape instead of the model's (see vectors.py). The production-sized
+  dense cost, disk size, memory, load and update are measured here, and the targets are
+  checked against it.
+"""
+
+from __future__ import annotations
+
+import gc
+import logging
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from quest.bench import compare, lifecycle, stages, vectors
+from quest.bench.corpus import generate, make_queries
+from quest.bench.measure import Stopwatch, TimedEmbedder, machine
+from quest.errors import EmbeddingUnavailable
+from quest.retrieval.dense import DenseIndex
+from quest.retrieval.index import Index
+from quest.retrieval.retriever import Retriever
+from quest.retrieval.tokenize import tokenize
+from quest.settings import Settings
+
+log = logging.getLogger(__name__)
+Progress = Callable[[str], None]
+
+TINY_LABEL = "tiny bge-m3-architecture test model (32-d, random weights; not production speed)"
+
+
+def resolve_embedder(settings: Settings, choice: str, workdir: Path) -> tuple[Any, str, str]:
+    """(embedder, label, kind): the configured model when `choice` allows and it loads, else the tiny one."""
+    from quest.retrieval.embedder import load_embedder
+
+    reason = ""
+    if choice in ("auto", "configured") and settings.embeddings_enabled:
+        try:
+            embedder = load_embedder(settings)
+            return embedder, f"{settings.embedding_model} (configured, dim {embedder.dim})", "configured"
+        except EmbeddingUnavailable as exc:
+            if choice == "configured":
+                raise
+            reason = f"{settings.embedding_model} unavailable ({exc.message})"
+    # The tiny model is built by the test helpers (no download); importable when run from the repo.
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    from tests.fakes.tiny_model import build_tiny_bge_m3
+
+    folder = build_tiny_bge_m3(workdir / "tiny-bge-m3")
+    embedder = load_embedder(settings.replace(embedding_model=str(folder)))
+    label = TINY_LABEL + (f"; {reason}" if reason else "")
+    return embedder, label, "tiny"
+
+
+def _rank_bm25_corpus(index: Index) -> list[list[str]]:
+    """Token lists with the indexed term counts (BM25 ignores order), rebuilt from the tf matrix."""
+    terms = np.asarray(sorted(index.bm25.vocab, key=index.bm25.vocab.__getitem__), dtype=object)
+    tf = index.bm25.tf
+    out = []
+    for row in range(tf.shape[0]):
+        lo, hi = tf.indptr[row], tf.indptr[row + 1]
+        counts = tf.data[lo:hi].astype(np.int64)
+        out.append(np.repeat(terms[tf.indices[lo:hi]], counts).tolist())
+    return out
+
+
+def bench_size(n: int, n_queries: int, settings: Settings, model: Any, model_label: str, workdir: Path,
+               *, approximate: bool, progress: Progress) -> dict[str, Any]:
+    result: dict[str, Any] = {"chunks": n}
+    watch = Stopwatch()
+    synthetic = generate(n)
+    kb = synthetic.kb
+    queries = make_queries(synthetic, n_queries)
+    result["corpus"] = {"documents": len(kb.documents), "problems": len(kb.problems),
+                        "generate_seconds": round(watch.s, 2), "queries": len(queries)}
+    progress(f"[{n}] {len(kb.documents)} documents, {len(kb.problems)} problems; building with the model...")
+
+    # ---- profile 1: the real pipeline with the embedding model
+    timed = TimedEmbedder(model)
+    index_m, build = lifecycle.measure_build(kb, settings, timed)
+    progress(f"[{n}] built in {build['seconds']:.1f}s (embedding {build['embed_seconds']:.1f}s); save/load/update...")
+    folder_m = workdir / f"{n}-model"
+    persist_m = lifecycle.measure_persistence(index_m, folder_m)
+    update_m = lifecycle.measure_update(index_m, kb, settings, timed, folder_m)
+    shutil.rmtree(folder_m, ignore_errors=True)
+    progress(f"[{n}] stages with the model ({len(queries)} queries)...")
+    stages_m = stages.run_stages(Retriever(settings, index_m, kb, timed), queries,
+                                 context_chars=settings.context_max_chars)
+    result["model"] = {"label": model_label, "dim": model.dim, "build": build, "persistence": persist_m,
+                       "update": update_m, **stages_m}
+
+    # ---- profile 2: bge-m3-shaped vectors (1024-d) and lexical weights on the same chunks and BM25
+    progress(f"[{n}] bge-m3-shaped profile (1024-d vectors)...")
+    watch = Stopwatch()
+    centres = vectors.problem_centres(list(kb.problems))
+    dense = DenseIndex.from_vectors(vectors.chunk_vectors(index_m.chunks, centres))
+    lexical = vectors.lexical_from_bm25(index_m.bm25)
+    index_s = Index(chunks=index_m.chunks, bm25=index_m.bm25, dense=dense, lexical=lexical,
+                    model="synthetic-bge-m3-shape", doc_hashes=index_m.doc_hashes,
+                    chunk_max_chars=index_m.chunk_max_chars)
+    probe = Retriever(settings, index_s, kb, None)
+    prepared = stages.prepare(probe, queries)
+    lookup = {p.text.strip(): (vectors.query_vector(p.query.target_problem, centres, seed=i),
+                               vectors.query_lexical(p.text))
+              for i, p in enumerate(prepared)}
+    shaped = vectors.LookupEmbedder("synthetic-bge-m3-shape", vectors.DIM, lookup, lexical=True)
+    generate_s = watch.s
+    del index_m
+    gc.collect()
+    folder_s = workdir / f"{n}-shape"
+    persist_s = lifecycle.measure_persistence(index_s, folder_s)
+    timed_s = TimedEmbedder(shaped)
+    update_s = lifecycle.measure_update(index_s, kb, settings, timed_s, folder_s)
+    shutil.rmtree(folder_s, ignore_errors=True)
+    progress(f"[{n}] stages with 1024-d vectors...")
+    stages_s = stages.run_stages(Retriever(settings, index_s, kb, shaped), queries,
+                                 context_chars=settings.context_max_chars)
+    result["shape"] = {"label": "bge-m3 shape: 1024-d clustered unit vectors + lexical weights (synthetic)",
+                       "dim": vectors.DIM, "vectors_seconds": round(generate_s, 2), "persistence": persist_s,
+                       "update": update_s, **stages_s}
+
+    # ---- side by side
+    progress(f"[{n}] side by side: BM25 against rank-bm25...")
+    query_tokens = [tokenize(p.text) for p in prepared]
+    corpus = _rank_bm25_corpus(index_s)
+    result["compare_bm25"] = compare.bm25(
+        index_s.bm25, corpus, query_tokens,
+        scan_queries=min(len(query_tokens), max(20, 2_000_000 // max(n, 1))),
+        rebuild_queries=min(len(query_tokens), max(3, 300_000 // max(n, 1))),
+    )
+    del corpus
+    named = [(p.query.request.problem_id, lookup[p.text.strip()][0]) for p in prepared
+             if p.query.request.problem_id in index_s.rows_by_problem]
+    progress(f"[{n}] side by side: restricted dense search against global top-2000 + filter...")
+    result["compare_restricted_dense"] = compare.restricted_dense(index_s.dense, index_s.rows_by_problem, named)
+    if approximate:
+        progress(f"[{n}] exact against approximate FAISS indexes (IVF, HNSW)...")
+        qv = np.stack([lookup[p.text.strip()][0] for p in prepared])
+        result["compare_approximate"] = compare.approximate(index_s.dense, qv)
+    result["seconds"] = round(time.perf_counter() - watch.started, 1)
+    return result
+
+
+def run(sizes: Sequence[int], n_queries: int, out: Path, settings: Settings, *, embedder: str = "auto",
+        concurrency: Sequence[int] = (), concurrency_options: dict[str, Any] | None = None,
+        progress: Progress = print, approximate_at: int | None = None, workdir: Path | None = None) -> dict[str, Any]:
+    """Run everything, write results.json, report.md and latency.png into `out`; return the results."""
+    from quest.bench import report
+
+    out.mkdir(parents=True, exist_ok=True)
+    own_tmp = workdir is None
+    workdir = Path(tempfile.mkdtemp(prefix="quest-bench-")) if workdir is None else workdir
+    workdir.mkdir(parents=True, exist_ok=True)
+    started = time.strftime("%Y-%m-%d %H:%M:%S %z")
+    settings = settings.replace(show_progress=False)
+    try:
+        model, label, kind = resolve_embedder(settings, embedder, workdir)
+        progress(f"embedding model: {label}")
+        results: dict[str, Any] = {
+            "started": started, "machine": machine(), "queries": n_queries, "embedder": label,
+            "embedder_kind": kind, "sizes": [],
+        }
+        largest = max(sizes) if sizes else 0
+        approximate_at = largest if approximate_at is None else approximate_at
+        for n in sizes:
+            results["sizes"].append(bench_size(n, n_queries, settings, model, label, workdir,
+                                               approximate=n == approximate_at, progress=progress))
+            gc.collect()
+        if concurrency:
+            from quest.bench import concurrency as conc
+
+            progress(f"concurrency: {', '.join(map(str, concurrency))} clients...")
+            results["concurrency"] = conc.run(concurrency, workdir=workdir, progress=progress,
+                                              **(concurrency_options or {}))
+        results["finished"] = time.strftime("%Y-%m-%d %H:%M:%S %z")
+        results["machine"]["load_average_end"] = machine().get("load_average")
+        report.write(results, out)
+        return results
+    finally:
+        if own_tmp:
+            shutil.rmtree(workdir, ignore_errors=True)

@@ -1,0 +1,91 @@
+"""Per-stage latency of one request's path through retrieval, as the app runs it.
+
+For every query: judge parsing + query building, then `Retriever.search` (its own stage
+timings: tokenize, embed, BM25, dense, lexical, fusion, over the problem's rows and the
+global fill-up), then context building. Hint-tier requests exclude official solutions, as
+the app does. A few warm-up queries run first and are not counted.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from quest.bench.corpus import BenchQuery
+from quest.bench.measure import summary
+from quest.context import build_context
+from quest.judge import parse
+from quest.query import build_query
+from quest.retrieval.retriever import Retriever
+
+WARMUP = 5
+
+#: Stages in report order: key -> label.
+STAGES = {
+    "query_build": "judge parsing + query building",
+    "tokenize": "query tokenization (+ BM25 bound)",
+    "embed": "query embedding",
+    "dense_problem": "dense search restricted to the problem",
+    "dense_global": "dense global search (fill-up / no problem)",
+    "bm25": "BM25 (problem + global, per query)",
+    "lexical": "lexical weights (problem + global)",
+    "fusion": "fusion (RRF + floors)",
+    "context": "context building",
+    "retrieval": "whole retrieval (Retriever.search)",
+    "retrieval_no_embed": "whole retrieval excluding query embedding",
+    "request": "query building + retrieval + context",
+}
+
+
+@dataclass(frozen=True)
+class PreparedQuery:
+    query: BenchQuery
+    text: str  # the retrieval query built from the request
+    exclude: frozenset[str]
+
+
+def prepare(retriever: Retriever, queries: Sequence[BenchQuery]) -> list[PreparedQuery]:
+    out = []
+    for q in queries:
+        r = q.request
+        text = build_query(r, retriever.problem(r.problem_id), parse(r.error, r.verdict))
+        out.append(PreparedQuery(q, text, frozenset({"official_solution"} if r.tier == "hint" else ())))
+    return out
+
+
+def run_stages(retriever: Retriever, queries: Sequence[BenchQuery], *, context_chars: int) -> dict[str, Any]:
+    samples: dict[str, list[float]] = {k: [] for k in STAGES}
+    scopes = {"problem_only": 0, "with_global": 0, "widened": 0, "empty": 0}
+    for i, q in enumerate([*queries[:WARMUP], *queries]):
+        counted = i >= WARMUP
+        r = q.request
+        t = time.perf_counter()
+        report = parse(r.error, r.verdict)
+        text = build_query(r, retriever.problem(r.problem_id), report)
+        query_ms = (time.perf_counter() - t) * 1000
+        exclude = {"official_solution"} if r.tier == "hint" else set()
+        result = retriever.search(text, problem_id=r.problem_id, exclude_kinds=exclude)
+        t = time.perf_counter()
+        build_context(result.hits, lang=r.answer_lang(), max_chars=context_chars)
+        context_ms = (time.perf_counter() - t) * 1000
+        if not counted:
+            continue
+        tm = result.timings
+        samples["query_build"].append(query_ms)
+        samples["context"].append(context_ms)
+        for key in ("tokenize", "embed", "dense_problem", "dense_global", "fusion"):
+            if key in tm:
+                samples[key].append(tm[key])
+        for key in ("bm25", "lexical"):
+            parts = [v for k, v in tm.items() if k.startswith(key + "_")]
+            if parts:
+                samples[key].append(sum(parts))
+        samples["retrieval"].append(tm.get("total", 0.0))
+        samples["retrieval_no_embed"].append(tm.get("total", 0.0) - tm.get("embed", 0.0))
+        samples["request"].append(query_ms + tm.get("total", 0.0) + context_ms)
+        scopes["with_global" if any(k.endswith("_global") for k in tm) else "problem_only"] += 1
+        scopes["widened"] += int(result.widened)
+        scopes["empty"] += int(not result.hits)
+    return {"stages": {k: summary(v) for k, v in samples.items()}, "queries": len(queries), "paths": scopes}
