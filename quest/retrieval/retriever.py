@@ -321,7 +321,7 @@ def load_embedder_or_none(settings: Settings) -> tuple[Embedder | None, tuple[st
         return load_embedder(settings), ()
     except EmbeddingUnavailable as exc:
         log.warning("%s", exc)
-        return None, (f"{exc.message} Retrieval runs on BM25 only.",)
+        return None, (f"{exc.message.rstrip('. ')}. Retrieval runs on BM25 only.",)
 
 
 def build_retriever(settings: Settings, *, progress: Callable[[str], None] | None = None,
@@ -341,6 +341,6 @@ def build_retriever(settings: Settings, *, progress: Callable[[str], None] | Non
 
 
 def _log_report(report: UpdateReport, index: Index) -> None:
-    log.info("index %s: %d documents, %d chunks (%s) in %.2fs; embedded %d, removed %d",
+    log.info("index %s: %d documents, %d chunks (%s) in %.2fs; (re)indexed %d documents, removed %d",
              report.action, index.documents, index.size, index.model, report.seconds,
              len(report.embedded_docs), len(report.removed_docs))
