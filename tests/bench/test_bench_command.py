@@ -1,0 +1,34 @@
+"""`python -m quest bench` end to end on a tiny corpus (speed is reported, never asserted here)."""
+
+import json
+
+import pytest
+
+from quest.cli import main
+
+pytestmark = pytest.mark.slow
+
+
+def test_bench_command_writes_the_report(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    out = tmp_path / "out"
+    code = main(["bench", "--sizes", "200", "--queries", "20", "--out", str(out), "--embedder", "tiny"])
+    assert code == 0
+    results = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    (size,) = results["sizes"]
+    assert size["chunks"] == 200 and size["corpus"]["queries"] == 20
+    for profile in ("model", "shape"):
+        stages = size[profile]["stages"]
+        assert stages["retrieval"]["n"] == 20 and stages["bm25"]["n"] == 20
+        assert stages["query_build"]["p95"] >= stages["query_build"]["p50"] > 0
+    assert size["model"]["build"]["chunks"] == 200 and size["model"]["build"]["embed_seconds"] > 0
+    assert size["model"]["update"]["embedded_chunks"] >= 1
+    assert size["shape"]["dim"] == 1024
+    assert size["compare_bm25"]["top10_identical"] == "20/20"
+    assert size["compare_restricted_dense"]["filter_recall_of_exact_top30"] == 1.0
+    assert {m["method"].split()[0] for m in size["compare_approximate"]["methods"]} >= {"exact:", "HNSW32"}
+    assert "tiny" in results["embedder"]
+    md = (out / "report.md").read_text(encoding="utf-8")
+    assert "## Targets" in md and "| 200 |" in md
+    assert (out / "latency.png").exists()
+    assert "wrote" in capsys.readouterr().out
