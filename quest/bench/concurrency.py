@@ -17,11 +17,13 @@ result is {"skipped": reason}.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Sequence
@@ -155,20 +157,24 @@ def run(levels: Sequence[int], *, workdir: Path, progress=print, tokens: int = 2
         from tests.fakes.tiny_model import build_tiny_bge_m3
 
         build_tiny_bge_m3(tiny)
-    root = workdir / "app"
-    root.mkdir(parents=True, exist_ok=True)
+    root = Path(tempfile.mkdtemp(prefix="app-", dir=workdir))  # a fresh knowledge copy and index per run
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
            "GRADIO_ANALYTICS_ENABLED": "False", "HF_HUB_OFFLINE": "1"}
     args = [sys.executable, "-c", _SERVER, str(root), str(tokens), str(rate), str(tiny),
             json.dumps(app_settings or {})]
-    proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                            text=True, cwd=str(REPO), env=env)
+    log_path = root / "app.log"
+    with log_path.open("w", encoding="utf-8") as log_file:
+        proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log_file,
+                                text=True, cwd=str(REPO), env=env)
     try:
         line = proc.stdout.readline() if proc.stdout else ""
         try:
             info = json.loads(line)
         except ValueError:
-            info = {"error": f"the app did not start (exit {proc.poll()}): {line[:200]!r}"}
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=5)
+            tail = log_path.read_text(encoding="utf-8", errors="replace").strip().splitlines()[-3:]
+            info = {"error": f"the app did not start (exit {proc.poll()}): {' | '.join(tail)[:400]}"}
         if "url" not in info:
             progress(f"concurrency skipped: {info.get('error')}")
             return {"skipped": info.get("error", "the app did not start")}

@@ -72,9 +72,13 @@ class DenseIndex:
         return self._vectors
 
     def with_rows(self, keep: np.ndarray, new_vectors: np.ndarray) -> DenseIndex:
-        kept = self.vectors[np.asarray(keep, dtype=np.int64)]
+        keep = np.asarray(keep, dtype=np.int64)
         new_vectors = np.asarray(new_vectors, dtype=np.float32).reshape(-1, self.dim)
-        return DenseIndex.from_vectors(np.vstack([kept, new_vectors]))
+        # One gather into the final buffer (no vstack copy), then FAISS's own copy on add.
+        out = np.empty((keep.size + len(new_vectors), self.dim), dtype=np.float32)
+        np.take(self.vectors, keep, axis=0, out=out[: keep.size])
+        out[keep.size:] = new_vectors
+        return DenseIndex.from_vectors(out)
 
     def search(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
         """Global top-k (row, cosine similarity)."""

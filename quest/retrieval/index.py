@@ -133,7 +133,8 @@ def update_index(index: Index, kb: KnowledgeBase, settings: Settings, embedder: 
     """Re-chunk and re-embed only new or changed documents; drop deleted ones."""
     started = time.perf_counter()
     current = {d.id: d for d in kb.documents}
-    changed: list[Document] = [d for d in kb.documents if index.doc_hashes.get(d.id) != d.content_hash]
+    hashes = {d.id: d.content_hash for d in kb.documents}  # once: hashing every document is most of the cost
+    changed: list[Document] = [d for d in kb.documents if index.doc_hashes.get(d.id) != hashes[d.id]]
     removed = [doc_id for doc_id in index.doc_hashes if doc_id not in current]
     if not changed and not removed:
         return index, UpdateReport("loaded")
@@ -157,7 +158,7 @@ def update_index(index: Index, kb: KnowledgeBase, settings: Settings, embedder: 
         dense=dense,
         lexical=lex,
         model=index.model,
-        doc_hashes={d.id: d.content_hash for d in kb.documents},
+        doc_hashes=hashes,
         chunk_max_chars=index.chunk_max_chars,
     )
     report = UpdateReport(
@@ -196,9 +197,7 @@ def _write_atomic(path: Path, writer: Callable[[Path], None]) -> None:
 def save_index(index: Index, folder: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     files: dict[str, Callable[[Path], None]] = {
-        "chunks.jsonl": lambda p: p.write_text(
-            "".join(json.dumps(c.to_dict(), ensure_ascii=False) + "\n" for c in index.chunks), encoding="utf-8"
-        ),
+        "chunks.jsonl": lambda p: p.write_bytes(_chunk_lines(index.chunks)),
         "bm25.npz": lambda p: _save_npz(p, index.bm25.tf),
         "bm25_vocab.json": lambda p: p.write_text(
             json.dumps(sorted(index.bm25.vocab, key=index.bm25.vocab.__getitem__), ensure_ascii=False),
@@ -229,6 +228,22 @@ def save_index(index: Index, folder: Path) -> None:
     }
     _write_atomic(folder / "manifest.json",
                   lambda p: p.write_text(json.dumps(manifest, ensure_ascii=False, indent=1), encoding="utf-8"))
+
+
+def _chunk_record(c: Chunk) -> dict[str, Any]:
+    """`Chunk.to_dict()` without `dataclasses.asdict`'s deep copies (~10x faster at 100k chunks)."""
+    return {"id": c.id, "doc_id": c.doc_id, "ordinal": c.ordinal, "section": c.section, "text": c.text,
+            "kind": c.kind, "title": c.title, "lang": c.lang, "problem_id": c.problem_id, "tags": list(c.tags),
+            "verdicts": list(c.verdicts), "languages": list(c.languages)}
+
+
+def _chunk_lines(chunks: Sequence[Chunk]) -> bytes:
+    """One JSON object per line, UTF-8; newlines inside strings are escaped by JSON."""
+    try:
+        import orjson
+    except ImportError:  # pragma: no cover - orjson comes with gradio
+        return "".join(json.dumps(_chunk_record(c), ensure_ascii=False) + "\n" for c in chunks).encode("utf-8")
+    return b"".join(orjson.dumps(_chunk_record(c)) + b"\n" for c in chunks)
 
 
 def _save_npz(path: Path, matrix: sp.spmatrix) -> None:
