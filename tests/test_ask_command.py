@@ -11,19 +11,9 @@ from quest.cli import main
 from quest.policy import code_blocks
 from tests.fakes.ollama_server import FakeOllama
 from tests.fakes.retriever import FakeRetriever
+from tests.fakes.samples import TLE_CODE
 
 ROOT = Path(__file__).resolve().parents[1]
-TLE_CODE = """def max_sliding_window(nums, k):
-    w = []
-    res = []
-    for i, x in enumerate(nums):
-        w.append(x)
-        if len(w) > k:
-            w.pop(0)
-        if i >= k - 1:
-            res.append(max(w))
-    return res
-"""
 
 
 @pytest.fixture

@@ -10,18 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.fakes.samples import TLE_CODE
+
 ROOT = Path(__file__).resolve().parents[1]
-SLIDING = """class Solution:
-    def maxSlidingWindow(self, nums, k):
-        window, res = [], []
-        for i, x in enumerate(nums):
-            window.append(x)
-            if len(window) > k:
-                window.pop(0)
-            if i >= k - 1:
-                res.append(max(window))
-        return res
-"""
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +33,7 @@ def run_quest(*args: str, data_dir: Path, kb: Path, stdin: str | None = None) ->
 
 def test_sliding_window_tle_finds_the_official_solution_and_the_pop0_error_pattern(tmp_path, kb_copy):
     code = tmp_path / "main.py"
-    code.write_text(SLIDING, encoding="utf-8")
+    code.write_text(TLE_CODE, encoding="utf-8")
     out = run_quest("search", "我的代码为什么超时？", "--problem", "239", "--code", str(code),
                     "--error", "Time Limit Exceeded on test 45", "--json", data_dir=tmp_path / "d", kb=kb_copy)
     assert out.returncode == 0, out.stderr
