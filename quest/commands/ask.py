@@ -15,10 +15,9 @@ import argparse
 import json
 import sys
 from dataclasses import asdict
-from pathlib import Path
 from typing import Any
 
-from quest.commands.common import read_code
+from quest.commands.common import add_request_arguments, read_code
 from quest.settings import Settings
 
 EXIT_INPUT = 2
@@ -28,10 +27,7 @@ EXIT_REFUSED = 3
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("ask", help="ask a question and stream the answer")
     parser.add_argument("question", help="the question (an id or title alone answers from the knowledge base)")
-    parser.add_argument("--problem", help="problem id, e.g. 239")
-    parser.add_argument("--code", type=Path, help="file with the code ('-' for stdin)")
-    parser.add_argument("--language", default="python", help="programming language of the code (default: python)")
-    parser.add_argument("--error", default="", help="the judge's verdict or error message")
+    add_request_arguments(parser)
     parser.add_argument("--verdict", help="the verdict alone (TLE, WA, ...), if not in --error")
     parser.add_argument("--tier", choices=("hint", "explain", "solution"), help="how much to disclose")
     parser.add_argument("--lang", choices=("zh", "en"), help="answer language (default: the question's)")

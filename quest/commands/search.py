@@ -6,19 +6,15 @@ import argparse
 import json
 import sys
 import time
-from pathlib import Path
 
-from quest.commands.common import read_code
+from quest.commands.common import add_request_arguments, read_code
 from quest.settings import Settings
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("search", help="show the ranked sources for a question")
     parser.add_argument("question", help="the student's question")
-    parser.add_argument("--problem", help="problem id, e.g. 239")
-    parser.add_argument("--code", type=Path, help="file with the student's code ('-' for stdin)")
-    parser.add_argument("--language", default="python", help="programming language of the code")
-    parser.add_argument("--error", default="", help="the judge's verdict or error message")
+    add_request_arguments(parser)
     parser.add_argument("--tier", choices=("hint", "explain", "solution"), default="solution",
                         help="hint leaves official solutions out")
     parser.add_argument("--top", type=int, help="number of sources")
