@@ -180,9 +180,10 @@ def run(levels: Sequence[int], *, workdir: Path, progress=print, tokens: int = 2
             return {"skipped": info.get("error", "the app did not start")}
         ideal = tokens / rate
         out = {
-            "setup": (f"App in a child process with its default queue settings (concurrency limit "
-                      f"{info['concurrency_limit']}, queue size {info['max_queue_size']}"
-                      + (f", overrides {app_settings}" if app_settings else "") + "); fake Ollama streams "
+            "setup": ("App in a child process with "
+                      + ("settings overridden for this run" if app_settings else "its default settings")
+                      + f" (queue concurrency limit {info['concurrency_limit']}, queue size "
+                      f"{info['max_queue_size']}); fake Ollama streams "
                       f"{tokens} tokens at {rate:g} tokens/s (ideal {ideal:.1f} s); one /ask per client, all "
                       "submitted at once; clients are gradio_client instances in threads of the benchmark "
                       "process. Time to first token = first streamed answer text."),
