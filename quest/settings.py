@@ -85,9 +85,14 @@ class Settings:
     host: str = "127.0.0.1"
     port: int = 7860
     share: bool = False
-    concurrency_limit: int = 8
+    # Concurrent /ask streams. Generation waits on Ollama, not on this machine's CPU, so the
+    # limit is high; Ollama queues what it cannot run in parallel (see the benchmark report).
+    concurrency_limit: int = 64
     max_queue_size: int = 64
     rate_limit_per_minute: int = 10
+    # Seconds between re-renders of a growing answer: each re-render sends the whole answer to
+    # the browser, so tokens in between are coalesced (the first token is shown at once).
+    stream_interval: float = 0.1
     auth: str | None = None  # "user:password"
     store_code_in_feedback: bool = False
 

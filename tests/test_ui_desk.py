@@ -17,9 +17,11 @@ from tests.fakes.assistant import FakeAssistant, answer_script, make_source
 SOURCES = (make_source(1), make_source(2, "error_pattern", title="list.pop(0) is O(k)", score=0.7))
 
 
-def _desk(assistant, tmp_path, **settings) -> HelpDesk:
+def _desk(assistant, tmp_path, clock=None, **settings) -> HelpDesk:
+    settings.setdefault("stream_interval", 0.0)  # every token its own view, unless a test says otherwise
     s = Settings(data_dir=tmp_path, **settings)
-    return HelpDesk(s, Startup.ready(assistant), feedback=FeedbackStore.for_settings(s))
+    extra = {"clock": clock} if clock is not None else {}
+    return HelpDesk(s, Startup.ready(assistant), feedback=FeedbackStore.for_settings(s), **extra)
 
 
 def test_a_request_streams_views_in_order(tmp_path):
@@ -158,3 +160,23 @@ def test_rate_stores_the_context(tmp_path):
     assert desk.rate(last, session="s", turn=0, liked=None, lang="en") is True
     assert desk.feedback.rows() == []
     assert desk.rate(TurnView(error="x"), session="s", turn=1, liked=True, lang="en") is False
+
+
+def test_tokens_are_coalesced_between_re_renders(tmp_path):
+    class Clock:
+        """Advances 30 ms per reading: tokens arrive every 30 ms."""
+
+        now = 0.0
+
+        def __call__(self):
+            self.now += 0.03
+            return self.now
+
+    tokens = [f"t{i} " for i in range(10)]
+    fake = FakeAssistant(answer_script(tokens, sources=SOURCES))
+    views = list(_desk(fake, tmp_path, clock=Clock(), stream_interval=0.1).answer(Request(question="q"), session="s",
+                                                                                  lang="en"))
+    answers = [v.answer for v in views]
+    # The first token at once, then at most one view per 100 ms, and the full answer at the end.
+    assert answers == ["", "", "t0 ", "t0 t1 t2 t3 t4 ", "t0 t1 t2 t3 t4 t5 t6 t7 t8 ", "".join(tokens)]
+    assert views[-1].done and not views[-2].done

@@ -12,7 +12,7 @@ import dataclasses
 import logging
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -95,8 +95,10 @@ class HelpDesk:
         *,
         feedback: FeedbackStore | None = None,
         limiter: RateLimiter | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.settings = settings
+        self.clock = clock
         self.startup = startup
         self.feedback = feedback
         self.limiter = limiter if limiter is not None else RateLimiter(settings.rate_limit_per_minute)
@@ -137,10 +139,17 @@ class HelpDesk:
         view = TurnView(request=checked)
         yield view
         events = None
+        shown_at: float | None = None
         try:
             events = assistant.ask(checked)
             for event in events:
                 view = apply_event(view, event)
+                if isinstance(event, (Token, Thinking)):
+                    # Coalesce tokens: every view re-sends the whole answer to the browser.
+                    now = self.clock()
+                    if shown_at is not None and now - shown_at < self.settings.stream_interval:
+                        continue
+                    shown_at = now
                 yield view
         except Exception:
             log.exception("answering failed")
