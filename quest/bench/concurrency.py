@@ -41,14 +41,21 @@ os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 root, tokens, rate, tiny = Path(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
 from tests.fakes.app_server import free_port, small_knowledge_base
-from tests.fakes.ollama_server import FakeOllama
 from quest.settings import Settings
 from quest.ui.app import create_app
 from quest.ui.layout import launch_options
-fake = FakeOllama(tokens=[f"word{i} " for i in range(tokens)], delay=1.0 / rate).start()
+# The fake Ollama runs in a process of its own, as a real Ollama would: in the app's process
+# its 50 streaming threads would compete with the app for the interpreter lock.
+import subprocess
+fake = subprocess.Popen(
+    [sys.executable, "-c", "import sys, time; from tests.fakes.ollama_server import FakeOllama; "
+     f"f = FakeOllama(tokens=[f'word{{i}} ' for i in range({tokens})], delay={1.0 / rate!r}).start(); "
+     "print(f.url, flush=True); sys.stdin.read(); f.stop()"],
+    stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=os.getcwd())
+fake_url = fake.stdout.readline().strip()
 overrides = json.loads(sys.argv[5]) if len(sys.argv) > 5 else {}
 settings = Settings(kb_dir=small_knowledge_base(root / "knowledge"), data_dir=root / "data",
-                    embedding_model=tiny, show_progress=False, ollama_host=fake.url, port=free_port(),
+                    embedding_model=tiny, show_progress=False, ollama_host=fake_url, port=free_port(),
                     **overrides)
 demo, desk = create_app(settings, background=False)
 if desk.startup.assistant is None:
@@ -61,7 +68,8 @@ print(json.dumps({"url": url.rstrip("/"), "concurrency_limit": settings.concurre
                   "max_queue_size": settings.max_queue_size}), flush=True)
 sys.stdin.read()  # until the benchmark closes our stdin
 demo.close()
-fake.stop()
+fake.stdin.close()
+fake.wait(timeout=10)
 """
 
 QUESTION = dict(question="Why is my sliding window too slow?", problem="239", language="python",

@@ -455,6 +455,9 @@ def launch_options(settings: Settings, env: Mapping[str, str]) -> dict[str, Any]
         "theme": theme(),
         "css_paths": [ASSETS / "quest.css"],
         "footer_links": ["api"],
+        # A streaming answer holds a worker thread while it waits for the model's next token,
+        # so the thread pool (gradio's default: 40) must outgrow the queue's concurrency.
+        "max_threads": max(40, settings.concurrency_limit + 16),
     }
 
 
