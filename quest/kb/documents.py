@@ -65,10 +65,15 @@ class Document:
 
     @property
     def content_hash(self) -> str:
-        """Changes whenever anything that reaches the index changes."""
-        payload = {k: v for k, v in asdict(self).items() if k != "source"}
-        blob = json.dumps(payload, ensure_ascii=False, sort_keys=True, default=list)
-        return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:16]
+        """Changes whenever anything that reaches the index changes (everything but `source`)."""
+        h = hashlib.sha256()
+        for value in (self.id, self.kind, self.title, self.lang, self.problem_id or "", "\x1f".join(self.tags),
+                      "\x1f".join(self.verdicts), "\x1f".join(self.languages)):
+            h.update(value.encode("utf-8"))
+            h.update(b"\x1e")
+        h.update(json.dumps(self.extra, ensure_ascii=False, sort_keys=True, default=str).encode("utf-8") + b"\x1e")
+        h.update(self.text.encode("utf-8"))
+        return h.hexdigest()[:16]
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,20 @@
+import dataclasses
+
+from quest.kb.documents import Document, Problem, kind_label, normalize_problem_id
+
+
+def test_content_hash_follows_everything_that_reaches_the_index_but_not_the_file_name():
+    doc = Document(id="a", kind="faq", title="t", text="x", tags=("a", "b"), extra={"examples": [1]})
+    same = dataclasses.replace(doc, source="moved/elsewhere.md")
+    assert doc.content_hash == same.content_hash and len(doc.content_hash) == 16
+    changes = [{"text": "y"}, {"title": "u"}, {"kind": "error_pattern"}, {"lang": "zh"}, {"problem_id": "1"},
+               {"tags": ("ab",)}, {"verdicts": ("TLE",)}, {"languages": ("python",)}, {"extra": {"examples": [2]}}]
+    hashes = {dataclasses.replace(doc, **change).content_hash for change in changes}
+    assert len(hashes) == len(changes) and doc.content_hash not in hashes
+
+
+def test_problem_ids_and_labels():
+    assert [normalize_problem_id(x) for x in ("239", "#239", "P0239", " lc 239 ", 239, "A+B", "", None)] == [
+        "239", "239", "239", "239", "239", "A+B", None, None]
+    assert Problem(id="1", title_zh="两数之和", title_en="Two Sum").label == "1 · 两数之和 · Two Sum"
+    assert (kind_label("error_pattern", "zh"), kind_label("faq", "en")) == ("常见错误", "FAQ")
