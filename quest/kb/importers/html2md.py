@@ -13,6 +13,8 @@ from html.parser import HTMLParser
 
 _BLOCK = {"p", "div", "section", "article", "blockquote", "center", "table", "ul", "ol", "dl", "hr"}
 _DROP = {"script", "style", "head", "title"}
+# Inline tags whose Markdown marker is the same on both sides.
+_INLINE = {"b": "**", "strong": "**", "i": "*", "em": "*"}
 
 
 class _Converter(HTMLParser):
@@ -85,10 +87,8 @@ class _Converter(HTMLParser):
             if self.cell:
                 self.out.append(" | ")
             self.cell += 1
-        elif tag in ("b", "strong"):
-            self.out.append("**")
-        elif tag in ("i", "em"):
-            self.out.append("*")
+        elif tag in _INLINE:
+            self.out.append(_INLINE[tag])
         elif tag == "code" and not self.pre:
             self.out.append("`")
         elif tag == "sup":
@@ -118,10 +118,8 @@ class _Converter(HTMLParser):
             if tag in ("ul", "ol") and self.lists:
                 self.lists.pop()
             self._newlines(2)
-        elif tag in ("b", "strong"):
-            self.out.append("**")
-        elif tag in ("i", "em"):
-            self.out.append("*")
+        elif tag in _INLINE:
+            self.out.append(_INLINE[tag])
         elif tag == "code" and not self.pre:
             self.out.append("`")
         elif tag == "a":
