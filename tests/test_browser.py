@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from quest.ui.examples import SLIDING_WINDOW_TLE
 from tests.fakes.app_server import RunningApp
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -29,17 +30,7 @@ CHROMIUM_ARGS = [
 ]  # fmt: skip
 HOW_TO_ENABLE = "browser tests need Chromium: `apt-get install chromium` (and the playwright package) enables them"
 
-SLIDING_CODE = """class Solution:
-    def maxSlidingWindow(self, nums, k):
-        window, result = [], []
-        for i, x in enumerate(nums):
-            window.append(x)
-            if len(window) > k:
-                window.pop(0)
-            if i >= k - 1:
-                result.append(max(window))
-        return result
-"""
+SLIDING_CODE = SLIDING_WINDOW_TLE.code  # what a student pastes: the worked example's code
 ANSWER_TOKENS = [
     "Your solution does **O(k)** work per step, ", "so it is O(n·k) overall and times out for n = 10⁵ [1].\n\n",
     "- `window.pop(0)` shifts every element left (O(k)) [2].\n", "- `max(window)` scans the whole window (O(k)).\n\n",
