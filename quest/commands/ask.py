@@ -18,6 +18,7 @@ from dataclasses import asdict
 from typing import Any
 
 from quest.commands.common import add_request_arguments, read_code
+from quest.flags import add_deprecated_alias, add_llm_flags
 from quest.settings import Settings
 
 EXIT_INPUT = 2
@@ -31,8 +32,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--verdict", help="the verdict alone (TLE, WA, ...), if not in --error")
     parser.add_argument("--tier", choices=("hint", "explain", "solution"), help="how much to disclose")
     parser.add_argument("--lang", choices=("zh", "en"), help="answer language (default: the question's)")
-    parser.add_argument("--ollama-host", help="Ollama URL (default: OLLAMA_HOST or http://127.0.0.1:11434)")
-    parser.add_argument("--llm", dest="ollama_model", help="Ollama model (default: qwen2.5-coder:1.5b)")
+    add_llm_flags(parser)
+    add_deprecated_alias(parser, "--llm", "--llm-model", "ollama_model")
     parser.add_argument("--reasoning", action="store_true", help="use the reasoning model (shows its thinking)")
     parser.add_argument("--json", action="store_true", help="one JSON object at the end instead of streaming")
     parser.set_defaults(func=run)
