@@ -37,10 +37,6 @@ class Source:
     lang: str
     truncated: bool = False
 
-    @property
-    def header(self) -> str:
-        return self.header_in(self.label, "en")
-
     def header_in(self, label: str, lang: str) -> str:
         title = self.title if not self.section else f"{self.title} · {self.section}"
         if self.problem_id:

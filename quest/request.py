@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from quest.errors import InputError
 from quest.kb.documents import normalize_problem_id
@@ -34,7 +33,6 @@ class Request:
     ui_lang: str = "auto"  # zh | en | auto (by the question's language)
     reasoning: bool = False  # use the reasoning model
     session_id: str = ""
-    extra: dict[str, str] = field(default_factory=dict)
 
     def answer_lang(self) -> str:
         if self.ui_lang in ("zh", "en"):
@@ -107,9 +105,5 @@ def validate_request(request: Request, settings: Settings) -> Request:
         ui_lang=request.ui_lang,
         reasoning=request.reasoning,
         session_id=request.session_id,
-        extra=dict(request.extra),
     )
 
-
-def trim_history(history: Sequence[Turn], turns: int) -> tuple[Turn, ...]:
-    return tuple(history[-turns:]) if turns > 0 else ()
