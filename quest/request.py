@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from quest.errors import InputError
 from quest.kb.documents import normalize_problem_id
+from quest.lang import detect_lang
 from quest.settings import TIERS, Settings
 
 LANGUAGES = ("python", "cpp", "c", "java", "javascript", "go", "other")
@@ -38,13 +39,6 @@ class Request:
         if self.ui_lang in ("zh", "en"):
             return self.ui_lang
         return detect_lang(self.question)
-
-
-def detect_lang(text: str) -> str:
-    """'zh' when the text has a fair share of CJK characters, else 'en'."""
-    cjk = sum(1 for ch in text if "\u4e00" <= ch <= "\u9fff")
-    latin = sum(1 for ch in text if ch.isascii() and ch.isalpha())
-    return "zh" if cjk and cjk * 3 >= latin * 0.5 else "en"
 
 
 def looks_binary(text: str) -> bool:

@@ -21,6 +21,7 @@ from pathlib import Path
 from quest.errors import ImportError_
 from quest.kb.documents import Document, Problem, kind_label, normalize_problem_id
 from quest.kb.importers.safety import ExportRoot, Limits, read_text
+from quest.lang import detect_lang
 
 log = logging.getLogger(__name__)
 
@@ -40,8 +41,6 @@ _LANGUAGES = {
 }
 MARKDOWN_SUFFIXES = {".md", ".markdown", ".txt"}
 
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
-
 
 def code_language(name: str) -> str | None:
     """'C++17' / 'Python3' / '.py' -> 'cpp' / 'python' / 'python'; None when unknown."""
@@ -49,14 +48,6 @@ def code_language(name: str) -> str | None:
     if key in _LANGUAGES:
         return _LANGUAGES[key]
     return _LANGUAGES.get(re.sub(r"[\s\d.]+$", "", key))
-
-
-def detect_lang(*texts: str) -> str:
-    """'zh' when CJK characters are at least a tenth of the text, else 'en'."""
-    text = re.sub(r"\s+", "", "".join(texts))
-    if not text:
-        return "en"
-    return "zh" if len(_CJK.findall(text)) * 10 >= len(text) else "en"
 
 
 def slug(pid: str) -> str:
