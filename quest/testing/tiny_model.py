@@ -1,4 +1,4 @@
-"""A tiny model of the bge-m3 architecture, built in the test session (no download needed).
+"""A tiny model of the bge-m3 architecture, built locally in seconds (no download needed).
 
 - tokenizer: a BPE model trained with `tokenizers` on a few hundred generated lines of
   English, Chinese and code, saved as XLMRobertaTokenizerFast with bge-m3's special tokens
