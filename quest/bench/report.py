@@ -262,9 +262,10 @@ def _approximate_sections(sizes: list[dict[str, Any]]) -> list[str]:
         if not c:
             continue
         out += [f"### Exact against approximate global search ({c['vectors']:,} x {c['dim']}, recall@{c['k']})", "",
-                "| method | build s | recall@10 | search p50 / p95 | note |", "|---|---:|---:|---|---|"]
+                f"| method | build s | recall@{c['k']} | search p50 / p95 | note |", "|---|---:|---:|---|---|"]
         for row in c["methods"]:
-            out.append(f"| {row['method']} | {_fmt(row['build_seconds'], 1)} | {_fmt(row['recall_at_10'], 3)} | "
+            recall = row.get(f"recall_at_{c['k']}")
+            out.append(f"| {row['method']} | {_fmt(row['build_seconds'], 1)} | {_fmt(recall, 3)} | "
                        f"{_fmt(row.get('search_p50'))} / {_fmt(row.get('search_p95'))} | {row.get('note', '')} |")
         out.append("")
     return out

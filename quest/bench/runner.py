@@ -85,24 +85,8 @@ def bench_size(n: int, n_queries: int, settings: Settings, model: Any, model_lab
     result["corpus"] = {"documents": len(kb.documents), "problems": len(kb.problems),
                         "generate_seconds": round(watch.s, 2), "queries": len(queries)}
     progress(f"[{n}] {len(kb.documents)} documents, {len(kb.problems)} problems; building with the model...")
-    index_m, result["model"] = _model_profile(n, kb, queries, settings, model, model_label, workdir, progress)
 
-    progress(f"[{n}] bge-m3-shaped profile (1024-d vectors)...")
-    shape_watch = Stopwatch()
-    index_s, prepared, lookup, shaped = _shape_index(index_m, kb, queries, settings)
-    vectors_seconds = shape_watch.s
-    del index_m  # the model profile's index is done with: free it before measuring the next
-    gc.collect()
-    result["shape"] = _shape_profile(n, index_s, kb, queries, settings, shaped, workdir, progress,
-                                     vectors_seconds=vectors_seconds)
-    result.update(_side_by_side(n, index_s, prepared, lookup, approximate=approximate, progress=progress))
-    result["seconds"] = round(time.perf_counter() - watch.started, 1)
-    return result
-
-
-def _model_profile(n: int, kb: Any, queries: Sequence[Any], settings: Settings, model: Any, model_label: str,
-                   workdir: Path, progress: Progress) -> tuple[Index, dict[str, Any]]:
-    """Profile 1: the real pipeline with the embedding model."""
+    # ---- profile 1: the real pipeline with the embedding model
     timed = TimedEmbedder(model)
     index_m, build = lifecycle.measure_build(kb, settings, timed)
     progress(f"[{n}] built in {build['seconds']:.1f}s (embedding {build['embed_seconds']:.1f}s); save/load/update...")
@@ -113,13 +97,12 @@ def _model_profile(n: int, kb: Any, queries: Sequence[Any], settings: Settings, 
     progress(f"[{n}] stages with the model ({len(queries)} queries)...")
     stages_m = stages.run_stages(Retriever(settings, index_m, kb, timed), queries,
                                  context_chars=settings.context_max_chars)
-    return index_m, {"label": model_label, "dim": model.dim, "build": build, "persistence": persist_m,
-                     "update": update_m, **stages_m}
+    result["model"] = {"label": model_label, "dim": model.dim, "build": build, "persistence": persist_m,
+                       "update": update_m, **stages_m}
 
-
-def _shape_index(index_m: Index, kb: Any, queries: Sequence[Any],
-                 settings: Settings) -> tuple[Index, list[Any], dict[str, Any], Any]:
-    """Profile 2's index: the same chunks and BM25 with bge-m3-shaped vectors (1024-d) and lexical weights."""
+    # ---- profile 2: bge-m3-shaped vectors (1024-d) and lexical weights on the same chunks and BM25
+    progress(f"[{n}] bge-m3-shaped profile (1024-d vectors)...")
+    watch = Stopwatch()
     centres = vectors.problem_centres(list(kb.problems))
     dense = DenseIndex.from_vectors(vectors.chunk_vectors(index_m.chunks, centres))
     lexical = vectors.lexical_from_bm25(index_m.bm25)
@@ -132,12 +115,9 @@ def _shape_index(index_m: Index, kb: Any, queries: Sequence[Any],
                                vectors.query_lexical(p.text))
               for i, p in enumerate(prepared)}
     shaped = vectors.LookupEmbedder("synthetic-bge-m3-shape", vectors.DIM, lookup, lexical=True)
-    return index_s, prepared, lookup, shaped
-
-
-def _shape_profile(n: int, index_s: Index, kb: Any, queries: Sequence[Any], settings: Settings, shaped: Any,
-                   workdir: Path, progress: Progress, *, vectors_seconds: float) -> dict[str, Any]:
-    """Profile 2: persistence, update and stage timings with production-sized vectors."""
+    generate_s = watch.s
+    del index_m
+    gc.collect()
     folder_s = workdir / f"{n}-shape"
     persist_s = lifecycle.measure_persistence(index_s, folder_s)
     timed_s = TimedEmbedder(shaped)
@@ -146,19 +126,15 @@ def _shape_profile(n: int, index_s: Index, kb: Any, queries: Sequence[Any], sett
     progress(f"[{n}] stages with 1024-d vectors...")
     stages_s = stages.run_stages(Retriever(settings, index_s, kb, shaped), queries,
                                  context_chars=settings.context_max_chars)
-    return {"label": "bge-m3 shape: 1024-d clustered unit vectors + lexical weights (synthetic)",
-            "dim": vectors.DIM, "vectors_seconds": round(vectors_seconds, 2), "persistence": persist_s,
-            "update": update_s, **stages_s}
+    result["shape"] = {"label": "bge-m3 shape: 1024-d clustered unit vectors + lexical weights (synthetic)",
+                       "dim": vectors.DIM, "vectors_seconds": round(generate_s, 2), "persistence": persist_s,
+                       "update": update_s, **stages_s}
 
-
-def _side_by_side(n: int, index_s: Index, prepared: list[Any], lookup: dict[str, Any], *, approximate: bool,
-                  progress: Progress) -> dict[str, Any]:
-    """Quest's BM25, restricted dense and exact search against the usual alternatives, on the same data."""
-    out: dict[str, Any] = {}
+    # ---- side by side
     progress(f"[{n}] side by side: BM25 against rank-bm25...")
     query_tokens = [tokenize(p.text) for p in prepared]
     corpus = _rank_bm25_corpus(index_s)
-    out["compare_bm25"] = compare.bm25(
+    result["compare_bm25"] = compare.bm25(
         index_s.bm25, corpus, query_tokens,
         scan_queries=min(len(query_tokens), max(20, 2_000_000 // max(n, 1))),
         rebuild_queries=min(len(query_tokens), max(3, 300_000 // max(n, 1))),
@@ -167,12 +143,13 @@ def _side_by_side(n: int, index_s: Index, prepared: list[Any], lookup: dict[str,
     named = [(p.query.request.problem_id, lookup[p.text.strip()][0]) for p in prepared
              if p.query.request.problem_id in index_s.rows_by_problem]
     progress(f"[{n}] side by side: restricted dense search against global top-2000 + filter...")
-    out["compare_restricted_dense"] = compare.restricted_dense(index_s.dense, index_s.rows_by_problem, named)
+    result["compare_restricted_dense"] = compare.restricted_dense(index_s.dense, index_s.rows_by_problem, named)
     if approximate:
         progress(f"[{n}] exact against approximate FAISS indexes (IVF, HNSW)...")
         qv = np.stack([lookup[p.text.strip()][0] for p in prepared])
-        out["compare_approximate"] = compare.approximate(index_s.dense, qv)
-    return out
+        result["compare_approximate"] = compare.approximate(index_s.dense, qv)
+    result["seconds"] = round(time.perf_counter() - watch.started, 1)
+    return result
 
 
 def run(sizes: Sequence[int], n_queries: int, out: Path, settings: Settings, *, embedder: str = "auto",

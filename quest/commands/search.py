@@ -6,8 +6,6 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Sequence
-from typing import Any
 
 from quest.commands.common import add_request_arguments, read_code
 from quest.settings import Settings
@@ -56,43 +54,34 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     stages["context"] = (time.perf_counter() - t) * 1000
     status = retriever.status
 
-    rows = _source_rows(result.hits, context.sources)
-    notices = [*status.notices, *result.notices]
+    rows = []
+    for hit, source in zip(result.hits, context.sources, strict=False):
+        rows.append({
+            "n": source.number,
+            "id": hit.chunk.id,
+            "kind": hit.chunk.kind,
+            "label": source.label,
+            "title": hit.chunk.title,
+            "section": hit.chunk.section,
+            "problem_id": hit.chunk.problem_id,
+            "score": round(hit.score, 4),
+            "fused": round(hit.fused, 5),
+            "scope": hit.scope,
+            "signals": {k: {"rank": s.rank, "score": round(s.score, 4)} for k, s in hit.signals.items()},
+        })
     if args.json:
         print(json.dumps({
             "query": query, "verdict": report.verdict, "test": report.test_number, "exception": report.exception,
             "mode": result.mode, "widened": result.widened, "problem_id": result.problem_id,
-            "embedding_mode": status.embedding_mode, "notices": notices,
+            "embedding_mode": status.embedding_mode, "notices": [*status.notices, *result.notices],
             "sources": rows, "timings_ms": {k: round(v, 3) for k, v in stages.items()},
         }, ensure_ascii=False, indent=2))
         return 0
-    for notice in notices:
+
+    for notice in (*status.notices, *result.notices):
         print(f"note: {notice}")
     print(f"mode: {result.mode} ({status.embedding_mode}){' — widened once' if result.widened else ''}; "
           f"verdict: {report.verdict or '-'}")
-    _print_rows(rows, lang)
-    print("timings: " + ", ".join(f"{k} {v:.1f} ms" for k, v in stages.items()))
-    return 0
-
-
-def _source_rows(hits: Sequence[Any], sources: Sequence[Any]) -> list[dict[str, Any]]:
-    """One row per source: what it is, where it came from, and every signal's rank and score."""
-    return [{
-        "n": source.number,
-        "id": hit.chunk.id,
-        "kind": hit.chunk.kind,
-        "label": source.label,
-        "title": hit.chunk.title,
-        "section": hit.chunk.section,
-        "problem_id": hit.chunk.problem_id,
-        "score": round(hit.score, 4),
-        "fused": round(hit.fused, 5),
-        "scope": hit.scope,
-        "signals": {k: {"rank": s.rank, "score": round(s.score, 4)} for k, s in hit.signals.items()},
-    } for hit, source in zip(hits, sources, strict=False)]
-
-
-def _print_rows(rows: list[dict[str, Any]], lang: str) -> None:
     if not rows:
         print("No sufficiently relevant sources found." if lang == "en" else "知识库中没有找到足够相关的内容。")
     for row in rows:
@@ -101,3 +90,5 @@ def _print_rows(rows: list[dict[str, Any]], lang: str) -> None:
         section = f" · {row['section']}" if row["section"] else ""
         print(f"[{row['n']}] {row['label']}{where} {row['title']}{section}")
         print(f"     score {row['score']:.3f}  fused {row['fused']:.4f}  {row['scope']}  {signals}  ({row['id']})")
+    print("timings: " + ", ".join(f"{k} {v:.1f} ms" for k, v in stages.items()))
+    return 0
