@@ -24,9 +24,16 @@ from typing import Any
 
 from quest.errors import KnowledgeBaseError
 from quest.kb.documents import KINDS, LANGS, normalize_problem_id
-from quest.kb.markdown import CATALOGUE_NAME, iter_markdown_files, load_catalogue, split_front_matter
+from quest.kb.markdown import (
+    CATALOGUE_NAME,
+    document_problem_id,
+    iter_markdown_files,
+    load_catalogue,
+    split_front_matter,
+)
 
-KNOWN_FIELDS = ("id", "problem_id", "kind", "lang", "title", "tags", "verdicts", "languages", "examples", "source")
+KNOWN_FIELDS = ("id", "problem_id", "kind", "lang", "title", "tags", "verdicts", "languages", "examples", "source",
+                "url", "remote_oj")
 REQUIRED_FIELDS = ("id", "kind", "title")
 LIST_FIELDS = ("tags", "verdicts", "languages")
 VERDICTS = ("AC", "WA", "TLE", "MLE", "RE", "CE", "PE", "OLE", "SE", "UKE")
@@ -96,10 +103,15 @@ def _check_catalogues(kb_dir: Path, findings: list[Finding]) -> tuple[set[str], 
         except KnowledgeBaseError as exc:
             findings.append(Finding(str(path), exc.line or 1, "error", exc.reason))
             continue
-        for pid in catalogue:
+        for pid, problem in catalogue.items():
             if pid in problems:
                 message = f"problem id {pid} is also listed in {problems[pid]}"
-                findings.append(Finding(str(path), _catalogue_line(path, pid), "error", message))
+                if problem.source_name:
+                    # Two imports under one source name: neither may silently win.
+                    message += (f" (two imports share the source name {problem.source_name!r}; "
+                                "re-import one with another --source)")
+                line = _catalogue_line(path, problem.local_id or pid)
+                findings.append(Finding(str(path), line, "error", message))
             else:
                 problems[pid] = str(path)
     return set(problems), count
@@ -108,7 +120,7 @@ def _check_catalogues(kb_dir: Path, findings: list[Finding]) -> tuple[set[str], 
 def _catalogue_line(path: Path, pid: str) -> int:
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         m = re.match(r"^\s*-?\s*id:\s*['\"]?([^'\"#]+?)['\"]?\s*(?:#.*)?$", line)
-        if m and normalize_problem_id(m.group(1)) == pid:
+        if m and (normalize_problem_id(m.group(1)) == pid or m.group(1).strip() == pid):
             return number
     return 1
 
@@ -163,7 +175,7 @@ def check_document(path: Path, problems: set[str], seen: dict[str, str]) -> list
         else:
             seen[doc_id] = name
 
-    pid = normalize_problem_id(meta.get("problem_id"))
+    pid = document_problem_id(meta)
     if pid is not None and pid not in problems:
         report("error", "problem_id", f"problem_id {pid} is not in any {CATALOGUE_NAME}")
 
