@@ -27,6 +27,7 @@ from quest.kb.documents import KINDS, LANGS, normalize_problem_id
 from quest.kb.markdown import (
     CATALOGUE_NAME,
     document_problem_id,
+    iter_catalogues,
     iter_markdown_files,
     load_catalogue,
     split_front_matter,
@@ -79,24 +80,24 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-def check_knowledge_base(kb_dir: Path | str) -> Report:
-    """Check every catalogue and Markdown document under `kb_dir`."""
+def check_knowledge_base(kb_dir: Path | str, *, starter: bool = True) -> Report:
+    """Check every catalogue and Markdown document under `kb_dir` (without the starter base if not `starter`)."""
     kb_dir = Path(kb_dir)
     if not kb_dir.is_dir():
         raise KnowledgeBaseError(kb_dir, "knowledge folder not found")
     findings: list[Finding] = []
-    problems, files = _check_catalogues(kb_dir, findings)
+    problems, files = _check_catalogues(kb_dir, findings, starter)
     seen: dict[str, str] = {}
-    for path in iter_markdown_files(kb_dir):
+    for path in iter_markdown_files(kb_dir, starter=starter):
         files += 1
         findings.extend(sorted(check_document(path, problems, seen), key=lambda f: f.line))
     return Report(findings=tuple(findings), files=files)
 
 
-def _check_catalogues(kb_dir: Path, findings: list[Finding]) -> tuple[set[str], int]:
+def _check_catalogues(kb_dir: Path, findings: list[Finding], starter: bool = True) -> tuple[set[str], int]:
     problems: dict[str, str] = {}
     count = 0
-    for path in sorted(kb_dir.rglob(CATALOGUE_NAME)):  # every one, as the loader reads them
+    for path in iter_catalogues(kb_dir, starter=starter):  # every one, as the loader reads them
         count += 1
         try:
             catalogue = load_catalogue(path)

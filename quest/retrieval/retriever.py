@@ -327,7 +327,7 @@ def load_embedder_or_none(settings: Settings) -> tuple[Embedder | None, tuple[st
 def build_retriever(settings: Settings, *, progress: Callable[[str], None] | None = None,
                     embedder: Embedder | None = None) -> Retriever:
     """Load the knowledge base, the embedding model (or fall back), and the index (load, update or build)."""
-    kb = load_knowledge_base(settings.kb_dir)
+    kb = load_knowledge_base(settings.kb_dir, starter=settings.starter_kb)
     notices: tuple[str, ...] = ()
     if embedder is None:
         if progress and settings.embeddings_enabled:
