@@ -83,19 +83,28 @@ class _Statement:
         lang = _lang_of(lang_code) if lang_code else None
         if ext == "md" and not lang_code:
             lang = detect_lang(_PDF_LINK.sub("", text)) if text.strip() else "zh"
+        if ext == "pdf":
+            return self._pdf(path, lang_code)
         if lang is None:
             return None, ""
-        if ext == "pdf":
-            return lang, pdf_statement(path, self.root.name(path), lang, self.limits)
         pdf = _PDF_LINK.search(text)
         if pdf and not _PDF_LINK.sub("", text).strip():
             target = _find_file(self.folder, pdf.group(1))
             if target is None:
                 raise ImportError_(f"{self.root.name(path)}: links {pdf.group(1)} but the export has no such file")
-            return lang, pdf_statement(target, self.root.name(target), lang, self.limits)
+            return self._pdf(target, lang_code or lang)
         if _HTML.match(text):
             text = html_to_markdown(text, resolve_image=self._image, heading_offset=0)
         return lang, self._images(text)
+
+    def _pdf(self, path: Path, lang_code: str) -> tuple[str | None, str]:
+        name = self.root.name(path)
+        if lang_code:
+            lang = _lang_of(lang_code)
+            return (lang, pdf_statement(path, name, lang, self.limits)) if lang else (None, "")
+        text = pdf_statement(path, name, "en", self.limits)  # the note's language follows the text's
+        lang = detect_lang(text)
+        return lang, pdf_statement(path, name, lang, self.limits) if lang != "en" else text
 
     def _image(self, src: str) -> str | None:
         if src.startswith("data:"):
