@@ -149,6 +149,9 @@ class Problem:
     source_name: str = ""
     local_id: str = ""
     url: str = ""
+    # Set by the loader: the knowledge base has this problem's statement and nothing else
+    # (an import without solutions), so answers must say they rest on the statement alone.
+    statement_only: bool = False
 
     @property
     def display_id(self) -> str:

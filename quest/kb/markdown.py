@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -229,7 +230,19 @@ def load_knowledge_base(kb_dir: Path | str, *, strict: bool = False, starter: bo
             log.warning("knowledge base: %s", exc)
         if strict:
             raise errors[0]
+    problems = _mark_statement_only(problems, documents)
     return KnowledgeBase(documents=tuple(documents), problems=problems, errors=tuple(str(e) for e in errors))
+
+
+def _mark_statement_only(problems: dict[str, Problem], documents: list[Document]) -> dict[str, Problem]:
+    kinds: dict[str, set[str]] = {}
+    for doc in documents:
+        if doc.problem_id is not None:
+            kinds.setdefault(doc.problem_id, set()).add(doc.kind)
+    return {
+        pid: replace(p, statement_only=True) if kinds.get(pid) == {"problem_statement"} else p
+        for pid, p in problems.items()
+    }
 
 
 # --------------------------------------------------------------------------- chunking

@@ -375,3 +375,18 @@ def test_statement_chunks_carry_title_section_source_and_limits(tmp_path: Path) 
     assert chunks[0].text.endswith("Time limit: 500 ms. Memory limit: 64 MB.")  # no tiny Limits chunk
     assert chunks[0].indexed_text.startswith("A+B Problem - Description\n")
     assert {(c.source_name, c.url) for c in chunks} == {("hustoj-main", "http://oj.example.edu/problem.php?id=1008")}
+
+
+def test_a_problem_with_only_its_statement_is_marked_and_the_prompt_says_so(tmp_path: Path) -> None:
+    from quest.prompts import _problem_line
+
+    import_export("hydro", hydro_set(tmp_path), tmp_path / "kb" / "hydro")
+    problems = load_knowledge_base(tmp_path / "kb").problems
+    assert problems["hydro:P1"].statement_only
+    line = _problem_line(problems["hydro:P1"], "hydro:P1", "en")
+    assert line == ("Problem: P1 · A+B Problem (tags: 入门, 模拟)\nNote: the knowledge base has only this problem's "
+                    "statement (no solution or explanation). Say so in the answer and reason from the statement "
+                    "and the student's code.")
+    with_solution = load_knowledge_base(EXPORTS.parent / "kb_small").problems
+    assert sorted(with_solution) == ["1", "239", "704"]
+    assert not any(p.statement_only for p in with_solution.values())  # they have solutions
