@@ -390,3 +390,35 @@ def test_a_problem_with_only_its_statement_is_marked_and_the_prompt_says_so(tmp_
     with_solution = load_knowledge_base(EXPORTS.parent / "kb_small").problems
     assert sorted(with_solution) == ["1", "239", "704"]
     assert not any(p.statement_only for p in with_solution.values())  # they have solutions
+
+
+def test_sources_carry_the_import_and_the_ui_links_the_judge(tmp_path: Path) -> None:
+    from quest.context import build_context
+    from quest.retrieval.types import Hit
+    from quest.ui.render import sources_html
+
+    import_export("fps", HUSTOJ, tmp_path / "main", source_name="hustoj-main")
+    statement = load_knowledge_base(tmp_path).by_id()["imp-hustoj-main-1008-statement"]
+    context = build_context([Hit(chunk_document(statement)[0], 0.9)], lang="en")
+    (source,) = context.sources
+    assert (source.source_name, source.url, source.problem_id) == (
+        "hustoj-main", "http://oj.example.edu/problem.php?id=1008", "hustoj-main:1008")
+    html = sources_html(context.sources, lang="en")
+    assert ('<a class="q-src-url" href="http://oj.example.edu/problem.php?id=1008" target="_blank" '
+            'rel="noopener noreferrer">hustoj-main</a>') in html
+
+
+def test_the_retriever_finds_an_imported_problem_by_its_judge_number(tmp_path: Path) -> None:
+    from quest.retrieval.retriever import build_retriever
+    from quest.settings import Settings
+
+    kb = tmp_path / "kb"
+    import_export("fps", HUSTOJ, kb / "main", source_name="hustoj-main")
+    import_export("fps", HUSTOJ, kb / "contest", source_name="hustoj-contest", id_from="url")
+    settings = Settings(kb_dir=kb, data_dir=tmp_path / "data", embedding_model="none", show_progress=False)
+    retriever = build_retriever(settings)
+    assert retriever.exact_match("1007") is None  # two sets have it: the caller must ask which one
+    assert retriever.exact_match("hustoj-main:1007").id == "hustoj-main:1007"
+    result = retriever.search("how to sum the numbers", problem_id="hustoj-contest:1007")
+    assert result.problem_id == "hustoj-contest:1007" and result.hits
+    assert {h.chunk.problem_id for h in result.hits if h.scope == "problem"} == {"hustoj-contest:1007"}
