@@ -146,7 +146,9 @@ class Retriever:
         query = (query or "").strip()
         pid = resolve_problem_id(problem_id, self.problems)
         if pid is not None and pid not in self.problems:
-            notices.append(f"unknown problem id {pid!r}: searching the whole knowledge base")
+            resolved = resolve_problem(problem_id, self.problems)
+            notices.append(resolved.question() + " Searching the whole knowledge base." if resolved.ambiguous
+                           else f"unknown problem id {pid!r}: searching the whole knowledge base")
             pid = None
         if not query:
             return SearchResult(hits=(), mode="empty", notices=(*notices, "empty query"), problem_id=pid)

@@ -422,3 +422,30 @@ def test_the_retriever_finds_an_imported_problem_by_its_judge_number(tmp_path: P
     result = retriever.search("how to sum the numbers", problem_id="hustoj-contest:1007")
     assert result.problem_id == "hustoj-contest:1007" and result.hits
     assert {h.chunk.problem_id for h in result.hits if h.scope == "problem"} == {"hustoj-contest:1007"}
+    unsure = retriever.search("how to sum the numbers", problem_id="1007")
+    assert unsure.problem_id is None
+    assert unsure.notices[0] == ("Several problems have that number; which one do you mean: hustoj-contest:1007 · "
+                                 "数列求和; hustoj-main:1007 · 数列求和? Searching the whole knowledge base.")
+    assert retriever.search("sum", problem_id="1008").problem_id is None  # still two sets
+    only = retriever.search("sum", problem_id="hustoj-main:1008")
+    assert only.problem_id == "hustoj-main:1008"
+
+
+def test_after_a_reimport_the_index_re_embeds_only_what_changed(tmp_path: Path) -> None:
+    from quest.retrieval.index import build_index, update_index
+    from quest.settings import Settings
+
+    kb = tmp_path / "kb"
+    export = tmp_path / "set.xml"
+    export.write_text(generated_fps(3), encoding="utf-8")
+    import_export("fps", export, kb / "main", source_name="main")
+    settings = Settings(kb_dir=kb, data_dir=tmp_path / "data", embedding_model="none", show_progress=False)
+    index = build_index(load_knowledge_base(kb), settings, None)
+    export.write_text(generated_fps(3).replace("Problem 1001", "Problem 1001 (revised)"), encoding="utf-8")
+    _, report = import_export("fps", export, kb / "main", source_name="main")
+    assert report.updated == ("1001",)
+    _, update = update_index(index, load_knowledge_base(kb), settings, None)
+    # The title is in every document of the problem: its statement and both solutions change.
+    assert sorted(update.embedded_docs) == ["imp-main-1001-solution-1", "imp-main-1001-solution-2",
+                                            "imp-main-1001-statement"]
+    assert update.removed_docs == ()
