@@ -178,7 +178,11 @@ def check_document(path: Path, problems: set[str], seen: dict[str, str]) -> list
 
     pid = document_problem_id(meta)
     if pid is not None and pid not in problems:
-        report("error", "problem_id", f"problem_id {pid} is not in any {CATALOGUE_NAME}")
+        if ":" in pid and meta.get("source"):
+            report("error", "problem_id", f"problem_id {meta.get('problem_id')} of source {meta['source']!r} is not in "
+                   f"a {CATALOGUE_NAME} with 'source: {meta['source']}' (`source` names an imported problem set)")
+        else:
+            report("error", "problem_id", f"problem_id {pid} is not in any {CATALOGUE_NAME}")
 
     if not body.strip():
         report("error", None, "the document has no text below its front matter")

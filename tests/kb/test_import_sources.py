@@ -449,3 +449,12 @@ def test_after_a_reimport_the_index_re_embeds_only_what_changed(tmp_path: Path) 
     assert sorted(update.embedded_docs) == ["imp-main-1001-solution-1", "imp-main-1001-solution-2",
                                             "imp-main-1001-statement"]
     assert update.removed_docs == ()
+
+
+def test_check_explains_a_document_whose_source_has_no_catalogue(tmp_path: Path) -> None:
+    front = "id: x\nproblem_id: 7\nsource: mine\nkind: faq\nlang: en\ntitle: T"
+    (tmp_path / "a.md").write_text(f"---\n{front}\n---\n\nText\n", encoding="utf-8")
+    (finding,) = check_knowledge_base(tmp_path).findings
+    assert (finding.line, finding.message) == (
+        3, "problem_id 7 of source 'mine' is not in a problems.yaml with 'source: mine' "
+           "(`source` names an imported problem set)")
