@@ -458,3 +458,31 @@ def test_check_explains_a_document_whose_source_has_no_catalogue(tmp_path: Path)
     assert (finding.line, finding.message) == (
         3, "problem_id 7 of source 'mine' is not in a problems.yaml with 'source: mine' "
            "(`source` names an imported problem set)")
+
+
+def test_the_cli_imports_reimports_and_checks_without_the_starter_base(
+    kb_with_starter: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from quest.cli import main
+
+    into = kb_with_starter / "imported" / "main"
+    args = ["--kb", str(kb_with_starter), "kb", "import", "--format", "fps", str(HUSTOJ), "--source", "hustoj-main",
+            "--into", str(into)]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[:4] == [
+        f"imported 2 problems, 7 documents from {HUSTOJ} into {into} as source 'hustoj-main'",
+        "  2 added, 0 updated, 0 unchanged, 0 removed",
+        "  added: 1007",
+        "  added: 1008",
+    ]
+    assert main(args) == 0
+    assert capsys.readouterr().out.splitlines()[1] == "  0 added, 0 updated, 2 unchanged, 0 removed"
+    # The same export under the default source name, into another folder: a second set, no collision.
+    assert main(["--kb", str(kb_with_starter), "kb", "import", "--format", "fps", str(HUSTOJ),
+                 "--into", str(kb_with_starter / "imported" / "fps")]) == 0
+    capsys.readouterr()
+    monkeypatch.setenv("QUEST_STARTER_KB", "false")
+    assert main(["--kb", str(kb_with_starter), "kb", "check"]) == 0
+    general = len(list((kb_with_starter / "general").glob("*.md")))
+    assert capsys.readouterr().out == f"{general + 14 + 2} files checked: 0 errors, 0 warnings\n"
