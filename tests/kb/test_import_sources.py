@@ -486,3 +486,19 @@ def test_the_cli_imports_reimports_and_checks_without_the_starter_base(
     assert main(["--kb", str(kb_with_starter), "kb", "check"]) == 0
     general = len(list((kb_with_starter / "general").glob("*.md")))
     assert capsys.readouterr().out == f"{general + 14 + 2} files checked: 0 errors, 0 warnings\n"
+
+
+def test_list_items_holding_paragraphs_keep_their_text_on_the_marker_line() -> None:
+    from quest.kb.importers.html2md import html_to_markdown
+
+    assert html_to_markdown("<ul><li><p>one</p></li><li><p>two</p></li></ul><ol><li><p>x</p></li></ol>") == \
+        "- one\n\n- two\n\n1. x"
+
+
+def test_mathjax_scripts_and_tex_attributes_become_tex_once() -> None:
+    from quest.kb.importers.html2md import html_to_markdown
+
+    html = ('<p>Let <span class="MathJax_Preview">n</span><span class="MathJax" id="MathJax-Element-1-Frame">'
+            '<span class="math"><span>n</span></span></span><script type="math/tex">n\\le 10^5</script> and '
+            '<script type="math/tex; mode=display">\\sum a_i</script> with <span data-tex="x^2">x2</span>.</p>')
+    assert html_to_markdown(html) == "Let $n\\le 10^5$ and $$\\sum a_i$$ with $x^2$."

@@ -85,6 +85,9 @@ class _Converter(HTMLParser):
         if stripped:
             self.out.append("\n" * max(0, n - have))
 
+    def _after_list_marker(self) -> bool:
+        return bool(self.out) and re.fullmatch(r"\s*(?:-|\d+\.) ", self.out[-1]) is not None
+
     # -- parser callbacks
     def _math_start(self, tag: str, a: dict[str, str | None]) -> bool:
         """Begin or continue reading a formula; True when the tag belongs to one."""
@@ -157,7 +160,8 @@ class _Converter(HTMLParser):
         elif tag == "br":
             self.out.append("\n")
         elif tag in _BLOCK:
-            self._newlines(2)
+            if not (tag == "p" and self._after_list_marker()):  # <li><p>: the text stays on the marker's line
+                self._newlines(2)
             if tag in ("ul", "ol"):
                 self.lists.append([None] if tag == "ul" else [0])
             elif tag == "hr":
