@@ -502,3 +502,12 @@ def test_mathjax_scripts_and_tex_attributes_become_tex_once() -> None:
             '<span class="math"><span>n</span></span></span><script type="math/tex">n\\le 10^5</script> and '
             '<script type="math/tex; mode=display">\\sum a_i</script> with <span data-tex="x^2">x2</span>.</p>')
     assert html_to_markdown(html) == "Let $n\\le 10^5$ and $$\\sum a_i$$ with $x^2$."
+
+
+def test_an_import_folder_from_before_source_names_is_replaced(tmp_path: Path) -> None:
+    into = tmp_path / "imported"
+    (into / "fps-1").mkdir(parents=True)
+    (into / "fps-1" / "imp-fps-fps-1-statement.md").write_text("old", encoding="utf-8")
+    (into / ".quest-import.json").write_text('{"format": "fps", "source": "fps.xml", "files": []}', encoding="utf-8")
+    _, report = import_export("fps", HUSTOJ, into, source_name="main")
+    assert report.added == ("1007", "1008") and not (into / "fps-1").exists()

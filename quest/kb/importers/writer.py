@@ -170,6 +170,8 @@ def _check_target(into: Path, source_name: str, force: bool) -> dict[str, Any]:
                            hint="choose another --into folder, or pass --force to replace it")
     marker = read_marker(into)
     earlier = marker.get("source_name") or ""
+    if not earlier:
+        return {}  # made by an import before source names: replaced whole, as it always was
     if earlier != source_name and not force:
         raise ImportError_(
             f"{into}: holds the import of source {earlier or marker.get('format') or '?'!r}, not {source_name!r}",
