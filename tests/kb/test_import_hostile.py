@@ -83,3 +83,20 @@ def test_a_symlink_inside_a_folder_export_is_refused_not_followed(tmp_path: Path
         target = export / "2"
     message = refused("hydro", export, tmp_path)
     assert message == f"{target}: is a symbolic link; links inside an export are refused"
+
+
+def test_a_broken_pdf_statement_is_refused(tmp_path: Path) -> None:
+    export = tmp_path / "hydro"
+    (export / "1").mkdir(parents=True)
+    (export / "1" / "problem.yaml").write_text("pid: P1\ntitle: T\n", encoding="utf-8")
+    (export / "1" / "problem.pdf").write_bytes(b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ngarbage")
+    message = refused("hydro", export, tmp_path)
+    assert message.startswith(f"{export}/1/problem.pdf: not a readable PDF (")
+
+
+def test_a_source_name_that_is_not_a_slug_is_refused(tmp_path: Path) -> None:
+    into = tmp_path / "kb" / "x"
+    with pytest.raises(ImportError_) as exc:
+        import_export("fps", EXPORTS / "fps.xml", into, source_name="My Judge")
+    assert str(exc.value) == "--source 'My Judge': use lowercase letters, digits, '-' and '_' (e.g. hustoj-main)"
+    assert not into.exists()
