@@ -237,7 +237,11 @@ def build_result(fmt: str, parsed: Iterable[ParsedProblem], root: ExportRoot, so
             raise ImportError_(f"{_name(root, p.origin)}: problem has no id")
         key = slug(local)
         if key in seen:
-            raise ImportError_(f"{_name(root, p.origin)}: problem id {local!r} is already used by {seen[key]}")
+            raise ImportError_(
+                f"{_name(root, p.origin)}: problem id {local!r} is already used by {seen[key]}",
+                hint="import the files separately with different --source names, or use --id-from order"
+                if fmt == "fps" else None,
+            )
         seen[key] = p.origin
         p.title = " ".join(p.title.split())  # a title is one line in front matter and in the picker
         pid = qualified_problem_id(source_name, local)
