@@ -36,6 +36,8 @@ class Source:
     text: str  # the text as it went into the context (possibly cut)
     lang: str
     truncated: bool = False
+    source_name: str = ""  # the imported problem set it came from ("" for the starter base)
+    url: str = ""  # the problem's page on its judge
 
     def header_in(self, label: str, lang: str) -> str:
         title = self.title if not self.section else f"{self.title} · {self.section}"
@@ -89,6 +91,8 @@ def build_context(hits: Sequence[Hit], *, lang: str = "zh", max_chars: int = 600
             score=float(hit.score),
             text=chunk.text,
             lang=chunk.lang,
+            source_name=chunk.source_name,
+            url=chunk.url,
         )
         header = source.header_in(source.label, lang)
         separator = 2 if sources else 0

@@ -171,7 +171,17 @@ def _problem_line(problem: Problem | None, problem_id: str | None, lang: str) ->
     line = f"{w['problem']}: {problem.label}"
     if problem.tags:
         line += f" ({w['tags']}: {', '.join(problem.tags)})"
+    if getattr(problem, "statement_only", False):
+        line += "\n" + STATEMENT_ONLY[lang]
     return line
+
+
+# An imported problem with only its statement: the model must not pretend to know a solution.
+STATEMENT_ONLY = {
+    "en": "Note: the knowledge base has only this problem's statement (no solution or explanation). "
+          "Say so in the answer and reason from the statement and the student's code.",
+    "zh": "注意：知识库里只有这道题的题面，没有题解或讲解。请在回答中说明这一点，并依据题面和学生的代码来分析。",
+}
 
 
 def _cap(text: str, limit: int) -> str:

@@ -24,6 +24,9 @@ def _env_bool(value: str) -> bool:
 class Settings:
     # Where things live.
     kb_dir: Path = Path("knowledge")
+    # False (QUEST_STARTER_KB=false): leave out the starter problems (knowledge/problems.yaml and
+    # knowledge/problems/); the general documents and imported sets stay.
+    starter_kb: bool = True
     data_dir: Path = Path(".quest")
 
     # Embeddings. "BAAI/bge-m3" gives dense vectors plus lexical weights; any other BGE

@@ -26,7 +26,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     def progress(message: str) -> None:
         print(message, file=sys.stderr)
 
-    kb = load_knowledge_base(settings.kb_dir)
+    kb = load_knowledge_base(settings.kb_dir, starter=settings.starter_kb)
     for error in kb.errors:
         print(f"warning: {error}", file=sys.stderr)
     embedder, notices = load_embedder_or_none(settings)

@@ -1,6 +1,7 @@
 """`python -m quest kb import|check`: bring OJ exports into the knowledge base, and check it.
 
-    python -m quest kb import --format fps|hydro|qduoj PATH --into knowledge/imported/ [--force]
+    python -m quest kb import --format fps|hydro|qduoj PATH --into knowledge/imported/<name>
+                              [--source NAME] [--id-from url|order|title-hash] [--prune] [--force]
     python -m quest kb check [PATH]
 """
 
@@ -24,13 +25,21 @@ def register(subparsers: Any) -> None:
         help="import an FPS / Hydro / QDUOJ export (file, folder or zip)",
         description=(
             "Write the export's problems as statement and official-solution documents plus a "
-            "problems.yaml into the --into folder, all at once or not at all. Re-importing into a "
-            "folder an earlier import created replaces it; any other existing folder needs --force."
+            "problems.yaml into the --into folder, all at once or not at all. Re-importing the same "
+            "--source into its folder merges: new and changed problems are written, others are kept "
+            "(removed with --prune). Any other existing folder needs --force."
         ),
     )
     imp.add_argument("--format", required=True, choices=FORMATS, help="the export's format")
     imp.add_argument("path", type=Path, metavar="PATH", help="the export: .xml, folder or .zip")
     imp.add_argument("--into", required=True, type=Path, help="target folder, e.g. knowledge/imported/fps")
+    imp.add_argument("--source", default="", metavar="NAME",
+                     help="name of this problem set, e.g. hustoj-main (default: the format); "
+                          "ids are unique per source")
+    imp.add_argument("--id-from", default="url", choices=("url", "order", "title-hash"),
+                     help="FPS problem ids: the judge's number from <url> (default), position, or title hash")
+    imp.add_argument("--prune", action="store_true",
+                     help="on re-import, remove problems of this source that the export no longer has")
     imp.add_argument("--force", action="store_true", help="replace an existing folder that no import created")
     imp.add_argument("--max-size-mb", type=float, default=200.0, help="refuse input files larger than this")
     imp.set_defaults(func=run_import)
@@ -45,20 +54,26 @@ def run_import(args: argparse.Namespace, settings: Settings) -> int:
     from quest.kb.importers.safety import MB
 
     limits = Limits(max_file_bytes=int(args.max_size_mb * MB))
-    result = import_export(args.format, args.path, args.into, force=args.force, limits=limits)
+    result, report = import_export(
+        args.format, args.path, args.into, force=args.force, limits=limits, source_name=args.source,
+        id_from=args.id_from, prune=args.prune, kb_root=settings.kb_dir,
+    )
     print(
         f"imported {len(result.problems)} problems, {len(result.documents)} documents "
-        f"from {args.path} into {args.into}"
+        f"from {args.path} into {args.into} as source {result.source_name!r}"
     )
-    for problem in result.problems:
-        print(f"  {problem.label}")
+    print(f"  {report.summary()}")
+    for what in ("added", "updated", "removed"):
+        for local in getattr(report, what):
+            print(f"  {what}: {local}")
+    print("  next: python -m quest kb check, then python -m quest index")
     return 0
 
 
 def run_check(args: argparse.Namespace, settings: Settings) -> int:
     from quest.kb.validate import check_knowledge_base
 
-    report = check_knowledge_base(args.path or settings.kb_dir)
+    report = check_knowledge_base(args.path or settings.kb_dir, starter=settings.starter_kb)
     for finding in report.findings:
         print(finding)
     print(report.summary())

@@ -49,6 +49,22 @@ def normalize_problem_id(value: object) -> str | None:
     return m.group(1) if m else text
 
 
+_SOURCE_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
+
+
+def is_source_name(value: object) -> bool:
+    """'hustoj-main', 'fps', 'hydro2': lowercase letters, digits, '-' and '_' (at most 40)."""
+    return isinstance(value, str) and bool(_SOURCE_NAME.match(value))
+
+
+def qualified_problem_id(source_name: str, local_id: object) -> str:
+    """'hustoj-main', 1007 -> 'hustoj-main:1007': an imported problem's id, unique per source.
+
+    The local id is kept exactly as the judge writes it ('P1' stays 'P1', '排序1' stays).
+    """
+    return f"{source_name}:{str(local_id).strip()}"
+
+
 @dataclass(frozen=True)
 class Document:
     id: str
@@ -62,6 +78,11 @@ class Document:
     languages: tuple[str, ...] = ()
     source: str = ""  # file the document came from, for error messages and the UI
     extra: Mapping[str, Any] = field(default_factory=dict)  # e.g. examples for reference code
+    # Where an imported problem came from (front matter `source`, `url`, `remote_oj`); empty
+    # for hand-written documents. `source_name` is the operator's name for the import.
+    source_name: str = ""
+    url: str = ""
+    remote_oj: str = ""
 
     @property
     def content_hash(self) -> str:
@@ -92,6 +113,8 @@ class Chunk:
     tags: tuple[str, ...] = ()
     verdicts: tuple[str, ...] = ()
     languages: tuple[str, ...] = ()
+    source_name: str = ""  # the import this chunk's document came from (see Document)
+    url: str = ""
 
     @property
     def indexed_text(self) -> str:
@@ -128,6 +151,18 @@ class Problem:
     difficulty: str = ""
     tags: tuple[str, ...] = ()
     limits: Mapping[str, Any] = field(default_factory=dict)
+    # Imported problems: `id` is "<source>:<local_id>" so two judges' 1007 never collide;
+    # `local_id` is the judge's own id as students know it ("1007", "P1", "排序1").
+    source_name: str = ""
+    local_id: str = ""
+    url: str = ""
+    # Set by the loader: the knowledge base has this problem's statement and nothing else
+    # (an import without solutions), so answers must say they rest on the statement alone.
+    statement_only: bool = False
+
+    @property
+    def display_id(self) -> str:
+        return self.local_id or self.id
 
     def title(self, lang: str = "en") -> str:
         if lang == "zh":
@@ -137,7 +172,7 @@ class Problem:
     @property
     def label(self) -> str:
         """'239 · 滑动窗口最大值 · Sliding Window Maximum', as the problem picker shows it."""
-        parts = [self.id] + [t for t in (self.title_zh, self.title_en) if t]
+        parts = [self.display_id] + [t for t in (self.title_zh, self.title_en) if t]
         return " · ".join(parts)
 
 

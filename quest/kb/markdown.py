@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,9 @@ from quest.kb.documents import (
     Document,
     KnowledgeBase,
     Problem,
+    is_source_name,
     normalize_problem_id,
+    qualified_problem_id,
 )
 from quest.markdown_blocks import FenceTracker, fenced_blocks, split_lines
 
@@ -41,7 +44,11 @@ _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 
 
 def load_catalogue(path: Path) -> dict[str, Problem]:
-    """Read a problems.yaml: a list of problems, or a mapping with a `problems` list."""
+    """Read a problems.yaml: a list of problems, or a mapping with a `problems` list.
+
+    A mapping may name its `source` (an import's name): its ids are then kept exactly as
+    written and qualified as `<source>:<id>`, so they never collide with the starter base.
+    """
     try:
         raw = yaml.safe_load(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
@@ -49,7 +56,11 @@ def load_catalogue(path: Path) -> dict[str, Problem]:
         raise KnowledgeBaseError(path, f"broken YAML: {exc}", line=line + 1 if line is not None else None) from exc
     except (OSError, UnicodeDecodeError) as exc:
         raise KnowledgeBaseError(path, f"cannot read: {exc}") from exc
+    source_name = ""
     if isinstance(raw, dict):
+        source_name = raw.get("source") or ""
+        if source_name and not is_source_name(source_name):
+            raise KnowledgeBaseError(path, f"source {source_name!r} is not a valid source name (a-z, 0-9, -, _)")
         raw = raw.get("problems")
     if raw is None:
         return {}
@@ -59,10 +70,14 @@ def load_catalogue(path: Path) -> dict[str, Problem]:
     for i, entry in enumerate(raw):
         if not isinstance(entry, dict) or entry.get("id") in (None, ""):
             raise KnowledgeBaseError(path, f"problem #{i + 1} has no id")
-        pid = normalize_problem_id(entry["id"])
+        local = str(entry["id"]).strip()
+        pid = qualified_problem_id(source_name, local) if source_name else normalize_problem_id(entry["id"])
         if pid in problems:
             raise KnowledgeBaseError(path, f"problem id {pid} is listed twice")
         problems[pid] = Problem(
+            source_name=source_name,
+            local_id=local if source_name else "",
+            url=str(entry.get("url") or ""),
             id=pid,
             title_zh=str(entry.get("title_zh") or ""),
             title_en=str(entry.get("title_en") or ""),
@@ -102,6 +117,14 @@ def _as_tuple(value: Any) -> tuple[str, ...]:
     return tuple(str(v) for v in value)
 
 
+def document_problem_id(meta: dict[str, Any]) -> str | None:
+    """The problem a document is about; an imported one's id is qualified by its `source`."""
+    source_name = meta.get("source")
+    if is_source_name(source_name) and meta.get("problem_id") not in (None, ""):
+        return qualified_problem_id(source_name, meta["problem_id"])
+    return normalize_problem_id(meta.get("problem_id"))
+
+
 def parse_document(text: str, path: Path | str = "<text>") -> Document:
     meta, body, _ = split_front_matter(text, path)
     for required in ("id", "kind", "title"):
@@ -115,34 +138,56 @@ def parse_document(text: str, path: Path | str = "<text>") -> Document:
         raise KnowledgeBaseError(path, f"unknown lang {lang!r} (expected zh or en)")
     if not body.strip():
         raise KnowledgeBaseError(path, "the document has no text below its front matter")
-    known = {"id", "kind", "title", "lang", "problem_id", "tags", "verdicts", "languages"}
+    known = {"id", "kind", "title", "lang", "problem_id", "tags", "verdicts", "languages", "source", "url",
+             "remote_oj"}
+    source_name = meta.get("source")
     return Document(
         id=str(meta["id"]).strip(),
         kind=kind,
         title=str(meta["title"]).strip(),
         text=body.strip("\n"),
         lang=lang,
-        problem_id=normalize_problem_id(meta.get("problem_id")),
+        problem_id=document_problem_id(meta),
         tags=_as_tuple(meta.get("tags")),
         verdicts=tuple(v.upper() for v in _as_tuple(meta.get("verdicts"))),
         languages=tuple(v.lower() for v in _as_tuple(meta.get("languages"))),
         source=str(path),
         extra={k: v for k, v in meta.items() if k not in known},
+        source_name=source_name if is_source_name(source_name) else "",
+        url=str(meta.get("url") or ""),
+        remote_oj=str(meta.get("remote_oj") or ""),
     )
 
 
-def iter_markdown_files(kb_dir: Path) -> Iterator[Path]:
+# The starter base: the top-level catalogue and `problems/`. `QUEST_STARTER_KB=false` leaves
+# them out, so an operator gets only their own imports plus the general documents.
+STARTER_PARTS = (CATALOGUE_NAME, "problems")
+
+
+def is_starter(kb_dir: Path, path: Path) -> bool:
+    return path.relative_to(kb_dir).parts[0] in STARTER_PARTS
+
+
+def iter_catalogues(kb_dir: Path, *, starter: bool = True) -> Iterator[Path]:
+    for path in sorted(kb_dir.rglob(CATALOGUE_NAME)):
+        if starter or not is_starter(kb_dir, path):
+            yield path
+
+
+def iter_markdown_files(kb_dir: Path, *, starter: bool = True) -> Iterator[Path]:
     for path in sorted(kb_dir.rglob("*.md")):
         rel = path.relative_to(kb_dir)
         if any(part in SKIPPED_DIRS or part.startswith(".") for part in rel.parts[:-1]):
+            continue
+        if not starter and is_starter(kb_dir, path):
             continue
         if path.name in SKIPPED_FILES:
             continue
         yield path
 
 
-def load_knowledge_base(kb_dir: Path | str, *, strict: bool = False) -> KnowledgeBase:
-    """Load every catalogue and document under `kb_dir`.
+def load_knowledge_base(kb_dir: Path | str, *, strict: bool = False, starter: bool = True) -> KnowledgeBase:
+    """Load every catalogue and document under `kb_dir` (without the starter base if not `starter`).
 
     Errors are collected per file; with `strict=True` the first one is raised.
     """
@@ -151,7 +196,7 @@ def load_knowledge_base(kb_dir: Path | str, *, strict: bool = False) -> Knowledg
         raise KnowledgeBaseError(kb_dir, "knowledge folder not found")
     errors: list[KnowledgeBaseError] = []
     problems: dict[str, Problem] = {}
-    for cat in sorted(kb_dir.rglob(CATALOGUE_NAME)):
+    for cat in iter_catalogues(kb_dir, starter=starter):
         try:
             for pid, problem in load_catalogue(cat).items():
                 if pid in problems:
@@ -163,7 +208,7 @@ def load_knowledge_base(kb_dir: Path | str, *, strict: bool = False) -> Knowledg
 
     documents: list[Document] = []
     seen: dict[str, str] = {}
-    for path in iter_markdown_files(kb_dir):
+    for path in iter_markdown_files(kb_dir, starter=starter):
         try:
             try:
                 text = path.read_text(encoding="utf-8")
@@ -185,7 +230,19 @@ def load_knowledge_base(kb_dir: Path | str, *, strict: bool = False) -> Knowledg
             log.warning("knowledge base: %s", exc)
         if strict:
             raise errors[0]
+    problems = _mark_statement_only(problems, documents)
     return KnowledgeBase(documents=tuple(documents), problems=problems, errors=tuple(str(e) for e in errors))
+
+
+def _mark_statement_only(problems: dict[str, Problem], documents: list[Document]) -> dict[str, Problem]:
+    kinds: dict[str, set[str]] = {}
+    for doc in documents:
+        if doc.problem_id is not None:
+            kinds.setdefault(doc.problem_id, set()).add(doc.kind)
+    return {
+        pid: replace(p, statement_only=True) if kinds.get(pid) == {"problem_statement"} else p
+        for pid, p in problems.items()
+    }
 
 
 # --------------------------------------------------------------------------- chunking
@@ -236,6 +293,8 @@ def chunk_document(doc: Document, max_chars: int = 1200) -> list[Chunk]:
             sections.append((value, []))
         else:
             sections[-1][1].append(value)
+    if doc.kind == "problem_statement":
+        sections = _limits_into_description(sections)
 
     pieces: list[tuple[str, str]] = []
     for section, blocks in sections:
@@ -265,9 +324,32 @@ def chunk_document(doc: Document, max_chars: int = 1200) -> list[Chunk]:
             tags=doc.tags,
             verdicts=doc.verdicts,
             languages=doc.languages,
+            source_name=doc.source_name,
+            url=doc.url,
         )
         for i, (section, text) in enumerate(pieces)
     ]
+
+
+LIMITS_HEADINGS = frozenset({"limits", "限制", "时空限制", "time and memory limits"})
+
+
+def _limits_into_description(sections: list[tuple[str, list[str]]]) -> list[tuple[str, list[str]]]:
+    """A statement's one-line "Limits" section joins the first section with text.
+
+    On its own it is a tiny chunk that matches every "time limit" question about any problem
+    and often ranks first; beside the description it is context.
+    """
+    limits = [blocks for title, blocks in sections if title.strip().lower() in LIMITS_HEADINGS]
+    if not limits:
+        return sections
+    kept = [(title, blocks) for title, blocks in sections if title.strip().lower() not in LIMITS_HEADINGS]
+    first = next((i for i, (_, blocks) in enumerate(kept) if blocks), None)
+    if first is None:
+        return sections
+    title, blocks = kept[first]
+    kept[first] = (title, [*blocks, *(b for group in limits for b in group)])
+    return kept
 
 
 def _split_long_text(block: str, max_chars: int) -> Iterable[str]:

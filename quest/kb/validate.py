@@ -24,10 +24,18 @@ from typing import Any
 
 from quest.errors import KnowledgeBaseError
 from quest.kb.documents import KINDS, LANGS, normalize_problem_id
-from quest.kb.markdown import CATALOGUE_NAME, iter_markdown_files, load_catalogue, split_front_matter
+from quest.kb.markdown import (
+    CATALOGUE_NAME,
+    document_problem_id,
+    iter_catalogues,
+    iter_markdown_files,
+    load_catalogue,
+    split_front_matter,
+)
 from quest.markdown_blocks import fenced_blocks
 
-KNOWN_FIELDS = ("id", "problem_id", "kind", "lang", "title", "tags", "verdicts", "languages", "examples", "source")
+KNOWN_FIELDS = ("id", "problem_id", "kind", "lang", "title", "tags", "verdicts", "languages", "examples", "source",
+                "url", "remote_oj")
 REQUIRED_FIELDS = ("id", "kind", "title")
 LIST_FIELDS = ("tags", "verdicts", "languages")
 VERDICTS = ("AC", "WA", "TLE", "MLE", "RE", "CE", "PE", "OLE", "SE", "UKE")
@@ -72,34 +80,39 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-def check_knowledge_base(kb_dir: Path | str) -> Report:
-    """Check every catalogue and Markdown document under `kb_dir`."""
+def check_knowledge_base(kb_dir: Path | str, *, starter: bool = True) -> Report:
+    """Check every catalogue and Markdown document under `kb_dir` (without the starter base if not `starter`)."""
     kb_dir = Path(kb_dir)
     if not kb_dir.is_dir():
         raise KnowledgeBaseError(kb_dir, "knowledge folder not found")
     findings: list[Finding] = []
-    problems, files = _check_catalogues(kb_dir, findings)
+    problems, files = _check_catalogues(kb_dir, findings, starter)
     seen: dict[str, str] = {}
-    for path in iter_markdown_files(kb_dir):
+    for path in iter_markdown_files(kb_dir, starter=starter):
         files += 1
         findings.extend(sorted(check_document(path, problems, seen), key=lambda f: f.line))
     return Report(findings=tuple(findings), files=files)
 
 
-def _check_catalogues(kb_dir: Path, findings: list[Finding]) -> tuple[set[str], int]:
+def _check_catalogues(kb_dir: Path, findings: list[Finding], starter: bool = True) -> tuple[set[str], int]:
     problems: dict[str, str] = {}
     count = 0
-    for path in sorted(kb_dir.rglob(CATALOGUE_NAME)):  # every one, as the loader reads them
+    for path in iter_catalogues(kb_dir, starter=starter):  # every one, as the loader reads them
         count += 1
         try:
             catalogue = load_catalogue(path)
         except KnowledgeBaseError as exc:
             findings.append(Finding(str(path), exc.line or 1, "error", exc.reason))
             continue
-        for pid in catalogue:
+        for pid, problem in catalogue.items():
             if pid in problems:
                 message = f"problem id {pid} is also listed in {problems[pid]}"
-                findings.append(Finding(str(path), _catalogue_line(path, pid), "error", message))
+                if problem.source_name:
+                    # Two imports under one source name: neither may silently win.
+                    message += (f" (two imports share the source name {problem.source_name!r}; "
+                                "re-import one with another --source)")
+                line = _catalogue_line(path, problem.local_id or pid)
+                findings.append(Finding(str(path), line, "error", message))
             else:
                 problems[pid] = str(path)
     return set(problems), count
@@ -108,7 +121,7 @@ def _check_catalogues(kb_dir: Path, findings: list[Finding]) -> tuple[set[str], 
 def _catalogue_line(path: Path, pid: str) -> int:
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         m = re.match(r"^\s*-?\s*id:\s*['\"]?([^'\"#]+?)['\"]?\s*(?:#.*)?$", line)
-        if m and normalize_problem_id(m.group(1)) == pid:
+        if m and (normalize_problem_id(m.group(1)) == pid or m.group(1).strip() == pid):
             return number
     return 1
 
@@ -163,9 +176,13 @@ def check_document(path: Path, problems: set[str], seen: dict[str, str]) -> list
         else:
             seen[doc_id] = name
 
-    pid = normalize_problem_id(meta.get("problem_id"))
+    pid = document_problem_id(meta)
     if pid is not None and pid not in problems:
-        report("error", "problem_id", f"problem_id {pid} is not in any {CATALOGUE_NAME}")
+        if ":" in pid and meta.get("source"):
+            report("error", "problem_id", f"problem_id {meta.get('problem_id')} of source {meta['source']!r} is not in "
+                   f"a {CATALOGUE_NAME} with 'source: {meta['source']}' (`source` names an imported problem set)")
+        else:
+            report("error", "problem_id", f"problem_id {pid} is not in any {CATALOGUE_NAME}")
 
     if not body.strip():
         report("error", None, "the document has no text below its front matter")

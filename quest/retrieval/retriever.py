@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from quest.errors import EmbeddingUnavailable
+from quest.kb.catalogue import resolve_problem, resolve_problem_id
 from quest.kb.documents import Chunk, Document, KnowledgeBase, Problem, normalize_problem_id
 from quest.kb.markdown import load_knowledge_base
 from quest.retrieval.embedder import Embedder
@@ -102,6 +103,9 @@ class Retriever:
         """The problem the whole text names, by id ("239", "#239", "P239") or by title."""
         if not text or len(text) > 200:
             return None
+        resolved = resolve_problem(text, self.problems)  # "hydro:P1", "1007"; None when two sets share it
+        if resolved.problem is not None or resolved.ambiguous:
+            return resolved.problem
         pid = normalize_problem_id(text)
         if pid in self.problems:
             return self.problems[pid]
@@ -114,7 +118,7 @@ class Retriever:
         return self.problems.get(found) if found else None
 
     def problem(self, problem_id: str | None) -> Problem | None:
-        pid = normalize_problem_id(problem_id)
+        pid = resolve_problem_id(problem_id, self.problems)
         return self.problems.get(pid) if pid else None
 
     def chunks_of(self, doc_id: str) -> list[Chunk]:
@@ -140,9 +144,11 @@ class Retriever:
         top_k = top_k or self.settings.top_k
         excluded = frozenset(exclude_kinds)
         query = (query or "").strip()
-        pid = normalize_problem_id(problem_id)
+        pid = resolve_problem_id(problem_id, self.problems)
         if pid is not None and pid not in self.problems:
-            notices.append(f"unknown problem id {pid!r}: searching the whole knowledge base")
+            resolved = resolve_problem(problem_id, self.problems)
+            notices.append(resolved.question() + " Searching the whole knowledge base." if resolved.ambiguous
+                           else f"unknown problem id {pid!r}: searching the whole knowledge base")
             pid = None
         if not query:
             return SearchResult(hits=(), mode="empty", notices=(*notices, "empty query"), problem_id=pid)
@@ -327,7 +333,7 @@ def load_embedder_or_none(settings: Settings) -> tuple[Embedder | None, tuple[st
 def build_retriever(settings: Settings, *, progress: Callable[[str], None] | None = None,
                     embedder: Embedder | None = None) -> Retriever:
     """Load the knowledge base, the embedding model (or fall back), and the index (load, update or build)."""
-    kb = load_knowledge_base(settings.kb_dir)
+    kb = load_knowledge_base(settings.kb_dir, starter=settings.starter_kb)
     notices: tuple[str, ...] = ()
     if embedder is None:
         if progress and settings.embeddings_enabled:

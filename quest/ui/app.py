@@ -17,15 +17,15 @@ from quest.ui.startup import Progress, Startup
 log = logging.getLogger(__name__)
 
 
-def load_problems(kb_dir: Path) -> dict[str, Problem]:
+def load_problems(kb_dir: Path, starter: bool = True) -> dict[str, Problem]:
     """Every `problems.yaml` under the knowledge folder, for the problem picker (cheap: no documents)."""
-    from quest.kb.markdown import CATALOGUE_NAME, load_catalogue
+    from quest.kb.markdown import iter_catalogues, load_catalogue
 
     problems: dict[str, Problem] = {}
     if not Path(kb_dir).is_dir():
         log.warning("knowledge folder %s not found: the problem picker is empty", kb_dir)
         return problems
-    for path in sorted(Path(kb_dir).rglob(CATALOGUE_NAME)):
+    for path in iter_catalogues(Path(kb_dir), starter=starter):
         try:
             for pid, problem in load_catalogue(path).items():
                 problems.setdefault(pid, problem)
@@ -67,5 +67,5 @@ def create_app(
         else:
             startup.run()
     desk = HelpDesk(settings, startup, feedback=FeedbackStore.for_settings(settings))
-    demo = build_ui(settings, desk, load_problems(Path(settings.kb_dir)))
+    demo = build_ui(settings, desk, load_problems(Path(settings.kb_dir), settings.starter_kb))
     return demo, desk

@@ -18,6 +18,7 @@ import gradio as gr
 
 from quest.i18n import resolve_lang, t
 from quest.judge import VERDICT_NAMES
+from quest.kb.catalogue import picker_labels
 from quest.kb.documents import Problem, normalize_problem_id
 from quest.request import LANGUAGES, Request, Turn, detect_lang
 from quest.settings import TIERS, Settings
@@ -102,7 +103,8 @@ def problem_choices(problems: Mapping[str, Problem]) -> list[tuple[str, str]]:
     def order(p: Problem) -> tuple[int, int | str]:
         return (0, int(p.id)) if p.id.isdigit() else (1, p.id)
 
-    return [(p.label, p.id) for p in sorted(problems.values(), key=order)]
+    labels = picker_labels(problems)  # the judge's own number; the source only where two sets share it
+    return [(labels[p.id], p.id) for p in sorted(problems.values(), key=order)]
 
 
 def user_bubble(request: Request, lang: str, problems: Mapping[str, Problem]) -> str:

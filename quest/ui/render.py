@@ -199,11 +199,20 @@ def sources_html(sources: Sequence[Source] | None, cited: Sequence[int] = (), *,
             f'<div class="q-src-top"><span class="q-src-num">[{s.number}]</span>'
             f'<span class="q-kind q-kind-{kind}">{esc(kind_label(s.kind, lang))}</span>{badge}'
             f'<span class="q-score">{esc(t("score", lang))} {s.score:.2f}</span></div>'
-            f'<div class="q-src-title">{esc(title)}</div>{problem}'
+            f'<div class="q-src-title">{esc(title)}</div>{problem}{_judge_link(s)}'
             f'<details><summary>{esc(t("show_text", lang))}</summary>'
             f'<div class="q-src-text">{esc(s.text)}{truncated}</div></details></div>'
         )
     return f'<div class="q-sources">{head}{"".join(cards)}</div>'
+
+
+def _judge_link(s: Source) -> str:
+    """The imported problem's page on its judge (http/https only), labelled with its source name."""
+    url = getattr(s, "url", "")
+    if not url.startswith(("http://", "https://")):
+        return ""
+    return (f' <a class="q-src-url" href="{html.escape(url)}" target="_blank" rel="noopener noreferrer">'
+            f'{html.escape(getattr(s, "source_name", "") or url)}</a>')
 
 
 # --------------------------------------------------------------------------- status line

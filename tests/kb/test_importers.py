@@ -51,8 +51,9 @@ def test_fps_round_trip(tmp_path: Path) -> None:
         "imp-fps-fps-2-statement",
     ]
     statement = docs["imp-fps-fps-1-statement"]
+    # No <url> in this export: ids are the file's own numbering, qualified by the source name.
     assert (statement.kind, statement.title, statement.problem_id, statement.lang) == (
-        "problem_statement", "A+B 问题", "fps-1", "zh")
+        "problem_statement", "A+B 问题", "fps:fps-1", "zh")
     # HTML became Markdown; both samples are there, fenced.
     assert "输入两个整数 **a** 和 **b**，输出它们的和。" in statement.text
     assert "保证 |a|,|b| < 10^9。" in statement.text
@@ -61,6 +62,7 @@ def test_fps_round_trip(tmp_path: Path) -> None:
     assert "时间限制：1000 ms；内存限制：128 MB" in statement.text
     cpp, py = docs["imp-fps-fps-1-solution-1"], docs["imp-fps-fps-1-solution-2"]
     assert (cpp.kind, cpp.languages, cpp.title) == ("official_solution", ("cpp",), "A+B 问题 - 官方题解 1")
+    assert cpp.text.startswith("## 评测通过的代码 (cpp)\n\n以下是题库导出中评测通过的参考代码（cpp）")
     assert "```cpp\n#include <iostream>" in cpp.text
     assert py.languages == ("python",) and "print(a + b)" in py.text
 
@@ -68,8 +70,8 @@ def test_fps_round_trip(tmp_path: Path) -> None:
     assert (english.title, english.lang) == ("Sum of Digits", "en")
     assert "- n has at most 100 digits\n- n has no leading zeros" in english.text
     assert "Time limit: 500 ms. Memory limit: 64 MB." in english.text  # ms and kb units converted
-    assert kb.problems["fps-1"].title_zh == "A+B 问题"
-    assert dict(kb.problems["fps-2"].limits) == {"time_ms": 500, "memory_mb": 64}
+    assert kb.problems["fps:fps-1"].title_zh == "A+B 问题"
+    assert dict(kb.problems["fps:fps-2"].limits) == {"time_ms": 500, "memory_mb": 64}
 
 
 def test_fps_uses_an_id_element_when_the_exporter_wrote_one(tmp_path: Path) -> None:
@@ -77,9 +79,9 @@ def test_fps_uses_an_id_element_when_the_exporter_wrote_one(tmp_path: Path) -> N
     xml.write_text("<fps><item><problem_id>P42</problem_id><title>\n  T \n</title>"
                    "<description>d</description></item></fps>", encoding="utf-8")
     result = read_export("fps", xml)
-    assert [p.id for p in result.problems] == ["42"]
+    assert [(p.id, p.local_id) for p in result.problems] == [("fps:P42", "P42")]  # kept exactly
     assert [p.title_en for p in result.problems] == ["T"]
-    assert [d.id for d in result.documents] == ["imp-fps-42-statement"]
+    assert [d.id for d in result.documents] == ["imp-fps-P42-statement"]
 
 
 def test_hydro_round_trip(tmp_path: Path) -> None:
@@ -89,25 +91,25 @@ def test_hydro_round_trip(tmp_path: Path) -> None:
     assert kb.errors == ()
     docs = kb.by_id()
     assert sorted(docs) == [
-        "imp-hydro-1000-solution-1",
-        "imp-hydro-1000-solution-2",
-        "imp-hydro-1000-statement",
-        "imp-hydro-1000-statement-en",
-        "imp-hydro-1001-statement",
+        "imp-hydro-P1000-solution-1",
+        "imp-hydro-P1000-solution-2",
+        "imp-hydro-P1000-statement",
+        "imp-hydro-P1000-statement-en",
+        "imp-hydro-P1001-statement",
     ]
-    zh, en = docs["imp-hydro-1000-statement"], docs["imp-hydro-1000-statement-en"]
-    assert (zh.lang, en.lang, zh.title, zh.problem_id) == ("zh", "en", "最大子段和", "1000")
+    zh, en = docs["imp-hydro-P1000-statement"], docs["imp-hydro-P1000-statement-en"]
+    assert (zh.lang, en.lang, zh.title, zh.problem_id) == ("zh", "en", "最大子段和", "hydro:P1000")
     assert zh.tags == ("动态规划", "dp")
     assert "```input1\n7\n2 -4 3 -1 2 -4 3\n```" in zh.text
     assert "时间限制：1000 ms；内存限制：256 MB" in zh.text  # from testdata/config.yaml
     assert "Given a sequence of $n$ integers" in en.text
-    idea, code = docs["imp-hydro-1000-solution-1"], docs["imp-hydro-1000-solution-2"]
+    idea, code = docs["imp-hydro-P1000-solution-1"], docs["imp-hydro-P1000-solution-2"]
     assert (idea.kind, idea.languages) == ("official_solution", ())
     assert idea.text.startswith("## 思路\n\nKadane 算法")
     assert code.languages == ("python",) and "```python\nn = int(input())" in code.text
-    assert docs["imp-hydro-1001-statement"].lang == "en"
-    assert kb.problems["1001"].title_en == "Reverse a String"
-    assert dict(kb.problems["1000"].limits) == {"time_ms": 1000, "memory_mb": 256}
+    assert docs["imp-hydro-P1001-statement"].lang == "en"
+    assert kb.problems["hydro:P1001"].title_en == "Reverse a String"
+    assert dict(kb.problems["hydro:P1000"].limits) == {"time_ms": 1000, "memory_mb": 256}
 
 
 def test_qduoj_round_trip(tmp_path: Path) -> None:
@@ -118,7 +120,7 @@ def test_qduoj_round_trip(tmp_path: Path) -> None:
     docs = kb.by_id()
     assert sorted(docs) == ["imp-qduoj-1001-solution-1", "imp-qduoj-1001-statement", "imp-qduoj-1002-statement"]
     fib = docs["imp-qduoj-1001-statement"]
-    assert (fib.title, fib.lang, fib.problem_id, fib.tags) == ("Fibonacci Number", "en", "1001", ("math", "dp"))
+    assert (fib.title, fib.lang, fib.problem_id, fib.tags) == ("Fibonacci Number", "en", "qduoj:1001", ("math", "dp"))
     assert "Print the **n**-th Fibonacci number" in fib.text
     assert "One integer n (1 ≤ n ≤ 90)." in fib.text  # &le; decoded
     assert "```text\n10\n```" in fib.text and "```text\n55\n```" in fib.text
@@ -127,7 +129,7 @@ def test_qduoj_round_trip(tmp_path: Path) -> None:
     assert "给定一个只含 `(` 和 `)` 的字符串，判断括号是否**匹配**。" in brackets.text  # Markdown kept as is
     assert "```text\n(())\n```" in brackets.text
     assert docs["imp-qduoj-1001-solution-1"].languages == ("python",)
-    assert dict(kb.problems["1002"].limits) == {"time_ms": 2000, "memory_mb": 128}
+    assert dict(kb.problems["qduoj:1002"].limits) == {"time_ms": 2000, "memory_mb": 128}
     # The test cases are not knowledge.
     assert not any("testcase" in p for p in tree(into))
 
@@ -210,16 +212,15 @@ def test_malformed_xml_is_refused_with_file_and_line(tmp_path: Path, target: Pat
     "prolog",
     [
         '<!DOCTYPE fps [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>',
-        '<!DOCTYPE fps SYSTEM "http://example.invalid/fps.dtd">',
-        '<!doctype fps [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;">]>',
+        '<!DOCTYPE fps [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;">]>',
     ],
 )
-def test_xml_with_a_doctype_or_entities_is_refused_before_parsing(tmp_path: Path, target: Path, prolog: str) -> None:
+def test_xml_declaring_entities_is_refused(tmp_path: Path, target: Path, prolog: str) -> None:
     bad = tmp_path / "evil.xml"
     bad.write_text(f'<?xml version="1.0"?>\n{prolog}\n<fps><item><title>&xxe;</title></item></fps>',
                    encoding="utf-8")
     message = refuse("fps", bad, target)
-    assert str(bad) in message and "DOCTYPE or ENTITY" in message
+    assert str(bad) in message and "XML that declares entities or references external files is refused" in message
 
 
 def test_a_doctype_quoted_inside_cdata_is_just_text(tmp_path: Path) -> None:

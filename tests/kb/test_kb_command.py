@@ -18,9 +18,11 @@ def test_import_then_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     out = capsys.readouterr().out
     assert code == 0
     assert out == (
-        f"imported 2 problems, 3 documents from {EXPORTS / 'qduoj'} into {into}\n"
-        "  1001 · Fibonacci Number\n"
-        "  1002 · 括号匹配\n"
+        f"imported 2 problems, 3 documents from {EXPORTS / 'qduoj'} into {into} as source 'qduoj'\n"
+        "  2 added, 0 updated, 0 unchanged, 0 removed\n"
+        "  added: 1001\n"
+        "  added: 1002\n"
+        "  next: python -m quest kb check, then python -m quest index\n"
     )
     assert len(load_knowledge_base(tmp_path / "kb").documents) == 3
 
@@ -34,7 +36,7 @@ def test_a_refused_import_prints_a_friendly_error(tmp_path: Path, capsys: pytest
     code = main(["kb", "import", "--format", "fps", str(bad), "--into", str(tmp_path / "out")])
     captured = capsys.readouterr()
     assert code == 2
-    assert captured.err.startswith(f"error: {bad}: XML with a DOCTYPE or ENTITY declaration is refused")
+    assert captured.err.startswith(f"error: {bad}: XML that declares entities or references external files is refused")
     assert "Traceback" not in captured.err
     assert not (tmp_path / "out").exists()
 

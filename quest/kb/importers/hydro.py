@@ -1,12 +1,16 @@
-"""Hydro problem export: one folder per problem.
+"""Hydro problem export (`hydrooj export`, or a zip of problem folders): one folder per problem.
 
-    <folder>/problem.yaml          pid, title, tag: [...], ...
-    <folder>/problem.md            or problem_zh.md / problem_en.md (Markdown statements)
-    <folder>/solution/*            Markdown or source files -> official solutions
-    <folder>/testdata/config.yaml  time: 1s, memory: 256m (limits; the test data is ignored)
+    <docId>/problem.yaml            pid (P1000), owner, title, tag: [...], nSubmit, nAccept, difficulty
+    <docId>/problem.md              or problem_zh.md / problem_en.md (Markdown, sometimes HTML);
+                                    problem[_<lang>].pdf, or content `@[PDF](file://x.pdf)`
+                                    (also looked for in statement/ and problem_statement/)
+    <docId>/additional_file/*       images and PDFs a statement links as `file://name`
+    <docId>/solution/*              Markdown or source files -> official solutions
+    <docId>/testdata/config.yaml    time: 1s, memory: 256m (limits; the test data is ignored)
 
-The problem id is `pid`, or the folder name when a problem has none (Hydro's numeric
-document id). Statements are Markdown already and are kept as written.
+The problem id is `pid`, kept exactly (`P1` stays `P1`), or the folder name when a problem
+has none. YAML is read as Hydro reads it (js-yaml): a tab after `key:` is accepted, with
+a warning naming the file; anchors and aliases are refused.
 """
 
 from __future__ import annotations
@@ -16,41 +20,137 @@ import re
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from quest.errors import ImportError_
 from quest.kb.importers.common import ParsedProblem, detect_lang, read_solutions
-from quest.kb.importers.safety import TEST_DATA_DIRS, ExportRoot, Limits, read_text
+from quest.kb.importers.html2md import html_to_markdown
+from quest.kb.importers.images import ImageStore
+from quest.kb.importers.pdf import pdf_statement
+from quest.kb.importers.safety import TEST_DATA_DIRS, ExportRoot, Limits, check_size, read_text
+from quest.safe_yaml import UnsafeYAML, load_yaml
 
 log = logging.getLogger(__name__)
 
-_STATEMENT = re.compile(r"^problem(?:_([A-Za-z]{2})(?:[_-][A-Za-z]+)?)?\.md$", re.I)
+_STATEMENT = re.compile(r"^problem(?:[_.]([A-Za-z_]+?))?\.(md|pdf)$", re.I)
+_STATEMENT_DIRS = (".", "statement", "problem_statement")
+_FILE_DIRS = ("additional_file", "attachments", "statement", "problem_statement", ".")
+_PDF_LINK = re.compile(r"@\[pdf\]\(file://([^)\s]+)\)", re.I)
+_FILE_IMAGE = re.compile(r"(!\[[^\]]*\]\()file://([^)\s]+)(\))")
+_FILE_IMG_TAG = re.compile(r"""(<img\b[^>]*?\bsrc\s*=\s*["'])file://([^"']+)(["'])""", re.I)
+_HTML = re.compile(r"^\s*<(?:p|div|h[1-6]|section|span|table|pre|ul|ol|center|blockquote)\b", re.I)
 
 
-def load_yaml(path: Path, root: ExportRoot, limits: Limits) -> Any:
+def read_yaml(path: Path, root: ExportRoot, limits: Limits) -> Any:
+    name = root.name(path)
     try:
-        return yaml.safe_load(read_text(path, limits))
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f"{root.name(path)}:{mark.line + 1}" if mark is not None else root.name(path)
-        raise ImportError_(f"{where}: broken YAML ({getattr(exc, 'problem', None) or exc})") from exc
+        parsed = load_yaml(read_text(path, limits), tab_after_colon=True)
+    except UnsafeYAML as exc:
+        where = f"{name}:{exc.line}" if exc.line else name
+        raise ImportError_(f"{where}: YAML refused ({exc.reason})") from exc
+    if parsed.tabs_fixed:
+        log.warning("import: %s: %d line(s) with a tab after 'key:' read as Hydro does", name, parsed.tabs_fixed)
+    return parsed.value
 
 
-def _statements(folder: Path, root: ExportRoot, limits: Limits) -> dict[str, tuple[str, str]]:
-    """zh / en -> (Markdown, path in the export); other languages are skipped."""
+def _lang_of(code: str) -> str | None:
+    code = code.lower()
+    if code.startswith("zh"):
+        return "zh"
+    if code.startswith("en"):
+        return "en"
+    return None
+
+
+def _find_file(folder: Path, file_name: str) -> Path | None:
+    """A `file://name` target: the problem's additional files first, then its statement folders."""
+    name = file_name.split("?")[0].split("#")[0]
+    if "/" in name or "\\" in name or name in ("", ".", ".."):
+        return None
+    for sub in _FILE_DIRS:
+        path = folder / sub / name
+        if path.is_file():
+            return path
+    return None
+
+
+class _Statement:
+    """Turns one statement file of a problem into Markdown: PDFs, HTML and file:// links resolved."""
+
+    def __init__(self, folder: Path, root: ExportRoot, limits: Limits, store: ImageStore) -> None:
+        self.folder, self.root, self.limits, self.store = folder, root, limits, store
+
+    def read(self, path: Path, lang_code: str, ext: str) -> tuple[str | None, str]:
+        text = read_text(path, self.limits) if ext == "md" else ""
+        lang = _lang_of(lang_code) if lang_code else None
+        if ext == "md" and not lang_code:
+            lang = detect_lang(_PDF_LINK.sub("", text)) if text.strip() else "zh"
+        if ext == "pdf":
+            return self._pdf(path, lang_code)
+        if lang is None:
+            return None, ""
+        pdf = _PDF_LINK.search(text)
+        if pdf and not _PDF_LINK.sub("", text).strip():
+            target = _find_file(self.folder, pdf.group(1))
+            if target is None:
+                raise ImportError_(f"{self.root.name(path)}: links {pdf.group(1)} but the export has no such file")
+            return self._pdf(target, lang_code or lang)
+        if _HTML.match(text):
+            text = html_to_markdown(text, resolve_image=self._image, heading_offset=0)
+        return lang, self._images(text)
+
+    def _pdf(self, path: Path, lang_code: str) -> tuple[str | None, str]:
+        name = self.root.name(path)
+        if lang_code:
+            lang = _lang_of(lang_code)
+            return (lang, pdf_statement(path, name, lang, self.limits)) if lang else (None, "")
+        text = pdf_statement(path, name, "en", self.limits)  # the note's language follows the text's
+        lang = detect_lang(text)
+        return lang, pdf_statement(path, name, lang, self.limits) if lang != "en" else text
+
+    def _image(self, src: str) -> str | None:
+        if src.startswith("data:"):
+            return self.store.add_data_uri(src)
+        if src.startswith("file://"):
+            return self._copy(src[len("file://"):])
+        return None
+
+    def _copy(self, name: str) -> str | None:
+        path = _find_file(self.folder, name)
+        if path is None:
+            log.warning("import: %s: file://%s is not in the export", self.root.name(self.folder), name)
+            return None
+        check_size(path, self.limits.max_file_bytes)
+        if path.stat().st_size > self.limits.max_image_bytes:
+            log.warning("import: %s is over the image size limit; left out", self.root.name(path))
+            return None
+        return self.store.add(path.read_bytes(), name)
+
+    def _images(self, text: str) -> str:
+        def markdown(m: re.Match[str]) -> str:
+            return f"{m.group(1)}{self._copy(m.group(2)) or 'file://' + m.group(2)}{m.group(3)}"
+
+        text = _FILE_IMAGE.sub(markdown, text)
+        return _FILE_IMG_TAG.sub(markdown, text)
+
+
+def _statements(folder: Path, root: ExportRoot, limits: Limits, store: ImageStore) -> dict[str, tuple[str, str]]:
+    """zh / en -> (Markdown, path in the export); other languages are skipped. Markdown wins over PDF."""
     found: dict[str, tuple[str, str]] = {}
-    for path in sorted(folder.iterdir()):
-        m = _STATEMENT.match(path.name)
-        if not m or not path.is_file():
+    reader = _Statement(folder, root, limits, store)
+    for sub in _STATEMENT_DIRS:
+        where = folder / sub
+        if not where.is_dir():
             continue
-        text = read_text(path, limits)
-        code = (m.group(1) or "").lower()
-        lang = {"zh": "zh", "en": "en"}.get(code) or (detect_lang(text) if not code else "")
-        if not lang:
-            log.info("import: skipping %s (only zh and en statements are kept)", root.name(path))
-            continue
-        if text.strip():
-            found.setdefault(lang, (text, root.relative(path)))
+        candidates = [(p, _STATEMENT.match(p.name)) for p in sorted(where.iterdir()) if p.is_file()]
+        candidates = [(p, m) for p, m in candidates if m]
+        for path, m in sorted(candidates, key=lambda c: c[1].group(2).lower() == "pdf"):
+            code, ext = m.group(1) or "", m.group(2).lower()
+            lang, text = reader.read(path, code, ext)
+            if lang is None:
+                log.info("import: skipping %s (only zh and en statements are kept)", root.name(path))
+            elif text.strip():
+                found.setdefault(lang, (text, root.relative(path)))
+        if found:
+            break
     return found
 
 
@@ -74,15 +174,16 @@ def _memory_mb(value: object) -> int | None:
 def _problem(path: Path, root: ExportRoot, limits: Limits) -> ParsedProblem:
     folder = path.parent
     name = root.name(path)
-    meta = load_yaml(path, root, limits)
+    meta = read_yaml(path, root, limits)
     if not isinstance(meta, dict):
         raise ImportError_(f"{name}: expected a mapping of fields (pid, title, tag)")
-    title = str(meta.get("title") or "").strip()
+    title = str(meta.get("title") or meta.get("name") or "").strip()
     if not title:
         raise ImportError_(f"{name}: the problem has no title")
-    statements = _statements(folder, root, limits)
+    store = ImageStore(limits.max_image_bytes, root.name(folder))
+    statements = _statements(folder, root, limits, store)
     if not statements:
-        raise ImportError_(f"{root.name(folder)}: no problem.md or problem_<lang>.md statement")
+        raise ImportError_(f"{root.name(folder)}: no problem.md, problem_<lang>.md or problem.pdf statement")
     tags = meta.get("tag") or meta.get("tags") or []
     if isinstance(tags, str):
         tags = [t.strip() for t in tags.split(",")]
@@ -91,13 +192,14 @@ def _problem(path: Path, root: ExportRoot, limits: Limits) -> ParsedProblem:
         title=title,
         origin=root.relative(path),
         lang="zh" if "zh" in statements else next(iter(statements)),  # zh first: the judge's home language
-        tags=[str(t) for t in tags if str(t).strip()],
+        tags=[str(t) for t in tags if str(t).strip()] if isinstance(tags, list) else [],
         statement_markdown=statements,
         solutions=read_solutions(root, folder / "solution", limits),
+        images=store.files,
     )
     config = folder / "testdata" / "config.yaml"
     if config.is_file():
-        judge = load_yaml(config, root, limits)
+        judge = read_yaml(config, root, limits)
         if isinstance(judge, dict):
             problem.time_ms = _seconds_ms(judge["time"]) if "time" in judge else None
             problem.memory_mb = _memory_mb(judge["memory"]) if "memory" in judge else None

@@ -2,43 +2,63 @@
 
     <n>/problem.json   display_id, title, description / input_description /
                        output_description / hint ({"format": "html"|"markdown", "value": ...}),
-                       samples [{input, output}], time_limit (ms), memory_limit (MB), tags, source
-    <n>/solution/*     Markdown or source files -> official solutions (when present)
+                       samples [{input, output}], time_limit (ms), memory_limit (MB), tags, source,
+                       answers [{language, code}] (the newest accepted submission per language),
+                       template, spj, test_case_score, rule_type (ignored)
+    <n>/solution/*     Markdown or source files -> official solutions (not QDUOJ's, kept for hand-made sets)
     <n>/testcase/      ignored
 
-The problem id is `display_id`, or the folder name when it is missing.
+The problem id is `display_id` exactly as written (any Unicode, e.g. `排序1`), or the folder
+name when it is missing. `answers` become official solutions, one per language, labelled as
+accepted code from the export.
 """
 
 from __future__ import annotations
 
-import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from quest.errors import ImportError_
-from quest.kb.importers.common import ParsedProblem, number, read_solutions
+from quest.kb.importers.common import ParsedProblem, Solution, number, read_solutions, solution_language
 from quest.kb.importers.html2md import html_to_markdown
-from quest.kb.importers.safety import TEST_DATA_DIRS, ExportRoot, Limits, read_text
+from quest.kb.importers.images import ImageStore
+from quest.kb.importers.safety import TEST_DATA_DIRS, ExportRoot, Limits, load_json, read_text
 
 
-def _rich(value: Any, name: str, field: str) -> str:
+def _rich(value: Any, name: str, field: str, resolve: Callable[[str], str | None] | None = None) -> str:
     """QDUOJ's {"format", "value"} text; a bare string is taken as HTML (older exports)."""
     if value is None:
         return ""
     if isinstance(value, str):
-        return html_to_markdown(value)
+        return html_to_markdown(value, resolve_image=resolve)
     if not isinstance(value, dict):
         raise ImportError_(f"{name}: {field} must be text or {{format, value}}")
     text = str(value.get("value") or "")
-    return text.strip() if str(value.get("format", "html")).lower() == "markdown" else html_to_markdown(text)
+    if str(value.get("format", "html")).lower() == "markdown":
+        return text.strip()
+    return html_to_markdown(text, resolve_image=resolve)
+
+
+def _answers(data: dict[str, Any], name: str, origin: str) -> list[Solution]:
+    """`answers`: accepted code per language, as the judge exported it."""
+    answers = data.get("answers") or []
+    if not isinstance(answers, list):
+        raise ImportError_(f"{name}: answers must be a list of {{language, code}}")
+    solutions = []
+    for i, answer in enumerate(answers, 1):
+        if not isinstance(answer, dict):
+            raise ImportError_(f"{name}: answer {i} must be {{language, code}}")
+        code = str(answer.get("code") or "")
+        if code.strip():
+            language = solution_language(str(answer.get("language") or ""), code)
+            solutions.append(Solution(body=code, origin=f"{origin}#answer{i}", language=language, accepted=True))
+    return solutions
 
 
 def _problem(path: Path, root: ExportRoot, limits: Limits) -> ParsedProblem:
     name = root.name(path)
-    try:
-        data = json.loads(read_text(path, limits))
-    except json.JSONDecodeError as exc:
-        raise ImportError_(f"{name}:{exc.lineno}: broken JSON ({exc.msg})") from exc
+    data = load_json(read_text(path, limits), name, limits.max_json_depth)
     if not isinstance(data, dict):
         raise ImportError_(f"{name}: expected a JSON object")
     title = str(data.get("title") or "").strip()
@@ -52,20 +72,23 @@ def _problem(path: Path, root: ExportRoot, limits: Limits) -> ParsedProblem:
     time_ms = number(data.get("time_limit"), name, "time_limit")
     memory_mb = number(data.get("memory_limit"), name, "memory_limit")
     tags = data.get("tags") or []
+    store = ImageStore(limits.max_image_bytes, name)
+    resolve = store.add_data_uri
     return ParsedProblem(
         pid=str(data.get("display_id") or path.parent.name).strip(),
         title=title,
         origin=root.relative(path),
-        description=_rich(data.get("description"), name, "description"),
-        input=_rich(data.get("input_description"), name, "input_description"),
-        output=_rich(data.get("output_description"), name, "output_description"),
+        description=_rich(data.get("description"), name, "description", resolve),
+        input=_rich(data.get("input_description"), name, "input_description", resolve),
+        output=_rich(data.get("output_description"), name, "output_description", resolve),
         samples=samples,
-        hint=_rich(data.get("hint"), name, "hint"),
+        hint=_rich(data.get("hint"), name, "hint", resolve),
         source=html_to_markdown(str(data.get("source") or "")),
         time_ms=round(time_ms) if time_ms is not None else None,
         memory_mb=round(memory_mb) if memory_mb is not None else None,
         tags=[str(t) for t in tags if str(t).strip()] if isinstance(tags, list) else [str(tags)],
-        solutions=read_solutions(root, path.parent / "solution", limits),
+        solutions=_answers(data, name, root.relative(path)) + read_solutions(root, path.parent / "solution", limits),
+        images=store.files,
     )
 
 

@@ -7,8 +7,11 @@ is written into the knowledge base:
   once instead of being loaded into memory;
 - encoding: utf-8 (with or without BOM), then gb18030 (old Chinese OJs); anything else,
   or text with NUL bytes, is refused rather than guessed;
-- XML: any DOCTYPE or ENTITY declaration is refused *before* parsing, so external
-  entities and entity-expansion bombs never reach the parser;
+- XML: parsed with defusedxml: entity declarations, external references and DTD
+  processing are refused; the bare `<!DOCTYPE fps PUBLIC ... "fps.dtd">` line HUSTOJ writes
+  on every export declares nothing and is allowed;
+- JSON nested deeper than a limit is refused before it is parsed;
+- folders: a symbolic link anywhere inside a folder export is refused, never followed;
 - zip: entries that would land outside the extraction folder (zip-slip: `..`, absolute
   paths, drive letters), symlinks, and archives whose contents add up to more than a
   limit (zip bombs) are refused; the byte count is enforced while extracting, because
@@ -17,16 +20,23 @@ is written into the knowledge base:
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import shutil
 import stat
 import tempfile
 import xml.etree.ElementTree as ET
 import zipfile
+import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import Any
+
+from defusedxml import DefusedXmlException
+from defusedxml import ElementTree as SafeET
 
 from quest.errors import ImportError_
 
@@ -45,6 +55,8 @@ class Limits:
     max_file_bytes: int = 200 * MB  # any single input file (the export itself, or a file in it)
     max_unpacked_bytes: int = 500 * MB  # everything extracted from one archive
     max_entries: int = 20_000  # files in one archive
+    max_image_bytes: int = 2 * MB  # one statement image saved beside its problem; larger ones are left out
+    max_json_depth: int = 64
 
 
 def _size(n: float) -> str:
@@ -86,26 +98,50 @@ def read_text(path: Path, limits: Limits) -> str:
     return decode(data, path)
 
 
-_HIDDEN_FROM_PARSER = re.compile(r"<!\[CDATA\[.*?\]\]>|<!--.*?-->", re.S)
-_DECLARATION = re.compile(r"<!\s*(DOCTYPE|ENTITY)", re.I)
-
-
 def parse_xml(text: str, name: object) -> ET.Element:
-    """Parse XML that has no DTD at all; refuse any DOCTYPE/ENTITY declaration.
-
-    CDATA sections and comments are blanked before the search because an HTML
-    description may quote `<!DOCTYPE html>` there, where the parser never acts on it.
-    """
-    if _DECLARATION.search(_HIDDEN_FROM_PARSER.sub("", text)):
-        raise ImportError_(
-            f"{name}: XML with a DOCTYPE or ENTITY declaration is refused",
-            hint="entities could read local files or expand without end; remove the declaration",
-        )
+    """Parse untrusted XML: a DOCTYPE line is fine, declaring or fetching anything is not."""
     try:
-        return ET.fromstring(text)
+        return SafeET.fromstring(text, forbid_dtd=False, forbid_entities=True, forbid_external=True)
+    except DefusedXmlException as exc:
+        raise ImportError_(
+            f"{name}: XML that declares entities or references external files is refused ({type(exc).__name__})",
+            hint="entities could read local files or expand without end; remove the declarations",
+        ) from exc
     except ET.ParseError as exc:
         line, column = getattr(exc, "position", (0, 0))
         raise ImportError_(f"{name}:{line}: malformed XML ({_expat_reason(exc)}, column {column + 1})") from exc
+
+
+_JSON_OPEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[{]|[\]}]')
+
+
+def load_json(text: str, name: object, max_depth: int = 64) -> Any:
+    """Parse untrusted JSON, refusing nesting deeper than `max_depth` before parsing."""
+    depth = 0
+    for m in _JSON_OPEN.finditer(text):
+        token = m.group(0)
+        if token in "[{":
+            depth += 1
+            if depth > max_depth:
+                line = text.count("\n", 0, m.start()) + 1
+                raise ImportError_(f"{name}:{line}: JSON nested deeper than {max_depth} levels")
+        elif token in "]}":
+            depth -= 1
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ImportError_(f"{name}:{exc.lineno}: broken JSON ({exc.msg})") from exc
+    except RecursionError:
+        raise ImportError_(f"{name}: JSON nested too deeply") from None
+
+
+def refuse_symlinks(folder: Path) -> None:
+    """A link inside a folder export could point anywhere on this machine: refuse it."""
+    for dirpath, dirnames, filenames in os.walk(folder, followlinks=False):
+        for entry in (*dirnames, *filenames):
+            path = Path(dirpath, entry)
+            if path.is_symlink():
+                raise ImportError_(f"{path}: is a symbolic link; links inside an export are refused")
 
 
 def _expat_reason(exc: ET.ParseError) -> str:
@@ -165,9 +201,10 @@ def extract_zip(archive: Path, dest: Path, limits: Limits) -> None:
                         if written > limits.max_unpacked_bytes:  # the directory lied about sizes
                             raise ImportError_(f"{archive}: unpacks to more than the declared size (zip bomb?)")
                         out.write(block)
-            except (zipfile.BadZipFile, OSError, EOFError, RuntimeError) as exc:
-                # RuntimeError: encrypted entries; BadZipFile: CRC mismatch or corrupt data.
-                raise ImportError_(f"{archive}: cannot extract {info.filename!r} ({exc})") from exc
+            except (zipfile.BadZipFile, OSError, EOFError, RuntimeError, zlib.error) as exc:
+                # RuntimeError: encrypted entries; BadZipFile: CRC mismatch; zlib.error: corrupt deflate data.
+                reason = " ".join(str(exc).split()) or type(exc).__name__
+                raise ImportError_(f"{archive}: cannot extract {info.filename!r} ({reason})") from exc
 
 
 @dataclass(frozen=True)
@@ -213,4 +250,6 @@ def opened_export(path: Path, limits: Limits) -> Iterator[ExportRoot]:
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
     else:
+        if path.is_dir():
+            refuse_symlinks(path)
         yield ExportRoot(path, str(path))
