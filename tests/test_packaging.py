@@ -15,15 +15,16 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def _pins(path: Path) -> dict[str, str]:
-    """{canonical name: pinned version} from a requirements file's `name==version` lines."""
+    """{canonical name: pinned version} from a requirements file's `name[extras]==version  # why` lines."""
     pins = {}
     for line in path.read_text(encoding="utf-8").splitlines():
         line = line.split("#", 1)[0].strip()
         if not line or line.startswith("-"):
             continue
-        name, _, version = line.partition("==")
-        assert version, f"{path.name}: {line!r} is not pinned with =="
-        pins[canonicalize_name(name)] = version
+        req = Requirement(line)
+        (spec,) = req.specifier  # exactly one pin per line
+        assert spec.operator == "==", f"{path.name}: {line!r} is not pinned with =="
+        pins[canonicalize_name(req.name)] = spec.version
     return pins
 
 
@@ -49,6 +50,7 @@ def _imported_top_level(folder: Path) -> set[str]:
 def test_every_runtime_pin_is_a_declared_dependency_and_fits_its_range():
     pins = _pins(REPO / "requirements.txt")
     declared = _declared(_project()["dependencies"])
+    # A pin added to requirements.txt also goes into pyproject.toml's dependencies, as "name>=version,<next major".
     assert sorted(set(pins) - set(declared)) == [], "pinned in requirements.txt but not in pyproject dependencies"
     assert sorted(set(declared) - set(pins)) == [], "declared in pyproject but not pinned in requirements.txt"
     outside = {name: pins[name] for name, req in declared.items() if not req.specifier.contains(pins[name])}
