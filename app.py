@@ -11,6 +11,7 @@ import logging
 import os
 from collections.abc import Sequence
 
+from quest.flags import add_deprecated_alias, add_knowledge_flags, add_llm_flags
 from quest.settings import TIERS, Settings
 
 
@@ -19,11 +20,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     p.add_argument("--host", help="address to bind (default 127.0.0.1; 0.0.0.0 in a Hugging Face Space)")
     p.add_argument("--port", type=int, help="port (default 7860)")
     p.add_argument("--share", action="store_true", default=None, help="also publish a public Gradio share link")
-    p.add_argument("--kb", dest="kb_dir", help="knowledge folder (default: knowledge)")
-    p.add_argument("--data-dir", help="index and feedback folder (default: .quest)")
-    p.add_argument("--model", dest="ollama_model", help="Ollama model (default: qwen2.5-coder:1.5b)")
-    p.add_argument("--embedding-model", help="embedding model name or path; 'none' for BM25 only")
-    p.add_argument("--ollama-host", help="Ollama address (default: OLLAMA_HOST or http://localhost:11434)")
+    add_knowledge_flags(p)
+    add_llm_flags(p)
+    add_deprecated_alias(p, "--model", "--llm-model", "ollama_model")
     p.add_argument("--max-tier", choices=TIERS, help="the most help students may ask for")
     p.add_argument("--lang", dest="ui_lang", choices=("auto", "zh", "en"), help="interface language (default: auto)")
     return p.parse_args(argv)

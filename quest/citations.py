@@ -2,8 +2,8 @@
 
 A citation is a bracketed number, or a run of them: "[1]", "[1][3]", "[1, 2]", "【2】".
 Brackets that are code are not citations: anything inside fenced blocks or inline
-backticks, and a bracket right after an identifier or a closing bracket (`nums[1]`,
-`dp[i][2]`). Markdown links (`[1](http://...)`) are left alone too.
+backticks (as quest.markdown_blocks finds them), and a bracket right after an identifier or a
+closing bracket (`nums[1]`, `dp[i][2]`). Markdown links (`[1](http://...)`) are left alone too.
 """
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
-_CODE = re.compile(r"(^[ \t]*(```|~~~).*?(?:^[ \t]*\2[ \t]*$|\Z)|`[^`\n]+`)", re.M | re.S)
+from quest.markdown_blocks import split_code
+
 _GROUP = r"(?:\[\s*\d+(?:\s*[,，、]\s*\d+)*\s*\]|【\s*\d+(?:\s*[,，、]\s*\d+)*\s*】)"
 _RUN = re.compile(rf"(?<![\w\])】]){_GROUP}(?:\s?{_GROUP})*(?!\()")
 _NUM = re.compile(r"\d+")
@@ -51,12 +52,5 @@ def check_citations(answer: str, valid: Collection[int]) -> CitationCheck:
             fixed = re.sub(r"(?<=\S)[ \t]{2,}(?=\S)", " ", fixed)
         return fixed
 
-    pieces: list[str] = []
-    pos = 0
-    for code in _CODE.finditer(answer):
-        pieces.append(fix_prose(answer[pos:code.start()]))
-        pieces.append(code.group(0))
-        pos = code.end()
-    pieces.append(fix_prose(answer[pos:]))
-    text = "".join(pieces)
+    text = "".join(piece if is_code else fix_prose(piece) for is_code, piece in split_code(answer))
     return CitationCheck(text=text, cited=tuple(cited), removed=removed)

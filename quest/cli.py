@@ -3,6 +3,10 @@
 A command module defines `register(subparsers)`, which adds its parser and sets
 `func(args, settings) -> int` as the parser's default. Heavy imports happen inside `func`,
 so `python -m quest --help` stays instant.
+
+The global options (--kb, --data-dir, --embedding-model, -v) are accepted before or after the
+command: every command's parser gets them too, with defaults suppressed, so a value given after
+the command wins and one given before it is not overwritten.
 """
 
 from __future__ import annotations
@@ -14,18 +18,32 @@ import sys
 from collections.abc import Sequence
 
 from quest.errors import QuestError
+from quest.flags import add_deprecated_alias, add_knowledge_flags
 from quest.settings import Settings
 
 COMMANDS = ("index", "search", "ask", "kb", "eval", "bench", "feedback")
 
 
+def add_global_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup, default: object = None) -> None:
+    add_knowledge_flags(parser, default)
+    add_deprecated_alias(parser, "--model", "--embedding-model", "embedding_model", default)
+    parser.add_argument("-v", "--verbose", action="count", default=0 if default is None else default,
+                        help="more logging (-vv: debug)")
+
+
+def _subcommand_parsers(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
+    """Every parser below `parser` (commands, and subcommands such as `kb check`)."""
+    found = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in dict.fromkeys(action.choices.values()):  # aliases map to the same parser
+                found += [child, *_subcommand_parsers(child)]
+    return found
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m quest", description="Quest: an OJ help desk.")
-    parser.add_argument("--kb", dest="kb_dir", help="knowledge folder (default: knowledge)")
-    parser.add_argument("--data-dir", help="where the index and feedback live (default: .quest)")
-    parser.add_argument("--embedding-model", "--model", dest="embedding_model",
-                        help="embedding model name or path; 'none' for BM25 only (default: BAAI/bge-m3)")
-    parser.add_argument("-v", "--verbose", action="count", default=0, help="more logging (-vv: debug)")
+    add_global_options(parser)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMANDS:
         try:
@@ -35,6 +53,9 @@ def build_parser() -> argparse.ArgumentParser:
                 raise
             continue
         module.register(sub)
+    for child in _subcommand_parsers(parser):
+        add_global_options(child.add_argument_group("global options (also accepted before the command)"),
+                           argparse.SUPPRESS)
     return parser
 
 

@@ -39,10 +39,6 @@ class Source:
     source_name: str = ""  # the imported problem set it came from ("" for the starter base)
     url: str = ""  # the problem's page on its judge
 
-    @property
-    def header(self) -> str:
-        return self.header_in(self.label, "en")
-
     def header_in(self, label: str, lang: str) -> str:
         title = self.title if not self.section else f"{self.title} · {self.section}"
         if self.problem_id:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from quest.errors import InputError
 from quest.kb.documents import normalize_problem_id
+from quest.lang import detect_lang
 from quest.settings import TIERS, Settings
 
 LANGUAGES = ("python", "cpp", "c", "java", "javascript", "go", "other")
@@ -34,19 +34,11 @@ class Request:
     ui_lang: str = "auto"  # zh | en | auto (by the question's language)
     reasoning: bool = False  # use the reasoning model
     session_id: str = ""
-    extra: dict[str, str] = field(default_factory=dict)
 
     def answer_lang(self) -> str:
         if self.ui_lang in ("zh", "en"):
             return self.ui_lang
         return detect_lang(self.question)
-
-
-def detect_lang(text: str) -> str:
-    """'zh' when the text has a fair share of CJK characters, else 'en'."""
-    cjk = sum(1 for ch in text if "\u4e00" <= ch <= "\u9fff")
-    latin = sum(1 for ch in text if ch.isascii() and ch.isalpha())
-    return "zh" if cjk and cjk * 3 >= latin * 0.5 else "en"
 
 
 def looks_binary(text: str) -> bool:
@@ -107,9 +99,5 @@ def validate_request(request: Request, settings: Settings) -> Request:
         ui_lang=request.ui_lang,
         reasoning=request.reasoning,
         session_id=request.session_id,
-        extra=dict(request.extra),
     )
 
-
-def trim_history(history: Sequence[Turn], turns: int) -> tuple[Turn, ...]:
-    return tuple(history[-turns:]) if turns > 0 else ()

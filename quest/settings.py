@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -98,8 +98,6 @@ class Settings:
     stream_interval: float = 0.1
     auth: str | None = None  # "user:password"
     store_code_in_feedback: bool = False
-
-    extra: Mapping[str, Any] = field(default_factory=dict)
 
     def replace(self, **changes: Any) -> Settings:
         return dataclasses.replace(self, **changes)

@@ -27,7 +27,6 @@ class ThinkSplitter:
     def __init__(self) -> None:
         self._buffer = ""
         self.inside = False
-        self.saw_thinking = False
 
     def feed(self, text: str) -> tuple[str, str]:
         self._buffer += text
@@ -53,7 +52,6 @@ class ThinkSplitter:
                     answer.append(buf[:i_open])
                     self._buffer = buf[i_open + len(OPEN):]
                     self.inside = True
-                    self.saw_thinking = True
                     continue
             keep = _partial_tag_suffix(buf)
             ready, self._buffer = buf[: len(buf) - keep], buf[len(buf) - keep:]

@@ -6,3 +6,6 @@ pytest_plugins: list[str] = [
     "tests.fakes.retriever",
     "tests.fakes.app_server",
 ]
+
+# CI=true: every skip is a failure (see tests/ci_skips.py).
+from tests.ci_skips import pytest_make_collect_report, pytest_runtest_makereport  # noqa: E402, F401

@@ -89,7 +89,7 @@ def test_python_m_quest_ask_with_the_real_knowledge_base(fake_ollama: FakeOllama
     fake_ollama.tokens = ["第 7 行的 `w.pop(0)` 是 O(k) [1]", "，整体 O(nk) [9]。"]
     env = {k: v for k, v in os.environ.items() if not k.startswith(("QUEST_", "OLLAMA_"))}
     base = [sys.executable, "-m", "quest", "--kb", str(ROOT / "knowledge"), "--data-dir", str(tmp_path / "data"),
-            "--model", "none", "ask", "为什么超时？", "--problem", "239", "--code", str(code_file),
+            "--embedding-model", "none", "ask", "为什么超时？", "--problem", "239", "--code", str(code_file),
             "--error", "Time Limit Exceeded on test 12", "--tier", "hint"]
     run = subprocess.run([*base, "--ollama-host", fake_ollama.url], capture_output=True, text=True, timeout=240,
                          cwd=ROOT, env=env)

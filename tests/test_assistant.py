@@ -6,7 +6,6 @@ from pathlib import Path
 import pytest
 
 from quest.assistant import Assistant
-from quest.conversation import carry_over
 from quest.events import Done, Notice, Replace, Sources, Thinking, Token
 from quest.llm import OllamaChatModel
 from quest.policy import code_removed_note, leak_note
@@ -336,18 +335,6 @@ def test_status_reports_model_reachability_and_index(fake_ollama: FakeOllama) ->
     assert assistant.status()["ollama_reachable"] is True  # cached for a few seconds
     assistant._reachable = None
     assert assistant.status()["ollama_reachable"] is False
-
-
-def test_carry_over_keeps_problem_and_code_unless_changed() -> None:
-    first = Request(question="Why TLE?", problem_id="239", code=TLE_CODE, language="python", error="TLE")
-    follow = carry_over(first, Request(question="And with a deque?"))
-    assert (follow.problem_id, follow.code, follow.error, follow.question) == ("239", TLE_CODE, "TLE",
-                                                                              "And with a deque?")
-    new_code = carry_over(first, Request(question="Now?", code="print(1)"))
-    assert (new_code.problem_id, new_code.code, new_code.error) == ("239", "print(1)", "")
-    other = carry_over(first, Request(question="And this one?", problem_id="#1"))
-    assert (other.problem_id, other.code, other.error) == ("#1", "", "")
-    assert carry_over(None, first) is first
 
 
 def test_official_solution_text_is_what_the_fake_uses() -> None:

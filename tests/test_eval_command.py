@@ -43,7 +43,8 @@ def small_kb(tmp_path: Path) -> Path:
 def run_quest(*args: str, kb: Path, data_dir: Path, model: str = "none") -> subprocess.CompletedProcess:
     env = {**os.environ, "HF_HUB_OFFLINE": "1"}
     return subprocess.run(
-        [sys.executable, "-m", "quest", "--kb", str(kb), "--data-dir", str(data_dir), "--model", model, *args],
+        [sys.executable, "-m", "quest", "--kb", str(kb), "--data-dir", str(data_dir), "--embedding-model", model,
+         *args],
         cwd=ROOT, capture_output=True, text=True, timeout=600, env=env,
     )
 

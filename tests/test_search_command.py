@@ -26,7 +26,7 @@ def kb_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def run_quest(*args: str, data_dir: Path, kb: Path, stdin: str | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "quest", "--kb", str(kb), "--data-dir", str(data_dir),
-         "--model", "none", *args],
+         "--embedding-model", "none", *args],
         cwd=ROOT, input=stdin, capture_output=True, text=True, timeout=300,
     )
 

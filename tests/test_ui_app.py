@@ -39,7 +39,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 def test_flags_become_settings():
     args = app.parse_args([
-        "--host", "0.0.0.0", "--port", "9000", "--share", "--kb", "kb", "--data-dir", "d", "--model", "llama3:8b",
+        "--host", "0.0.0.0", "--port", "9000", "--share", "--kb", "kb", "--data-dir", "d", "--llm-model", "llama3:8b",
         "--ollama-host", "http://gpu:11434", "--max-tier", "hint", "--lang", "zh", "--embedding-model", "none",
     ])  # fmt: skip
     s = Settings.from_env({}, **vars(args))
@@ -114,8 +114,8 @@ def test_importing_app_is_light():
 def test_app_help():
     out = subprocess.run([sys.executable, "app.py", "--help"], cwd=REPO, capture_output=True, text=True, timeout=60,
                          check=True)  # fmt: skip
-    for flag in ("--host", "--port", "--share", "--kb", "--data-dir", "--model", "--ollama-host", "--max-tier",
-                 "--lang"):  # fmt: skip
+    for flag in ("--host", "--port", "--share", "--kb", "--data-dir", "--llm-model", "--embedding-model",
+                 "--ollama-host", "--max-tier", "--lang"):  # fmt: skip
         assert flag in out.stdout
 
 

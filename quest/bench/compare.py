@@ -41,7 +41,11 @@ def _topn(scores: np.ndarray, n: int) -> list[int]:
 
 def bm25(index: BM25Index, corpus: Sequence[Sequence[str]], queries: Sequence[Sequence[str]], *,
          scan_queries: int, rebuild_queries: int) -> dict[str, Any]:
-    from rank_bm25 import BM25Okapi
+    """Quest's BM25 against rank-bm25; {"skipped": why} when rank-bm25 is not installed."""
+    try:
+        from rank_bm25 import BM25Okapi
+    except ImportError:  # a bench-only dependency: pip install "quest[bench]"
+        return {"skipped": 'rank-bm25 is not installed (pip install -r requirements-dev.txt, or "quest[bench]")'}
 
     quest_ms, quest_hits = _timed(lambda q: index.search(q, K), queries)
     t = time.perf_counter()

@@ -1,8 +1,8 @@
 """Many students at once: the Gradio app with a fake Ollama, driven through `gradio_client`.
 
 A child process runs the real app (real assistant and index over a small copy of the sample
-knowledge base, tiny bge-m3 test model) with Ollama pointed at the fake server from the
-tests (tests/fakes/ollama_server.py, imported from the repository, not copied), which streams
+knowledge base, tiny bge-m3 test model) with Ollama pointed at the fake server the tests use
+too (quest/testing/ollama_server.py), which streams
 `tokens` pieces at `rate` per second. The app keeps its default settings (queue concurrency
 limit, queue size, rate limit: each gradio_client has its own session, as each browser does).
 
@@ -11,7 +11,7 @@ records per client: time to the first streamed answer text, total time, and erro
 exception, or a final status other than "done"). The ideal is the stream's own duration,
 tokens / rate.
 
-Needs the app (quest/ui) and the fake server (tests/fakes) to be importable; otherwise the
+Needs the app (quest/ui) and gradio_client to be importable; otherwise the
 result is {"skipped": reason}.
 """
 
@@ -40,7 +40,7 @@ from pathlib import Path
 os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 root, tokens, rate, tiny = Path(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
-from tests.fakes.app_server import free_port, small_knowledge_base
+from quest.testing.app_server import free_port, small_knowledge_base
 from quest.settings import Settings
 from quest.ui.app import create_app
 from quest.ui.layout import launch_options
@@ -48,7 +48,7 @@ from quest.ui.layout import launch_options
 # its 50 streaming threads would compete with the app for the interpreter lock.
 import subprocess
 fake = subprocess.Popen(
-    [sys.executable, "-c", "import sys, time; from tests.fakes.ollama_server import FakeOllama; "
+    [sys.executable, "-c", "import sys, time; from quest.testing.ollama_server import FakeOllama; "
      f"f = FakeOllama(tokens=[f'word{{i}} ' for i in range({tokens})], delay={1.0 / rate!r}).start(); "
      "print(f.url, flush=True); sys.stdin.read(); f.stop()"],
     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=os.getcwd())
@@ -78,18 +78,14 @@ QUESTION = dict(question="Why is my sliding window too slow?", problem="239", la
 
 
 def available() -> str | None:
-    """None when the app and the fake server can be imported, else why not."""
+    """None when the app and gradio_client can be imported, else why not."""
     try:
         import gradio_client  # noqa: F401
 
         import quest.ui.app
         import quest.ui.layout  # noqa: F401
-        import tests.fakes.app_server
-        import tests.fakes.ollama_server
-    except Exception as exc:  # ImportError, or an app that does not import cleanly yet
-        return f"the app or the fake Ollama is not importable yet ({type(exc).__name__}: {exc})"
-    if not hasattr(tests.fakes.ollama_server, "FakeOllama"):
-        return "tests.fakes.ollama_server has no FakeOllama"
+    except ImportError as exc:
+        return f"the app is not importable ({type(exc).__name__}: {exc})"
     return None
 
 
@@ -162,7 +158,7 @@ def run(levels: Sequence[int], *, workdir: Path, progress=print, tokens: int = 2
     tiny = workdir / "tiny-bge-m3"
     if not (tiny / "config.json").exists():
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
-        from tests.fakes.tiny_model import build_tiny_bge_m3
+        from quest.testing.tiny_model import build_tiny_bge_m3
 
         build_tiny_bge_m3(tiny)
     root = Path(tempfile.mkdtemp(prefix="app-", dir=workdir))  # a fresh knowledge copy and index per run

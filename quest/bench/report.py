@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 from typing import Any
 
 from quest.bench.stages import STAGES
+
+log = logging.getLogger(__name__)
 
 TARGET_SIZE = 100_000
 
@@ -104,167 +107,211 @@ def _stage_table(sizes: list[dict[str, Any]], profile: str) -> list[str]:
 
 
 def markdown(results: dict[str, Any], chart: str | None = "latency.png") -> str:
+    """The whole report.md: header, targets, then one section per measurement that was run."""
     sizes = results.get("sizes") or []
-    m = results.get("machine", {})
-    out: list[str] = ["# Quest benchmark", ""]
-    out.append(f"Run {results.get('started', '?')} – {results.get('finished', '?')}, {results.get('queries')} "
-               "queries per size (after 5 warm-up queries).")
-    out.append("")
-    out.append(f"Machine: {m.get('cpu', '?')}, {m.get('cpus', '?')} CPUs, {m.get('memory_gib', '?')} GiB, "
-               f"{m.get('platform', '?')}, Python {m.get('python', '?')}, numpy {m.get('numpy', '?')}, "
-               f"faiss {m.get('faiss', '?')}. Load average at start {m.get('load_average', '?')}, at the end "
-               f"{m.get('load_average_end', '?')} (other work shared the machine: read ratios and medians).")
-    out.append("")
-    out.append(f"Embedding model (profile \"model\"): {results.get('embedder')}.")
-    out.append("Profile \"bge-m3 shape\": the same chunks and BM25 with 1024-d clustered unit vectors and "
-               "bge-m3-shaped lexical weights (synthetic), so dense costs are production-sized. Targets are "
-               "checked on this profile. Times in milliseconds unless marked.")
-    out.append("")
-
-    checks = check_targets(results)
-    if checks:
-        out += ["## Targets", "", "| target | at | measured | met |", "|---|---|---|---|"]
-        for c in checks:
-            at = f"{c['chunks']:,} chunks" if c.get("chunks") else ""
-            value = _fmt(c["value"], 2) + (f" {c['unit']}" if c["unit"] and c["value"] is not None else "")
-            out.append(f"| {c['target']} | {at} | {value} | {'yes' if c['met'] else '**no**'} |")
-        out.append("")
-
+    out = _header(results) + _targets_section(check_targets(results))
     if sizes:
-        out += ["## Summary (bge-m3 shape, 1024-d)", ""]
-        out.append("| chunks | BM25 p50 / p95 | dense, problem p50 / p95 | dense, global p50 / p95 | "
-                   "retrieval w/o embedding p50 / p95 | query embedding p50 (model) | load s | "
-                   "update beyond embedding s | disk MiB | resident bytes / chunk |")
-        out.append("|---:|---|---|---|---|---|---:|---:|---:|---:|")
-        for s in sizes:
-            st = _get(s, "shape", "stages") or {}
-
-            def pp(key: str, st: dict = st) -> str:
-                v = st.get(key) or {}
-                return "–" if not v.get("n") else f"{v['p50']:.2f} / {v['p95']:.2f}"
-
-            emb = _get(s, "model", "stages", "embed", "p50")
-            out.append(
-                f"| {s['chunks']:,} | {pp('bm25')} | {pp('dense_problem')} | {pp('dense_global')} | "
-                f"{pp('retrieval_no_embed')} | {_fmt(emb)} | "
-                f"{_fmt(_get(s, 'shape', 'persistence', 'load_seconds_median'))} | "
-                f"{_fmt(_get(s, 'shape', 'update', 'beyond_embedding_seconds'))} | "
-                f"{_mb(_get(s, 'shape', 'persistence', 'disk_bytes'))} | "
-                f"{_fmt(_get(s, 'shape', 'persistence', 'resident_bytes_per_chunk'))} |")
-        out.append("")
-        if chart:
-            out += [f"![retrieval latency against corpus size]({chart})", ""]
-
-        for profile, title in (("shape", "bge-m3 shape (1024-d)"), ("model", "model: " + str(results.get("embedder")))):
-            out += [f"## Per-stage latency, {title}", "", *_stage_table(sizes, profile), ""]
-            paths = [f"{s['chunks']:,}: {_get(s, profile, 'paths')}" for s in sizes]
-            out += ["Paths taken (problem rows only / with global fill-up; widened; empty): " + "; ".join(paths), ""]
-
-        out += ["## Index lifecycle", ""]
-        out.append("| chunks | profile | build s | embedding chunks/s | rest chunks/s | peak RSS growth MiB "
-                   "(per chunk) | save s | disk MiB (per chunk) | load s (runs) | resident MiB (per chunk) | "
-                   "update: update + save s (embedding s) |")
-        out.append("|---:|---|---:|---:|---:|---|---:|---|---|---|---|")
-        for s in sizes:
-            for profile in ("model", "shape"):
-                p = s.get(profile) or {}
-                b = p.get("build") or {}
-                per = p.get("persistence") or {}
-                u = p.get("update") or {}
-                peak = (f"{_mb(b.get('peak_rss_growth_bytes'))} ({_fmt(b.get('peak_rss_growth_per_chunk'))})"
-                        if b else "–")
-                out.append(
-                    f"| {s['chunks']:,} | {profile} | {_fmt(b.get('seconds'), 1)} | "
-                    f"{_fmt(b.get('embed_chunks_per_s'), 0)} | "
-                    f"{_fmt(b.get('rest_chunks_per_s'), 0)} | {peak} | {_fmt(per.get('save_seconds'))} | "
-                    f"{_mb(per.get('disk_bytes'))} ({_fmt(per.get('disk_bytes_per_chunk'))}) | "
-                    f"{_fmt(per.get('load_seconds_median'))} ({', '.join(map(str, per.get('load_seconds', [])))}) | "
-                    f"{_mb(per.get('resident_bytes'))} ({_fmt(per.get('resident_bytes_per_chunk'))}) | "
-                    f"{_fmt(u.get('update_seconds'))} + {_fmt(u.get('save_seconds'))} "
-                    f"({_fmt(u.get('embed_seconds'))}) |")
-        out.append("")
-        out.append("Build: the model profile only (the bge-m3-shaped vectors are generated, not embedded). "
-                   "\"rest\" is chunking, tokenization (jieba) and BM25. Peak RSS growth is over the process's "
-                   "resident size before the build (kernel high-water mark, reset before the build).")
-        out.append("")
-
-        out += ["## Side by side", "", "### BM25: Quest against rank-bm25", ""]
-        out.append("| chunks | Quest p50 / p95 | rank-bm25 get_scores full scan p50 / p95 (n) | speed-up | "
-                   "BM25Okapi rebuilt per query p50 (n) | speed-up | top-10 identical | max score diff |")
-        out.append("|---:|---|---|---:|---|---:|---|---:|")
-        for s in sizes:
-            c = s.get("compare_bm25") or {}
-            q, f, r = c.get("quest", {}), c.get("rank_bm25_full_scan", {}), c.get("rank_bm25_rebuild_per_query", {})
-            if not q:
-                continue
-            out.append(f"| {s['chunks']:,} | {_fmt(q.get('p50'))} / {_fmt(q.get('p95'))} | {_fmt(f.get('p50'))} / "
-                       f"{_fmt(f.get('p95'))} ({f.get('n')}) | {_fmt(c.get('speedup_vs_full_scan_p50'), 0)}x | "
-                       f"{_fmt(r.get('p50'), 0)} ({r.get('n')}) | {_fmt(c.get('speedup_vs_rebuild_p50'), 0)}x | "
-                       f"{c.get('top10_identical')} | {c.get('max_score_difference', 0):.1e} |")
-        out.append("")
-        out += ["### Problem-restricted dense search (1024-d): Quest against global top-2,000 then filter", ""]
-        out.append("| chunks | rows per problem (median) | Quest p50 / p95 | FAISS IndexFlatIP top-2000 + filter "
-                   "p50 / p95 | speed-up | filter's recall of the exact top-30 | queries short of results |")
-        out.append("|---:|---:|---|---|---:|---:|---:|")
-        for s in sizes:
-            c = s.get("compare_restricted_dense") or {}
-            if not c:
-                continue
-            q, f = c["quest"], c["global_top2000_then_filter"]
-            out.append(f"| {s['chunks']:,} | {c.get('rows_per_problem_median')} | {_fmt(q.get('p50'), 3)} / "
-                       f"{_fmt(q.get('p95'), 3)} | {_fmt(f.get('p50'))} / {_fmt(f.get('p95'))} | "
-                       f"{_fmt(c.get('speedup_p50'), 0)}x | {_fmt(c.get('filter_recall_of_exact_top30'), 3)} | "
-                       f"{c.get('filter_queries_short_of_results')} |")
-        out.append("")
-        for s in sizes:
-            c = s.get("compare_approximate")
-            if not c:
-                continue
-            out += [f"### Exact against approximate global search ({c['vectors']:,} x {c['dim']}, recall@{c['k']})", ""]
-            out.append("| method | build s | recall@10 | search p50 / p95 | note |")
-            out.append("|---|---:|---:|---|---|")
-            for row in c["methods"]:
-                out.append(f"| {row['method']} | {_fmt(row['build_seconds'], 1)} | {_fmt(row['recall_at_10'], 3)} | "
-                           f"{_fmt(row.get('search_p50'))} / {_fmt(row.get('search_p95'))} | {row.get('note', '')} |")
-            out.append("")
-
-    for key, title in (("concurrency", "default app settings"),
-                       ("concurrency_raised", "queue concurrency limit raised")):
-        conc = results.get(key)
-        if not conc:
-            continue
-        out += [f"## Concurrency (Gradio app, fake Ollama, gradio_client): {title}", ""]
-        if conc.get("skipped"):
-            out += [f"Skipped: {conc['skipped']}", ""]
-        else:
-            out.append(conc.get("setup", ""))
-            out.append("")
-            out.append("| clients | errors | time to first token p50 / p95 s | total p50 / p95 s | ideal s | "
-                       "median total / ideal | wall s |")
-            out.append("|---:|---:|---|---|---:|---:|---:|")
-            for lv in conc.get("levels", []):
-                out.append(f"| {lv['clients']} | {lv['errors']} | "
-                           f"{_fmt(lv.get('ttft_p50'))} / {_fmt(lv.get('ttft_p95'))} | "
-                           f"{_fmt(lv.get('total_p50'))} / {_fmt(lv.get('total_p95'))} | {_fmt(lv.get('ideal'))} | "
-                           f"{_fmt(lv.get('median_total_over_ideal'))} | {_fmt(lv.get('wall'))} |")
-            for lv in conc.get("levels", []):
-                if lv.get("error_samples"):
-                    out.append(f"\nErrors at {lv['clients']} clients (first few): {lv['error_samples']}")
-            out.append("")
+        out += _summary_section(sizes, chart)
+        out += _per_stage_sections(sizes, str(results.get("embedder")))
+        out += _lifecycle_section(sizes)
+        out += _bm25_side_by_side(sizes) + _restricted_dense_side_by_side(sizes) + _approximate_sections(sizes)
+    out += _concurrency_sections(results)
     notes = results.get("notes")
     if notes:
         out += ["## Notes", "", *notes, ""]
     return "\n".join(out)
 
 
+def _header(results: dict[str, Any]) -> list[str]:
+    m = results.get("machine", {})
+    return [
+        "# Quest benchmark", "",
+        f"Run {results.get('started', '?')} – {results.get('finished', '?')}, {results.get('queries')} "
+        "queries per size (after 5 warm-up queries).", "",
+        f"Machine: {m.get('cpu', '?')}, {m.get('cpus', '?')} CPUs, {m.get('memory_gib', '?')} GiB, "
+        f"{m.get('platform', '?')}, Python {m.get('python', '?')}, numpy {m.get('numpy', '?')}, "
+        f"faiss {m.get('faiss', '?')}. Load average at start {m.get('load_average', '?')}, at the end "
+        f"{m.get('load_average_end', '?')} (other work shared the machine: read ratios and medians).", "",
+        f"Embedding model (profile \"model\"): {results.get('embedder')}.",
+        "Profile \"bge-m3 shape\": the same chunks and BM25 with 1024-d clustered unit vectors and "
+        "bge-m3-shaped lexical weights (synthetic), so dense costs are production-sized. Targets are "
+        "checked on this profile. Times in milliseconds unless marked.", "",
+    ]
+
+
+def _targets_section(checks: list[dict[str, Any]]) -> list[str]:
+    if not checks:
+        return []
+    out = ["## Targets", "", "| target | at | measured | met |", "|---|---|---|---|"]
+    for c in checks:
+        at = f"{c['chunks']:,} chunks" if c.get("chunks") else ""
+        value = _fmt(c["value"], 2) + (f" {c['unit']}" if c["unit"] and c["value"] is not None else "")
+        out.append(f"| {c['target']} | {at} | {value} | {'yes' if c['met'] else '**no**'} |")
+    return [*out, ""]
+
+
+def _p50_p95(stages: dict[str, Any], key: str) -> str:
+    v = stages.get(key) or {}
+    return "–" if not v.get("n") else f"{v['p50']:.2f} / {v['p95']:.2f}"
+
+
+def _summary_section(sizes: list[dict[str, Any]], chart: str | None) -> list[str]:
+    out = ["## Summary (bge-m3 shape, 1024-d)", "",
+           "| chunks | BM25 p50 / p95 | dense, problem p50 / p95 | dense, global p50 / p95 | "
+           "retrieval w/o embedding p50 / p95 | query embedding p50 (model) | load s | "
+           "update beyond embedding s | disk MiB | resident bytes / chunk |",
+           "|---:|---|---|---|---|---|---:|---:|---:|---:|"]
+    for s in sizes:
+        st = _get(s, "shape", "stages") or {}
+        emb = _get(s, "model", "stages", "embed", "p50")
+        out.append(
+            f"| {s['chunks']:,} | {_p50_p95(st, 'bm25')} | {_p50_p95(st, 'dense_problem')} | "
+            f"{_p50_p95(st, 'dense_global')} | {_p50_p95(st, 'retrieval_no_embed')} | {_fmt(emb)} | "
+            f"{_fmt(_get(s, 'shape', 'persistence', 'load_seconds_median'))} | "
+            f"{_fmt(_get(s, 'shape', 'update', 'beyond_embedding_seconds'))} | "
+            f"{_mb(_get(s, 'shape', 'persistence', 'disk_bytes'))} | "
+            f"{_fmt(_get(s, 'shape', 'persistence', 'resident_bytes_per_chunk'))} |")
+    out.append("")
+    if chart:
+        out += [f"![retrieval latency against corpus size]({chart})", ""]
+    return out
+
+
+def _per_stage_sections(sizes: list[dict[str, Any]], embedder: str) -> list[str]:
+    out: list[str] = []
+    for profile, title in (("shape", "bge-m3 shape (1024-d)"), ("model", "model: " + embedder)):
+        out += [f"## Per-stage latency, {title}", "", *_stage_table(sizes, profile), ""]
+        paths = [f"{s['chunks']:,}: {_get(s, profile, 'paths')}" for s in sizes]
+        out += ["Paths taken (problem rows only / with global fill-up; widened; empty): " + "; ".join(paths), ""]
+    return out
+
+
+def _lifecycle_row(chunks: int, profile: str, p: dict[str, Any]) -> str:
+    b = p.get("build") or {}
+    per = p.get("persistence") or {}
+    u = p.get("update") or {}
+    peak = f"{_mb(b.get('peak_rss_growth_bytes'))} ({_fmt(b.get('peak_rss_growth_per_chunk'))})" if b else "–"
+    return (
+        f"| {chunks:,} | {profile} | {_fmt(b.get('seconds'), 1)} | "
+        f"{_fmt(b.get('embed_chunks_per_s'), 0)} | "
+        f"{_fmt(b.get('rest_chunks_per_s'), 0)} | {peak} | {_fmt(per.get('save_seconds'))} | "
+        f"{_mb(per.get('disk_bytes'))} ({_fmt(per.get('disk_bytes_per_chunk'))}) | "
+        f"{_fmt(per.get('load_seconds_median'))} ({', '.join(map(str, per.get('load_seconds', [])))}) | "
+        f"{_mb(per.get('resident_bytes'))} ({_fmt(per.get('resident_bytes_per_chunk'))}) | "
+        f"{_fmt(u.get('update_seconds'))} + {_fmt(u.get('save_seconds'))} "
+        f"({_fmt(u.get('embed_seconds'))}) |")
+
+
+def _lifecycle_section(sizes: list[dict[str, Any]]) -> list[str]:
+    out = ["## Index lifecycle", "",
+           "| chunks | profile | build s | embedding chunks/s | rest chunks/s | peak RSS growth MiB "
+           "(per chunk) | save s | disk MiB (per chunk) | load s (runs) | resident MiB (per chunk) | "
+           "update: update + save s (embedding s) |",
+           "|---:|---|---:|---:|---:|---|---:|---|---|---|---|"]
+    out += [_lifecycle_row(s["chunks"], profile, s.get(profile) or {}) for s in sizes for profile in ("model", "shape")]
+    return [*out, "",
+            "Build: the model profile only (the bge-m3-shaped vectors are generated, not embedded). "
+            "\"rest\" is chunking, tokenization (jieba) and BM25. Peak RSS growth is over the process's "
+            "resident size before the build (kernel high-water mark, reset before the build).", ""]
+
+
+def _bm25_side_by_side(sizes: list[dict[str, Any]]) -> list[str]:
+    out = ["## Side by side", "", "### BM25: Quest against rank-bm25", "",
+           "| chunks | Quest p50 / p95 | rank-bm25 get_scores full scan p50 / p95 (n) | speed-up | "
+           "BM25Okapi rebuilt per query p50 (n) | speed-up | top-10 identical | max score diff |",
+           "|---:|---|---|---:|---|---:|---|---:|"]
+    skipped = []
+    for s in sizes:
+        c = s.get("compare_bm25") or {}
+        if c.get("skipped"):
+            skipped.append(c["skipped"])
+        q, f, r = c.get("quest", {}), c.get("rank_bm25_full_scan", {}), c.get("rank_bm25_rebuild_per_query", {})
+        if not q:
+            continue
+        out.append(f"| {s['chunks']:,} | {_fmt(q.get('p50'))} / {_fmt(q.get('p95'))} | {_fmt(f.get('p50'))} / "
+                   f"{_fmt(f.get('p95'))} ({f.get('n')}) | {_fmt(c.get('speedup_vs_full_scan_p50'), 0)}x | "
+                   f"{_fmt(r.get('p50'), 0)} ({r.get('n')}) | {_fmt(c.get('speedup_vs_rebuild_p50'), 0)}x | "
+                   f"{c.get('top10_identical')} | {c.get('max_score_difference', 0):.1e} |")
+    out.append("")
+    if skipped:
+        out += [f"Skipped: {skipped[0]}", ""]
+    return out
+
+
+def _restricted_dense_side_by_side(sizes: list[dict[str, Any]]) -> list[str]:
+    out = ["### Problem-restricted dense search (1024-d): Quest against global top-2,000 then filter", "",
+           "| chunks | rows per problem (median) | Quest p50 / p95 | FAISS IndexFlatIP top-2000 + filter "
+           "p50 / p95 | speed-up | filter's recall of the exact top-30 | queries short of results |",
+           "|---:|---:|---|---|---:|---:|---:|"]
+    for s in sizes:
+        c = s.get("compare_restricted_dense") or {}
+        if not c:
+            continue
+        q, f = c["quest"], c["global_top2000_then_filter"]
+        out.append(f"| {s['chunks']:,} | {c.get('rows_per_problem_median')} | {_fmt(q.get('p50'), 3)} / "
+                   f"{_fmt(q.get('p95'), 3)} | {_fmt(f.get('p50'))} / {_fmt(f.get('p95'))} | "
+                   f"{_fmt(c.get('speedup_p50'), 0)}x | {_fmt(c.get('filter_recall_of_exact_top30'), 3)} | "
+                   f"{c.get('filter_queries_short_of_results')} |")
+    return [*out, ""]
+
+
+def _approximate_sections(sizes: list[dict[str, Any]]) -> list[str]:
+    out: list[str] = []
+    for s in sizes:
+        c = s.get("compare_approximate")
+        if not c:
+            continue
+        out += [f"### Exact against approximate global search ({c['vectors']:,} x {c['dim']}, recall@{c['k']})", "",
+                f"| method | build s | recall@{c['k']} | search p50 / p95 | note |", "|---|---:|---:|---|---|"]
+        for row in c["methods"]:
+            recall = row.get(f"recall_at_{c['k']}")
+            out.append(f"| {row['method']} | {_fmt(row['build_seconds'], 1)} | {_fmt(recall, 3)} | "
+                       f"{_fmt(row.get('search_p50'))} / {_fmt(row.get('search_p95'))} | {row.get('note', '')} |")
+        out.append("")
+    return out
+
+
+def _concurrency_table(conc: dict[str, Any]) -> list[str]:
+    out = [conc.get("setup", ""), "",
+           "| clients | errors | time to first token p50 / p95 s | total p50 / p95 s | ideal s | "
+           "median total / ideal | wall s |",
+           "|---:|---:|---|---|---:|---:|---:|"]
+    for lv in conc.get("levels", []):
+        out.append(f"| {lv['clients']} | {lv['errors']} | "
+                   f"{_fmt(lv.get('ttft_p50'))} / {_fmt(lv.get('ttft_p95'))} | "
+                   f"{_fmt(lv.get('total_p50'))} / {_fmt(lv.get('total_p95'))} | {_fmt(lv.get('ideal'))} | "
+                   f"{_fmt(lv.get('median_total_over_ideal'))} | {_fmt(lv.get('wall'))} |")
+    for lv in conc.get("levels", []):
+        if lv.get("error_samples"):
+            out.append(f"\nErrors at {lv['clients']} clients (first few): {lv['error_samples']}")
+    return [*out, ""]
+
+
+def _concurrency_sections(results: dict[str, Any]) -> list[str]:
+    out: list[str] = []
+    for key, title in (("concurrency", "default app settings"),
+                       ("concurrency_raised", "queue concurrency limit raised")):
+        conc = results.get(key)
+        if not conc:
+            continue
+        out += [f"## Concurrency (Gradio app, fake Ollama, gradio_client): {title}", ""]
+        out += [f"Skipped: {conc['skipped']}", ""] if conc.get("skipped") else _concurrency_table(conc)
+    return out
+
+
 # --------------------------------------------------------------------------- chart
 
 
 def chart(results: dict[str, Any], path: Path) -> bool:
+    """Draw latency.png; False when there is nothing to draw or matplotlib (a bench extra) is missing."""
     sizes = results.get("sizes") or []
     if not sizes:
         return False
-    import matplotlib
+    try:
+        import matplotlib
+    except ImportError:
+        log.warning("no latency chart: matplotlib is not installed (pip install -r requirements-dev.txt)")
+        return False
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

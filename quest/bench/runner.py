@@ -53,9 +53,9 @@ def resolve_embedder(settings: Settings, choice: str, workdir: Path) -> tuple[An
             if choice == "configured":
                 raise
             reason = f"{settings.embedding_model} unavailable ({exc.message})"
-    # The tiny model is built by the test helpers (no download); importable when run from the repo.
+    # The tiny model is built locally by the test helpers that ship with the package (no download).
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    from tests.fakes.tiny_model import build_tiny_bge_m3
+    from quest.testing.tiny_model import build_tiny_bge_m3
 
     folder = build_tiny_bge_m3(workdir / "tiny-bge-m3")
     embedder = load_embedder(settings.replace(embedding_model=str(folder)))

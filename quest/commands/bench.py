@@ -51,7 +51,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                          concurrency_options={"tokens": args.tokens, "rate": args.rate},
                          progress=lambda m: print(m, file=sys.stderr, flush=True))
     missed = [t["target"] for t in results.get("targets", []) if not t["met"]]
-    print(f"wrote {args.out / 'report.md'}, {args.out / 'results.json'}, {args.out / 'latency.png'}")
+    written = [args.out / name for name in ("report.md", "results.json", "latency.png") if (args.out / name).exists()]
+    print("wrote " + ", ".join(map(str, written)))
     for target in results.get("targets", []):
         print(f"  {'met   ' if target['met'] else 'MISSED'} {target['target']}: {target['value']}")
     if missed:

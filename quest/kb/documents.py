@@ -6,7 +6,7 @@ import hashlib
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 KINDS = ("official_solution", "user_explanation", "error_pattern", "faq", "problem_statement")
@@ -123,7 +123,11 @@ class Chunk:
         return f"{head}\n{self.text}"
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
+        """A JSON-ready dict (tuples as lists); `from_dict` reads it back. Every saved chunk goes through here.
+
+        Field by field rather than `dataclasses.asdict`, which deep-copies and is ~10x slower at 100k chunks.
+        """
+        data = {name: getattr(self, name) for name in _CHUNK_FIELDS}
         for key in ("tags", "verdicts", "languages"):
             data[key] = list(data[key])
         return data
@@ -134,6 +138,9 @@ class Chunk:
         for key in ("tags", "verdicts", "languages"):
             values[key] = tuple(values.get(key) or ())
         return cls(**values)
+
+
+_CHUNK_FIELDS = tuple(f.name for f in fields(Chunk))
 
 
 @dataclass(frozen=True)

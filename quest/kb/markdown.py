@@ -27,6 +27,7 @@ from quest.kb.documents import (
     normalize_problem_id,
     qualified_problem_id,
 )
+from quest.markdown_blocks import FenceTracker, fenced_blocks, split_lines
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +38,6 @@ SKIPPED_FILES = {"README.md"}
 
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.S)
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
-_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 
 
 # --------------------------------------------------------------------------- catalogue
@@ -250,28 +250,25 @@ def _mark_statement_only(problems: dict[str, Problem], documents: list[Document]
 
 def _blocks(body: str) -> Iterator[tuple[str, str]]:
     """Yield ("heading", title) and ("text", block) pieces; fenced code stays one block."""
-    lines = body.splitlines()
+    lines = [line.rstrip("\r\n") for line in split_lines(body)]
+    fence_end = {block.start_line: block.end_line for block in fenced_blocks(body)}
     buf: list[str] = []
-    fence: str | None = None
 
     def flush() -> Iterator[tuple[str, str]]:
         if any(line.strip() for line in buf):
             yield ("text", "\n".join(buf).strip("\n"))
         buf.clear()
 
-    for line in lines:
-        m = _FENCE.match(line)
-        if fence is not None:
-            buf.append(line)
-            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and line.strip() == m.group(1):
-                fence = None
-                yield from flush()
-            continue
-        if m:
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if i in fence_end:  # the whole fenced block, fences included, as one piece
             yield from flush()
-            fence = m.group(1)
-            buf.append(line)
+            buf.extend(lines[i:fence_end[i]])
+            yield from flush()
+            i = fence_end[i]
             continue
+        i += 1
         h = _HEADING.match(line)
         if h:
             yield from flush()
@@ -357,7 +354,7 @@ def _limits_into_description(sections: list[tuple[str, list[str]]]) -> list[tupl
 
 def _split_long_text(block: str, max_chars: int) -> Iterable[str]:
     """Plain text longer than the cap is cut at sentence or line ends; code is kept whole."""
-    if len(block) <= max_chars or _FENCE.match(block):
+    if len(block) <= max_chars or FenceTracker().feed_line(block.split("\n", 1)[0]) == "open":
         return [block]
     parts: list[str] = []
     rest = block

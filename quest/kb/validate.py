@@ -32,6 +32,7 @@ from quest.kb.markdown import (
     load_catalogue,
     split_front_matter,
 )
+from quest.markdown_blocks import fenced_blocks
 
 KNOWN_FIELDS = ("id", "problem_id", "kind", "lang", "title", "tags", "verdicts", "languages", "examples", "source",
                 "url", "remote_oj")
@@ -40,7 +41,6 @@ LIST_FIELDS = ("tags", "verdicts", "languages")
 VERDICTS = ("AC", "WA", "TLE", "MLE", "RE", "CE", "PE", "OLE", "SE", "UKE")
 PYTHON_FENCES = {"python", "py", "python3", "py3"}
 
-_FENCE = re.compile(r"^\s*(`{3,}|~{3,})\s*([^\s`{]*)")
 
 
 @dataclass(frozen=True)
@@ -221,27 +221,14 @@ def python_syntax_errors(body: str, first_line: int = 1) -> list[tuple[int, str]
     line inside the block, not at the fence.
     """
     found: list[tuple[int, str]] = []
-    lines = body.splitlines()
-    i = 0
-    while i < len(lines):
-        m = _FENCE.match(lines[i])
-        if not m:
-            i += 1
+    for block in fenced_blocks(body):
+        if block.lang not in PYTHON_FENCES:
             continue
-        marker, label = m.group(1), m.group(2).lower()
-        start = i + 1
-        end = start
-        while end < len(lines) and not (
-            lines[end].strip().startswith(marker[0] * len(marker)) and set(lines[end].strip()) == {marker[0]}
-        ):
-            end += 1
-        if label in PYTHON_FENCES:
-            code = "\n".join(lines[start:end])
-            error = _syntax_error(code)
-            if error is not None:
-                offset, message = error
-                found.append((first_line + start + offset - 1, f"Python code block does not parse: {message}"))
-        i = end + 1
+        error = _syntax_error(block.body)
+        if error is not None:
+            offset, message = error
+            start = block.start_line + 1  # the block's first code line
+            found.append((first_line + start + offset - 1, f"Python code block does not parse: {message}"))
     return found
 
 

@@ -33,10 +33,6 @@ class SearchResult:
     notices: tuple[str, ...] = ()  # e.g. "embedding model unavailable: BM25 only"
     problem_id: str | None = None
 
-    @property
-    def empty(self) -> bool:
-        return not self.hits
-
 
 @dataclass(frozen=True)
 class RetrieverStatus:

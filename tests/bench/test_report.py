@@ -80,3 +80,21 @@ def test_write_produces_markdown_json_and_a_png(tmp_path):
 def test_an_empty_run_still_writes_a_report(tmp_path):
     report.write({"sizes": [], "machine": {}}, tmp_path)
     assert (tmp_path / "report.md").exists() and not (tmp_path / "latency.png").exists()
+
+
+def test_bench_extras_missing_means_a_note_not_a_crash(tmp_path, monkeypatch):
+    import sys
+
+    from quest.bench import compare
+
+    monkeypatch.setitem(sys.modules, "rank_bm25", None)  # import now raises ImportError, as when not installed
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    skipped = compare.bm25(None, [], [], scan_queries=0, rebuild_queries=0)
+    assert skipped == {"skipped": 'rank-bm25 is not installed (pip install -r requirements-dev.txt, or "quest[bench]")'}
+    data = results()
+    for s in data["sizes"]:
+        s["compare_bm25"] = skipped
+    report.write(data, tmp_path)
+    md = (tmp_path / "report.md").read_text(encoding="utf-8")
+    assert f"Skipped: {skipped['skipped']}" in md
+    assert "latency.png" not in md and not (tmp_path / "latency.png").exists()

@@ -1,18 +1,15 @@
 """The real Quest app, launched in the test process: real assistant, tiny embedding model, fake Ollama.
 
-`quest_app` (session scope) copies a small slice of the real knowledge base (the full problem
-catalogue; the documents of problems 1, 200, 239 and 322 and a few general pitfalls) into a
-temporary folder, builds the index with the tiny bge-m3 model, points Ollama at a `FakeOllama`
-on 127.0.0.1, writes a contest lock file that locks problem 1, and launches the Gradio app on
-a free port. Tests call `app.reset()` (the `live_app` fixture does) to get the fake Ollama
-back to its defaults.
+`quest_app` (session scope) copies a small slice of the real knowledge base
+(`quest.testing.app_server.small_knowledge_base`) into a temporary folder, builds the index with
+the tiny bge-m3 model, points Ollama at a `FakeOllama` on 127.0.0.1, writes a contest lock file
+that locks problem 1, and launches the Gradio app on a free port. Tests call `app.reset()` (the
+`live_app` fixture does) to get the fake Ollama back to its defaults.
 """
 
 from __future__ import annotations
 
 import os
-import shutil
-import socket
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,31 +18,13 @@ from typing import Any
 import pytest
 
 from quest.settings import Settings
-from tests.fakes.ollama_server import DEFAULT_TOKENS, FakeOllama
+from quest.testing.app_server import KB_GENERAL, KB_PROBLEMS, free_port, small_knowledge_base
+from quest.testing.ollama_server import DEFAULT_TOKENS, FakeOllama
 
-REPO = Path(__file__).resolve().parents[2]
-KB_PROBLEMS = ("1-two-sum", "200-number-of-islands", "239-sliding-window-maximum", "322-coin-change")
-KB_GENERAL = ("python-list-pop0", "python-recursion-limit", "cpp-integer-overflow", "python-big-loops")
+__all__ = ["KB_GENERAL", "KB_PROBLEMS", "LOCKED_PROBLEM", "RunningApp", "free_port", "live_app", "quest_app",
+           "small_knowledge_base"]
+
 LOCKED_PROBLEM = "1"
-
-
-def small_knowledge_base(target: Path) -> Path:
-    source = REPO / "knowledge"
-    target.mkdir(parents=True, exist_ok=True)
-    shutil.copy(source / "problems.yaml", target / "problems.yaml")
-    for name in KB_PROBLEMS:
-        shutil.copytree(source / "problems" / name, target / "problems" / name)
-    (target / "general").mkdir()
-    for stem in KB_GENERAL:
-        for path in (source / "general").glob(f"{stem}.*.md"):
-            shutil.copy(path, target / "general" / path.name)
-    return target
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @dataclass

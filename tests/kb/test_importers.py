@@ -349,12 +349,12 @@ def test_html_to_markdown_keeps_structure_and_drops_noise() -> None:
 
 
 def test_an_imported_statement_is_found_by_bm25_search(tmp_path: Path) -> None:
-    retriever = pytest.importorskip("quest.retrieval.retriever")
+    from quest.retrieval.retriever import build_retriever
     from quest.settings import Settings
 
     import_export("qduoj", EXPORTS / "qduoj", tmp_path / "kb" / "imported")
     settings = Settings(kb_dir=tmp_path / "kb", data_dir=tmp_path / "data", embedding_model="none",
                         show_progress=False)
-    found = retriever.build_retriever(settings).search("Fibonacci number 32 bits", problem_id="1001")
+    found = build_retriever(settings).search("Fibonacci number 32 bits", problem_id="1001")
     ids = [hit.chunk.doc_id for hit in found.hits]
     assert ids and ids[0] == "imp-qduoj-1001-statement"

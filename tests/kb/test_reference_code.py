@@ -263,7 +263,7 @@ def test_reference_code_solves_examples(doc: Document, lang: str, cpp_binaries, 
         _check_examples(doc, lang, [sys.executable, "-I", str(script)])
         return
     if CXX is None:
-        pytest.skip("g++ is not installed: C++ reference code not checked (CI installs it)")
+        pytest.skip("g++ is not installed: C++ reference code not checked (CI installs it; with CI=true this fails)")
     version = cpp_binaries["__version__"][1]
     binary, log = cpp_binaries[cpp_key(version, blocks[0])]
     assert binary is not None, f"{doc.id} ({doc.source}): the cpp block does not compile:\n{_show(log, 3000)}"

@@ -151,12 +151,35 @@ def test_bm25_only_index_round_trip(settings):
     assert not (index_dir_for(settings, "bm25-only") / "dense.faiss").exists()
 
 
-def test_no_pickle_anywhere(settings):
+def _arrays(path):
+    """(name, array) for every array in a .npy or .npz file, read with pickle refused."""
+    import numpy as np
+
+    if path.suffix == ".npy":
+        yield path.name, np.load(path, allow_pickle=False)
+        return
+    with np.load(path, allow_pickle=False) as data:  # lazy: each data[key] read below is where pickle is refused
+        for key in data.files:
+            yield f"{path.name}:{key}", data[key]
+
+
+def test_no_pickle_anywhere(settings, tmp_path):
+    import numpy as np
+
     kb = load_knowledge_base(settings.kb_dir)
     open_index(kb, settings, HashingEmbedder(lexical=True))
     folder = index_dir_for(settings, "fake-hashing")
-    import numpy as np
+    files = sorted(p for p in folder.rglob("*") if p.is_file())
+    npz = [p.name for p in files if p.suffix == ".npz"]
+    assert any("bm25" in name for name in npz) and any("lexical" in name for name in npz), npz
+    arrays = [item for p in files if p.suffix in (".npy", ".npz") for item in _arrays(p)]
+    assert arrays, "no arrays found to check"
+    # numbers and strings (scipy stores the sparse format's name as bytes), no objects
+    assert {name: a.dtype.kind for name, a in arrays if a.dtype.kind not in "biufSU"} == {}
+    pickled = [p.name for p in files if p.read_bytes()[:1] == b"\x80"]  # pickle protocol 2+ starts with 0x80
+    assert pickled == []
 
-    for name in ("bm25.npz", "lexical.npz"):
-        with np.load(folder / name, allow_pickle=False) as data:  # raises if anything needs pickle
-            assert len(data.files) > 0
+    # The check above would notice a pickled array: loading one with allow_pickle=False refuses it.
+    np.savez(tmp_path / "pickled.npz", rows=np.array([{"id": 1}, None], dtype=object))
+    with pytest.raises(ValueError, match="allow_pickle=False"):
+        next(_arrays(tmp_path / "pickled.npz"))

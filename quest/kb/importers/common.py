@@ -23,6 +23,7 @@ from pathlib import Path
 from quest.errors import ImportError_
 from quest.kb.documents import Document, Problem, kind_label, qualified_problem_id
 from quest.kb.importers.safety import ExportRoot, Limits, read_text
+from quest.lang import detect_lang
 
 log = logging.getLogger(__name__)
 
@@ -48,7 +49,6 @@ _LANGUAGES = {
 }
 MARKDOWN_SUFFIXES = {".md", ".markdown", ".txt"}
 
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _PYTHON = re.compile(r"^(?:python|pypy|py)\s*([23])?(?:[\s.\d]*)$")
 
 
@@ -87,14 +87,6 @@ def _looks_like_python2(code: str) -> bool:
         return bool(re.search(r"^\s*print\s+[^\s(=]|raw_input\s*\(|\bxrange\s*\(|except\s+\w+\s*,\s*\w+\s*:",
                               code, re.M))
     return False
-
-
-def detect_lang(*texts: str) -> str:
-    """'zh' when CJK characters are at least a tenth of the text, else 'en'."""
-    text = re.sub(r"\s+", "", "".join(texts))
-    if not text:
-        return "en"
-    return "zh" if len(_CJK.findall(text)) * 10 >= len(text) else "en"
 
 
 def slug(pid: str) -> str:

@@ -1,0 +1,283 @@
+"""A fake Ollama: a real HTTP server on 127.0.0.1 (random port, in a thread) speaking the real API.
+
+Endpoints: GET /api/version, GET /api/tags, POST /api/show, POST /api/chat (NDJSON stream in
+chunked transfer encoding, ending with the real final record: done, done_reason,
+total_duration, load_duration, prompt_eval_count, prompt_eval_duration, eval_count,
+eval_duration, all in nanoseconds; or one JSON object when "stream": false).
+
+It records every request (`requests`, `chat_bodies`) and can be told to:
+
+* `stop()`            close the listening socket and every open connection: connections are refused;
+* `models`            which models exist; a chat for another answers 404
+                      {"error": "model \"x\" not found, try pulling it first"};
+* `mode = "stall"`    send nothing (no headers, no token) for `stall_seconds`;
+* `mode = "drop"`     send `drop_after` tokens, then cut the connection without ending the stream;
+* `tokens`, `delay`   the script of content pieces and the pause before each one;
+* `thinking`          pieces sent first in Ollama's separate `message.thinking` field.
+
+`disconnects` records (time, tokens sent) whenever a client closed a chat stream early;
+`client_closed` is set at that moment.
+
+Quest's tests use it through the `fake_ollama` fixture (tests/fakes/ollama_server.py). Operators
+can use it too, to try the app or a deployment without a model: `FakeOllama().start().url` is a
+host to pass as `--ollama-host` (`stop()` when done).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import select
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+DEFAULT_TOKENS = ["Use ", "a ", "deque", " [1]", "."]
+
+
+@dataclass
+class RecordedRequest:
+    method: str
+    path: str
+    body: Any
+    at: float
+
+
+@dataclass
+class FakeOllama:
+    tokens: list[str] = field(default_factory=lambda: list(DEFAULT_TOKENS))
+    thinking: list[str] = field(default_factory=list)
+    delay: float = 0.0
+    models: list[str] = field(default_factory=lambda: ["qwen2.5-coder:1.5b", "deepseek-r1:7b"])
+    mode: str = "normal"  # normal | stall | drop
+    stall_seconds: float = 10.0
+    drop_after: int = 2
+    final: dict[str, Any] = field(default_factory=lambda: {
+        "done_reason": "stop",
+        "total_duration": 1_500_000_000,
+        "load_duration": 100_000_000,
+        "prompt_eval_count": 420,
+        "prompt_eval_duration": 200_000_000,
+        "eval_count": 50,
+        "eval_duration": 1_000_000_000,
+    })
+    version: str = "0.12.6"
+
+    def __post_init__(self) -> None:
+        self.requests: list[RecordedRequest] = []
+        self.disconnects: list[tuple[float, int]] = []
+        self.client_closed = threading.Event()
+        self._stopping = threading.Event()
+        self._sockets: set[socket.socket] = set()
+        self._lock = threading.Lock()
+        self._server: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+        self.port = 0
+
+    # ------------------------------------------------------------------ lifecycle
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> FakeOllama:
+        fake = self
+
+        class Handler(_Handler):
+            owner = fake
+
+        self._stopping.clear()
+        self._server = _QuietServer(("127.0.0.1", self.port), Handler)
+        self._server.daemon_threads = True
+        self._server.block_on_close = False
+        self.port = self._server.server_address[1]
+        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
+                                        name=f"fake-ollama-{self.port}", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop listening and cut every open connection: new connections are refused."""
+        self._stopping.set()
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+        with self._lock:
+            for sock in list(self._sockets):
+                with contextlib.suppress(OSError):
+                    sock.shutdown(socket.SHUT_RDWR)
+                sock.close()
+            self._sockets.clear()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
+
+    # ------------------------------------------------------------------ records
+
+    @property
+    def chat_bodies(self) -> list[dict[str, Any]]:
+        return [r.body for r in self.requests if r.path == "/api/chat"]
+
+    def chat_text(self) -> str:
+        """Everything every chat request sent, as one string (for 'is X in the prompt' checks)."""
+        return "\n".join(m.get("content", "") for body in self.chat_bodies for m in body.get("messages", []))
+
+
+class _QuietServer(ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass  # clients that hang up (cancellation, stop()) are expected here
+
+
+class _Handler(BaseHTTPRequestHandler):
+    owner: FakeOllama
+    protocol_version = "HTTP/1.1"
+
+    def setup(self) -> None:
+        super().setup()
+        with self.owner._lock:
+            self.owner._sockets.add(self.connection)
+
+    def finish(self) -> None:
+        with contextlib.suppress(OSError):
+            super().finish()
+        with self.owner._lock:
+            self.owner._sockets.discard(self.connection)
+
+    def log_message(self, format: str, *args: Any) -> None:  # quiet
+        pass
+
+    # ------------------------------------------------------------------ helpers
+
+    def _body(self) -> Any:
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        try:
+            return json.loads(raw) if raw else None
+        except json.JSONDecodeError:
+            return raw.decode("utf-8", "replace")
+
+    def _record(self, body: Any) -> None:
+        self.owner.requests.append(RecordedRequest(self.command, self.path, body, time.monotonic()))
+
+    def _json(self, status: int, payload: Any) -> None:
+        data = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _peer_closed(self) -> bool:
+        try:
+            readable, _, _ = select.select([self.connection], [], [], 0)
+            return bool(readable) and self.connection.recv(1, socket.MSG_PEEK) == b""
+        except OSError:
+            return True
+
+    def _chunk(self, payload: dict[str, Any]) -> None:
+        data = (json.dumps(payload) + "\n").encode()
+        self.wfile.write(f"{len(data):X}\r\n".encode() + data + b"\r\n")
+        self.wfile.flush()
+
+    # ------------------------------------------------------------------ routes
+
+    def do_GET(self) -> None:
+        self._record(None)
+        if self.path == "/api/version":
+            self._json(200, {"version": self.owner.version})
+        elif self.path == "/api/tags":
+            self._json(200, {"models": [_model_entry(name) for name in self.owner.models]})
+        else:
+            self._json(404, {"error": "not found"})
+
+    def do_POST(self) -> None:
+        body = self._body()
+        self._record(body)
+        if self.path == "/api/show":
+            name = (body or {}).get("model", "")
+            if name not in self.owner.models:
+                self._json(404, {"error": f"model '{name}' not found"})
+            else:
+                self._json(200, {"modelfile": f"FROM {name}", "parameters": "", "template": "{{ .Prompt }}",
+                                 "details": _model_entry(name)["details"], "model_info": {},
+                                 "capabilities": ["completion"]})
+        elif self.path == "/api/chat":
+            self._chat(body or {})
+        else:
+            self._json(404, {"error": "not found"})
+
+    def _chat(self, body: dict[str, Any]) -> None:
+        owner = self.owner
+        model = body.get("model", "")
+        if model not in owner.models:
+            self._json(404, {"error": f'model "{model}" not found, try pulling it first'})
+            return
+        if owner.mode == "stall":
+            deadline = time.monotonic() + owner.stall_seconds
+            while time.monotonic() < deadline and not owner._stopping.is_set():
+                if self._peer_closed():
+                    owner.disconnects.append((time.monotonic(), 0))
+                    owner.client_closed.set()
+                    break
+                time.sleep(0.02)
+            self.close_connection = True
+            return
+        created = "2026-12-01T09:00:00.000000Z"
+        if body.get("stream", True) is False:
+            text = "".join(owner.tokens)
+            self._json(200, {"model": model, "created_at": created,
+                             "message": {"role": "assistant", "content": text}, "done": True, **owner.final})
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "application/x-ndjson")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        sent = 0
+        try:
+            for kind, piece in _script(owner):
+                if owner.delay:
+                    time.sleep(owner.delay)
+                if self._peer_closed() or owner._stopping.is_set():
+                    raise ConnectionResetError("client went away")
+                if owner.mode == "drop" and sent >= owner.drop_after:
+                    self.wfile.flush()
+                    self.connection.shutdown(socket.SHUT_RDWR)
+                    self.close_connection = True
+                    return
+                message = {"role": "assistant", "content": piece if kind == "content" else ""}
+                if kind == "thinking":
+                    message["thinking"] = piece
+                self._chunk({"model": model, "created_at": created, "message": message, "done": False})
+                sent += 1
+            self._chunk({"model": model, "created_at": created, "message": {"role": "assistant", "content": ""},
+                         "done": True, **owner.final})
+            self.wfile.write(b"0\r\n\r\n")
+            self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError, OSError):
+            owner.disconnects.append((time.monotonic(), sent))
+            owner.client_closed.set()
+            self.close_connection = True
+
+
+def _script(owner: FakeOllama) -> Iterator[tuple[str, str]]:
+    for piece in owner.thinking:
+        yield "thinking", piece
+    for piece in owner.tokens:
+        yield "content", piece
+
+
+def _model_entry(name: str) -> dict[str, Any]:
+    return {
+        "name": name,
+        "model": name,
+        "modified_at": "2026-11-30T10:00:00.000000+08:00",
+        "size": 986_061_892,
+        "digest": "6d3abb8d2d53" + "0" * 52,
+        "details": {"parent_model": "", "format": "gguf", "family": "qwen2", "families": ["qwen2"],
+                    "parameter_size": "1.5B", "quantization_level": "Q4_K_M"},
+    }

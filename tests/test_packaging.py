@@ -1,0 +1,102 @@
+"""The package stands alone: what quest/ imports is declared, pinned, and never the test suite."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from importlib.metadata import packages_distributions
+from pathlib import Path
+
+import tomllib
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _pins(path: Path) -> dict[str, str]:
+    """{canonical name: pinned version} from a requirements file's `name[extras]==version  # why` lines."""
+    pins = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if not line or line.startswith("-"):
+            continue
+        req = Requirement(line)
+        (spec,) = req.specifier  # exactly one pin per line
+        assert spec.operator == "==", f"{path.name}: {line!r} is not pinned with =="
+        pins[canonicalize_name(req.name)] = spec.version
+    return pins
+
+
+def _project() -> dict:
+    return tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+
+
+def _declared(requirements: list[str]) -> dict[str, Requirement]:
+    return {canonicalize_name(r.name): r for r in map(Requirement, requirements)}
+
+
+def _imported_top_level(folder: Path) -> set[str]:
+    names = set()
+    for path in folder.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names.update(alias.name.split(".")[0] for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names.add(node.module.split(".")[0])
+    return names
+
+
+def test_every_runtime_pin_is_a_declared_dependency_and_fits_its_range():
+    pins = _pins(REPO / "requirements.txt")
+    declared = _declared(_project()["dependencies"])
+    # A pin added to requirements.txt also goes into pyproject.toml's dependencies, as "name>=version,<next major".
+    assert sorted(set(pins) - set(declared)) == [], "pinned in requirements.txt but not in pyproject dependencies"
+    assert sorted(set(declared) - set(pins)) == [], "declared in pyproject but not pinned in requirements.txt"
+    outside = {name: pins[name] for name, req in declared.items() if not req.specifier.contains(pins[name])}
+    assert outside == {}
+
+
+def test_requirements_txt_installs_the_package_itself():
+    lines = [line.strip() for line in (REPO / "requirements.txt").read_text(encoding="utf-8").splitlines()]
+    assert "-e ." in lines
+
+
+def test_dev_and_bench_groups_are_pinned_in_requirements_dev():
+    extras = _project()["optional-dependencies"]
+    dev_pins = _pins(REPO / "requirements-dev.txt")
+    for group in ("dev", "bench"):
+        for name, req in _declared(extras[group]).items():
+            assert name in dev_pins, f"{group}: {name} missing from requirements-dev.txt"
+            assert req.specifier.contains(dev_pins[name]), f"{group}: {name}=={dev_pins[name]} outside {req}"
+
+
+def test_bench_only_packages_are_not_runtime_dependencies():
+    runtime = set(_pins(REPO / "requirements.txt"))
+    assert {"matplotlib", "rank-bm25", "pytest"} & runtime == set()
+
+
+def test_every_third_party_import_in_quest_is_declared():
+    distributions = packages_distributions()
+    declared = set(_declared(_project()["dependencies"]))
+    bench_only = {"matplotlib", "rank_bm25"}  # imported lazily by quest/bench, which skips without them
+    missing = {}
+    for module in sorted(_imported_top_level(REPO / "quest") - set(sys.stdlib_module_names) - bench_only):
+        if module == "quest":
+            continue
+        dists = {canonicalize_name(d) for d in distributions.get(module, [module])}
+        if not dists & declared:
+            missing[module] = sorted(dists)
+    assert missing == {}
+
+
+def test_quest_never_imports_the_test_suite():
+    assert "tests" not in _imported_top_level(REPO / "quest")
+    assert "pytest" not in _imported_top_level(REPO / "quest")
+
+
+def test_the_console_command_points_at_the_cli():
+    from quest import cli
+
+    assert _project()["scripts"] == {"quest": "quest.cli:main"}
+    assert callable(cli.main)
