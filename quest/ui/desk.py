@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import queue
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -46,6 +47,7 @@ class TurnView:
     fallback: bool = False
     error: str | None = None  # a friendly message when the turn could not run
     error_code: str = ""  # input | rate_limited | not_ready | internal | refused
+    stopped: bool = False  # the student stopped it (or cleared the chat) while it streamed
 
     @property
     def status_word(self) -> str:
@@ -53,11 +55,59 @@ class TurnView:
             return "error"
         if not self.done:
             return "streaming"
+        if self.stopped:
+            return "stopped"
         if self.stats.get("mode") == "refused" or any(n.level == "error" for n in self.notices):
             return "refused"
         if self.fallback:
             return "fallback"
         return "incomplete" if self.incomplete else "done"
+
+
+class TurnControl:
+    """Lets the page stop one answer from another event (Stop, Clear) without cancelling the handler.
+
+    Cancelling a Gradio event mid-stream races with its last update (an answer left with its
+    cursor, "Error" badges); instead the streaming handler notices the request and ends itself.
+    """
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+        self.reason = ""
+
+    def cancel(self, reason: str = "stop") -> None:
+        if not self._event.is_set():
+            self.reason = reason
+            self._event.set()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._event.is_set()
+
+
+class _Failure:
+    pass
+
+
+_END = object()
+_POLL_SECONDS = 0.1  # how often a silent stream checks for Stop
+
+
+def _pump(events: Iterator[object], inbox: queue.Queue[object], control: TurnControl) -> None:
+    """Read the assistant's events into `inbox` (in a worker thread) until the end or a cancel."""
+    try:
+        for event in events:
+            if control.cancelled:
+                break
+            inbox.put(event)
+    except Exception:
+        log.exception("answering failed")
+        inbox.put(_Failure())
+    finally:
+        close = getattr(events, "close", None)
+        if close is not None:
+            close()  # on Stop, this closes the model's stream promptly
+        inbox.put(_END)
 
 
 def apply_event(view: TurnView, event: object) -> TurnView:
@@ -107,7 +157,9 @@ class HelpDesk:
 
     # ------------------------------------------------------------------ answering
 
-    def answer(self, request: Request, *, session: str, lang: str) -> Iterator[TurnView]:
+    def answer(
+        self, request: Request, *, session: str, lang: str, control: TurnControl | None = None
+    ) -> Iterator[TurnView]:
         assistant = self.startup.assistant
         if assistant is None:
             reason = self.startup.failed
@@ -138,27 +190,54 @@ class HelpDesk:
         log.debug("question text: %r; code: %r; error: %r", checked.question, checked.code, checked.error)
         view = TurnView(request=checked)
         yield view
-        events = None
+        yield from self._stream(assistant.ask(checked), view, control or TurnControl(), lang)
+
+    def _stream(self, events: Iterator[object], view: TurnView, control: TurnControl, lang: str) -> Iterator[TurnView]:
+        """The assistant's events as views: coalesced, flushed at the end of each interval, stoppable.
+
+        A worker thread reads the events into a queue, so this generator wakes up at the end
+        of every interval even while the model is silent (a held-back code block, a slow
+        token): the latest text is shown then, and a Stop is noticed within one interval.
+        """
+        inbox: queue.Queue[object] = queue.Queue()
+        worker = threading.Thread(target=_pump, args=(events, inbox, control), name="quest-answer", daemon=True)
+        worker.start()
+        interval = max(self.settings.stream_interval, 0.0)
         shown_at: float | None = None
+        pending = False
         try:
-            events = assistant.ask(checked)
-            for event in events:
-                view = apply_event(view, event)
-                if isinstance(event, (Token, Thinking)):
+            while True:
+                try:
+                    wait = max(0.0, shown_at + interval - self.clock()) if pending and shown_at else _POLL_SECONDS
+                    item = inbox.get(timeout=min(wait, _POLL_SECONDS))
+                except queue.Empty:
+                    if control.cancelled:
+                        yield dataclasses.replace(view, done=True, incomplete=True, stopped=True)
+                        return
+                    if pending:  # the interval is over and nothing new came: show what there is
+                        pending, shown_at = False, self.clock()
+                        yield view
+                    continue
+                if item is _END:
+                    break
+                if isinstance(item, _Failure):
+                    yield dataclasses.replace(view, error=t("internal_error", lang), error_code="internal", done=True)
+                    return
+                if control.cancelled:
+                    yield dataclasses.replace(view, done=True, incomplete=True, stopped=True)
+                    return
+                view = apply_event(view, item)
+                if isinstance(item, (Token, Thinking)):
                     # Coalesce tokens: every view re-sends the whole answer to the browser.
                     now = self.clock()
-                    if shown_at is not None and now - shown_at < self.settings.stream_interval:
+                    if shown_at is not None and now - shown_at < interval:
+                        pending = True
                         continue
                     shown_at = now
+                pending = False
                 yield view
-        except Exception:
-            log.exception("answering failed")
-            yield dataclasses.replace(view, error=t("internal_error", lang), error_code="internal", done=True)
-            return
         finally:
-            close = getattr(events, "close", None)
-            if close is not None:
-                close()  # on Stop, this closes the model's stream promptly
+            control.cancel("closed")  # the page went away or stopped: the worker closes the model's stream
         if not view.done:  # the assistant ended without Done: show what there is, marked incomplete
             log.warning("the assistant's stream ended without a Done event")
             yield dataclasses.replace(view, done=True, incomplete=True)
