@@ -19,7 +19,7 @@ from typing import Any
 
 from quest.context import Source
 from quest.errors import InputError
-from quest.events import Done, Notice, Replace, Sources, Thinking, Token
+from quest.events import Done, Held, Notice, Replace, Sources, Thinking, Token
 from quest.feedback import FeedbackRecord, FeedbackStore
 from quest.i18n import input_error_text, t
 from quest.ratelimit import RateLimiter
@@ -47,6 +47,7 @@ class TurnView:
     fallback: bool = False
     error: str | None = None  # a friendly message when the turn could not run
     error_code: str = ""  # input | rate_limited | not_ready | internal | refused
+    held: bool = False  # a code block is held back by the tier policy right now
     stopped: bool = False  # the student stopped it (or cleared the chat) while it streamed
 
     @property
@@ -121,6 +122,8 @@ def apply_event(view: TurnView, event: object) -> TurnView:
         return replace(view, sources=tuple(event.sources))
     if isinstance(event, Notice):
         return replace(view, notices=(*view.notices, event))
+    if isinstance(event, Held):
+        return replace(view, held=event.active)
     if isinstance(event, Replace):
         return replace(view, answer=event.text)
     if isinstance(event, Done):
@@ -132,6 +135,7 @@ def apply_event(view: TurnView, event: object) -> TurnView:
             incomplete=event.incomplete,
             fallback=event.fallback,
             done=True,
+            held=False,
         )
     log.warning("unknown event %s ignored", type(event).__name__)
     return view
