@@ -268,7 +268,9 @@ class HelpDesk:
 
     # ------------------------------------------------------------------ feedback
 
-    def rate(self, view: TurnView, *, session: str, turn: int, liked: bool | None, lang: str) -> bool:
+    def rate(
+        self, view: TurnView, *, session: str, turn: int, liked: bool | None, lang: str, comment: str = ""
+    ) -> bool:
         """Store a thumbs up/down (liked None withdraws it). False when there is nothing to rate."""
         if self.feedback is None or view.request is None:
             return False
@@ -293,6 +295,7 @@ class HelpDesk:
                 sources=source_dicts(view.sources or (), view.cited),
                 code=req.code,
                 error=req.error,
+                comment=" ".join(comment.split())[:500],  # one line, bounded
             )
         )
         return True
