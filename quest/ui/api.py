@@ -8,6 +8,8 @@ from collections.abc import Callable, Iterator
 from typing import Any, Literal
 
 import gradio as gr
+from gradio.context import get_blocks_context
+from gradio.utils import get_function_description
 
 from quest.i18n import resolve_lang, t
 from quest.request import detect_lang
@@ -71,7 +73,30 @@ def add_ask_api(settings: Settings, desk: HelpDesk, resolver: Callable[[], Probl
             log.exception("/ask failed")
             yield t("internal_error", ui), json.dumps([]), "error"
 
+    # Gradio reads the outputs from the return annotation, and only from a tuple: each streamed item is one.
+    ask.__annotations__["return"] = tuple[str, str, Status]
     gr.api(ask, api_name="ask", api_description=ASK_DESCRIPTION)
+    _describe(get_blocks_context(), "ask", ask)
+
+
+def _describe(blocks: Any, api_name: str, fn: Callable[..., Any]) -> None:
+    """Name and describe each parameter and output in "Use via API" (gr.api labels them "1st", "2nd", ...)."""
+    _, params, returns = get_function_description(fn)
+    for dependency in blocks.fns.values():
+        if dependency.api_name != api_name:
+            continue
+        for block, name in zip(dependency.inputs, [n for n in params if n != "request"], strict=False):
+            _label(block, name, params[name])
+        for block, text in zip(dependency.outputs, returns, strict=False):
+            name, _, description = text.partition(":")
+            _label(block, name.strip(), description.strip())
+
+
+def _label(block: Any, name: str, description: str) -> None:
+    block.label = f"{name}: {description}" if description else name
+    info = dict(block.api_info())
+    info.update(description=description, additional_description=description)
+    block._api_info = info
 
 
 def _api_output(view: Any, lang: str) -> tuple[str, str, Any]:
