@@ -113,7 +113,8 @@ def _wait_until(predicate: Callable[[], bool], timeout: float = 60, what: str = 
     pytest.fail(f"timed out waiting for {what}")
 
 
-def _ask(page: Any, question: str = "Why does my sliding window solution get TLE?", *, code: str = SLIDING_CODE) -> None:
+def _ask(page: Any, question: str = "Why does my sliding window solution get TLE?", *, code: str = SLIDING_CODE
+         ) -> None:  # fmt: skip
     page.locator("#q-question textarea").fill(question)
     if code:
         page.locator("#q-code .cm-content").click()
