@@ -215,21 +215,21 @@ class HelpDesk:
                     wait = max(0.0, shown_at + interval - self.clock()) if pending and shown_at else _POLL_SECONDS
                     item = inbox.get(timeout=min(wait, _POLL_SECONDS))
                 except queue.Empty:
-                    if control.cancelled:
+                    if control.cancelled and not view.done:
                         yield dataclasses.replace(view, done=True, incomplete=True, stopped=True)
                         return
                     if pending:  # the interval is over and nothing new came: show what there is
                         pending, shown_at = False, self.clock()
                         yield view
                     continue
-                if item is _END:
-                    break
                 if isinstance(item, _Failure):
                     yield dataclasses.replace(view, error=t("internal_error", lang), error_code="internal", done=True)
                     return
-                if control.cancelled:
+                if control.cancelled and not view.done:  # also at _END: the worker may have ended for the Stop
                     yield dataclasses.replace(view, done=True, incomplete=True, stopped=True)
                     return
+                if item is _END:
+                    break
                 view = apply_event(view, item)
                 if isinstance(item, (Token, Thinking)):
                     # Coalesce tokens: every view re-sends the whole answer to the browser.
