@@ -49,6 +49,13 @@ LATEX = [
     {"left": "$", "right": "$", "display": False},
 ]
 PRIVATE: dict[str, Any] = {"api_visibility": "private"}
+#: Shown and hidden with a class: Gradio 6 loses a `visible=True` update that follows a `visible=False`
+#: one on a component that started hidden (Stop after Clear, the feedback row after Send).
+HIDDEN = ["q-hidden"]
+
+
+def show(flag: bool) -> Any:
+    return gr.update(elem_classes=["q-shown"] if flag else HIDDEN)
 
 
 class QuestPage:
@@ -133,7 +140,7 @@ class QuestPage:
             with gr.Row(elem_id="q-actions"):
                 self.send = gr.Button(t("send", lang), variant="primary", elem_id="q-send", scale=3, min_width=80)
                 self.stop = gr.Button(t("stop", lang), variant="stop", elem_id="q-stop", scale=3, min_width=80,
-                                      visible=False)  # fmt: skip
+                                      elem_classes=HIDDEN)  # fmt: skip
                 self.clear = gr.Button(t("clear", lang), variant="secondary", elem_id="q-clear", scale=1, min_width=70)
         with gr.Row(elem_id="q-examples", equal_height=True):
             self.examples_label = gr.HTML(examples_label_html(lang), elem_classes=["q-examples-label"])
@@ -156,12 +163,13 @@ class QuestPage:
             self.edit_last = gr.Button(t("edit_last", lang), size="sm", elem_id="q-edit", min_width=60)
             self.new_conversation = gr.Button(t("new_conversation", lang), size="sm", elem_id="q-new", min_width=60)
             self.recent = gr.Dropdown([], value=None, label=t("recent", lang), show_label=False, container=False,
-                                      elem_id="q-recent", min_width=140, visible=False)  # fmt: skip
-        with gr.Row(elem_id="q-feedback", visible=False, equal_height=True) as self.feedback_row:
+                                      elem_id="q-recent", min_width=140, elem_classes=HIDDEN)  # fmt: skip
+        with gr.Row(elem_id="q-feedback", elem_classes=HIDDEN, equal_height=True) as self.feedback_row:
             self.feedback_prompt = gr.HTML(feedback_prompt_html(lang))
-            self.thumbs_up = gr.Button("👍", size="sm", elem_id="q-like", min_width=44, scale=0)
-            self.thumbs_down = gr.Button("👎", size="sm", elem_id="q-dislike", min_width=44, scale=0)
-        with gr.Row(elem_id="q-feedback-comment", visible=False, equal_height=True) as self.comment_row:
+            self.thumbs_up = gr.Button(t("feedback_up", lang), size="sm", elem_id="q-like", min_width=60, scale=0)
+            self.thumbs_down = gr.Button(t("feedback_down", lang), size="sm", elem_id="q-dislike", min_width=60,
+                                         scale=0)  # fmt: skip
+        with gr.Row(elem_id="q-feedback-comment", elem_classes=HIDDEN, equal_height=True) as self.comment_row:
             self.comment = gr.Textbox(label=t("feedback_comment", lang), max_lines=1, max_length=300, scale=4,
                                       elem_id="q-comment")  # fmt: skip
             self.send_comment = gr.Button(t("feedback_send", lang), size="sm", scale=1, elem_id="q-comment-send")
@@ -246,7 +254,7 @@ class QuestPage:
 
     def begin_turn(self) -> tuple[Any, ...]:
         """Send becomes Stop at once; feedback on the previous answer is put away."""
-        return gr.update(visible=False), gr.update(visible=True), gr.update(visible=False), gr.update(visible=False)
+        return show(False), show(True), show(False), show(False)
 
     def stream_answer(
         self, question: str, problem: str | None, language: str, code: str, verdict: str | None, error: str,
@@ -301,8 +309,8 @@ class QuestPage:
         rateable = bool(session.turns) and session.turns[-1].rateable and session.control is None
         stored = session.save(values)
         return (
-            gr.update(visible=True), gr.update(visible=False), self._status(lang), self._diagnostics(lang, session),
-            gr.update(visible=rateable), stored, self._recent_update(session, lang),
+            show(True), show(False), self._status(lang), self._diagnostics(lang, session), show(rateable), stored,
+            self._recent_update(session, lang),
         )  # fmt: skip
 
     def stop_answer(self, session: Session) -> None:
@@ -320,8 +328,7 @@ class QuestPage:
                             error or "", tier or "", bool(reasoning))  # fmt: skip
         stored = session.save(values)
         return (
-            [], sources_panel_html((), lang=lang), gr.update(visible=True), gr.update(visible=False),
-            gr.update(visible=False), gr.update(visible=False), stored,
+            [], sources_panel_html((), lang=lang), show(True), show(False), show(False), show(False), stored,
             self._recent_update(session, lang),
         )  # fmt: skip
 
@@ -342,8 +349,7 @@ class QuestPage:
         session.conversation_id, session.turns = Session().conversation_id, []
         stored = session.save(values)
         return (
-            [], sources_panel_html((), lang=lang), gr.update(visible=True), gr.update(visible=False),
-            gr.update(visible=False), gr.update(visible=False), stored,
+            [], sources_panel_html((), lang=lang), show(True), show(False), show(False), show(False), stored,
             self._recent_update(session, lang),
         )  # fmt: skip
 
@@ -354,7 +360,7 @@ class QuestPage:
         return (
             session.messages(), sources_panel_html(session.source_groups(), lang=lang),
             *[gr.update() for _ in self.form_fields],
-            gr.update(visible=True), gr.update(visible=False), gr.update(visible=False), gr.update(visible=False),
+            show(False), show(True), show(False), show(False),
             session.history_store,
         )  # fmt: skip
 
@@ -375,17 +381,17 @@ class QuestPage:
 
     def rate_up(self, comment: str, interface_language: str, session: Session, request: gr.Request) -> tuple[Any, Any]:
         self._rate(True, "", interface_language, session, request)
-        return gr.update(visible=False), gr.update(visible=False)
+        return show(False), show(False)
 
     def rate_down(self, comment: str, interface_language: str, session: Session, request: gr.Request
                   ) -> tuple[Any, Any]:  # fmt: skip
         self._rate(False, "", interface_language, session, request)
-        return gr.update(visible=False), gr.update(visible=True)
+        return show(False), show(True)
 
     def rate_down_with_comment(self, comment: str, interface_language: str, session: Session, request: gr.Request
                                ) -> tuple[Any, Any]:  # fmt: skip
         self._rate(False, comment or "", interface_language, session, request)
-        return gr.update(visible=False), ""
+        return show(False), ""
 
     def _rate(self, liked: bool, comment: str, interface_language: str, session: Session, request: gr.Request) -> None:
         lang = resolve_lang(interface_language)
@@ -439,7 +445,8 @@ class QuestPage:
             (self.reasoning, "label", "reasoning"), (self.regenerate, "value", "regenerate"),
             (self.edit_last, "value", "edit_last"), (self.new_conversation, "value", "new_conversation"),
             (self.recent, "label", "recent"), (self.comment, "label", "feedback_comment"),
-            (self.send_comment, "value", "feedback_send"), (self.diagnostics_box, "label", "diagnostics"),
+            (self.send_comment, "value", "feedback_send"), (self.thumbs_up, "value", "feedback_up"),
+            (self.thumbs_down, "value", "feedback_down"), (self.diagnostics_box, "label", "diagnostics"),
         ]  # fmt: skip
 
     def _computed_texts(self, lang: str, session: Session) -> list[tuple[Any, dict[str, Any]]]:
@@ -497,7 +504,7 @@ class QuestPage:
 
     def _recent_update(self, session: Session, lang: str) -> Any:
         choices = session.recent(t("untitled", lang))
-        return gr.update(choices=choices, value=None, visible=bool(choices))
+        return gr.update(choices=choices, value=None, elem_classes=["q-shown"] if choices else HIDDEN)
 
     def _resolver(self) -> Any:
         assistant = self.desk.startup.assistant
