@@ -100,12 +100,12 @@ class QuestPage:
         lang = self.lang0
         with gr.Row(elem_id="q-header", equal_height=True):
             self.header = gr.HTML(header_html(lang), elem_id="q-title")
-            self.status = gr.HTML(student_status_html(None, lang=lang), elem_id="q-status-line", scale=0,
-                                  min_width=200)  # fmt: skip
-            self.lang_switch = gr.Radio(
-                [("中文", "zh"), ("English", "en")], value=lang, show_label=False, container=False,
-                elem_id="q-lang", scale=0, min_width=210,
-            )  # fmt: skip
+            with gr.Column(scale=0, min_width=230, elem_id="q-header-side"):
+                self.lang_switch = gr.Radio(
+                    [("中文", "zh"), ("English", "en")], value=lang, show_label=False, container=False,
+                    elem_id="q-lang",
+                )  # fmt: skip
+                self.status = gr.HTML(student_status_html(None, lang=lang), elem_id="q-status-line")
 
     def _build_form(self) -> None:
         lang = self.lang0
