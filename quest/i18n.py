@@ -33,6 +33,12 @@ STRINGS: dict[str, dict[str, str]] = {
         "feedback_comment": "What was wrong? (optional, one line)",
         "feedback_send": "Send feedback",
         "feedback_up": "👍 Yes",
+        "failure_fallback": "The AI helper is not available right now, so here is what the course notes say "
+        "about your question.",
+        "failure_timeout": "The AI helper is busy and did not answer in time, so here is what the course notes "
+        "say. You can ask again in a minute.",
+        "failure_partial": "The AI helper stopped before finishing this answer. Ask again in a moment for a "
+        "complete one.",
         "feedback_down": "👎 No",
         "regenerate": "Regenerate",
         "edit_last": "Edit last question",
@@ -120,6 +126,9 @@ STRINGS: dict[str, dict[str, str]] = {
         "feedback_comment": "哪里不对？（可选，一行）",
         "feedback_send": "提交反馈",
         "feedback_up": "👍 有帮助",
+        "failure_fallback": "AI 助手暂时不可用，下面是课程资料中与你的问题相关的内容。",
+        "failure_timeout": "AI 助手正忙，没有及时回答；下面是课程资料中的相关内容。可以过一会儿再问。",
+        "failure_partial": "AI 助手没有写完这个回答，请稍后再问一次。",
         "feedback_down": "👎 没帮助",
         "regenerate": "重新生成",
         "edit_last": "修改上一个问题",

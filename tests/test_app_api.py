@@ -126,10 +126,10 @@ def test_ollama_down_gives_the_retrieval_only_answer(live_app: RunningApp):
     answer, sources, status = _ask(live_app, question="Why TLE?", problem="239", code=SLIDING_CODE, verdict="TLE",
                                    lang="en")[-1]  # fmt: skip
     assert status == "fallback"
-    assert answer.startswith(f"Ollama is not reachable at {live_app.ollama.url}, so there is no generated answer. "
-                             "Fix: start it with `ollama serve`, and check OLLAMA_HOST.")  # fmt: skip
+    student = "The AI helper is not available right now, so here is what the course notes say about your question."
+    assert answer.startswith(student) and answer.count(student) == 1
+    assert "ollama" not in answer.lower() and live_app.ollama.url not in answer  # nothing a student cannot act on
     assert json.loads(sources), "the sources still come"
-    assert answer.count("Ollama is not reachable") == 1
 
 
 def test_the_problem_may_be_given_by_its_picker_label(live_app: RunningApp):

@@ -244,3 +244,25 @@ def test_tokens_are_coalesced_between_re_renders(tmp_path):
     assert len(answers) < 2 + len(tokens)
     assert all(b.startswith(a) for a, b in itertools.pairwise(answers))
     assert answers[-1] == "".join(tokens) and views[-1].done and not views[-2].done
+
+
+def test_model_failures_are_told_in_the_students_words_and_the_fix_is_logged(tmp_path, caplog):
+    line = "Ollama is not reachable at http://10.0.0.5:11434, so there is no generated answer. Fix: `ollama serve`."
+    script = [Sources(SOURCES), Notice("llm_unavailable", line, "warning"), Token(line + "\n\nFrom the notes: deque."),
+              Done(answer=line + "\n\nFrom the notes: deque.", fallback=True)]  # fmt: skip
+    with caplog.at_level(logging.WARNING):
+        last = list(_desk(FakeAssistant(script), tmp_path).answer(Request(question="q"), session="s", lang="zh"))[-1]
+    student = "AI 助手暂时不可用，下面是课程资料中与你的问题相关的内容。"
+    assert last.notices[0].text == student
+    assert last.answer == student + "\n\nFrom the notes: deque."
+    assert "ollama" not in last.answer.lower() and "10.0.0.5" not in last.answer
+    assert "`ollama serve`" in caplog.text  # the operator's fix goes to the log
+
+
+def test_a_broken_stream_after_some_text_says_the_answer_is_unfinished(tmp_path):
+    script = [Sources(()), Token("Use a deque"), Notice("stream_broken", "The answer stopped: check `ollama serve`",
+                                                        "warning"), Done(answer="Use a deque", incomplete=True)]
+    last = list(_desk(FakeAssistant(script), tmp_path).answer(Request(question="q"), session="s", lang="en"))[-1]
+    assert last.notices[0].text == "The AI helper stopped before finishing this answer. Ask again in a moment for a " \
+        "complete one."
+    assert last.answer == "Use a deque" and last.status_word == "incomplete"

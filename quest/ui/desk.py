@@ -90,6 +90,34 @@ class _Failure:
     pass
 
 
+#: Notices that say the model could not answer. Their text tells the operator how to fix it
+#: (`ollama serve`, the server address); students get their own words, the fix goes to the log.
+MODEL_FAILURES = frozenset({"llm_unavailable", "model_not_found", "llm_timeout", "stream_broken", "no_model", "llm"})
+
+
+class StudentWording:
+    """Rewrites the model-failure notices of one answer (and the answer's copy of them) for students."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+        self.replaced: dict[str, str] = {}
+
+    def apply(self, event: object, answer_so_far: str) -> object:
+        if isinstance(event, Notice) and (event.code in MODEL_FAILURES or event.code.startswith("llm")):
+            log.warning("no complete generated answer (%s): %s", event.code, event.text)
+            key = "failure_partial" if answer_so_far.strip() else (
+                "failure_timeout" if event.code == "llm_timeout" else "failure_fallback")
+            student = t(key, self.lang)
+            self.replaced[event.text] = student
+            return dataclasses.replace(event, text=student)
+        if self.replaced and isinstance(event, Token | Replace | Done):
+            for operator, student in self.replaced.items():
+                text = getattr(event, "answer" if isinstance(event, Done) else "text")
+                changed = text.replace(operator, student)
+                event = dataclasses.replace(event, **{"answer" if isinstance(event, Done) else "text": changed})
+        return event
+
+
 _END = object()
 _POLL_SECONDS = 0.1  # how often a silent stream checks for Stop
 
@@ -207,6 +235,7 @@ class HelpDesk:
         worker = threading.Thread(target=_pump, args=(events, inbox, control), name="quest-answer", daemon=True)
         worker.start()
         interval = max(self.settings.stream_interval, 0.0)
+        wording = StudentWording(lang)
         shown_at: float | None = None
         pending = False
         try:
@@ -230,6 +259,7 @@ class HelpDesk:
                     return
                 if item is _END:
                     break
+                item = wording.apply(item, view.answer)
                 view = apply_event(view, item)
                 if isinstance(item, (Token, Thinking)):
                     # Coalesce tokens: every view re-sends the whole answer to the browser.
