@@ -104,6 +104,10 @@ def _last_answer(page: Any) -> Any:
     return page.locator("#q-chat .message-row.bot-row, #q-chat .bot-row").last
 
 
+def _answers(page: Any) -> int:
+    return page.locator("#q-chat .message-row.bot-row, #q-chat .bot-row").count()
+
+
 def _wait_until(predicate: Callable[[], bool], timeout: float = 60, what: str = "condition") -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -204,7 +208,8 @@ def test_stop_always_ends_with_the_stopped_mark_and_no_cursor(open_page, live_ap
     for attempt in range(3):
         live_app.ollama.client_closed.clear()
         _ask(page, f"Why TLE? ({attempt})", code=SLIDING_CODE if attempt == 0 else "")
-        _wait_until(lambda: "step3" in _last_answer(page).inner_text(), what="a partial answer")
+        _wait_until(lambda n=attempt + 1: _answers(page) == n and "step3" in _last_answer(page).inner_text(),
+                    what="a partial answer")  # fmt: skip
         page.locator("#q-stop").click()
         assert live_app.ollama.client_closed.wait(10), "the Ollama stream was not closed"
         _idle(page)  # the handler has ended: nothing more can arrive

@@ -199,10 +199,10 @@ class QuestPage:
             ).then(self.finish_turn, [*form, self.lang, self.session], finish_outputs, queue=False, **PRIVATE)
 
         scroll = "() => { window.questScrollToChat && questScrollToChat(); }"
-        run_turn(self.send.click(self.begin_turn, None, turn_outputs, js=scroll, queue=False, **PRIVATE))
-        run_turn(self.regenerate.click(self.take_back_last, [self.lang, self.session],
-                                       [self.chatbot, self.sources, *form], queue=False, **PRIVATE
-                                       ).then(self.begin_turn, None, turn_outputs, queue=False, **PRIVATE))  # fmt: skip
+        run_turn(self.send.click(self.begin_turn, [self.session], turn_outputs, js=scroll, queue=False, **PRIVATE))
+        taken_back = self.regenerate.click(self.take_back_last, [self.lang, self.session],
+                                           [self.chatbot, self.sources, *form], queue=False, **PRIVATE)  # fmt: skip
+        run_turn(taken_back.then(self.begin_turn, [self.session], turn_outputs, queue=False, **PRIVATE))
         self.edit_last.click(self.take_back_last, [self.lang, self.session], [self.chatbot, self.sources, *form],
                              queue=False, **PRIVATE)  # fmt: skip
         self.stop.click(self.stop_answer, [self.session], None, queue=False, **PRIVATE)
@@ -253,8 +253,10 @@ class QuestPage:
 
     # ------------------------------------------------------------------ one answer
 
-    def begin_turn(self) -> tuple[Any, ...]:
-        """Send becomes Stop at once; feedback on the previous answer is put away."""
+    def begin_turn(self, session: Session) -> tuple[Any, ...]:
+        """Send becomes Stop at once (and works at once); feedback on the previous answer is put away."""
+        session.stop_streaming("stop")  # at most one answer streams per tab
+        session.control = TurnControl()
         return show(False), show(True), show(False), show(False)
 
     def stream_answer(
@@ -265,8 +267,8 @@ class QuestPage:
         values = FormValues(question or "", problem or "", language or "python", code or "", verdict or "",
                             error or "", tier or "", bool(reasoning))  # fmt: skip
         session_id = (request.session_hash if request else "") or ""
-        session.stop_streaming("stop")  # at most one answer streams per tab
-        control = session.control = TurnControl()
+        control = session.control if session.control is not None else TurnControl()
+        session.control = control
         req = values.to_request(default_tier=self.default_tier, ui_lang=lang, resolve_problem=self._resolver(),
                                 history=session.history(self.settings.history_turns), session_id=session_id)
         record = TurnRecord(question=req.question.strip(), answer="", form=values,
@@ -307,7 +309,8 @@ class QuestPage:
         lang = resolve_lang(interface_language)
         values = FormValues(question or "", problem or "", language or "python", code or "", verdict or "",
                             error or "", tier or "", bool(reasoning))  # fmt: skip
-        rateable = bool(session.turns) and session.turns[-1].rateable and session.control is None
+        session.control = None  # the answer has ended (or never started: a full queue)
+        rateable = bool(session.turns) and session.turns[-1].rateable
         stored = session.save(values)
         return (
             show(True), show(False), self._status(lang), self._diagnostics(lang, session), show(rateable), stored,
