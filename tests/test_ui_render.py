@@ -116,7 +116,7 @@ def test_status_html_shows_everything_escaped():
         "model": "qwen<2.5>", "ollama_reachable": False, "embedding_mode": "bm25-only",
         "documents": 12, "chunks": 34, "problems": 3, "notices": ["embedding model unavailable: <offline>"],
     }  # fmt: skip
-    stats = {"retrieval_ms": 35.2, "first_token_ms": 1520, "tokens_per_s": 24.46}
+    stats = {"retrieval_ms": 35.2, "ttft_ms": 1520, "tokens_per_second": 24.46, "first_token_ms": 9}
     html = diagnostics_html(status, lang="en", last_stats=stats)
     assert "qwen&lt;2.5&gt;" in html
     assert "Ollama not reachable: answers from the sources only" in html
@@ -132,7 +132,8 @@ def test_status_html_starting_and_failed():
 
 
 def test_timing_parts_ignores_unknown_and_bad_values():
-    assert timing_parts({"retrieval_ms": "x", "eval_count": 180, "total_ms": 2500}, "zh") == ["总计 2.5 s", "180 词元"]
+    parts = timing_parts({"retrieval_ms": "x", "completion_tokens": 180, "total_ms": 2500}, "zh")
+    assert parts == ["总计 2.5 s", "180 词元"]
     assert timing_parts(None, "en") == []
 
 

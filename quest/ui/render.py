@@ -317,30 +317,20 @@ def _duration(ms: Any) -> str | None:
     return f"{value:.0f} ms" if value < 1000 else f"{value / 1000:.1f} s"
 
 
-def _first(stats: Mapping[str, Any], *keys: str) -> Any:
-    for key in keys:
-        if stats.get(key) is not None:
-            return stats[key]
-    return None
-
-
 def timing_parts(stats: Mapping[str, Any] | None, lang: str) -> list[str]:
     """The last answer's timings, from whichever of the known statistics are present."""
     if not stats:
         return []
     parts = []
-    for key, names in (
-        ("stat_retrieval", ("retrieval_ms",)),
-        ("stat_first_token", ("first_token_ms", "ttft_ms", "time_to_first_token_ms")),
-        ("stat_total", ("total_ms", "elapsed_ms")),
-    ):
-        value = _duration(_first(stats, *names))
+    # The keys the assistant's stats carry (quest/assistant.py, llm.stats_summary).
+    for key, name in (("stat_retrieval", "retrieval_ms"), ("stat_first_token", "ttft_ms"), ("stat_total", "total_ms")):
+        value = _duration(stats.get(name))
         if value:
             parts.append(t(key, lang, value=value))
-    speed = _first(stats, "tokens_per_s", "tokens_per_second", "eval_rate")
+    speed = stats.get("tokens_per_second")
     if isinstance(speed, int | float) and speed > 0:
         parts.append(t("stat_speed", lang, value=f"{speed:.1f}"))
-    tokens = _first(stats, "eval_count", "completion_tokens", "tokens")
+    tokens = stats.get("completion_tokens")
     if isinstance(tokens, int) and tokens > 0:
         parts.append(t("stat_tokens", lang, value=tokens))
     return parts
