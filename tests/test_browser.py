@@ -290,6 +290,25 @@ def test_history_and_form_survive_a_reload(open_page, live_app: RunningApp):
     page.wait_for_selector("#q-recent", state="visible")
 
 
+def test_math_regenerate_and_edit_the_last_question(open_page, live_app: RunningApp):
+    live_app.ollama.tokens = ["It is $O(n)$ in total: ", "$$\\sum_{i=1}^{n} 1 = n$$"]
+    page = open_page("en-US")
+    _ask(page, "How fast is the deque version?")
+    _wait_until(lambda: _answers(page) == 1, what="the answer")
+    _idle(page)
+    assert page.locator("#q-chat .katex").count() >= 2  # inline and display math rendered
+    live_app.ollama.tokens = ["Regenerated answer."]
+    page.locator("#q-regenerate").click()
+    _wait_until(lambda: "Regenerated answer." in _last_answer(page).inner_text(), what="the regenerated answer")
+    _idle(page)
+    assert _answers(page) == 1 and len(live_app.ollama.chat_bodies) == 2
+    assert "How fast is the deque version?" in live_app.ollama.chat_bodies[1]["messages"][-1]["content"]
+    page.locator("#q-edit").click()
+    _wait_until(lambda: _answers(page) == 0, what="the last turn taken back")
+    assert page.locator("#q-question textarea").input_value() == "How fast is the deque version?"
+    assert "maxSlidingWindow" in page.locator("#q-code").inner_text()
+
+
 def _box(page: Any, selector: str) -> dict[str, float]:
     box = page.locator(selector).first.bounding_box()
     assert box is not None, selector
