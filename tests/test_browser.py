@@ -288,6 +288,10 @@ def test_history_and_form_survive_a_reload(open_page, live_app: RunningApp):
     page.wait_for_function("!(document.querySelector('#q-chat') || {innerText: 'Remember this question'}).innerText"
                            ".includes('Remember this question')")  # fmt: skip
     page.wait_for_selector("#q-recent", state="visible")
+    _pick(page, "q-recent", "Remember", "Remember this question")  # reopen it from the recent list
+    page.wait_for_function("(document.querySelector('#q-chat') || {innerText: ''}).innerText"
+                           ".includes('Remember this question')")  # fmt: skip
+    assert page.locator("#q-sources-panel .q-src").count() >= 1
 
 
 def test_math_regenerate_and_edit_the_last_question(open_page, live_app: RunningApp):
