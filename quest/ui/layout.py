@@ -1,7 +1,6 @@
-"""The Gradio page: the form, the chat, the sources panel, the status line, and the `/ask` API.
+"""The page's pieces (choices, the chat messages of a turn, header HTML) and how it is launched.
 
-The handlers here only translate between Gradio and `HelpDesk` (quest/ui/desk.py), which
-holds the chat logic as a plain generator.
+The page itself is `QuestPage` (quest/ui/page.py); `build_ui` is its entry point.
 """
 
 from __future__ import annotations
