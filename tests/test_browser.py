@@ -274,9 +274,10 @@ def test_history_and_form_survive_a_reload(open_page, live_app: RunningApp):
     _ask(page, "Remember this question")
     _wait_until(lambda: "deque" in _last_answer(page).inner_text(), what="the answer")
     _idle(page)
+    saved = page.evaluate("localStorage.getItem('quest-history')")
     page.locator("#q-error textarea").fill("Time Limit Exceeded on test 9")
-    page.locator("#q-question textarea").click()  # leaving the field saves the form
-    page.wait_for_timeout(500)
+    page.locator("#q-question textarea").click()  # leaving the field saves the form in the browser
+    page.wait_for_function("before => localStorage.getItem('quest-history') !== before", arg=saved)
     page.reload(wait_until="load")
     page.wait_for_function("(document.querySelector('#q-chat') || {innerText: ''}).innerText"
                            ".includes('Remember this question')")  # fmt: skip

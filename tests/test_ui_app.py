@@ -12,6 +12,7 @@ import pytest
 
 import app
 from quest.events import Notice
+from quest.i18n import t
 from quest.kb.documents import Problem
 from quest.request import Request
 from quest.settings import Settings
@@ -280,3 +281,22 @@ def test_queue_limits_come_from_settings(tmp_path):
     assert (demo._queue.default_concurrency_limit, demo._queue.max_size) == (3, 5)
     public = sorted(fn.api_name for fn in demo.fns.values() if fn.api_visibility == "public")
     assert public == ["ask"]
+
+
+def test_the_language_switch_relabels_every_component_in_its_table(tmp_path):
+    from quest.ui.desk import HelpDesk
+    from quest.ui.page import QuestPage
+    from quest.ui.startup import Startup
+
+    settings = Settings(data_dir=tmp_path, kb_dir=tmp_path / "none")
+    page = QuestPage(settings, HelpDesk(settings, Startup.ready(FakeAssistant())), PROBLEMS)
+    page.build()
+    updates = dict(zip(map(id, page._language_outputs()), page.switch_language("zh", Session()), strict=True))
+    assert updates[id(page.lang)] == "zh"
+    assert updates[id(page.send)]["value"] == "发送" and updates[id(page.stop)]["value"] == "停止"
+    assert updates[id(page.question)]["label"] == "你的问题"
+    assert updates[id(page.question)]["placeholder"] == "例如：我的滑动窗口解法为什么超时？"
+    assert ("TLE · 时间超限", "TLE") in updates[id(page.verdict)]["choices"]
+    assert "AI 回答已就绪" in updates[id(page.status)]["value"]
+    for component, prop, key in page._language_table():
+        assert updates[id(component)][prop] == t(key, "zh")
