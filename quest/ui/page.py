@@ -163,7 +163,7 @@ class QuestPage:
             self.regenerate = gr.Button(t("regenerate", lang), size="sm", elem_id="q-regenerate", min_width=60)
             self.edit_last = gr.Button(t("edit_last", lang), size="sm", elem_id="q-edit", min_width=60)
             self.new_conversation = gr.Button(t("new_conversation", lang), size="sm", elem_id="q-new", min_width=60)
-            self.recent = gr.Dropdown([], value=None, label=t("recent", lang), show_label=False, container=False,
+            self.recent = gr.Dropdown([], value=None, label=t("recent", lang), show_label=True, container=True,
                                       elem_id="q-recent", min_width=140, elem_classes=HIDDEN)  # fmt: skip
         with gr.Row(elem_id="q-feedback", elem_classes=HIDDEN, equal_height=True) as self.feedback_row:
             self.feedback_prompt = gr.HTML(feedback_prompt_html(lang))
