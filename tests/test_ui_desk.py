@@ -266,3 +266,20 @@ def test_a_broken_stream_after_some_text_says_the_answer_is_unfinished(tmp_path)
     assert last.notices[0].text == "The AI helper stopped before finishing this answer. Ask again in a moment for a " \
         "complete one."
     assert last.answer == "Use a deque" and last.status_word == "incomplete"
+
+
+def test_a_thumbs_down_keeps_its_one_line_comment_also_in_an_older_store(tmp_path):
+    import sqlite3
+
+    from quest.feedback import FILE_NAME
+
+    with sqlite3.connect(tmp_path / FILE_NAME) as conn:  # a store made before comments existed
+        conn.execute("CREATE TABLE feedback (id INTEGER PRIMARY KEY AUTOINCREMENT, created_at TEXT NOT NULL,"
+                     " session TEXT NOT NULL, turn INTEGER NOT NULL, rating INTEGER NOT NULL, question TEXT NOT NULL,"
+                     " problem_id TEXT, language TEXT, verdict TEXT, tier TEXT, model TEXT, ui_lang TEXT, answer TEXT,"
+                     " sources TEXT NOT NULL, code TEXT, error TEXT, UNIQUE (session, turn))")  # fmt: skip
+    desk = _desk(FakeAssistant(answer_script(["Use a deque."])), tmp_path)
+    last = list(desk.answer(Request(question="why?"), session="s", lang="en"))[-1]
+    assert desk.rate(last, session="s", turn=0, liked=False, lang="en", comment="  too\nvague  ") is True
+    (row,) = desk.feedback.rows()
+    assert (row["rating"], row["comment"]) == (-1, "too vague")
