@@ -335,7 +335,13 @@ def test_layout_keeps_the_task_in_view(open_page, live_app: RunningApp, device: 
         assert switch["y"] >= title["y"] + title["height"] - 1 or switch["x"] >= title["x"] + title["width"]
         assert _box(page, "#q-code")["y"] < 2000
     _pick(page, "q-problem", "sliding", "Sliding Window Maximum")
+    live_app.ollama.delay = 0.2
     _ask(page, code=SLIDING_CODE)
+    if device == "phone":  # while it streams, the newest answer is on screen, not above it
+        _wait_until(lambda: "overall" in _last_answer(page).inner_text(), what="a partial answer")
+        assert page.locator("#q-stop").is_visible()
+        answer = _last_answer(page).bounding_box()
+        assert answer is not None and answer["y"] < height and answer["y"] + answer["height"] > 0, answer
     _wait_until(lambda: "Complexity" in _last_answer(page).inner_text(), what="the answer")
     _idle(page)
     send, question = _box(page, "#q-send"), _box(page, "#q-question")
