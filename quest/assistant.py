@@ -39,7 +39,7 @@ from typing import Any
 from quest.citations import check_citations
 from quest.context import Context, Source, build_context
 from quest.errors import InputError, LLMError, QuestError
-from quest.events import Done, Event, Notice, Replace, Sources, Thinking, Token
+from quest.events import Done, Event, Held, Notice, Replace, Sources, Thinking, Token
 from quest.kb.documents import Problem
 from quest.llm import ChatModel, OllamaChatModel, generation_options, stats_summary
 from quest.policy import CodeGate as _CodeGate
@@ -322,6 +322,7 @@ class Assistant:
         # Generation.
         splitter = ThinkSplitter()
         gate = _CodeGate(enabled=tier != "solution", lang=lang)
+        held = False
         shown: list[str] = []
         final: dict[str, Any] = {}
         error: LLMError | None = None
@@ -344,6 +345,9 @@ class Assistant:
                 if text:
                     shown.append(text)
                     yield Token(text)
+                if gate.holding != held:  # the page shows a placeholder while a block is held back
+                    held = gate.holding
+                    yield Held(held)
                 if chunk.done:
                     final = dict(chunk.stats)
         except LLMError as exc:

@@ -37,6 +37,13 @@ class Thinking:
 
 
 @dataclass(frozen=True)
+class Held:
+    """A code block is being held back (`active`) or was just released: the page shows a placeholder meanwhile."""
+
+    active: bool
+
+
+@dataclass(frozen=True)
 class Replace:
     """The answer text so far is replaced (post-generation policy: code removed, leak withheld)."""
 
@@ -53,4 +60,4 @@ class Done:
     fallback: bool = False  # answer built from sources without the model
 
 
-Event = Notice | Sources | Token | Thinking | Replace | Done
+Event = Notice | Sources | Token | Thinking | Held | Replace | Done

@@ -42,6 +42,7 @@ COLUMNS = (
     "sources",
     "code",
     "error",
+    "comment",
 )
 
 _SCHEMA = """
@@ -62,6 +63,7 @@ CREATE TABLE IF NOT EXISTS feedback (
     sources TEXT NOT NULL,
     code TEXT,
     error TEXT,
+    comment TEXT NOT NULL DEFAULT '',
     UNIQUE (session, turn)
 )
 """
@@ -83,6 +85,7 @@ class FeedbackRecord:
     sources: Sequence[dict[str, Any]] = field(default_factory=tuple)
     code: str | None = None
     error: str | None = None
+    comment: str = ""  # the student's optional one-line note on a thumbs down
 
 
 class FeedbackStore:
@@ -103,6 +106,9 @@ class FeedbackStore:
         with closing(sqlite3.connect(self.path, timeout=10)) as conn:
             if not self._ready:
                 conn.execute(_SCHEMA)
+                known = {row[1] for row in conn.execute("PRAGMA table_info(feedback)")}
+                if "comment" not in known:  # a store made before comments existed
+                    conn.execute("ALTER TABLE feedback ADD COLUMN comment TEXT NOT NULL DEFAULT ''")
                 self._ready = True
             with conn:  # commit or roll back
                 yield conn
@@ -127,12 +133,13 @@ class FeedbackStore:
             json.dumps(list(rec.sources), ensure_ascii=False),
             code,
             error,
+            rec.comment[:500],
         )
         with self._lock, self._connect() as conn:
             conn.execute(
                 "INSERT OR REPLACE INTO feedback (created_at, session, turn, rating, question, problem_id, language,"
-                " verdict, tier, model, ui_lang, answer, sources, code, error)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " verdict, tier, model, ui_lang, answer, sources, code, error, comment)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 row,
             )
         log.info("feedback %+d stored (problem %s, tier %s)", row[3], rec.problem_id, rec.tier)

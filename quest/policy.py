@@ -289,6 +289,11 @@ class CodeGate:
                     out.append(self._release(closed=True))
         return "".join(out)
 
+    @property
+    def holding(self) -> bool:
+        """True while a fenced block is held back: the page shows a placeholder where it will go."""
+        return self.enabled and self._fence is not None
+
     def _release(self, *, closed: bool) -> str:
         body = len(self._block) - (2 if closed else 1)
         block, self._block, self._fence = "".join(self._block), [], None

@@ -23,7 +23,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 REPO = Path(__file__).resolve().parents[1]
 # The README's screenshot is re-taken only on request, so a test run leaves the tree clean:
 # QUEST_UPDATE_SCREENSHOT=1 python -m pytest tests/test_browser.py
-README_SCREENSHOT = REPO / "assets" / "screenshot.png"
+SCREENSHOTS = {"desktop": REPO / "assets" / "screenshot-desktop.png", "phone": REPO / "assets" / "screenshot-phone.png"}
+VIEWPORTS = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "height": 844}}
 CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
     "--disable-component-update", "--disable-sync",
@@ -73,8 +74,10 @@ def browser() -> Iterator[Any]:
 def open_page(browser: Any, live_app: RunningApp) -> Iterator[Callable[..., Any]]:
     contexts = []
 
-    def open_(locale: str = "en-US") -> Any:
-        context = browser.new_context(locale=locale, viewport={"width": 1360, "height": 900}, device_scale_factor=1)
+    def open_(locale: str = "en-US", device: str = "desktop") -> Any:
+        phone = device == "phone"
+        context = browser.new_context(locale=locale, viewport=VIEWPORTS[device], device_scale_factor=1,
+                                      is_mobile=phone, has_touch=phone)  # fmt: skip
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(60_000)
@@ -82,7 +85,7 @@ def open_page(browser: Any, live_app: RunningApp) -> Iterator[Callable[..., Any]
         page.on("dialog", lambda d: (page.dialogs.append(d.message), d.dismiss()))
         page.goto(live_app.url, wait_until="load")
         page.wait_for_selector("#q-send")
-        page.wait_for_function("document.querySelector('#q-status-line .q-stat') !== null")
+        page.wait_for_function("document.querySelector('#q-status-line .q-dot-ok') !== null")
         return page
 
     yield open_
@@ -101,6 +104,10 @@ def _last_answer(page: Any) -> Any:
     return page.locator("#q-chat .message-row.bot-row, #q-chat .bot-row").last
 
 
+def _answers(page: Any) -> int:
+    return page.locator("#q-chat .message-row.bot-row, #q-chat .bot-row").count()
+
+
 def _wait_until(predicate: Callable[[], bool], timeout: float = 60, what: str = "condition") -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -108,6 +115,26 @@ def _wait_until(predicate: Callable[[], bool], timeout: float = 60, what: str = 
             return
         time.sleep(0.1)
     pytest.fail(f"timed out waiting for {what}")
+
+
+def _ask(page: Any, question: str = "Why does my sliding window solution get TLE?", *, code: str = SLIDING_CODE
+         ) -> None:  # fmt: skip
+    page.locator("#q-question textarea").fill(question)
+    if code:
+        page.locator("#q-code .cm-content").click()
+        page.keyboard.insert_text(code)
+    page.locator("#q-send").click()
+
+
+def _idle(page: Any) -> None:
+    """The answer's handler has finished: Send is back (it comes back only at the very end)."""
+    page.wait_for_selector("#q-send", state="visible")
+    page.wait_for_selector("#q-stop", state="hidden")
+
+
+def _no_error_badges(page: Any) -> None:
+    assert page.locator(".error, [data-testid='error']").filter(has_text="Error").count() == 0
+    assert "Error" not in page.locator("#q-chat").inner_text()
 
 
 def test_student_flow_streams_shows_sources_and_stores_feedback(open_page, live_app: RunningApp, tmp_path: Path):
@@ -121,9 +148,8 @@ def test_student_flow_streams_shows_sources_and_stores_feedback(open_page, live_
     page.keyboard.insert_text(SLIDING_CODE)
     _pick(page, "q-verdict", "TLE", "Time Limit Exceeded")
     page.locator("#q-error textarea").fill("Time Limit Exceeded\nTest #14: n = 100000, k = 50000")
-    page.locator("#q-send").click()
+    page.locator("#q-question textarea").press("Enter")  # Enter sends
 
-    # the answer grows while the sources panel fills
     lengths: list[int] = []
 
     def grew() -> bool:
@@ -134,31 +160,203 @@ def test_student_flow_streams_shows_sources_and_stores_feedback(open_page, live_
 
     _wait_until(grew, what="the full answer")
     assert len(lengths) >= 4, f"the answer did not stream: lengths seen {lengths}"
-    assert lengths == sorted(lengths)
+    _idle(page)
     page.wait_for_selector("#q-sources-panel .q-src")
-    assert page.locator("#q-sources-panel .q-src").count() >= 2
     assert page.locator("#q-sources-panel .q-src-cited").count() >= 1
+    scores = [float(x.split()[-1]) for x in page.locator("#q-sources-panel .q-score").all_inner_texts()]
+    assert scores == sorted(scores, reverse=True), scores  # rank order
     assert "Sliding Window Maximum" in page.locator("#q-chat").inner_text()  # the user's summary line
-    page.wait_for_function("document.querySelector('#q-status-line').innerText.includes('Last answer')")
-    # the model got everything from the form
     body = live_app.ollama.chat_text()
     assert "window.pop(0)" in body and "Test #14" in body
 
-    page.locator("#q-sources-panel details summary").first.click()  # a source opened, for the screenshot
-    update = os.environ.get("QUEST_UPDATE_SCREENSHOT") == "1"
-    shot = README_SCREENSHOT if update else tmp_path / "screenshot.png"
-    page.screenshot(path=str(shot), full_page=True)
-    assert shot.stat().st_size > 10_000
+    # [1] in the answer links to source 1 of this answer and highlights it
+    _last_answer(page).locator('a[href*="#q-src-1-1"]').first.click()
+    page.wait_for_selector("#q-src-1-1.q-src-flash")
 
-    like = page.locator('#q-chat button[aria-label="Like"], #q-chat button[title="Like"]').last
-    like.click()
-    _wait_until(lambda: any(r["rating"] == 1 for r in live_app.feedback_rows), 30, "the feedback row")
-    row = next(r for r in live_app.feedback_rows if r["rating"] == 1)
+    page.locator("#q-dislike").click()  # 👎 asks for an optional comment
+    page.locator("#q-comment input, #q-comment textarea").first.fill("It did not explain the deque")
+    page.locator("#q-comment-send").click()
+    _wait_until(lambda: any(r["comment"] for r in live_app.feedback_rows), 30, "the feedback row")
+    row = next(r for r in live_app.feedback_rows if r["comment"])
+    assert (row["rating"], row["comment"]) == (-1, "It did not explain the deque")
     assert row["question"] == "Why does my sliding window solution get TLE?"
     assert (row["problem_id"], row["verdict"], row["language"], row["tier"]) == ("239", "TLE", "python", "explain")
-    assert row["model"] == live_app.settings.ollama_model
-    assert '"cited": true' in row["sources"]
     assert row["code"] is None  # the operator did not enable storing code
+    assert page.dialogs == []
+
+
+def test_feedback_is_offered_only_on_finished_answers(open_page, live_app: RunningApp):
+    live_app.ollama.tokens = [f"w{i} " for i in range(40)]
+    live_app.ollama.delay = 0.15
+    page = open_page("en-US")
+    _ask(page)
+    _wait_until(lambda: "w3" in _last_answer(page).inner_text(), what="a partial answer")
+    assert not page.locator("#q-like").is_visible()  # not on a half-written answer
+    _idle(page)
+    assert page.locator("#q-like").is_visible()
+    page.locator("#q-question textarea").fill("x" * 501)  # an error message, not an answer
+    page.locator("#q-send").click()
+    _wait_until(lambda: "Your question is 501 characters long" in _last_answer(page).inner_text(), what="the error")
+    _idle(page)
+    assert not page.locator("#q-like").is_visible()
+
+
+def test_stop_always_ends_with_the_stopped_mark_and_no_cursor(open_page, live_app: RunningApp):
+    live_app.ollama.tokens = [f"step{i} " for i in range(80)]
+    live_app.ollama.delay = 0.1
+    page = open_page("en-US")
+    for attempt in range(3):
+        live_app.ollama.client_closed.clear()
+        _ask(page, f"Why TLE? ({attempt})", code=SLIDING_CODE if attempt == 0 else "")
+        _wait_until(lambda n=attempt + 1: _answers(page) == n and "step3" in _last_answer(page).inner_text(),
+                    what="a partial answer")  # fmt: skip
+        page.locator("#q-stop").click()
+        assert live_app.ollama.client_closed.wait(10), "the Ollama stream was not closed"
+        _idle(page)  # the handler has ended: nothing more can arrive
+        shown = _last_answer(page).inner_text()
+        assert shown.rstrip().endswith("(Stopped.)"), shown
+        assert "▍" not in shown and "step79" not in shown
+    _no_error_badges(page)
+
+
+def test_clear_during_an_answer_empties_chat_and_sources_without_errors(open_page, live_app: RunningApp):
+    live_app.ollama.tokens = [f"part{i} " for i in range(80)]
+    live_app.ollama.delay = 0.1
+    page = open_page("en-US")
+    _ask(page)
+    page.wait_for_selector("#q-sources-panel .q-src")
+    _wait_until(lambda: "part3" in _last_answer(page).inner_text(), what="a partial answer")
+    page.locator("#q-clear").click()
+    assert live_app.ollama.client_closed.wait(10), "the Ollama stream was not closed"
+    _idle(page)
+    assert page.locator("#q-chat .message-row, #q-chat .bot-row, #q-chat .user-row").count() == 0
+    assert page.locator("#q-sources-panel .q-src").count() == 0
+    _no_error_badges(page)
+
+
+def test_a_second_question_while_streaming_is_never_lost(open_page, live_app: RunningApp):
+    live_app.ollama.tokens = [f"tok{i} " for i in range(60)]
+    live_app.ollama.delay = 0.1
+    page = open_page("en-US")
+    _ask(page, "First question about TLE")
+    _wait_until(lambda: "tok2" in _last_answer(page).inner_text(), what="a partial answer")
+    assert not page.locator("#q-send").is_visible() and page.locator("#q-stop").is_visible()  # Send became Stop
+    page.locator("#q-question textarea").fill("Second question about deque")
+    page.locator("#q-question textarea").press("Enter")  # while streaming: kept, not dropped
+    assert page.locator("#q-question textarea").input_value() == "Second question about deque"
+    page.locator("#q-stop").click()
+    _idle(page)
+    assert page.locator("#q-question textarea").input_value() == "Second question about deque"
+    live_app.ollama.tokens = ["Second answer."]
+    page.locator("#q-question textarea").press("Enter")
+    _wait_until(lambda: "Second answer." in _last_answer(page).inner_text(), what="the second answer")
+    assert len(live_app.ollama.chat_bodies) == 2
+    assert "Second question about deque" in page.locator("#q-chat").inner_text()
+
+
+def test_text_before_a_held_back_code_block_shows_with_a_placeholder(open_page, live_app: RunningApp):
+    live_app.ollama.tokens = ["Before the code, look at line 5.\n\n", "```python\n",
+                              *[f"x{i} = {i}\n" for i in range(30)], "```\n", "After."]  # fmt: skip
+    live_app.ollama.delay = 0.1
+    page = open_page("en-US")
+    _ask(page)
+    page.wait_for_function(
+        "document.querySelector('#q-chat').innerText.includes('code held back in this mode')", timeout=20_000
+    )
+    assert "Before the code, look at line 5." in _last_answer(page).inner_text()
+    assert "x3 = 3" not in _last_answer(page).inner_text()
+    _wait_until(lambda: "After." in _last_answer(page).inner_text(), what="the end of the answer")
+    assert "code held back in this mode" not in _last_answer(page).inner_text()
+
+
+def test_history_and_form_survive_a_reload(open_page, live_app: RunningApp):
+    page = open_page("en-US")
+    _ask(page, "Remember this question")
+    _wait_until(lambda: "deque" in _last_answer(page).inner_text(), what="the answer")
+    _idle(page)
+    saved = page.evaluate("localStorage.getItem('quest-history')")
+    page.locator("#q-error textarea").fill("Time Limit Exceeded on test 9")
+    page.locator("#q-question textarea").click()  # leaving the field saves the form in the browser
+    page.wait_for_function("before => localStorage.getItem('quest-history') !== before", arg=saved)
+    page.reload(wait_until="load")
+    page.wait_for_function("(document.querySelector('#q-chat') || {innerText: ''}).innerText"
+                           ".includes('Remember this question')")  # fmt: skip
+    assert "deque" in _last_answer(page).inner_text()
+    page.wait_for_selector("#q-sources-panel .q-src")
+    assert page.locator("#q-error textarea").input_value() == "Time Limit Exceeded on test 9"
+    assert "maxSlidingWindow" in page.locator("#q-code").inner_text()
+    page.locator("#q-new").click()
+    page.wait_for_function("!(document.querySelector('#q-chat') || {innerText: 'Remember this question'}).innerText"
+                           ".includes('Remember this question')")  # fmt: skip
+    page.wait_for_selector("#q-recent", state="visible")
+    _pick(page, "q-recent", "Remember", "Remember this question")  # reopen it from the recent list
+    page.wait_for_function("(document.querySelector('#q-chat') || {innerText: ''}).innerText"
+                           ".includes('Remember this question')")  # fmt: skip
+    assert page.locator("#q-sources-panel .q-src").count() >= 1
+
+
+def test_math_regenerate_and_edit_the_last_question(open_page, live_app: RunningApp):
+    live_app.ollama.tokens = ["It is $O(n)$ in total: ", "$$\\sum_{i=1}^{n} 1 = n$$"]
+    page = open_page("en-US")
+    _ask(page, "How fast is the deque version?")
+    _wait_until(lambda: _answers(page) == 1, what="the answer")
+    _idle(page)
+    assert page.locator("#q-chat .katex").count() >= 2  # inline and display math rendered
+    live_app.ollama.tokens = ["Regenerated answer."]
+    page.locator("#q-regenerate").click()
+    _wait_until(lambda: "Regenerated answer." in _last_answer(page).inner_text(), what="the regenerated answer")
+    _idle(page)
+    assert _answers(page) == 1 and len(live_app.ollama.chat_bodies) == 2
+    assert "How fast is the deque version?" in live_app.ollama.chat_bodies[1]["messages"][-1]["content"]
+    page.locator("#q-edit").click()
+    _wait_until(lambda: _answers(page) == 0, what="the last turn taken back")
+    assert page.locator("#q-question textarea").input_value() == "How fast is the deque version?"
+    assert "maxSlidingWindow" in page.locator("#q-code").inner_text()
+
+
+def _box(page: Any, selector: str) -> dict[str, float]:
+    box = page.locator(selector).first.bounding_box()
+    assert box is not None, selector
+    return box
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_layout_keeps_the_task_in_view(open_page, live_app: RunningApp, device: str, tmp_path: Path):
+    live_app.ollama.tokens = list(ANSWER_TOKENS)
+    page = open_page("en-US", device)
+    height, width = VIEWPORTS[device]["height"], VIEWPORTS[device]["width"]
+    if device == "desktop":
+        for selector in ("#q-problem", "#q-code", "#q-verdict", "#q-error", "#q-question", "#q-send"):
+            box = _box(page, selector)
+            assert box["y"] >= 0 and box["y"] + box["height"] <= height, (selector, box)
+        assert _box(page, "#q-chat")["x"] > _box(page, "#q-code")["x"] + 300  # the chat beside the form
+    else:
+        title, switch = _box(page, "#q-title"), _box(page, "#q-lang")
+        assert switch["y"] >= title["y"] + title["height"] - 1 or switch["x"] >= title["x"] + title["width"]
+        assert _box(page, "#q-code")["y"] < 2000
+    _pick(page, "q-problem", "sliding", "Sliding Window Maximum")
+    live_app.ollama.delay = 0.2
+    _ask(page, code=SLIDING_CODE)
+    if device == "phone":  # while it streams, the newest answer is on screen, not above it
+        _wait_until(lambda: "overall" in _last_answer(page).inner_text(), what="a partial answer")
+        assert page.locator("#q-stop").is_visible()
+        answer = _last_answer(page).bounding_box()
+        assert answer is not None and answer["y"] < height and answer["y"] + answer["height"] > 0, answer
+    _wait_until(lambda: "Complexity" in _last_answer(page).inner_text(), what="the answer")
+    _idle(page)
+    send, question = _box(page, "#q-send"), _box(page, "#q-question")
+    assert send["y"] + send["height"] <= height and question["y"] >= 0  # the composer is reachable
+    assert send["x"] + send["width"] <= width
+    if device == "phone":
+        answer = _last_answer(page).bounding_box()
+        assert answer is not None and answer["y"] < height and answer["y"] + answer["height"] > 0  # in view
+        stop, clear = _box(page, "#q-stop") if page.locator("#q-stop").is_visible() else send, _box(page, "#q-clear")
+        assert abs(clear["y"] - stop["y"]) < 5  # side by side, not stacked
+    update = os.environ.get("QUEST_UPDATE_SCREENSHOT") == "1"
+    shot = SCREENSHOTS[device] if update else tmp_path / f"{device}.png"
+    page.mouse.move(1, 1)  # not hovering over Send
+    page.screenshot(path=str(shot))
+    assert shot.stat().st_size > 10_000
     assert page.dialogs == []
 
 
@@ -169,12 +367,9 @@ def test_html_in_answers_and_questions_renders_as_text(open_page, live_app: Runn
     ]  # fmt: skip
     page = open_page("en-US")
     _pick(page, "q-problem", "239", "Sliding Window Maximum")
-    page.locator("#q-question textarea").fill("What about <img src=y onerror=alert(4)>?")
-    page.locator("#q-code .cm-content").click()
-    page.keyboard.insert_text("x = 1\n")
-    page.locator("#q-send").click()
+    _ask(page, "What about <img src=y onerror=alert(4)>?", code="x = 1\n")
     _wait_until(lambda: "done." in _last_answer(page).inner_text(), what="the answer")
-    time.sleep(1)
+    _idle(page)
     chat_text = page.locator("#q-chat").inner_text()
     assert "<img src=x onerror=alert(1)>" in chat_text
     assert "<script>window.__pwned = 1; alert(2)</script>" in chat_text
@@ -189,25 +384,9 @@ def test_interface_language_follows_the_browser_and_the_switch(open_page):
     page.wait_for_function("document.querySelector('#q-send').innerText.includes('发送')")
     assert "OJ 答疑台" in page.locator("#q-title").inner_text()
     assert "你的问题" in page.locator("#q-question").inner_text()
+    assert "AI 回答已就绪" in page.locator("#q-status-line").inner_text()
     page.locator("#q-lang label", has_text="English").click()
     page.wait_for_function("document.querySelector('#q-send').innerText.includes('Send')")
     assert "Your question" in page.locator("#q-question").inner_text()
     assert "OJ help desk" in page.locator("#q-title").inner_text()
-
-
-def test_stop_button_stops_the_answer(open_page, live_app: RunningApp):
-    live_app.ollama.tokens = [f"step{i} " for i in range(80)]
-    live_app.ollama.delay = 0.2
-    page = open_page("en-US")
-    page.locator("#q-question textarea").fill("Why does my sliding window solution get TLE?")
-    page.locator("#q-code .cm-content").click()
-    page.keyboard.insert_text(SLIDING_CODE)
-    page.locator("#q-send").click()
-    _wait_until(lambda: "step3" in _last_answer(page).inner_text(), what="a partial answer")
-    page.locator("#q-stop").click()
-    _wait_until(lambda: "(Stopped.)" in _last_answer(page).inner_text(), 30, "the stopped mark")
-    assert live_app.ollama.client_closed.wait(10), "the Ollama stream was not closed"
-    shown = _last_answer(page).inner_text()
-    time.sleep(1.5)
-    assert _last_answer(page).inner_text() == shown  # nothing more arrives
-    assert "step79" not in shown
+    assert "AI answers ready" in page.locator("#q-status-line").inner_text()

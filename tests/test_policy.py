@@ -120,6 +120,16 @@ def test_code_gate_passes_prose_through_at_once_and_is_a_no_op_when_disabled() -
     assert strip_code_blocks("a\n" + LONG_BLOCK, lang="en") == ("a\n" + code_removed_note("en") + "\n", 1)
 
 
+def test_code_gate_emits_text_before_a_block_at_once_and_says_while_it_holds_one() -> None:
+    gate = CodeGate(enabled=True, lang="en")
+    assert gate.feed("Before the code:\n```python\n") == "Before the code:\n"
+    assert gate.holding is True
+    assert gate.feed("q = deque()\n") == ""
+    assert gate.feed("```\nafter") == "```python\nq = deque()\n```\nafter"
+    assert gate.holding is False
+    assert CodeGate(enabled=False).holding is False
+
+
 def test_leak_check_flags_copies_of_official_code_only() -> None:
     copied = "Here is how:\n" + "\n\n".join(
         "```python\n" + "\n".join(OFFICIAL_239_CODE.splitlines()[i:i + 3]) + "\n```"

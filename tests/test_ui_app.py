@@ -12,14 +12,14 @@ import pytest
 
 import app
 from quest.events import Notice
+from quest.i18n import t
 from quest.kb.documents import Problem
 from quest.request import Request
 from quest.settings import Settings
 from quest.ui.desk import TurnView
+from quest.ui.form import FormValues, problem_resolver
 from quest.ui.layout import (
     ASSETS,
-    Session,
-    TurnRecord,
     assistant_messages,
     launch_options,
     parse_auth,
@@ -28,7 +28,8 @@ from quest.ui.layout import (
     user_bubble,
     verdict_choices,
 )
-from quest.ui.render import status_html
+from quest.ui.render import diagnostics_html, student_status_html
+from quest.ui.session import Session, TurnRecord
 from tests.fakes.assistant import FakeAssistant
 
 REPO = Path(__file__).resolve().parents[1]
@@ -134,7 +135,7 @@ def test_page_comes_up_while_building_and_when_building_failed(tmp_path):
 
     _, desk = create_app(Settings(data_dir=tmp_path, kb_dir=tmp_path / "none"), build=slow_build)
     assert desk.status() is None
-    html = status_html(desk.status(), lang="en", starting=desk.startup.last_message)
+    html = diagnostics_html(desk.status(), lang="en", starting=desk.startup.last_message)
     assert "Starting… Indexing 26 documents (130 chunks)..." in html
     gate.set()
     assert desk.startup.wait(30) and desk.status()["model"] == "fake-model:1b"
@@ -157,9 +158,13 @@ def test_offline_start_is_bm25_only_and_retrieval_only_and_says_so(tmp_path):
     _, desk = create_app(settings, background=False)
     status = desk.status()
     assert status["embedding_mode"] == "bm25-only" and status["ollama_reachable"] is False
-    html = status_html(status, lang="en")
+    html = diagnostics_html(status, lang="en")
     assert "bm25-only" in html and "Ollama not reachable: answers from the sources only" in html
     assert "could not be loaded" in html  # the reason, from the retriever
+    assert "Fix: start Ollama with `ollama serve`" in html
+    student = student_status_html(status, lang="zh")
+    assert "目前仅根据课程资料回答" in student
+    assert "bm25" not in student and "Ollama" not in student and "ollama" not in student
 
 
 # --------------------------------------------------------------------------- page pieces
@@ -207,22 +212,65 @@ def test_assistant_messages_thinking_collapsed_and_errors_quoted():
     pending = assistant_messages(TurnView(request=Request(question="q"), thinking="hm"), "zh")
     assert pending[0]["metadata"] == {"title": "思考过程", "status": "pending"}
     assert pending[1]["content"] == "▍"
+    stopped = TurnView(request=Request(question="q"), answer="half", done=True, incomplete=True, stopped=True)
+    assert assistant_messages(stopped, "en")[-1]["content"] == "half\n\n*(Stopped.)*"
+    held = TurnView(request=Request(question="q"), answer="Before:", held=True)
+    assert assistant_messages(held, "en")[-1]["content"] == (
+        "Before:\n\n*⏳ code held back in this mode until the block is complete…* ▍"
+    )
+    cited = TurnView(request=Request(question="q"), answer="Use a deque [1]; `a[1]`", done=True)
+    assert assistant_messages(cited, "en", turn=2)[-1]["content"] == "Use a deque [[1]](#q-src-2-1); `a[1]`"
     (error,) = assistant_messages(TurnView(error="Too <long>", done=True), "en")
     assert error["content"] == "> Too &lt;long>"
     notice = TurnView(request=Request(question="q"), notices=(Notice("x", "BM25 only"),), answer="A", done=True)
     assert assistant_messages(notice, "en")[0]["content"] == "> BM25 only\n\nA"
 
 
-def test_session_maps_chat_messages_to_turns():
+def test_session_history_and_the_browser_copy_round_trip():
     session = Session()
-    first = TurnView(request=Request(question="q1"), answer="a1", done=True)
-    second = TurnView(request=Request(question="q2"), answer="a2", done=True)
-    session.turns = [TurnRecord(first, 1, 1), TurnRecord(second, 3, 4)]
-    assert session.record_at(1) == (0, session.turns[0])
-    assert session.record_at(4) == (1, session.turns[1])
-    assert session.record_at(0) is None and session.record_at(2) is None
-    assert [(t.question, t.answer) for t in session.history(1)] == [("q2", "a2")]
+    user = {"role": "user", "content": "q1"}
+    first = TurnRecord("q1", "a1", [user, {"role": "assistant", "content": "a1"}],
+                       sources=[{"number": 1, "title": "T", "score": 0.5, "text": "x"}], cited=(1,),
+                       form=FormValues(question="q1", problem="239", code="x = 1"))  # fmt: skip
+    second = TurnRecord("q2", "", [{"role": "user", "content": "q2"}, {"role": "assistant", "content": "> error"}])
+    session.turns = [first, second]
+    assert [(t.question, t.answer) for t in session.history(3)] == [("q1", "a1")]
     assert session.history(0) == ()
+    stored = session.save(FormValues(question="draft", code="y = 2"))
+    restored = Session()
+    form = restored.restore(stored)
+    assert (form.question, form.code) == ("draft", "y = 2")
+    assert restored.messages() == session.messages()
+    assert restored.turns[0].sources == first.sources and restored.turns[0].form.problem == "239"
+    assert restored.recent("(untitled)") == [("q1", session.conversation_id)]
+
+
+def test_a_tampered_browser_copy_is_read_defensively():
+    session = Session()
+    form = session.restore({"current": "c", "conversations": [
+        {"id": "c", "turns": [{"messages": [{"role": "system", "content": "x"}, "junk"]},
+                              {"messages": [{"role": "user", "content": "ok"}], "cited": ["1"], "sources": [3]}]},
+        "junk",
+    ], "form": {"question": 5, "code": "c", "reasoning": "yes"}})  # fmt: skip
+    assert session.messages() == [{"role": "user", "content": "ok"}]
+    assert session.turns[0].cited == () and session.turns[0].sources == []
+    assert (form.question, form.code, form.reasoning) == ("", "c", True)
+    assert Session().restore("not a dict") == FormValues()
+
+
+def test_a_problem_is_found_by_id_label_or_title():
+    titles = {"sliding window maximum": PROBLEMS["239"], "两数之和": PROBLEMS["1"]}
+    resolve = problem_resolver(PROBLEMS, lambda text: titles.get(text.strip().lower()))
+    assert resolve("#239") == "239"
+    assert resolve("239 · 滑动窗口最大值 · Sliding Window Maximum") == "239"
+    assert resolve("Sliding Window Maximum") == "239" and resolve("两数之和") == "1"
+    assert resolve("no such problem") is None
+    request = FormValues(question="q", problem="Sliding Window Maximum").to_request(
+        default_tier="explain", ui_lang="en", resolve_problem=resolve)
+    assert request.problem_id == "239"
+    unknown = FormValues(question="q", problem="a title nobody knows").to_request(
+        default_tier="explain", ui_lang="en", resolve_problem=resolve)
+    assert unknown.problem_id is None
 
 
 def test_queue_limits_come_from_settings(tmp_path):
@@ -233,3 +281,22 @@ def test_queue_limits_come_from_settings(tmp_path):
     assert (demo._queue.default_concurrency_limit, demo._queue.max_size) == (3, 5)
     public = sorted(fn.api_name for fn in demo.fns.values() if fn.api_visibility == "public")
     assert public == ["ask"]
+
+
+def test_the_language_switch_relabels_every_component_in_its_table(tmp_path):
+    from quest.ui.desk import HelpDesk
+    from quest.ui.page import QuestPage
+    from quest.ui.startup import Startup
+
+    settings = Settings(data_dir=tmp_path, kb_dir=tmp_path / "none")
+    page = QuestPage(settings, HelpDesk(settings, Startup.ready(FakeAssistant())), PROBLEMS)
+    page.build()
+    updates = dict(zip(map(id, page._language_outputs()), page.switch_language("zh", Session()), strict=True))
+    assert updates[id(page.lang)] == "zh"
+    assert updates[id(page.send)]["value"] == "发送" and updates[id(page.stop)]["value"] == "停止"
+    assert updates[id(page.question)]["label"] == "你的问题"
+    assert updates[id(page.question)]["placeholder"] == "例如：我的滑动窗口解法为什么超时？"
+    assert ("TLE · 时间超限", "TLE") in updates[id(page.verdict)]["choices"]
+    assert "AI 回答已就绪" in updates[id(page.status)]["value"]
+    for component, prop, key in page._language_table():
+        assert updates[id(component)][prop] == t(key, "zh")

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import itertools
 import logging
 import threading
+import time
 
 from quest.events import Done, Notice, Replace, Sources, Thinking, Token
 from quest.feedback import FeedbackStore
 from quest.ratelimit import RateLimiter
 from quest.request import Request
 from quest.settings import Settings
-from quest.ui.desk import HelpDesk, TurnView, apply_event
+from quest.ui.desk import HelpDesk, TurnControl, TurnView, apply_event
 from quest.ui.startup import Startup
 from tests.fakes.assistant import FakeAssistant, answer_script, make_source
 
@@ -112,15 +114,75 @@ def test_an_exception_becomes_a_friendly_message_and_is_logged(tmp_path, caplog)
     assert "secret internals" in caplog.text
 
 
+def _eventually(predicate, what: str, limit: float = 10.0) -> None:
+    """Wait for another thread's work (a deadlock breaker, not a speed assertion)."""
+    deadline = time.monotonic() + limit
+    while not predicate():
+        assert time.monotonic() < deadline, f"never happened: {what}"
+        time.sleep(0.01)
+
+
 def test_closing_the_view_stream_closes_the_assistant_stream(tmp_path):
-    fake = FakeAssistant(answer_script(["a", "b", "c", "d"]))
+    fake = FakeAssistant(answer_script(["a", "b", "c", "d"]), delay=0.05)
     stream = _desk(fake, tmp_path).answer(Request(question="q"), session="s", lang="en")
     for view in stream:
         if view.answer == "a":
             break
     stream.close()
-    assert fake.closed_early == [True]
-    assert fake.events_taken == [2]  # Sources and the first Token
+    _eventually(lambda: fake.closed_early == [True], "the assistant's stream closed")
+    assert fake.events_taken[0] < 6  # Sources, four tokens, Done: it never got to the end
+
+
+def test_stop_ends_the_answer_marked_stopped_even_while_the_model_is_silent(tmp_path):
+    release = threading.Event()
+
+    def script(request):
+        yield Sources(SOURCES)
+        yield Token("half ")
+        release.wait(30)  # the model goes quiet
+        yield Token("never shown")
+        yield Done(answer="half never shown")
+
+    fake = FakeAssistant()
+    fake.ask = script  # a generator that blocks, like a stalled model
+    control = TurnControl()
+    views = []
+    for view in _desk(fake, tmp_path).answer(Request(question="q"), session="s", lang="en", control=control):
+        views.append(view)
+        if view.answer == "half ":
+            control.cancel("stop")
+    release.set()
+    last = views[-1]
+    assert (last.answer, last.done, last.stopped, last.incomplete, last.status_word) == (
+        "half ", True, True, True, "stopped",
+    )  # fmt: skip
+
+
+def test_text_before_a_silence_is_shown_at_the_end_of_the_interval(tmp_path):
+    """Tokens skipped by the coalescer are flushed even when no further event comes for a while."""
+    release = threading.Event()
+    seen_while_silent: list[str] = []
+
+    def script(request):
+        yield Sources(())
+        yield Token("Before the code: ")
+        yield Token("here it comes.")  # within the interval of the first: coalesced
+        release.wait(30)  # e.g. the code gate holds a block back
+        yield Token(" after")
+        yield Done(answer="Before the code: here it comes. after")
+
+    fake = FakeAssistant()
+    fake.ask = script
+    deadlock_breaker = threading.Timer(20, release.set)
+    deadlock_breaker.start()
+    try:
+        for view in _desk(fake, tmp_path, stream_interval=0.2).answer(Request(question="q"), session="s", lang="en"):
+            if view.answer == "Before the code: here it comes." and not release.is_set():
+                seen_while_silent.append(view.answer)
+                release.set()
+    finally:
+        deadlock_breaker.cancel()
+    assert seen_while_silent == ["Before the code: here it comes."]
 
 
 def test_student_code_is_not_logged_above_debug(tmp_path, caplog):
@@ -177,6 +239,47 @@ def test_tokens_are_coalesced_between_re_renders(tmp_path):
     views = list(_desk(fake, tmp_path, clock=Clock(), stream_interval=0.1).answer(Request(question="q"), session="s",
                                                                                   lang="en"))
     answers = [v.answer for v in views]
-    # The first token at once, then at most one view per 100 ms, and the full answer at the end.
-    assert answers == ["", "", "t0 ", "t0 t1 t2 t3 t4 ", "t0 t1 t2 t3 t4 t5 t6 t7 t8 ", "".join(tokens)]
-    assert views[-1].done and not views[-2].done
+    # The first token at once, then fewer views than tokens, each a longer prefix, and the full answer at the end.
+    assert answers[:3] == ["", "", "t0 "]
+    assert len(answers) < 2 + len(tokens)
+    assert all(b.startswith(a) for a, b in itertools.pairwise(answers))
+    assert answers[-1] == "".join(tokens) and views[-1].done and not views[-2].done
+
+
+def test_model_failures_are_told_in_the_students_words_and_the_fix_is_logged(tmp_path, caplog):
+    line = "Ollama is not reachable at http://10.0.0.5:11434, so there is no generated answer. Fix: `ollama serve`."
+    script = [Sources(SOURCES), Notice("llm_unavailable", line, "warning"), Token(line + "\n\nFrom the notes: deque."),
+              Done(answer=line + "\n\nFrom the notes: deque.", fallback=True)]  # fmt: skip
+    with caplog.at_level(logging.WARNING):
+        last = list(_desk(FakeAssistant(script), tmp_path).answer(Request(question="q"), session="s", lang="zh"))[-1]
+    student = "AI 助手暂时不可用，下面是课程资料中与你的问题相关的内容。"
+    assert last.notices[0].text == student
+    assert last.answer == student + "\n\nFrom the notes: deque."
+    assert "ollama" not in last.answer.lower() and "10.0.0.5" not in last.answer
+    assert "`ollama serve`" in caplog.text  # the operator's fix goes to the log
+
+
+def test_a_broken_stream_after_some_text_says_the_answer_is_unfinished(tmp_path):
+    script = [Sources(()), Token("Use a deque"), Notice("stream_broken", "The answer stopped: check `ollama serve`",
+                                                        "warning"), Done(answer="Use a deque", incomplete=True)]
+    last = list(_desk(FakeAssistant(script), tmp_path).answer(Request(question="q"), session="s", lang="en"))[-1]
+    assert last.notices[0].text == "The AI helper stopped before finishing this answer. Ask again in a moment for a " \
+        "complete one."
+    assert last.answer == "Use a deque" and last.status_word == "incomplete"
+
+
+def test_a_thumbs_down_keeps_its_one_line_comment_also_in_an_older_store(tmp_path):
+    import sqlite3
+
+    from quest.feedback import FILE_NAME
+
+    with sqlite3.connect(tmp_path / FILE_NAME) as conn:  # a store made before comments existed
+        conn.execute("CREATE TABLE feedback (id INTEGER PRIMARY KEY AUTOINCREMENT, created_at TEXT NOT NULL,"
+                     " session TEXT NOT NULL, turn INTEGER NOT NULL, rating INTEGER NOT NULL, question TEXT NOT NULL,"
+                     " problem_id TEXT, language TEXT, verdict TEXT, tier TEXT, model TEXT, ui_lang TEXT, answer TEXT,"
+                     " sources TEXT NOT NULL, code TEXT, error TEXT, UNIQUE (session, turn))")  # fmt: skip
+    desk = _desk(FakeAssistant(answer_script(["Use a deque."])), tmp_path)
+    last = list(desk.answer(Request(question="why?"), session="s", lang="en"))[-1]
+    assert desk.rate(last, session="s", turn=0, liked=False, lang="en", comment="  too\nvague  ") is True
+    (row,) = desk.feedback.rows()
+    assert (row["rating"], row["comment"]) == (-1, "too vague")

@@ -6,12 +6,16 @@ import json
 
 from quest.events import Notice
 from quest.ui.render import (
+    SourceGroup,
     answer_markdown,
+    diagnostics_html,
+    link_citations,
     safe_markdown,
     source_dicts,
     sources_html,
     sources_json,
-    status_html,
+    sources_panel_html,
+    student_status_html,
     timing_parts,
 )
 from tests.fakes.assistant import make_source
@@ -83,6 +87,7 @@ def test_sources_html_escapes_and_marks_cited():
     assert "&lt;b&gt;Title&lt;/b&gt;" in html
     assert html.count('class="q-src q-src-cited"') == 1
     assert html.count('class="q-src"') == 1
+    assert 'id="q-src-1-1"' in html and 'id="q-src-1-2"' in html
     assert "Official solution" in html and "Common error" in html
     assert "score 0.83" in html and "problem 239" in html
     assert html.count("<details>") == 2
@@ -111,8 +116,8 @@ def test_status_html_shows_everything_escaped():
         "model": "qwen<2.5>", "ollama_reachable": False, "embedding_mode": "bm25-only",
         "documents": 12, "chunks": 34, "problems": 3, "notices": ["embedding model unavailable: <offline>"],
     }  # fmt: skip
-    stats = {"retrieval_ms": 35.2, "first_token_ms": 1520, "tokens_per_s": 24.46}
-    html = status_html(status, lang="en", last_stats=stats)
+    stats = {"retrieval_ms": 35.2, "ttft_ms": 1520, "tokens_per_second": 24.46, "first_token_ms": 9}
+    html = diagnostics_html(status, lang="en", last_stats=stats)
     assert "qwen&lt;2.5&gt;" in html
     assert "Ollama not reachable: answers from the sources only" in html
     assert "bm25-only" in html and "12 documents, 34 chunks" in html
@@ -121,13 +126,14 @@ def test_status_html_shows_everything_escaped():
 
 
 def test_status_html_starting_and_failed():
-    assert "Starting… building index 40%" in status_html(None, lang="en", starting="building index 40%")
-    failed = status_html(None, lang="zh", failed="<boom>")
+    assert "Starting… building index 40%" in diagnostics_html(None, lang="en", starting="building index 40%")
+    failed = diagnostics_html(None, lang="zh", failed="<boom>")
     assert "Quest 启动失败：&lt;boom&gt;" in failed
 
 
 def test_timing_parts_ignores_unknown_and_bad_values():
-    assert timing_parts({"retrieval_ms": "x", "eval_count": 180, "total_ms": 2500}, "zh") == ["总计 2.5 s", "180 词元"]
+    parts = timing_parts({"retrieval_ms": "x", "completion_tokens": 180, "total_ms": 2500}, "zh")
+    assert parts == ["总计 2.5 s", "180 词元"]
     assert timing_parts(None, "en") == []
 
 
@@ -137,3 +143,42 @@ def test_a_notice_the_answer_already_says_is_not_repeated():
     assert answer_markdown(line + "\n\nFrom the sources: ...", notices) == (
         "> BM25 only\n\n" + line + "\n\nFrom the sources: ..."
     )
+
+
+def test_sources_are_in_rank_order_markdown_rendered_and_kept_per_answer():
+    low = {"number": 1, "kind": "faq", "title": "Low", "score": 0.30, "text": "plain"}
+    high = {"number": 2, "kind": "error_pattern", "title": "High", "score": 0.35,
+            "text": "Why:\n\n```python\nw.pop(0)  # <b>\n```", "url": "https://oj.example/p/239", "problem_id": "239"}
+    first = SourceGroup(1, "first question", ({"number": 1, "kind": "faq", "title": "Old", "score": 0.9, "text": "o"},))
+    html = sources_panel_html([first, SourceGroup(2, "second <q>", (low, high), (2,))], lang="en")
+    assert html.index("Answer 2 · second &lt;q&gt;") < html.index("Answer 1 · first question")  # newest first
+    assert html.index(">High<") < html.index(">Low<")  # 0.35 above 0.30
+    assert "<pre><code class=\"language-python\">w.pop(0)  # &lt;b&gt;\n</code></pre>" in html
+    assert 'href="https://oj.example/p/239"' in html and "problem 239" in html
+    assert 'id="q-src-1-1"' in html and 'id="q-src-2-2"' in html
+
+
+def test_citations_become_links_outside_code_only():
+    text = "See [1] and [2].\n```\nx[1]\n```\n`a[2]` [3](http://x)"
+    assert link_citations(text, 4) == (
+        "See [[1]](#q-src-4-1) and [[2]](#q-src-4-2).\n```\nx[1]\n```\n`a[2]` [3](http://x)"
+    )
+
+
+def test_the_student_status_is_short_and_in_their_language():
+    assert "AI answers ready" in student_status_html({"ollama_reachable": True}, lang="en")
+    assert "AI 回答已就绪" in student_status_html({"ollama_reachable": True}, lang="zh")
+    assert "Answers from the course notes only right now" in student_status_html({}, lang="en")
+    assert "请告诉老师" in student_status_html(None, lang="zh", failed="OSError: disk")
+
+
+def test_imported_source_shows_its_judge_link_and_source_name():
+    from dataclasses import replace
+
+    imported = replace(make_source(1, problem_id="hustoj-main:1007"), source_name="hustoj-main",
+                       url="http://oj.example.edu/problem.php?id=1007")
+    hostile = replace(make_source(2), url="javascript:alert(1)")
+    html_out = sources_html([imported, hostile])
+    assert '<a href="http://oj.example.edu/problem.php?id=1007" target="_blank" rel="noopener">' in html_out
+    assert "hustoj-main" in html_out.split('data-number="1"')[1].split('data-number="2"')[0]
+    assert "javascript:" not in html_out

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import queue
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -18,7 +19,7 @@ from typing import Any
 
 from quest.context import Source
 from quest.errors import InputError
-from quest.events import Done, Notice, Replace, Sources, Thinking, Token
+from quest.events import Done, Held, Notice, Replace, Sources, Thinking, Token
 from quest.feedback import FeedbackRecord, FeedbackStore
 from quest.i18n import input_error_text, t
 from quest.ratelimit import RateLimiter
@@ -46,6 +47,8 @@ class TurnView:
     fallback: bool = False
     error: str | None = None  # a friendly message when the turn could not run
     error_code: str = ""  # input | rate_limited | not_ready | internal | refused
+    held: bool = False  # a code block is held back by the tier policy right now
+    stopped: bool = False  # the student stopped it (or cleared the chat) while it streamed
 
     @property
     def status_word(self) -> str:
@@ -53,11 +56,87 @@ class TurnView:
             return "error"
         if not self.done:
             return "streaming"
+        if self.stopped:
+            return "stopped"
         if self.stats.get("mode") == "refused" or any(n.level == "error" for n in self.notices):
             return "refused"
         if self.fallback:
             return "fallback"
         return "incomplete" if self.incomplete else "done"
+
+
+class TurnControl:
+    """Lets the page stop one answer from another event (Stop, Clear) without cancelling the handler.
+
+    Cancelling a Gradio event mid-stream races with its last update (an answer left with its
+    cursor, "Error" badges); instead the streaming handler notices the request and ends itself.
+    """
+
+    def __init__(self) -> None:
+        self._event = threading.Event()
+        self.reason = ""
+
+    def cancel(self, reason: str = "stop") -> None:
+        if not self._event.is_set():
+            self.reason = reason
+            self._event.set()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._event.is_set()
+
+
+class _Failure:
+    pass
+
+
+#: Notices that say the model could not answer. Their text tells the operator how to fix it
+#: (`ollama serve`, the server address); students get their own words, the fix goes to the log.
+MODEL_FAILURES = frozenset({"llm_unavailable", "model_not_found", "llm_timeout", "stream_broken", "no_model", "llm"})
+
+
+class StudentWording:
+    """Rewrites the model-failure notices of one answer (and the answer's copy of them) for students."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+        self.replaced: dict[str, str] = {}
+
+    def apply(self, event: object, answer_so_far: str) -> object:
+        if isinstance(event, Notice) and (event.code in MODEL_FAILURES or event.code.startswith("llm")):
+            log.warning("no complete generated answer (%s): %s", event.code, event.text)
+            key = "failure_partial" if answer_so_far.strip() else (
+                "failure_timeout" if event.code == "llm_timeout" else "failure_fallback")
+            student = t(key, self.lang)
+            self.replaced[event.text] = student
+            return dataclasses.replace(event, text=student)
+        if self.replaced and isinstance(event, Token | Replace | Done):
+            for operator, student in self.replaced.items():
+                text = getattr(event, "answer" if isinstance(event, Done) else "text")
+                changed = text.replace(operator, student)
+                event = dataclasses.replace(event, **{"answer" if isinstance(event, Done) else "text": changed})
+        return event
+
+
+_END = object()
+_POLL_SECONDS = 0.1  # how often a silent stream checks for Stop
+
+
+def _pump(events: Iterator[object], inbox: queue.Queue[object], control: TurnControl) -> None:
+    """Read the assistant's events into `inbox` (in a worker thread) until the end or a cancel."""
+    try:
+        for event in events:
+            if control.cancelled:
+                break
+            inbox.put(event)
+    except Exception:
+        log.exception("answering failed")
+        inbox.put(_Failure())
+    finally:
+        close = getattr(events, "close", None)
+        if close is not None:
+            close()  # on Stop, this closes the model's stream promptly
+        inbox.put(_END)
 
 
 def apply_event(view: TurnView, event: object) -> TurnView:
@@ -71,6 +150,8 @@ def apply_event(view: TurnView, event: object) -> TurnView:
         return replace(view, sources=tuple(event.sources))
     if isinstance(event, Notice):
         return replace(view, notices=(*view.notices, event))
+    if isinstance(event, Held):
+        return replace(view, held=event.active)
     if isinstance(event, Replace):
         return replace(view, answer=event.text)
     if isinstance(event, Done):
@@ -82,6 +163,7 @@ def apply_event(view: TurnView, event: object) -> TurnView:
             incomplete=event.incomplete,
             fallback=event.fallback,
             done=True,
+            held=False,
         )
     log.warning("unknown event %s ignored", type(event).__name__)
     return view
@@ -107,7 +189,9 @@ class HelpDesk:
 
     # ------------------------------------------------------------------ answering
 
-    def answer(self, request: Request, *, session: str, lang: str) -> Iterator[TurnView]:
+    def answer(
+        self, request: Request, *, session: str, lang: str, control: TurnControl | None = None
+    ) -> Iterator[TurnView]:
         assistant = self.startup.assistant
         if assistant is None:
             reason = self.startup.failed
@@ -138,27 +222,56 @@ class HelpDesk:
         log.debug("question text: %r; code: %r; error: %r", checked.question, checked.code, checked.error)
         view = TurnView(request=checked)
         yield view
-        events = None
+        yield from self._stream(assistant.ask(checked), view, control or TurnControl(), lang)
+
+    def _stream(self, events: Iterator[object], view: TurnView, control: TurnControl, lang: str) -> Iterator[TurnView]:
+        """The assistant's events as views: coalesced, flushed at the end of each interval, stoppable.
+
+        A worker thread reads the events into a queue, so this generator wakes up at the end
+        of every interval even while the model is silent (a held-back code block, a slow
+        token): the latest text is shown then, and a Stop is noticed within one interval.
+        """
+        inbox: queue.Queue[object] = queue.Queue()
+        worker = threading.Thread(target=_pump, args=(events, inbox, control), name="quest-answer", daemon=True)
+        worker.start()
+        interval = max(self.settings.stream_interval, 0.0)
+        wording = StudentWording(lang)
         shown_at: float | None = None
+        pending = False
         try:
-            events = assistant.ask(checked)
-            for event in events:
-                view = apply_event(view, event)
-                if isinstance(event, (Token, Thinking)):
+            while True:
+                try:
+                    wait = max(0.0, shown_at + interval - self.clock()) if pending and shown_at else _POLL_SECONDS
+                    item = inbox.get(timeout=min(wait, _POLL_SECONDS))
+                except queue.Empty:
+                    if control.cancelled and not view.done:
+                        yield dataclasses.replace(view, done=True, incomplete=True, stopped=True)
+                        return
+                    if pending:  # the interval is over and nothing new came: show what there is
+                        pending, shown_at = False, self.clock()
+                        yield view
+                    continue
+                if isinstance(item, _Failure):
+                    yield dataclasses.replace(view, error=t("internal_error", lang), error_code="internal", done=True)
+                    return
+                if control.cancelled and not view.done:  # also at _END: the worker may have ended for the Stop
+                    yield dataclasses.replace(view, done=True, incomplete=True, stopped=True)
+                    return
+                if item is _END:
+                    break
+                item = wording.apply(item, view.answer)
+                view = apply_event(view, item)
+                if isinstance(item, (Token, Thinking)):
                     # Coalesce tokens: every view re-sends the whole answer to the browser.
                     now = self.clock()
-                    if shown_at is not None and now - shown_at < self.settings.stream_interval:
+                    if shown_at is not None and now - shown_at < interval:
+                        pending = True
                         continue
                     shown_at = now
+                pending = False
                 yield view
-        except Exception:
-            log.exception("answering failed")
-            yield dataclasses.replace(view, error=t("internal_error", lang), error_code="internal", done=True)
-            return
         finally:
-            close = getattr(events, "close", None)
-            if close is not None:
-                close()  # on Stop, this closes the model's stream promptly
+            control.cancel("closed")  # the page went away or stopped: the worker closes the model's stream
         if not view.done:  # the assistant ended without Done: show what there is, marked incomplete
             log.warning("the assistant's stream ended without a Done event")
             yield dataclasses.replace(view, done=True, incomplete=True)
@@ -185,7 +298,9 @@ class HelpDesk:
 
     # ------------------------------------------------------------------ feedback
 
-    def rate(self, view: TurnView, *, session: str, turn: int, liked: bool | None, lang: str) -> bool:
+    def rate(
+        self, view: TurnView, *, session: str, turn: int, liked: bool | None, lang: str, comment: str = ""
+    ) -> bool:
         """Store a thumbs up/down (liked None withdraws it). False when there is nothing to rate."""
         if self.feedback is None or view.request is None:
             return False
@@ -210,6 +325,7 @@ class HelpDesk:
                 sources=source_dicts(view.sources or (), view.cited),
                 code=req.code,
                 error=req.error,
+                comment=" ".join(comment.split())[:500],  # one line, bounded
             )
         )
         return True

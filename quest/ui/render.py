@@ -17,7 +17,10 @@ import html
 import json
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
+
+from markdown_it import MarkdownIt
 
 from quest.context import Source
 from quest.events import Notice
@@ -118,11 +121,22 @@ def answer_markdown(
     incomplete: bool = False,
     stopped: bool = False,
     streaming: bool = False,
+    held: bool = False,
+    turn: int = 0,
 ) -> str:
-    """The assistant's message: notices on top, the answer, and a closing remark when cut short."""
+    """The assistant's message: notices on top, the answer, and a closing remark when cut short.
+
+    `held`: a code block is being held back, shown as a placeholder; `turn`: the answer's number,
+    which turns `[n]` into links to its sources (0: no links).
+    """
     parts = [quote(n.text) for n in shown_notices(notices, answer)]
     if answer:
-        parts.append(safe_markdown(answer) + (" ▍" if streaming else ""))
+        text = safe_markdown(answer)
+        if turn:
+            text = link_citations(text, turn)
+        parts.append(text + (" ▍" if streaming and not held else ""))
+    if held and streaming:
+        parts.append(f"*⏳ {t('code_held', lang)}* ▍")
     if stopped:
         parts.append(f"*{t('stopped', lang)}*")
     elif incomplete:
@@ -165,6 +179,20 @@ def source_dicts(sources: Sequence[Source], cited: Sequence[int] = ()) -> list[d
     ]
 
 
+def source_records(sources: Sequence[Source], cited: Sequence[int] = ()) -> list[dict[str, Any]]:
+    """The sources as plain data with their text and origin: what the page shows and the browser keeps."""
+    records = source_dicts(sources, cited)
+    for record, s in zip(records, sources, strict=True):
+        record["text"] = s.text
+        record["truncated"] = bool(s.truncated)
+        # Where an importer recorded them: the judge's page and the import's source name.
+        if getattr(s, "url", ""):
+            record["url"] = str(s.url)
+        if getattr(s, "source_name", ""):
+            record["origin"] = str(s.source_name)
+    return records
+
+
 def sources_json(sources: Sequence[Source], cited: Sequence[int] = (), *, with_text: bool = True) -> str:
     items = source_dicts(sources, cited)
     if with_text:
@@ -173,46 +201,110 @@ def sources_json(sources: Sequence[Source], cited: Sequence[int] = (), *, with_t
     return json.dumps(items, ensure_ascii=False)
 
 
-def sources_html(sources: Sequence[Source] | None, cited: Sequence[int] = (), *, lang: str = "en") -> str:
-    """The sources panel: one card per source, cited ones marked, the text in a <details>."""
+_SOURCE_MARKDOWN = MarkdownIt("commonmark", {"html": False, "linkify": False}).disable("image")
+
+
+def source_text_html(text: str) -> str:
+    """A source's Markdown as HTML: raw HTML escaped (html=False), images off, code in <pre><code>."""
+    return _SOURCE_MARKDOWN.render(text or "")
+
+
+@dataclass(frozen=True)
+class SourceGroup:
+    """The sources of one answer in the conversation."""
+
+    turn: int  # the answer's number in the conversation, from 1
+    question: str
+    sources: tuple[Mapping[str, Any], ...]
+    cited: tuple[int, ...] = ()
+
+
+def source_anchor(turn: int, number: int) -> str:
+    return f"q-src-{turn}-{number}"
+
+
+def _source_card(turn: int, s: Mapping[str, Any], cited: set[int], lang: str) -> str:
+    esc = html.escape
+    number = int(s.get("number", 0))
+    is_cited = number in cited or bool(s.get("cited"))
+    title = s.get("title") or ""
+    if s.get("section"):
+        title = f"{title} · {s['section']}"
+    origin = []
+    if s.get("problem_id"):
+        origin.append(f"{t('problem_word', lang)} {s['problem_id']}")
+    if s.get("origin"):
+        origin.append(str(s["origin"]))
+    link = ""
+    if str(s.get("url") or "").startswith(("http://", "https://")):
+        href = esc(str(s["url"]), quote=True)
+        link = f' · <a href="{href}" target="_blank" rel="noopener">{esc(t("open_link", lang))}</a>'
+    badge = f'<span class="q-badge q-cited">{esc(t("cited", lang))}</span>' if is_cited else ""
+    truncated = f'<p class="q-muted">{esc(t("truncated", lang))}</p>' if s.get("truncated") else ""
+    kind = re.sub(r"[^a-z_]", "", str(s.get("kind") or ""))
+    return (
+        f'<div id="{source_anchor(turn, number)}" class="q-src{" q-src-cited" if is_cited else ""}" '
+        f'data-number="{number}"><div class="q-src-top"><span class="q-src-num">[{number}]</span>'
+        f'<span class="q-kind q-kind-{kind}">{esc(kind_label(kind, lang))}</span>{badge}'
+        f'<span class="q-score">{esc(t("score", lang))} {float(s.get("score") or 0):.2f}</span></div>'
+        f'<div class="q-src-title">{esc(title)}</div>'
+        f'<div class="q-src-origin">{esc(" · ".join(origin))}{link}</div>'
+        f'<details><summary>{esc(t("show_text", lang))}</summary>'
+        f'<div class="q-src-text">{source_text_html(str(s.get("text") or ""))}{truncated}</div></details></div>'
+    )
+
+
+def sources_panel_html(groups: Sequence[SourceGroup], *, lang: str = "en") -> str:
+    """The sources panel: the newest answer's sources first, each answer's kept under its question."""
     esc = html.escape
     head = f'<div class="q-sources-head">{esc(t("sources", lang))}</div>'
-    if sources is None:
+    if not groups:
         return f'<div class="q-sources">{head}<p class="q-muted">{esc(t("sources_empty", lang))}</p></div>'
-    if not sources:
-        return f'<div class="q-sources">{head}<p class="q-muted">{esc(t("sources_none", lang))}</p></div>'
-    cited_set = set(cited)
-    cards = []
-    for s in sources:
-        is_cited = s.number in cited_set
-        title = s.title if not s.section else f"{s.title} · {s.section}"
-        problem = (
-            f'<span class="q-src-problem">{esc(t("problem_word", lang))} {esc(str(s.problem_id))}</span>'
-            if s.problem_id
-            else ""
+    parts = [head]
+    for group in reversed(groups):
+        question = group.question if len(group.question) <= 80 else group.question[:79] + "…"
+        parts.append(
+            f'<div class="q-src-group" data-turn="{group.turn}"><div class="q-src-group-head">'
+            f'{esc(t("answer_number", lang, n=group.turn))} · {esc(question)}</div>'
         )
-        badge = f'<span class="q-badge q-cited">{esc(t("cited", lang))}</span>' if is_cited else ""
-        truncated = f' <span class="q-muted">{esc(t("truncated", lang))}</span>' if s.truncated else ""
-        kind = re.sub(r"[^a-z_]", "", s.kind)
-        cards.append(
-            f'<div class="q-src{" q-src-cited" if is_cited else ""}" data-number="{s.number}">'
-            f'<div class="q-src-top"><span class="q-src-num">[{s.number}]</span>'
-            f'<span class="q-kind q-kind-{kind}">{esc(kind_label(s.kind, lang))}</span>{badge}'
-            f'<span class="q-score">{esc(t("score", lang))} {s.score:.2f}</span></div>'
-            f'<div class="q-src-title">{esc(title)}</div>{problem}{_judge_link(s)}'
-            f'<details><summary>{esc(t("show_text", lang))}</summary>'
-            f'<div class="q-src-text">{esc(s.text)}{truncated}</div></details></div>'
-        )
-    return f'<div class="q-sources">{head}{"".join(cards)}</div>'
+        if not group.sources:
+            parts.append(f'<p class="q-muted">{esc(t("sources_none", lang))}</p>')
+        ranked = sorted(group.sources, key=lambda s: -float(s.get("score") or 0))
+        parts.extend(_source_card(group.turn, s, set(group.cited), lang) for s in ranked)
+        parts.append("</div>")
+    return f'<div class="q-sources">{"".join(parts)}</div>'
 
 
-def _judge_link(s: Source) -> str:
-    """The imported problem's page on its judge (http/https only), labelled with its source name."""
-    url = getattr(s, "url", "")
-    if not url.startswith(("http://", "https://")):
-        return ""
-    return (f' <a class="q-src-url" href="{html.escape(url)}" target="_blank" rel="noopener noreferrer">'
-            f'{html.escape(getattr(s, "source_name", "") or url)}</a>')
+def sources_html(sources: Sequence[Source] | None, cited: Sequence[int] = (), *, lang: str = "en") -> str:
+    """One answer's sources as the panel shows them (None: the empty panel)."""
+    if sources is None:
+        return sources_panel_html((), lang=lang)
+    return sources_panel_html((SourceGroup(1, "", tuple(source_records(sources, cited)), tuple(cited)),), lang=lang)
+
+
+_CITATION = re.compile(r"\[(\d{1,2})\](?!\()")
+
+
+def link_citations(markdown: str, turn: int) -> str:
+    """`[n]` outside code becomes a link to source n of this answer (the page scrolls to it and highlights it)."""
+    out: list[str] = []
+    fence: str | None = None
+    for line in markdown.split("\n"):
+        m = _FENCE_OPEN.match(line)
+        if fence is not None:
+            if m and m.group(1)[0] == fence[0] and _FENCE_CLOSE.match(line):
+                fence = None
+            out.append(line)
+            continue
+        if m:
+            fence = m.group(1)
+            out.append(line)
+            continue
+        pieces = line.split("`")
+        for i in range(0, len(pieces), 2):  # even pieces are outside code spans
+            pieces[i] = _CITATION.sub(lambda c: f"[[{c.group(1)}]](#{source_anchor(turn, int(c.group(1)))})", pieces[i])
+        out.append("`".join(pieces))
+    return "\n".join(out)
 
 
 # --------------------------------------------------------------------------- status line
@@ -226,36 +318,39 @@ def _duration(ms: Any) -> str | None:
     return f"{value:.0f} ms" if value < 1000 else f"{value / 1000:.1f} s"
 
 
-def _first(stats: Mapping[str, Any], *keys: str) -> Any:
-    for key in keys:
-        if stats.get(key) is not None:
-            return stats[key]
-    return None
-
-
 def timing_parts(stats: Mapping[str, Any] | None, lang: str) -> list[str]:
     """The last answer's timings, from whichever of the known statistics are present."""
     if not stats:
         return []
     parts = []
-    for key, names in (
-        ("stat_retrieval", ("retrieval_ms",)),
-        ("stat_first_token", ("first_token_ms", "ttft_ms", "time_to_first_token_ms")),
-        ("stat_total", ("total_ms", "elapsed_ms")),
-    ):
-        value = _duration(_first(stats, *names))
+    # The keys the assistant's stats carry (quest/assistant.py, llm.stats_summary).
+    for key, name in (("stat_retrieval", "retrieval_ms"), ("stat_first_token", "ttft_ms"), ("stat_total", "total_ms")):
+        value = _duration(stats.get(name))
         if value:
             parts.append(t(key, lang, value=value))
-    speed = _first(stats, "tokens_per_s", "tokens_per_second", "eval_rate")
+    speed = stats.get("tokens_per_second")
     if isinstance(speed, int | float) and speed > 0:
         parts.append(t("stat_speed", lang, value=f"{speed:.1f}"))
-    tokens = _first(stats, "eval_count", "completion_tokens", "tokens")
+    tokens = stats.get("completion_tokens")
     if isinstance(tokens, int) and tokens > 0:
         parts.append(t("stat_tokens", lang, value=tokens))
     return parts
 
 
-def status_html(
+def student_status_html(status: Mapping[str, Any] | None, *, lang: str = "en", failed: str | None = None) -> str:
+    """The student's status line: one short sentence in their language, no server details."""
+    if failed:
+        key, dot = "student_unavailable", "q-dot-bad"
+    elif status is None:
+        key, dot = "student_starting", "q-dot-wait"
+    elif status.get("ollama_reachable"):
+        key, dot = "student_ready", "q-dot-ok"
+    else:
+        key, dot = "student_notes_only", "q-dot-warn"
+    return f'<div class="q-status"><span class="q-dot {dot}"></span>{html.escape(t(key, lang))}</div>'
+
+
+def diagnostics_html(
     status: Mapping[str, Any] | None,
     *,
     lang: str = "en",
@@ -263,7 +358,7 @@ def status_html(
     starting: str | None = None,
     failed: str | None = None,
 ) -> str:
-    """The status line: model, Ollama, retrieval mode, index size, last answer's timings."""
+    """The operator's Diagnostics: model, Ollama host, retrieval mode, index size, timings, notices, fixes."""
     esc = html.escape
     if failed:
         return f'<div class="q-status q-status-bad">{esc(t("status_start_failed", lang, reason=failed))}</div>'
@@ -278,6 +373,8 @@ def status_html(
         f'<span class="q-stat"><b>{esc(t("status_model", lang))}</b> {esc(str(status.get("model") or "?"))}</span>'
     )
     items.append(f'<span class="q-stat"><span class="q-dot {dot}"></span>{esc(ollama)}</span>')
+    if status.get("ollama_host"):
+        items.append(f'<span class="q-stat"><b>Ollama</b> {esc(str(status["ollama_host"]))}</span>')
     items.append(
         f'<span class="q-stat"><b>{esc(t("status_embedding", lang))}</b> '
         f'{esc(str(status.get("embedding_mode") or "?"))}</span>'
@@ -291,5 +388,8 @@ def status_html(
     if timings:
         items.append(f'<span class="q-stat"><b>{esc(t("status_last", lang))}</b> {esc(" · ".join(timings))}</span>')
     notices = [str(n) for n in status.get("notices") or () if n]
+    if not reachable:
+        host = status.get("ollama_host") or "OLLAMA_HOST"
+        notices.append(t("fix_ollama", lang, host=host, model=status.get("model") or "?"))
     note = "".join(f'<div class="q-status-note">{esc(n)}</div>' for n in notices)
     return f'<div class="q-status">{"".join(items)}{note}</div>'

@@ -1,0 +1,108 @@
+"""The `/ask` endpoint ("Use via API"): the page's form as named, typed, described parameters."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Iterator
+from typing import Any, Literal
+
+import gradio as gr
+from gradio.context import get_blocks_context
+from gradio.utils import get_function_description
+
+from quest.i18n import resolve_lang, t
+from quest.request import detect_lang
+from quest.settings import Settings
+from quest.ui.desk import HelpDesk
+from quest.ui.form import FormValues, ProblemResolver
+from quest.ui.render import plain_answer, sources_json
+
+log = logging.getLogger(__name__)
+
+Status = Literal["streaming", "done", "stopped", "incomplete", "fallback", "refused", "error"]
+ASK_DESCRIPTION = (
+    "Ask Quest about an online-judge problem. Streams (answer, sources, status) tuples while the "
+    "answer is written; the last one is final."
+)
+
+
+def add_ask_api(settings: Settings, desk: HelpDesk, resolver: Callable[[], ProblemResolver]) -> None:
+    """Register `/ask` on the Blocks being built."""
+    default_tier = settings.cap_tier(settings.default_tier)
+
+    def ask(
+        question: str,
+        problem: str = "",
+        language: str = "python",
+        code: str = "",
+        verdict: str = "",
+        error: str = "",
+        tier: str = "",
+        lang: str = "auto",
+        request: gr.Request = None,
+    ) -> Iterator[tuple[str, str, Status]]:
+        """
+        Ask Quest a question about a problem, your code and the judge's message.
+
+        Args:
+            question: The student's question, e.g. "Why does my solution get TLE?".
+            problem: The problem: its id ("239"), the picker's label, or its title in Chinese or English. May be empty.
+            language: The code's programming language: python, cpp, c, java, javascript, go or other.
+            code: The student's code (plain text). May be empty.
+            verdict: The judge's verdict code, e.g. TLE, WA, RE, CE, MLE. May be empty.
+            error: The judge's full message: failing test, traceback or compiler output. May be empty.
+            tier: How much help: hint, explain or solution (capped by the operator). Empty: the default.
+            lang: Language of the answer and messages: zh, en, or auto (the question's language).
+
+        Returns:
+            answer: The answer as Markdown, growing while it streams (notices quoted on top).
+            sources: JSON list of the sources used: number, kind, title, section, problem_id, score, cited, text.
+            status: streaming, done, stopped, incomplete, fallback (no model: sources only), refused or error.
+        """
+        ui = detect_lang(question or "") if (lang or "auto") == "auto" else resolve_lang(lang)
+        values = FormValues(question or "", problem or "", language or "python", code or "", verdict or "",
+                            error or "", tier or "")  # fmt: skip
+        session_id = (request.session_hash if request else "") or ""
+        req = values.to_request(default_tier=default_tier, ui_lang=ui, resolve_problem=resolver(),
+                                session_id=session_id)  # fmt: skip
+        try:
+            for view in desk.answer(req, session=session_id or "api", lang=ui):
+                yield _api_output(view, ui)
+        except Exception:
+            log.exception("/ask failed")
+            yield t("internal_error", ui), json.dumps([]), "error"
+
+    # Gradio reads the outputs from the return annotation, and only from a tuple: each streamed item is one.
+    ask.__annotations__["return"] = tuple[str, str, Status]
+    gr.api(ask, api_name="ask", api_description=ASK_DESCRIPTION)
+    _describe(get_blocks_context(), "ask", ask)
+
+
+def _describe(blocks: Any, api_name: str, fn: Callable[..., Any]) -> None:
+    """Name and describe each parameter and output in "Use via API" (gr.api labels them "1st", "2nd", ...)."""
+    _, params, returns = get_function_description(fn)
+    for dependency in blocks.fns.values():
+        if dependency.api_name != api_name:
+            continue
+        for block, name in zip(dependency.inputs, [n for n in params if n != "request"], strict=False):
+            _label(block, name, params[name])
+        for block, text in zip(dependency.outputs, returns, strict=False):
+            name, _, description = text.partition(":")
+            _label(block, name.strip(), description.strip())
+
+
+def _label(block: Any, name: str, description: str) -> None:
+    block.label = f"{name}: {description}" if description else name
+    info = dict(block.api_info())
+    info.update(description=description, additional_description=description)
+    block._api_info = info
+
+
+def _api_output(view: Any, lang: str) -> tuple[str, str, Any]:
+    if view.error and view.request is None:
+        return view.error, "[]", "error"
+    answer = plain_answer(view.answer, view.notices, lang=lang, incomplete=view.incomplete and view.done)
+    if view.error:
+        answer = (answer + "\n\n" if answer else "") + view.error
+    return answer, sources_json(view.sources or (), view.cited), view.status_word
