@@ -179,6 +179,6 @@ def test_imported_source_shows_its_judge_link_and_source_name():
                        url="http://oj.example.edu/problem.php?id=1007")
     hostile = replace(make_source(2), url="javascript:alert(1)")
     html_out = sources_html([imported, hostile])
-    assert '<a href="http://oj.example.edu/problem.php?id=1007" target="_blank" rel="noopener">' in html_out
+    assert '<a href="http://oj.example.edu/problem.php?id=1007" target="_blank" rel="noopener noreferrer">' in html_out
     assert "hustoj-main" in html_out.split('data-number="1"')[1].split('data-number="2"')[0]
     assert "javascript:" not in html_out

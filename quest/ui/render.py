@@ -238,7 +238,7 @@ def _source_card(turn: int, s: Mapping[str, Any], cited: set[int], lang: str) ->
     link = ""
     if str(s.get("url") or "").startswith(("http://", "https://")):
         href = esc(str(s["url"]), quote=True)
-        link = f' · <a href="{href}" target="_blank" rel="noopener">{esc(t("open_link", lang))}</a>'
+        link = f' · <a href="{href}" target="_blank" rel="noopener noreferrer">{esc(t("open_link", lang))}</a>'
     badge = f'<span class="q-badge q-cited">{esc(t("cited", lang))}</span>' if is_cited else ""
     truncated = f'<p class="q-muted">{esc(t("truncated", lang))}</p>' if s.get("truncated") else ""
     kind = re.sub(r"[^a-z_]", "", str(s.get("kind") or ""))

@@ -404,8 +404,9 @@ def test_sources_carry_the_import_and_the_ui_links_the_judge(tmp_path: Path) -> 
     assert (source.source_name, source.url, source.problem_id) == (
         "hustoj-main", "http://oj.example.edu/problem.php?id=1008", "hustoj-main:1008")
     html = sources_html(context.sources, lang="en")
-    assert ('<a class="q-src-url" href="http://oj.example.edu/problem.php?id=1008" target="_blank" '
-            'rel="noopener noreferrer">hustoj-main</a>') in html
+    assert ('<a href="http://oj.example.edu/problem.php?id=1008" target="_blank" '
+            'rel="noopener noreferrer">') in html
+    assert '<div class="q-src-origin">problem hustoj-main:1008 · hustoj-main · ' in html
 
 
 def test_the_retriever_finds_an_imported_problem_by_its_judge_number(tmp_path: Path) -> None:
