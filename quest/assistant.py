@@ -198,9 +198,9 @@ class Assistant:
             "model": model,
             "reasoning_model": reasoning_model,
             "llm_backend": self.settings.llm_backend,
-            "model_hosts": self.model_hosts(),
             "ollama_host": self._host(),
             "ollama_reachable": self._ollama_reachable(),
+            "model_hosts": self.model_hosts(),  # after the ping above, which refreshes each host's health
             "embedding_mode": st.embedding_mode,
             "documents": st.documents,
             "chunks": st.chunks,

@@ -219,3 +219,22 @@ def test_build_chat_model_reads_comma_separated_hosts() -> None:
     assert [h.url for h in openai.hosts] == ["http://a:8000/v1", "http://b:8000/v1"]
     assert build_chat_model(Settings()).host == "http://127.0.0.1:11434"
     assert split_hosts(" a, ,b,") == ["a", "b"] and split_hosts(None) == []
+
+
+def test_assistant_status_lists_each_host_without_secrets(stop_all: list[Any]) -> None:
+    from quest.assistant import Assistant
+    from tests.fakes.retriever import FakeRetriever
+
+    fakes = start("openai", 2)
+    stop_all += fakes
+    fakes[1].stop()
+    settings = Settings(llm_backend="openai", openai_base_url=f"{fakes[0].url},{fakes[1].url}",
+                        openai_api_key="sk-secret-77", openai_model="qwen2.5-coder:1.5b", **TIMEOUTS)
+    assistant = Assistant(settings, FakeRetriever(), build_chat_model(settings))
+    status = assistant.status()
+    assert status["llm_backend"] == "openai" and status["model"] == "qwen2.5-coder:1.5b"
+    assert status["ollama_reachable"] is True  # one of the two answers
+    hosts = status["model_hosts"]
+    assert [(h["host"], h["healthy"], h["last_error"]) for h in hosts] == [
+        (fakes[0].url, True, ""), (fakes[1].url, False, "not reachable")]
+    assert "sk-secret-77" not in repr(status)
