@@ -258,9 +258,14 @@ def run(workdir: Path, *, scenarios: Sequence[Scenario] | None = None, tokens: i
     kb = workdir / "knowledge"
     if not kb.exists():
         small_knowledge_base(kb)
-    rows = [run_scenario(sc, workdir=workdir, kb=kb, tiny=tiny, tokens=tokens, rate=rate, progress=progress)
-            for sc in (scenarios or default_scenarios())]
-    return {"tokens": tokens, "rate": rate, "stream_s": round(tokens / rate, 2), "scenarios": rows}
+    results: dict[str, Any] = {"tokens": tokens, "rate": rate, "stream_s": round(tokens / rate, 2), "scenarios": []}
+    for sc in scenarios or default_scenarios():
+        row = run_scenario(sc, workdir=workdir, kb=kb, tiny=tiny, tokens=tokens, rate=rate, progress=progress)
+        results["scenarios"].append(row)
+        progress(f"    {json.dumps({k: row.get(k) for k in ('errors', 'throughput_per_s', 'ttft_p95', 'total_p50')})}")
+        # Kept after every scenario: a long run cut short still leaves its numbers.
+        (workdir / "fleet-partial.json").write_text(json.dumps(results, indent=1), encoding="utf-8")
+    return results
 
 
 COLUMNS = (("scenario", "scenario"), ("answered", "answered"), ("errors", "errors"),
