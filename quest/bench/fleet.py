@@ -9,8 +9,10 @@
 * N child processes with the real app (real assistant, tiny bge-m3 test model, a small copy
   of the knowledge base), all reading ONE index built by the first replica, all writing one
   feedback database, each given the M hosts as a comma-separated list;
-* many simulated students (gradio_client instances in threads here), split round-robin over
-  the replicas (as a load balancer with sticky sessions would), all asking at the same moment.
+* many simulated students, split round-robin over the replicas (as a load balancer with sticky
+  sessions would), all asking at the same moment. Each is a thread speaking Gradio's HTTP call
+  API (`POST /gradio_api/call/ask`, then the event stream); gradio_client instances, as in the
+  50-client benchmark, cost too much of this 2-core machine at 200 and stalled in a trial run.
 
 Per scenario it records throughput (answers per second), time to first answer text (p50, p95),
 the queueing delay (time to first text beyond what an idle host needs), total time, and errors
@@ -37,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from quest.bench.concurrency import REPO, _client_run, available
+from quest.bench.concurrency import QUESTION, REPO, available
 
 # The model hosts, in one child process: prints their URLs as one JSON line, then obeys
 # "break I" lines on stdin (host I fails every new chat from then on) until stdin closes.
@@ -152,23 +154,57 @@ def _stop(proc: subprocess.Popen) -> None:
         proc.kill()
 
 
+ASK = [QUESTION[k] for k in ("question", "problem", "language", "code", "verdict", "error", "tier")] + ["en"]
+
+
+def _student(client: Any, url: str, start: threading.Event, out: dict[str, Any]) -> None:
+    """One student: submit /ask when `start` fires, read the stream; record first text, total, status."""
+    out["ready"] = True
+    start.wait()
+    t0 = time.perf_counter()
+    try:
+        event_id = client.post(f"{url}/gradio_api/call/ask", json={"data": ASK}).json()["event_id"]
+        event, status, answer = "", None, ""
+        with client.stream("GET", f"{url}/gradio_api/call/ask/{event_id}") as stream:
+            for line in stream.iter_lines():
+                if line.startswith("event:"):
+                    event = line[6:].strip()
+                elif line.startswith("data:") and event in ("generating", "complete"):
+                    data = json.loads(line[5:])
+                    if data:
+                        answer, _sources, status = data[0]
+                        if answer and "first" not in out:
+                            out["first"] = time.perf_counter() - t0
+                elif line.startswith("data:") and event == "error":
+                    status = f"error event {line[5:].strip()[:80]}"
+        out["total"] = time.perf_counter() - t0
+        if status != "done":
+            out["error"] = f"final status {status!r}: {str(answer)[:120]}"
+    except Exception as exc:
+        out["total"] = time.perf_counter() - t0
+        out["error"] = f"{type(exc).__name__}: {str(exc)[:160]}"
+
+
 def _students(urls: Sequence[str], count: int, on_start: Callable[[], None]) -> tuple[list[dict[str, Any]], float]:
     """`count` students split round-robin over `urls`, all asking at once; (results, wall seconds)."""
+    import httpx
+
     start = threading.Event()
     results: list[dict[str, Any]] = [{} for _ in range(count)]
-    threads = [threading.Thread(target=_client_run, args=(urls[i % len(urls)], start, r), daemon=True)
-               for i, r in enumerate(results)]
-    for th in threads:
-        th.start()
-    deadline = time.time() + 180
-    while time.time() < deadline and not all(r.get("ready") or r.get("error") for r in results):
-        time.sleep(0.05)
-    t0 = time.perf_counter()
-    start.set()
-    on_start()
-    for th in threads:
-        th.join(timeout=600)
-    return results, time.perf_counter() - t0
+    limits = httpx.Limits(max_connections=4 * count + 8, max_keepalive_connections=2 * count + 8)
+    with httpx.Client(timeout=httpx.Timeout(30.0, read=600.0), limits=limits) as client:
+        threads = [threading.Thread(target=_student, args=(client, urls[i % len(urls)], start, r), daemon=True)
+                   for i, r in enumerate(results)]
+        for th in threads:
+            th.start()
+        while not all(r.get("ready") for r in results):
+            time.sleep(0.01)
+        t0 = time.perf_counter()
+        start.set()
+        on_start()
+        for th in threads:
+            th.join(timeout=600)
+        return results, time.perf_counter() - t0
 
 
 def summarize(results: Sequence[dict[str, Any]], wall: float, ideal: float, first_ideal: float) -> dict[str, Any]:
