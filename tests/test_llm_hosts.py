@@ -17,7 +17,11 @@ from quest.llm import OllamaChatModel
 from quest.llm_openai import OpenAIChatModel
 from quest.settings import Settings
 from quest.testing.openai_server import FakeOpenAI
-from tests.fakes.ollama_server import FakeOllama
+
+try:  # the fakes are moving to quest/testing; either place works
+    from quest.testing.ollama_server import FakeOllama
+except ImportError:
+    from tests.fakes.ollama_server import FakeOllama
 
 MESSAGES = [{"role": "user", "content": "Why TLE?"}]
 MODEL = "qwen2.5-coder:1.5b"

@@ -21,9 +21,13 @@ from quest.hosts import build_chat_model
 from quest.request import Request
 from quest.settings import Settings
 from quest.testing.openai_server import FakeOpenAI
-from tests.fakes.ollama_server import FakeOllama
 from tests.fakes.retriever import FakeRetriever
 from tests.fakes.samples import TLE_CODE
+
+try:  # the fakes are moving to quest/testing; either place works
+    from quest.testing.ollama_server import FakeOllama
+except ImportError:
+    from tests.fakes.ollama_server import FakeOllama
 
 TIMEOUTS = {"connect_timeout": 2.0, "first_token_timeout": 1.0, "total_timeout": 30.0}
 
