@@ -177,3 +177,23 @@ def test_reasoning_model_by_backend() -> None:
                                                        "deepseek-ai/DeepSeek-R1-Distill-Qwen-7B"]
     assert plain[-1].stats["model"] == "Qwen/Qwen2.5-Coder-7B-Instruct"
     assert deep[-1].stats["model"] == "deepseek-ai/DeepSeek-R1-Distill-Qwen-7B"
+
+
+@pytest.mark.parametrize(("status", "code", "words"), [
+    (401, "llm_auth", "the operator should check QUEST_OPENAI_API_KEY"),
+    (403, "llm_auth", "the operator should check QUEST_OPENAI_API_KEY"),
+    (429, "rate_limited", "rate limiting requests, so there is no generated answer. Fix: wait a moment"),
+    (503, "llm", "The model server failed (The model server at"),
+])
+def test_openai_only_failures_have_their_own_friendly_line(status: int, code: str, words: str) -> None:
+    fake = FakeOpenAI(mode="status", status=status, retry_after=20).start()
+    settings = Settings(llm_backend="openai", openai_base_url=fake.url, openai_api_key="sk-never-shown", **TIMEOUTS)
+    try:
+        events = ask(Backend("openai", fake, settings))
+    finally:
+        fake.stop()
+    notice = next(e for e in events if isinstance(e, Notice))
+    done = events[-1]
+    assert notice.code == code and done.fallback and done.stats["failure"] == code
+    assert words in done.answer.split("\n\n", 1)[0]
+    assert "sk-never-shown" not in done.answer and "ollama" not in done.answer.lower()
