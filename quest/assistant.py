@@ -41,7 +41,7 @@ from quest.context import Context, Source, build_context
 from quest.errors import InputError, LLMError, QuestError
 from quest.events import Done, Event, Held, Notice, Replace, Sources, Thinking, Token
 from quest.kb.documents import Problem
-from quest.llm import ChatModel, OllamaChatModel, generation_options, stats_summary
+from quest.llm import ChatModel, generation_options, stats_summary
 from quest.policy import CodeGate as _CodeGate
 from quest.policy import (
     ContestLock,
@@ -193,11 +193,14 @@ class Assistant:
         if locked:
             notices.append("contest lock: all problems" if isinstance(locked, str)
                            else "contest lock: " + ", ".join(sorted(locked)))
+        model, reasoning_model = self.settings.chat_model_names
         return {
-            "model": self.settings.ollama_model,
-            "reasoning_model": self.settings.reasoning_model,
+            "model": model,
+            "reasoning_model": reasoning_model,
+            "llm_backend": self.settings.llm_backend,
             "ollama_host": self._host(),
             "ollama_reachable": self._ollama_reachable(),
+            "model_hosts": self.model_hosts(),  # after the ping above, which refreshes each host's health
             "embedding_mode": st.embedding_mode,
             "documents": st.documents,
             "chunks": st.chunks,
@@ -215,6 +218,11 @@ class Assistant:
         ok = bool(self.chat_model.ping())
         self._reachable = (now, ok)
         return ok
+
+    def model_hosts(self) -> list[dict[str, Any]]:
+        """Each model host's health (for Diagnostics); [] without a host router."""
+        health = getattr(self.chat_model, "health", None)
+        return health() if callable(health) else []
 
     def _host(self) -> str:
         return str(getattr(self.chat_model, "host", None) or self.settings.ollama_host or "http://127.0.0.1:11434")
@@ -311,9 +319,9 @@ class Assistant:
             yield Notice("no_sources", words["no_sources_model"], "info")
         yield Sources(context.sources)
 
-        model = self.settings.ollama_model
-        if req.reasoning and self.settings.reasoning_model:
-            model = self.settings.reasoning_model
+        model, reasoning_model = self.settings.chat_model_names
+        if req.reasoning and reasoning_model:
+            model = reasoning_model
         stats["model"] = model
         if self.chat_model is None:
             yield from self._fallback("no_model", None, context, tier, lang, model, stats, started)
@@ -415,6 +423,11 @@ class Assistant:
         return words["locked"].format(until=until)
 
     def _failure_line(self, code: str, error: LLMError | None, lang: str, model: str) -> str:
+        if self.settings.llm_backend == "openai":  # wording that names the configured server, not Ollama
+            from quest.llm_openai import failure_line
+
+            return failure_line(code, error.message if error else "", lang, host=self._host(), model=model,
+                                timeout=self.settings.first_token_timeout)
         failures = TEXT[lang]["failures"]
         template = failures.get(code, failures["llm"])
         return template.format(host=self._host(), model=model, timeout=self.settings.first_token_timeout,
@@ -551,10 +564,9 @@ def _ms(since: float) -> float:
 
 
 def build_assistant(settings: Settings, *, progress: Callable[[str], None] | None = None) -> Assistant:
-    """Load the retriever (knowledge base, index, embeddings) and set up the Ollama client."""
+    """Load the retriever (knowledge base, index, embeddings) and set up the model client(s)."""
+    from quest.hosts import build_chat_model
     from quest.retrieval.retriever import build_retriever
 
     retriever = build_retriever(settings, progress=progress)
-    model = OllamaChatModel(settings)
-    model.connect()
-    return Assistant(settings, retriever, model)
+    return Assistant(settings, retriever, build_chat_model(settings))

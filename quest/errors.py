@@ -10,7 +10,9 @@
     │   ├── LLMUnavailable    Ollama cannot be reached
     │   ├── ModelNotFound     the model is not pulled
     │   ├── LLMTimeout        no first token / no end in time
-    │   └── StreamBroken      the stream stopped halfway
+    │   ├── StreamBroken      the stream stopped halfway
+    │   ├── LLMAuthError      the model server refused the API key (401/403)
+    │   └── RateLimited       the model server said "too many requests" (429, retry_after)
     └── Refused               policy refuses the request (contest lock, tier)
 """
 
@@ -93,6 +95,18 @@ class LLMTimeout(LLMError):
 
 class StreamBroken(LLMError):
     code = "stream_broken"
+
+
+class LLMAuthError(LLMError):
+    code = "llm_auth"
+
+
+class RateLimited(LLMError):
+    code = "rate_limited"
+
+    def __init__(self, message: str, *, retry_after: float | None = None, hint: str | None = None) -> None:
+        super().__init__(message, hint=hint)
+        self.retry_after = retry_after
 
 
 class Refused(QuestError):

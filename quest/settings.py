@@ -9,11 +9,12 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 TIERS = ("hint", "explain", "solution")
+LLM_BACKENDS = ("ollama", "openai")
 
 
 def _env_bool(value: str) -> bool:
@@ -72,6 +73,18 @@ class Settings:
     first_token_timeout: float = 60.0
     total_timeout: float = 300.0
     history_turns: int = 3
+    # Chat backend: "ollama" (OLLAMA_HOST / ollama_host) or "openai" (any OpenAI-compatible
+    # server: vLLM, SGLang, llama.cpp, LiteLLM, a hosted API). Both host settings accept a
+    # comma-separated list; requests then go to the healthy host with the fewest in flight.
+    llm_backend: str = "ollama"
+    openai_base_url: str = "http://127.0.0.1:8000/v1"
+    openai_api_key: str | None = field(default=None, repr=False)  # never logged, never shown
+    openai_model: str | None = None  # None: ollama_model's name
+    openai_reasoning_model: str | None = None  # None: reasoning_model's name
+    host_backoff: float = 30.0  # seconds a failing model host is skipped
+    # Feedback database (SQLAlchemy URL). None: SQLite in data_dir (WAL). Shared by replicas
+    # when it names a server, e.g. postgresql+psycopg://quest:secret@db/quest.
+    database_url: str | None = field(default=None, repr=False)  # may carry a password
 
     # Policy.
     max_tier: str = "solution"
@@ -132,8 +145,17 @@ class Settings:
             raise ValueError(f"max_tier must be one of {TIERS}, not {self.max_tier!r}")
         if self.default_tier not in TIERS:
             raise ValueError(f"default_tier must be one of {TIERS}, not {self.default_tier!r}")
+        if self.llm_backend not in LLM_BACKENDS:
+            raise ValueError(f"llm_backend must be one of {LLM_BACKENDS}, not {self.llm_backend!r}")
         if self.context_max_chars < 200:
             raise ValueError("context_max_chars must be at least 200")
+
+    @property
+    def chat_model_names(self) -> tuple[str, str]:
+        """(answer model, reasoning model) as the configured backend names them."""
+        if self.llm_backend == "openai":
+            return (self.openai_model or self.ollama_model, self.openai_reasoning_model or self.reasoning_model)
+        return self.ollama_model, self.reasoning_model
 
     def cap_tier(self, tier: str | None) -> str:
         """The requested tier, lowered to the operator's maximum."""

@@ -37,12 +37,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--rate", type=float, default=50.0, help="tokens per second it streams at (default: 50)")
     parser.add_argument("--approximate-at", type=int,
                         help="corpus size at which to compare exact and approximate FAISS search (default: largest)")
+    parser.add_argument("--fleet", action="store_true",
+                        help="capacity of several app replicas and model hosts (fake hosts; see quest/bench/fleet.py)")
+    parser.add_argument("--students", type=int, default=200, help="simulated students for --fleet (default: 200)")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
     from quest.bench import runner
 
+    if args.fleet:
+        return run_fleet(args)
     if args.queries < 1:
         print("error: --queries must be at least 1", file=sys.stderr)
         return 2
@@ -57,4 +62,21 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         print(f"  {'met   ' if target['met'] else 'MISSED'} {target['target']}: {target['value']}")
     if missed:
         print(f"{len(missed)} target(s) missed: see the report")
+    return 0
+
+
+def run_fleet(args: argparse.Namespace) -> int:
+    from quest.bench import fleet
+
+    if args.students < 1:
+        print("error: --students must be at least 1", file=sys.stderr)
+        return 2
+    results = fleet.run(args.out / "fleet-work", scenarios=fleet.default_scenarios(args.students),
+                        progress=lambda m: print(m, file=sys.stderr, flush=True))
+    if "skipped" in results:
+        print(f"fleet skipped: {results['skipped']}", file=sys.stderr)
+        return 1
+    written = fleet.write_report(results, args.out)
+    print("wrote " + ", ".join(str(p) for p in written))
+    print(fleet.table(results["scenarios"]))
     return 0

@@ -291,7 +291,7 @@ class HelpDesk:
             status = dict(assistant.status())
         except Exception:
             log.exception("status failed")
-            status = {"model": self.settings.ollama_model, "ollama_reachable": False, "notices": []}
+            status = {"model": self.settings.chat_model_names[0], "ollama_reachable": False, "notices": []}
         with self._status_lock:
             self._status = (now, status)
         return status
