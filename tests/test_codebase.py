@@ -17,7 +17,7 @@ MAX_FUNCTION_LINES = 80
 LONG_FUNCTIONS = {("quest/assistant.py", "ask")}
 
 #: Files that still find fences with their own patterns instead of quest/markdown_blocks.py.
-OWN_FENCE_PATTERNS = {"quest/policy.py", "quest/ui/render.py", "quest/assistant.py"}
+OWN_FENCE_PATTERNS = {"quest/policy.py", "quest/assistant.py"}
 
 # A regular expression for a fence: three backticks or tildes written as a pattern.
 FENCE_PATTERN = re.compile(r"""`\{3,?\}|~\{3,?\}|\^ \{0,3\}```|\^\[ \\t\]\*\(```""")

@@ -26,28 +26,21 @@ from quest.context import Source
 from quest.events import Notice
 from quest.i18n import t
 from quest.kb.documents import kind_label
-
-_FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_FENCE_CLOSE = re.compile(r"^ {0,3}(`{3,}|~{3,})\s*$")
+from quest.markdown_blocks import FenceTracker
 
 
 def safe_markdown(text: str) -> str:
     """Markdown with no raw HTML: `<` escaped outside fenced blocks and code spans."""
     out: list[str] = []
-    fence: str | None = None
+    fences = FenceTracker()
     for line in text.split("\n"):
-        if fence is not None:
+        where = fences.feed_line(line)
+        if where == "open":
+            out.append(line.replace("<", "&lt;"))  # the info string is not code
+        elif where == "text":
+            out.append(_escape_inline(line))
+        else:
             out.append(line)
-            m = _FENCE_CLOSE.match(line)
-            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence):
-                fence = None
-            continue
-        m = _FENCE_OPEN.match(line)
-        if m and not (m.group(1)[0] == "`" and "`" in line[m.end():]):
-            fence = m.group(1)
-            out.append(line.replace("<", "&lt;"))
-            continue
-        out.append(_escape_inline(line))
     return "\n".join(out)
 
 
@@ -288,16 +281,9 @@ _CITATION = re.compile(r"\[(\d{1,2})\](?!\()")
 def link_citations(markdown: str, turn: int) -> str:
     """`[n]` outside code becomes a link to source n of this answer (the page scrolls to it and highlights it)."""
     out: list[str] = []
-    fence: str | None = None
+    fences = FenceTracker()
     for line in markdown.split("\n"):
-        m = _FENCE_OPEN.match(line)
-        if fence is not None:
-            if m and m.group(1)[0] == fence[0] and _FENCE_CLOSE.match(line):
-                fence = None
-            out.append(line)
-            continue
-        if m:
-            fence = m.group(1)
+        if fences.feed_line(line) != "text":
             out.append(line)
             continue
         pieces = line.split("`")
