@@ -42,12 +42,12 @@ from quest.errors import InputError, LLMError, QuestError
 from quest.events import Done, Event, Notice, Replace, Sources, Thinking, Token
 from quest.kb.documents import Problem
 from quest.llm import ChatModel, OllamaChatModel, generation_options, stats_summary
+from quest.plan import Plan, plan, retrieve
 from quest.policy import CodeGate as _CodeGate
 from quest.policy import (
     ContestLock,
     LockDecision,
     code_blocks,
-    excluded_kinds,
     filter_hits,
     leak_check,
     leak_note,
@@ -144,18 +144,6 @@ TIER_NAMES = {"en": {"hint": "hint", "explain": "explain", "solution": "solution
               "zh": {"hint": "提示", "explain": "讲解", "solution": "完整题解"}}
 
 
-def _judge_report(text: str) -> Any:
-    from quest.judge import parse
-
-    return parse(text)
-
-
-def _query(request: Request, problem: Problem | None, report: Any) -> str:
-    from quest.query import build_query
-
-    return build_query(request, problem, report)
-
-
 def _key_lines(code: str, lines: Any) -> list[str]:
     from quest.query import key_code_lines
 
@@ -239,48 +227,23 @@ class Assistant:
         if request.tier in TIER_NAMES["en"] and request.tier != tier:
             yield Notice("tier_capped", words["tier_capped"].format(tier=TIER_NAMES[lang][tier]), "info")
 
-        # The problem: the one named, or the one the whole question names.
-        pid = req.problem_id
-        problem = self.retriever.problems.get(pid) if pid else None
-        direct = False
-        if not req.code.strip() and not req.error.strip() and not req.verdict and not req.history:
-            exact = self.retriever.exact_match(req.question)
-            if exact is not None and (pid is None or pid == exact.id):
-                pid, problem, direct = exact.id, exact, True
-
+        # The plan: the problem (and which rule found it), the parsed error, the query parts.
+        planned = plan(req, self.retriever)
         now = self.now()
-        decision = self.lock.check(pid, now)
+        decision = self.lock.check(planned.problem_id, now)
         if decision.locked:
-            log.info("refused by the contest lock: problem=%s reason=%s", pid, decision.reason)
+            log.info("refused by the contest lock: problem=%s reason=%s", planned.problem_id, decision.reason)
             text = self._lock_text(decision, lang)
             yield Notice("locked", text, "warning")
             yield Done(text, stats={**stats, "mode": "refused", "total_ms": _ms(started)})
             return
-        locked = self.lock.locked_problems(now)
-
-        # Retrieval, with the tier's exclusions, then filtered again here.
-        report = _judge_report("\n".join(x for x in (req.verdict or "", req.error) if x))
-        t = time.perf_counter()
-        query = req.question if direct else _query(req, problem, report)
-        try:
-            result = self.retriever.search(query, problem_id=pid, exclude_kinds=excluded_kinds(tier),
-                                           top_k=self.settings.top_k)
-            hits = filter_hits(result.hits, tier, locked)
-            if tier == "hint":  # e.g. an error pattern's "fix" section may hold a whole solution
-                hits = [_without_long_code(hit, lang) for hit in hits]
-            stats["retrieval_mode"] = result.mode
-            stats["widened"] = result.widened
-            search_notices = result.notices
-            if result.widened and hits:
-                # Only the lowered floor let these through: say so instead of sounding sure.
-                search_notices = (*search_notices, words["weak_sources"])
-        except QuestError as exc:
-            log.warning("retrieval failed: %s", exc)
-            hits, search_notices = [], ()
-            yield Notice("retrieval_failed", words["retrieval_failed"], "warning")
-        stats["retrieval_ms"] = _ms(t)
-        for text in search_notices:
-            yield Notice("retrieval", text, "info")
+        planned, hits, events = self._retrieve(planned, self.lock.locked_problems(now), stats)
+        yield from events
+        if decision.locked is False and self.lock.check(planned.problem_id, now).locked:
+            # Only the retrieval consensus named a locked problem: nothing from it was shown.
+            planned = dataclasses.replace(planned, problem=None)
+        pid, problem, report, direct = planned.problem_id, planned.problem, planned.report, planned.direct
+        stats["plan"] = planned.to_dict()
         context = build_context(hits, lang=lang, max_chars=self.settings.context_max_chars)
 
         if direct:
@@ -398,6 +361,33 @@ class Assistant:
             yield Replace(final_text, ",".join(reasons))
         stats.update(mode="model", total_ms=_ms(started))
         yield Done(final_text, stats=stats, cited=cited, incomplete=incomplete)
+
+    def _retrieve(self, planned: Plan, locked: frozenset[str] | str,
+                  stats: dict[str, Any]) -> tuple[Plan, list[Hit], list[Event]]:
+        """Search as planned, filter by tier and lock, and say what the student should know."""
+        words = TEXT[planned.lang]
+        events: list[Event] = []
+        resolution = planned.resolution
+        t = time.perf_counter()
+        try:
+            planned, result = retrieve(self.retriever, planned, top_k=self.settings.top_k)
+            hits = filter_hits(result.hits, planned.request.tier, locked)
+            if planned.request.tier == "hint":  # e.g. an error pattern's "fix" section may hold a whole solution
+                hits = [_without_long_code(hit, planned.lang) for hit in hits]
+            stats.update(retrieval_mode=result.mode, widened=result.widened)
+            search_notices = result.notices
+            if result.widened and hits:
+                # Only the lowered floor let these through: say so instead of sounding sure.
+                search_notices = (*search_notices, words["weak_sources"])
+        except QuestError as exc:
+            log.warning("retrieval failed: %s", exc)
+            hits, search_notices = [], ()
+            events.append(Notice("retrieval_failed", words["retrieval_failed"], "warning"))
+        stats["retrieval_ms"] = _ms(t)
+        if resolution.missing_id is not None or (resolution.rule in ("id", "title") and not planned.direct):
+            events.append(Notice("problem", resolution.describe(planned.lang), "info"))
+        events.extend(Notice("retrieval", text, "info") for text in search_notices)
+        return planned, hits, events
 
     # ------------------------------------------------------------------ helpers
 

@@ -230,6 +230,9 @@ class QueryOutcome:
     search_mode: str  # what the retriever reported: exact | bm25 | dense | hybrid
     ms: float
     metrics: Mapping[str, float] = field(default_factory=dict)  # answerable queries only
+    problem_id: str | None = None  # the problem the plan resolved (any rule)
+    rule: str = "none"  # which resolution rule fired
+    missing_id: str | None = None  # a named problem the base does not have
 
 
 @dataclass(frozen=True)
@@ -328,10 +331,9 @@ def score_ranking(ranked: Sequence[str], relevant: Mapping[str, int], k: int) ->
     }
 
 
-def retrieval_query(retriever: Any, query: EvalQuery, settings: Any) -> tuple[str, str | None]:
-    """(query text, problem id) exactly as the app's assistant builds them for this request."""
-    from quest.judge import parse
-    from quest.query import build_query
+def plan_query(retriever: Any, query: EvalQuery, settings: Any) -> Any:
+    """The query's Plan, exactly as the app plans the same request (solution tier: nothing excluded)."""
+    from quest.plan import plan
     from quest.request import Request, validate_request
 
     req = validate_request(
@@ -339,14 +341,7 @@ def retrieval_query(retriever: Any, query: EvalQuery, settings: Any) -> tuple[st
                 code=query.code, error=query.error, tier="solution"),
         settings.replace(max_tier="solution"),
     )
-    pid = req.problem_id
-    problem = retriever.problems.get(pid) if pid else None
-    if not req.code.strip() and not req.error.strip():
-        exact = retriever.exact_match(req.question)
-        if exact is not None and (pid is None or pid == exact.id):
-            return req.question, exact.id
-    report = parse(req.error)
-    return build_query(req, problem, report), pid
+    return plan(req, retriever)
 
 
 def available_modes(retriever: Any, wanted: Sequence[str]) -> tuple[list[str], dict[str, str]]:
@@ -374,14 +369,16 @@ def evaluate(retriever: Any, queries: Sequence[EvalQuery], *, modes: Sequence[st
     run, skipped = available_modes(retriever, modes)
     for mode, why in skipped.items():
         log.info("skipping mode %s: %s", mode, why)
-    prepared = [(q, *retrieval_query(retriever, q, settings)) for q in queries]
+    from quest.plan import retrieve
+
+    prepared = [(q, plan_query(retriever, q, settings)) for q in queries]
     reports: list[ModeReport] = []
     for mode in run:
         outcomes: list[QueryOutcome] = []
-        for query, text, pid in prepared:
+        for query, planned in prepared:
             t = time.perf_counter()
             # Twice k chunks: the retriever keeps up to two chunks per document.
-            result = retriever.search(text, problem_id=pid, top_k=2 * k, signals=MODES[mode])
+            planned_after, result = retrieve(retriever, planned, top_k=2 * k, signals=MODES[mode])
             ms = (time.perf_counter() - t) * 1000
             ranked = tuple(doc_ids(result.hits)[:k])
             rejected = is_low_confidence(result.hits, result.widened, reject_below)
@@ -391,6 +388,8 @@ def evaluate(retriever: Any, queries: Sequence[EvalQuery], *, modes: Sequence[st
                 top_score=max((h.score for h in result.hits), default=None), empty=not result.hits,
                 rejected=rejected,
                 search_mode=result.mode, ms=ms, metrics=metrics,
+                problem_id=planned_after.problem_id, rule=planned_after.resolution.rule,
+                missing_id=planned_after.resolution.missing_id,
             ))
         reports.append(_aggregate(mode, list(zip((p[0] for p in prepared), outcomes, strict=True)), k, groups))
     status = retriever.status

@@ -112,15 +112,18 @@ _KINDS: tuple[tuple[re.Pattern[str], str, str], ...] = tuple((re.compile(p, re.I
     (r"Maximum call stack size exceeded|StackOverflowError|RecursionError|maximum recursion depth|"
      r"stack overflow|-1073741571|0xC00000FD|goroutine stack exceeds", "stack-overflow", "RE"),
     (r"all goroutines are asleep - deadlock", "deadlock", "RE"),
-    (r"segmentation fault|SIGSEGV|signal 11\b|(?:exit|exited with|return|returned|status) (?:code |status )?139\b|段错误|"
+    (r"segmentation fault|SIGSEGV|signal 11\b|段错误|"
+     r"(?:exit|exited with|return|returned|status) (?:code |status )?139\b|"
      r"-1073741819|0xC0000005", "segv", "RE"),
-    (r"aborted \(core dumped\)|SIGABRT|signal 6\b|(?:exit|exited with|return|returned|status) (?:code |status )?134\b", "abort", "RE"),
+    (r"aborted \(core dumped\)|SIGABRT|signal 6\b|"
+     r"(?:exit|exited with|return|returned|status) (?:code |status )?134\b", "abort", "RE"),
     (r"SIGKILL|exit code 137|\bKilled\b", "killed", "MLE"),
 ))
 
 #: Words the error part of a query adds for each kind, in the knowledge base's own terms (both languages).
 KIND_WORDS: dict[str, str] = {
-    "heap-use-after-free": "heap-use-after-free use after free dangling pointer iterator invalidation 悬空指针 释放后使用",
+    "heap-use-after-free": "heap-use-after-free use after free dangling pointer iterator invalidation "
+                           "悬空指针 释放后使用",
     "buffer-overflow": "heap-buffer-overflow buffer overflow out of bounds 数组越界 下标越界",
     "stack-overflow": "stack overflow recursion too deep 栈溢出 递归太深",
     "double-free": "double free 重复释放",
