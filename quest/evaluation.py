@@ -246,6 +246,8 @@ class ModeReport:
     false_rejection: float | None  # share of answerable queries that would be rejected
     mean_ms: float | None
     by_group: Mapping[str, Mapping[str, float | None]]  # group -> {"n", "recall@5", "mrr@10"}
+    answerable_empty: float | None = None  # share of answerable queries with no sources at all
+    not_in_base_explicit: float | None = None  # share of "not_in_base" queries told so explicitly
     outcomes: tuple[QueryOutcome, ...] = ()
 
 
@@ -277,6 +279,8 @@ class EvalReport:
                 "no_answer_empty": _round(m.empty_rate),
                 "no_answer_rejected": _round(m.rejection),
                 "false_rejection": _round(m.false_rejection),
+                "answerable_empty": _round(m.answerable_empty),
+                "not_in_base_explicit": _round(m.not_in_base_explicit),
                 "mean_ms": _round(m.mean_ms, 2),
                 "by_group": {g: {k: _round(v) for k, v in vals.items()} for g, vals in m.by_group.items()},
             }
@@ -423,6 +427,8 @@ def _aggregate(mode: str, pairs: list[tuple[EvalQuery, QueryOutcome]], k: int,
         mean_ms=mean(o.ms for _, o in pairs),
         by_group=by_group,
         outcomes=tuple(o for _, o in pairs),
+        answerable_empty=mean(1.0 if o.empty else 0.0 for _, o in answerable),
+        not_in_base_explicit=mean(1.0 if o.missing_id else 0.0 for q, o in pairs if "not_in_base" in q.tags),
     )
 
 
@@ -454,6 +460,9 @@ def format_table(report: EvalReport, *, by_group: bool = True) -> str:
              + (f" ({report.embedding_model})" if report.embedding_model else "")
              + (f"; low confidence below {report.reject_below}" if report.reject_below > 0 else "")]
     lines.extend(_grid(rows))
+    for m in report.modes:
+        lines.append(f"{m.mode}: answerable with no sources {_fmt(m.answerable_empty, pct=True)}; "
+                     f"not-in-base told explicitly {_fmt(m.not_in_base_explicit, pct=True)}")
     for mode, why in report.skipped.items():
         lines.append(f"skipped {mode}: {why}")
     if by_group and report.modes:

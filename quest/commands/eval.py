@@ -42,25 +42,39 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                          field="modes")
     if args.k < 5:
         raise InputError("--k must be at least 5", field="k")
-    path = args.queries or Path(settings.kb_dir) / "eval" / "queries.jsonl"
-    try:
-        queries = load_queries(path)
-    except OSError as exc:
-        raise InputError(f"cannot read the queries file {path}: {exc}", field="queries") from exc
-    except ValueError as exc:
-        raise InputError(str(exc), field="queries") from exc
+    eval_dir = Path(settings.kb_dir) / "eval"
+    # Tuning split (the constants were tuned on it) and held-out split (never tuned on), reported apart.
+    splits = {"tuning": args.queries or eval_dir / "queries.jsonl"}
+    if args.queries is None and (eval_dir / "heldout.jsonl").is_file():
+        splits["held-out"] = eval_dir / "heldout.jsonl"
+    loaded = {name: _load(load_queries, path) for name, path in splits.items()}
 
     settings = settings.replace(show_progress=False)
     retriever = build_retriever(settings, progress=lambda m: print(m, file=sys.stderr))
     reject_below = DEFAULT_REJECT_BELOW if args.reject_below is None else args.reject_below
-    report = evaluate(retriever, queries, modes=modes, k=args.k, reject_below=reject_below)
+    reports = {name: evaluate(retriever, queries, modes=modes, k=args.k, reject_below=reject_below)
+               for name, queries in loaded.items()}
     if args.json:
-        data = report.to_dict(details=args.details)
-        data["queries_file"] = str(path)
+        out = {}
+        for name, report in reports.items():
+            out[name] = report.to_dict(details=args.details)
+            out[name]["queries_file"] = str(splits[name])
+        data = out["tuning"] if len(out) == 1 else {**out["tuning"], "splits": out}
         print(json.dumps(data, ensure_ascii=False, indent=2))
         return 0
-    for notice in report.notices:
+    for notice in next(iter(reports.values())).notices:
         print(f"note: {notice}")
-    print(f"{len(queries)} queries from {path}")
-    print(format_table(report))
+    for name, report in reports.items():
+        print(f"{len(loaded[name])} queries from {splits[name]}" + ("" if len(reports) == 1 else f" ({name})"))
+        print(format_table(report))
+        print()
     return 0
+
+
+def _load(load_queries, path: Path) -> list:
+    try:
+        return load_queries(path)
+    except OSError as exc:
+        raise InputError(f"cannot read the queries file {path}: {exc}", field="queries") from exc
+    except ValueError as exc:
+        raise InputError(str(exc), field="queries") from exc
