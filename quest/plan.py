@@ -93,12 +93,14 @@ class Catalogue:
         self.weak: set[str] = set()
         self.slugs: dict[str, str] = {}
         for pid, p in problems.items():
-            for title in (p.title_zh, p.title_en):
-                if title:
-                    key = squash(title)
-                    self.titles[key] = pid
-                    if key in tags or (not key.isascii() and len(key) <= 2):
-                        self.weak.add(key)
+            keys = [squash(t) for t in (p.title_zh, p.title_en) if t]
+            # A title that is a technique's name ("Binary Search" = tag binary_search) names the
+            # technique in most questions: both of that problem's titles count only as a whole question.
+            technique = any(k in tags for k in keys)
+            for key in keys:
+                self.titles[key] = pid
+                if technique or (not key.isascii() and len(key) <= 2):
+                    self.weak.add(key)
             if p.title_en:
                 self.slugs[slug(p.title_en)] = pid
 
