@@ -41,11 +41,12 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     )
     t = time.perf_counter()
     planned = plan(request, retriever)
-    stages["plan"] = (time.perf_counter() - t) * 1000
+    stages["query"] = (time.perf_counter() - t) * 1000  # planning: judge parsing + query parts
     planned, result = retrieve(retriever, planned, top_k=args.top)
     report = planned.report
     query = planned.parts.text() if not planned.direct else request.question
     stages.update({f"search.{k}": v for k, v in result.timings.items()})
+    missing = [planned.resolution.describe("en")] if planned.resolution.missing_id else []
     t = time.perf_counter()
     lang = request.answer_lang()
     context = build_context(result.hits, lang=lang, max_chars=settings.context_max_chars)
@@ -72,7 +73,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
             "query": query, "plan": planned.to_dict(), "verdict": report.verdict, "test": report.test_number,
             "exception": report.exception,
             "mode": result.mode, "widened": result.widened, "problem_id": result.problem_id,
-            "embedding_mode": status.embedding_mode, "notices": [*status.notices, *result.notices],
+            "embedding_mode": status.embedding_mode, "notices": [*status.notices, *result.notices, *missing],
             "sources": rows, "timings_ms": {k: round(v, 3) for k, v in stages.items()},
         }, ensure_ascii=False, indent=2))
         return 0

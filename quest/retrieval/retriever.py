@@ -248,16 +248,19 @@ class Retriever:
             for rank, (row, score) in enumerate(ranked, start=1):
                 signals.setdefault(row, {})[name] = Signal(rank, score)
         bounds = {q.name: q.bound for q in queries}
-        dense_parts = [q for q in queries if q.dense is not None]
+        dense_parts = [q.dense for q in queries if q.dense is not None]
+        sims: dict[int, float] = {}
+        if dense_parts and self.index.dense is not None and fused:
+            # Every fused row's best cosine similarity over the parts, in one matrix product.
+            rows_arr = np.fromiter((r for r, _ in fused), dtype=np.int64, count=len(fused))
+            best = (self.index.dense.vectors[rows_arr] @ np.stack(dense_parts).T).max(axis=1)
+            sims = dict(zip(rows_arr.tolist(), best.tolist(), strict=True))
         out = []
         for row, fused_score in fused:
             sig = signals[row]
             bm25n = max((normalized(s.score, bounds[name.split(":", 1)[1]]) for name, s in sig.items()
                          if name.startswith("bm25:")), default=0.0)
-            dense_sim = None
-            if dense_parts and self.index.dense is not None:
-                dense_sim = max(float(self.index.dense.vectors[row] @ q.dense) for q in dense_parts)
-            out.append((row, fused_score, _short_signals(sig), dense_sim, bm25n))
+            out.append((row, fused_score, _short_signals(sig), sims.get(row), bm25n))
         timings["fusion"] = timings.get("fusion", 0) + (time.perf_counter() - t) * 1000
         return out
 
