@@ -414,6 +414,7 @@ def _aggregate(mode: str, pairs: list[tuple[EvalQuery, QueryOutcome]], k: int,
             continue
         members = [o for q, o in answerable if group in q.groups]
         by_group[group] = {"n": float(len(members)),
+                           "recall@1": mean(o.metrics["recall@1"] for o in members),
                            "recall@5": mean(o.metrics["recall@5"] for o in members),
                            f"mrr@{k}": mean(o.metrics[f"mrr@{k}"] for o in members)}
     return ModeReport(
@@ -467,13 +468,14 @@ def format_table(report: EvalReport, *, by_group: bool = True) -> str:
         lines.append(f"skipped {mode}: {why}")
     if by_group and report.modes:
         groups = sorted({g for m in report.modes for g in m.by_group})
-        grows = [["group", "n", *[f"{m.mode} R@5 / MRR" for m in report.modes]]]
+        grows = [["group", "n", *[f"{m.mode} R@1 / R@5 / MRR" for m in report.modes]]]
         for g in groups:
             n = next((int(m.by_group[g]["n"] or 0) for m in report.modes if g in m.by_group), 0)
             cells = []
             for m in report.modes:
                 vals = m.by_group.get(g)
-                cells.append("-" if vals is None else f"{_fmt(vals['recall@5'])} / {_fmt(vals[f'mrr@{k}'])}")
+                cells.append("-" if vals is None else
+                             f"{_fmt(vals['recall@1'])} / {_fmt(vals['recall@5'])} / {_fmt(vals[f'mrr@{k}'])}")
             grows.append([g, str(n), *cells])
         lines.append("")
         lines.extend(_grid(grows))

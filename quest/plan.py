@@ -41,6 +41,7 @@ _ID_PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p, re.I) for p in (
     r"problem\.php\?(?:[^\s#]*&)?(?:id|pid)=(\w+)",
     r"/p/([A-Za-z]*\d+)\b",
     r"/problem/(\d+)\b",
+    r"(?:codeforces|cf)\s*(?:problem\s*)?(\d+\s*[A-Za-z]\d?)\b",
     r"(?:leetcode|lc|力扣|luogu|洛谷|hdu|poj|problem|题目|题号)\s*(?:no\.?|#|:|：)?\s*([A-Za-z]?\d+)\b",
     r"第\s*(\d+)\s*题",
     r"(?<![\d.])(\d+)\s*题(?!目)",
