@@ -308,6 +308,13 @@ class Retriever:
             rows = self._allowed(self.index.rows_by_problem.get(scope, np.zeros(0, dtype=np.int64)), excluded)
             selected = passing(self._rank(rows, k, queries, timings, "problem"), "problem",
                                self.settings.problem_floor_ratio)
+            if self.settings.problem_general_mix and self._general_rows.size:
+                # General documents that clear the full floor follow the problem's own (a bug that is
+                # not about the problem: state kept between test cases, slow input); they never lead.
+                general = self._allowed(self._general_rows, excluded)
+                own = {h.chunk.id for h in selected}
+                selected += [h for h in passing(self._rank(general, k, queries, timings, "general"), "global")
+                             if h.chunk.id not in own]
         if scope is None or len(selected) < self.settings.min_problem_hits:
             rows = self._allowed(None, excluded)
             fill = passing(self._rank(rows, k, queries, timings, "global"), "global" if scope else "all")
