@@ -23,7 +23,7 @@ import logging
 import re
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -34,7 +34,7 @@ from quest.plan import Catalogue, squash
 from quest.retrieval.embedder import Embedder
 from quest.retrieval.fusion import reciprocal_rank_fusion
 from quest.retrieval.index import Index, UpdateReport, open_index
-from quest.retrieval.sparse import normalized
+from quest.retrieval.sparse import normalized, top_k
 from quest.retrieval.tokenize import tokenize
 from quest.retrieval.types import Hit, RetrieverStatus, SearchResult, Signal
 from quest.settings import Settings
@@ -55,6 +55,13 @@ class _PartQuery:
     bound: float  # BM25 upper bound over this part's own tokens: confidence is relative to it
     dense: np.ndarray | None = None
     lexical: Mapping[str, float] | None = None
+    # Full score vectors per signal, computed once and cut per scope (problem, general, global).
+    scores: dict[str, np.ndarray] = field(default_factory=dict)
+
+    def signal_scores(self, signal: str, compute: Callable[[], np.ndarray]) -> np.ndarray:
+        if signal not in self.scores:
+            self.scores[signal] = compute()
+        return self.scores[signal]
 
 
 @dataclass(frozen=True)
@@ -198,11 +205,15 @@ class Retriever:
         if self.embedder is not None and self.index.dense is not None and use & {"dense", "lexical"}:
             t = time.perf_counter()
             try:
-                emb = self.embedder.encode_queries(list(texts.values()))  # one batch for all parts
+                # One batch for all parts; the problem's titles are for BM25 only (a dense search
+                # per part and scope costs more than the titles add inside the problem's own rows).
+                names = [n for n in texts if n != "problem"]
+                emb = self.embedder.encode_queries([texts[n] for n in names])
+                at = {n: i for i, n in enumerate(names)}
                 if "dense" in use:
-                    dense = list(emb.dense)
+                    dense = [emb.dense[at[n]] if n in at else None for n in texts]
                 if emb.lexical and "lexical" in use:
-                    lexical = list(emb.lexical)
+                    lexical = [emb.lexical[at[n]] if n in at else None for n in texts]
             except Exception as exc:  # a failing model must not take retrieval down with it
                 log.warning("query embedding failed, using BM25 only: %s", exc)
                 notices.append("the embedding model failed on this query: BM25 only")
@@ -268,7 +279,8 @@ class Retriever:
                    timings: dict[str, float], scope: str) -> None:
         if q.tokens:
             t = time.perf_counter()
-            lists[f"bm25:{q.name}"] = self.index.bm25.search(q.tokens, k, rows)
+            scores = q.signal_scores("bm25", lambda: self.index.bm25.scores(q.tokens))
+            lists[f"bm25:{q.name}"] = top_k(scores, k, rows)
             timings[f"bm25_{scope}"] = timings.get(f"bm25_{scope}", 0) + (time.perf_counter() - t) * 1000
         if q.dense is not None and self.index.dense is not None:
             t = time.perf_counter()
@@ -279,7 +291,8 @@ class Retriever:
             timings[f"dense_{scope}"] = timings.get(f"dense_{scope}", 0) + (time.perf_counter() - t) * 1000
         if q.lexical and self.index.lexical is not None:
             t = time.perf_counter()
-            lists[f"lexical:{q.name}"] = self.index.lexical.search(q.lexical, k, rows)
+            scores = q.signal_scores("lexical", lambda: self.index.lexical.scores(q.lexical))
+            lists[f"lexical:{q.name}"] = top_k(scores, k, rows)
             timings[f"lexical_{scope}"] = timings.get(f"lexical_{scope}", 0) + (time.perf_counter() - t) * 1000
 
     def _attempt(self, attempt: _Attempt, queries: Sequence[_PartQuery], scope: str | None,
