@@ -195,31 +195,31 @@ class Retriever:
 
     def _part_queries(self, texts: Mapping[str, str], use: frozenset[str], timings: dict[str, float],
                       notices: list[str]) -> list[_PartQuery]:
-        """Tokens, BM25 bound and (when a model is loaded) embeddings of each query part."""
+        """One BM25 query per part (each with its own bound) and one embedded query for all parts.
+
+        The embedding model reads the parts together as one text: a dense or lexical search per
+        part would multiply the costliest stage (the global dense search) for little gain, while
+        BM25's bound is what long text and extra parts used to distort.
+        """
         t = time.perf_counter()
-        tokens = {name: tokenize(text) if "bm25" in use else [] for name, text in texts.items()}
-        bounds = {name: self.index.bm25.max_score(toks) for name, toks in tokens.items()}
+        parts = [_PartQuery(name, tokenize(text) if "bm25" in use else [], 0.0) for name, text in texts.items()]
+        parts = [dataclasses.replace(p, bound=self.index.bm25.max_score(p.tokens)) for p in parts]
         timings["tokenize"] = (time.perf_counter() - t) * 1000
-        dense: list[np.ndarray | None] = [None] * len(texts)
-        lexical: list[Mapping[str, float] | None] = [None] * len(texts)
-        if self.embedder is not None and self.index.dense is not None and use & {"dense", "lexical"}:
-            t = time.perf_counter()
-            try:
-                # One batch for all parts; the problem's titles are for BM25 only (a dense search
-                # per part and scope costs more than the titles add inside the problem's own rows).
-                names = [n for n in texts if n != "problem"]
-                emb = self.embedder.encode_queries([texts[n] for n in names])
-                at = {n: i for i, n in enumerate(names)}
-                if "dense" in use:
-                    dense = [emb.dense[at[n]] if n in at else None for n in texts]
-                if emb.lexical and "lexical" in use:
-                    lexical = [emb.lexical[at[n]] if n in at else None for n in texts]
-            except Exception as exc:  # a failing model must not take retrieval down with it
-                log.warning("query embedding failed, using BM25 only: %s", exc)
-                notices.append("the embedding model failed on this query: BM25 only")
-            timings["embed"] = (time.perf_counter() - t) * 1000
-        return [_PartQuery(name, tokens[name], bounds[name], dense[i], lexical[i])
-                for i, name in enumerate(texts)]
+        if self.embedder is None or self.index.dense is None or not use & {"dense", "lexical"}:
+            return parts
+        # The problem's titles are for BM25 only: inside its own rows they add nothing to a dense search.
+        joined = "\n".join(text for name, text in texts.items() if name != "problem") or "\n".join(texts.values())
+        t = time.perf_counter()
+        try:
+            emb = self.embedder.encode_queries([joined])
+            dense = emb.dense[0] if "dense" in use else None
+            lexical = emb.lexical[0] if emb.lexical and "lexical" in use else None
+            parts.append(_PartQuery("all", [], 0.0, dense, lexical))
+        except Exception as exc:  # a failing model must not take retrieval down with it
+            log.warning("query embedding failed, using BM25 only: %s", exc)
+            notices.append("the embedding model failed on this query: BM25 only")
+        timings["embed"] = (time.perf_counter() - t) * 1000
+        return parts
 
     # ------------------------------------------------------------------ internals
 
