@@ -27,6 +27,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="also count a result as low confidence when every hit scores below this "
                              "(0..1; default: 0, only the retriever's floors decide)")
     parser.add_argument("--details", action="store_true", help="with --json: every query's ranking")
+    parser.add_argument("--calibrate", action="store_true",
+                        help="pick the floors for the active embedding model from the tuning split and store "
+                             "them beside its index (the retriever then uses them)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.set_defaults(func=run)
 
@@ -51,6 +54,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
 
     settings = settings.replace(show_progress=False)
     retriever = build_retriever(settings, progress=lambda m: print(m, file=sys.stderr))
+    if args.calibrate:
+        return _calibrate(retriever, loaded["tuning"], settings, as_json=args.json)
     reject_below = DEFAULT_REJECT_BELOW if args.reject_below is None else args.reject_below
     reports = {name: evaluate(retriever, queries, modes=modes, k=args.k, reject_below=reject_below)
                for name, queries in loaded.items()}
@@ -68,6 +73,24 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         print(f"{len(loaded[name])} queries from {splits[name]}" + ("" if len(reports) == 1 else f" ({name})"))
         print(format_table(report))
         print()
+    return 0
+
+
+def _calibrate(retriever, queries: list, settings: Settings, *, as_json: bool) -> int:
+    from dataclasses import asdict
+
+    from quest.calibration import calibrate, save_calibration
+
+    result = calibrate(retriever, queries)
+    path = save_calibration(settings.data_dir, result)
+    if as_json:
+        print(json.dumps({**asdict(result), "file": str(path)}, ensure_ascii=False, indent=2))
+        return 0
+    dense = "-" if result.dense_floor is None else f"{result.dense_floor:g}"
+    print(f"calibrated for {result.model} on {result.queries} tuning queries: bm25_floor {result.bm25_floor:g}, "
+          f"dense_floor {dense}; answerable R@5 {result.recall_at_5:.3f}, no-answer rejected "
+          f"{result.rejection:.1%} (target {result.target_rejection:.0%}{'' if result.met else ', not reached'})")
+    print(f"stored in {path}; the retriever uses these floors for this model from now on")
     return 0
 
 

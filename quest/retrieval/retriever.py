@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from quest.calibration import apply_calibration, load_calibration, model_key
 from quest.errors import EmbeddingUnavailable
 from quest.kb.documents import Chunk, Document, KnowledgeBase, Problem, normalize_problem_id
 from quest.kb.markdown import load_knowledge_base
@@ -429,7 +430,13 @@ def build_retriever(settings: Settings, *, progress: Callable[[str], None] | Non
     _log_report(report, index)
     if kb.errors:
         notices = (*notices, f"{len(kb.errors)} knowledge file(s) could not be loaded; see the log")
-    return Retriever(settings, index, kb, embedder, notices=notices)
+    retriever = Retriever(settings, index, kb, embedder, notices=notices)
+    calibration = load_calibration(settings.data_dir, model_key(retriever))
+    if calibration is not None:  # floors picked for this model by `quest eval --calibrate`
+        log.info("calibrated floors for %s: bm25 %s, dense %s", calibration.model, calibration.bm25_floor,
+                 calibration.dense_floor)
+        retriever = Retriever(apply_calibration(settings, calibration), index, kb, embedder, notices=notices)
+    return retriever
 
 
 def _log_report(report: UpdateReport, index: Index) -> None:
