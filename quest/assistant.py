@@ -1,7 +1,7 @@
 """The pipeline: one request in, a stream of typed events out.
 
-    validate -> resolve the problem (id, or an exact id/title question) -> contest lock
-    -> judge.parse -> build_query -> retriever.search (tier's exclusions) -> filter again
+    validate -> plan (problem resolution, judge.parse, query parts, direct?) -> contest lock
+    -> retriever.search (query parts, tier's exclusions) -> filter again
     -> context -> prompt (fitted to num_ctx) -> Sources -> model stream -> Thinking/Token
     -> code gate, citations, leak check -> Replace? -> Done
 

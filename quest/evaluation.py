@@ -26,9 +26,9 @@ Definitions (labels are graded 1..3; 3 = the answer, 2 = clearly useful, 1 = rel
   the retriever's own floors makes it mean the same in every mode. The low-confidence rule
   applied to answerable queries gives the *false rejection* rate, its price.
 
-Each query is turned into a retrieval query exactly as the app does it (validate the
-request, `judge.parse` the error, `query.build_query` with the problem, or the bare question
-when it names a problem and nothing else is given) and searched with its problem id.
+Each query is planned exactly as the app plans it (validate the request, then `quest.plan.plan`:
+problem resolution, judge parsing, query parts, a direct answer when the bare question names a
+problem) and searched with `quest.plan.retrieve`.
 """
 
 from __future__ import annotations

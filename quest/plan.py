@@ -29,7 +29,7 @@ from typing import Any
 from quest.judge import JudgeReport, parse
 from quest.kb.documents import Problem, normalize_problem_id
 from quest.policy import excluded_kinds
-from quest.query import key_code_lines
+from quest.query import MAX_QUERY_CHARS, key_code_lines
 from quest.request import Request
 from quest.retrieval.tokenize import to_simplified
 
@@ -253,7 +253,9 @@ def plan(request: Request, retriever: Any) -> Plan:
         problem, resolution = exact, Resolution(exact.id, resolution.rule if problem else "title", request.question)
     code = "\n".join(key_code_lines(request.code, report.lines, limit=8)) if request.code else ""
     titles = " ".join(t for t in (problem.title_zh, problem.title_en) if t) if problem is not None else ""
-    parts = QueryParts(question=request.question.strip(), error=report.query_text(), code=code, problem=titles)
+    bound = MAX_QUERY_CHARS  # each part is bounded on its own: one long part cannot crowd out the others
+    parts = QueryParts(question=request.question.strip()[:bound], error=report.query_text()[:bound],
+                       code=code[:bound], problem=titles)
     return Plan(request=request, problem=problem, resolution=resolution, report=report, parts=parts,
                 exclude_kinds=excluded_kinds(request.tier), lang=request.answer_lang(), direct=direct)
 
