@@ -408,7 +408,6 @@ class Assistant:
         """Search as planned, filter by tier and lock, and say what the student should know."""
         words = TEXT[planned.lang]
         events: list[Event] = []
-        resolution = planned.resolution
         t = time.perf_counter()
         try:
             planned, result = retrieve(self.retriever, planned, top_k=self.settings.top_k)
@@ -425,7 +424,9 @@ class Assistant:
             hits, search_notices = [], ()
             events.append(Notice("retrieval_failed", words["retrieval_failed"], "warning"))
         stats["retrieval_ms"] = _ms(t)
-        if resolution.missing_id is not None or (resolution.rule in ("id", "title") and not planned.direct):
+        resolution = planned.resolution  # after retrieval: the consensus rule may have named the problem
+        if resolution.missing_id is not None or (resolution.rule in ("id", "title", "consensus")
+                                                 and not planned.direct):
             events.append(Notice("problem", resolution.describe(planned.lang), "info"))
         events.extend(Notice("retrieval", text, "info") for text in search_notices)
         return planned, hits, events

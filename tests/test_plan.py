@@ -85,3 +85,18 @@ def test_plan_splits_the_query_and_marks_direct_answers():
     direct = plan(Request(question="Two Sum"), retriever)
     assert (direct.direct, direct.problem_id) == (True, "1")
     assert plan(Request(question="Two Sum", error="WA"), retriever).direct is False
+
+
+def test_the_assistant_says_when_a_named_problem_is_not_in_the_base(tmp_path):
+    from quest.assistant import Assistant
+    from quest.events import Notice
+    from quest.settings import Settings
+
+    retriever = FakeRetriever()
+    assistant = Assistant(Settings(data_dir=tmp_path), retriever, None)
+    events = list(assistant.ask(Request(question="leetcode 27 remove element: why wrong answer?",
+                                        error="Wrong Answer on test 3")))
+    notices = [e for e in events if isinstance(e, Notice) and e.code == "problem"]
+    assert [n.text for n in notices] == ["problem 27 is not in the knowledge base"]
+    assert retriever.searches[-1].general_only is True and retriever.searches[-1].problem_id is None
+    assert events[-1].stats["plan"]["missing_id"] == "27"
