@@ -202,3 +202,14 @@ TypeError: Cannot read properties of undefined (reading 'length')
 def test_sanitizer_runtime_and_judge_formats(text, verdict, kind, exception, lines):
     report = parse(text)
     assert (report.verdict, report.kind, report.exception, report.lines) == (verdict, kind, exception, lines)
+
+
+def test_one_verdict_vocabulary_for_parser_tokenizer_and_validator():
+    from quest import judge
+    from quest.kb import validate
+    from quest.retrieval import tokenize
+
+    assert validate.VERDICTS is judge.KNOWN_VERDICTS
+    for verdict, phrases in judge.VERDICT_PHRASES.items():
+        assert set(phrases) <= set(tokenize.VERDICT_ALIASES[verdict.lower()])
+    assert "verdict_re" in tokenize.tokenize("执行出错") and parse("执行出错").verdict == "RE"
