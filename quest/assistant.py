@@ -1,7 +1,7 @@
 """The pipeline: one request in, a stream of typed events out.
 
-    validate -> resolve the problem (id, or an exact id/title question) -> contest lock
-    -> judge.parse -> build_query -> retriever.search (tier's exclusions) -> filter again
+    validate -> plan (problem resolution, judge.parse, query parts, direct?) -> contest lock
+    -> retriever.search (query parts, tier's exclusions) -> filter again
     -> context -> prompt (fitted to num_ctx) -> Sources -> model stream -> Thinking/Token
     -> code gate, citations, leak check -> Replace? -> Done
 
@@ -32,22 +32,23 @@ import dataclasses
 import logging
 import re
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Generator, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, Protocol
 
 from quest.citations import check_citations
 from quest.context import Context, Source, build_context
 from quest.errors import InputError, LLMError, QuestError
 from quest.events import Done, Event, Held, Notice, Replace, Sources, Thinking, Token
-from quest.kb.documents import Problem
+from quest.kb.documents import Document, Problem
 from quest.llm import ChatModel, generation_options, stats_summary
+from quest.plan import Plan, plan, retrieve
 from quest.policy import CodeGate as _CodeGate
 from quest.policy import (
     ContestLock,
     LockDecision,
     code_blocks,
-    excluded_kinds,
     filter_hits,
     leak_check,
     leak_note,
@@ -56,7 +57,7 @@ from quest.policy import (
 )
 from quest.prompts import build_prompt
 from quest.request import Request, validate_request
-from quest.retrieval.types import Hit
+from quest.retrieval.types import Hit, RetrieverStatus, SearchResult
 from quest.settings import Settings
 from quest.thinking import ThinkSplitter
 
@@ -144,18 +145,6 @@ TIER_NAMES = {"en": {"hint": "hint", "explain": "explain", "solution": "solution
               "zh": {"hint": "提示", "explain": "讲解", "solution": "完整题解"}}
 
 
-def _judge_report(text: str) -> Any:
-    from quest.judge import parse
-
-    return parse(text)
-
-
-def _query(request: Request, problem: Problem | None, report: Any) -> str:
-    from quest.query import build_query
-
-    return build_query(request, problem, report)
-
-
 def _key_lines(code: str, lines: Any) -> list[str]:
     from quest.query import key_code_lines
 
@@ -173,8 +162,34 @@ def _input_text(exc: InputError, lang: str) -> str:
         return exc.message
 
 
+@dataclass(frozen=True)
+class _Generated:
+    """What the model streamed: the shown text, code blocks the gate removed, and a failure if any."""
+
+    text: str
+    code_removed: int
+    error: LLMError | None
+
+
+class Retriever(Protocol):
+    """What the assistant needs from retrieval (quest.retrieval.retriever.Retriever; tests use a fake)."""
+
+    problems: Mapping[str, Problem]
+
+    @property
+    def status(self) -> RetrieverStatus: ...
+
+    def exact_match(self, text: str) -> Problem | None: ...
+
+    def search(self, query: str, *, problem_id: str | None = None, exclude_kinds: Collection[str] = (),
+               top_k: int | None = None, parts: Mapping[str, str] | None = None, lang: str | None = None,
+               general_only: bool = False) -> SearchResult: ...
+
+    def documents(self, problem_id: str | None = None, kinds: Collection[str] | None = None) -> list[Document]: ...
+
+
 class Assistant:
-    def __init__(self, settings: Settings, retriever: Any, chat_model: ChatModel | None) -> None:
+    def __init__(self, settings: Settings, retriever: Retriever, chat_model: ChatModel | None) -> None:
         self.settings = settings
         self.retriever = retriever
         self.chat_model = chat_model
@@ -230,6 +245,7 @@ class Assistant:
     # ------------------------------------------------------------------ the pipeline
 
     def ask(self, request: Request) -> Iterator[Event]:
+        """One request in, events out: validate -> plan -> retrieve -> answer (direct, none, or the model)."""
         started = time.perf_counter()
         lang = request.answer_lang()
         stats: dict[str, Any] = {"lang": lang}
@@ -240,75 +256,61 @@ class Assistant:
             yield Notice("input", _input_text(exc, lang), "error")
             yield Done("", stats={**stats, "mode": "input_error", "total_ms": _ms(started)})
             return
-        lang = req.answer_lang()
-        words = TEXT[lang]
-        tier = req.tier
+        lang, tier = req.answer_lang(), req.tier
         stats.update(lang=lang, tier=tier)
         if request.tier in TIER_NAMES["en"] and request.tier != tier:
-            yield Notice("tier_capped", words["tier_capped"].format(tier=TIER_NAMES[lang][tier]), "info")
+            yield Notice("tier_capped", TEXT[lang]["tier_capped"].format(tier=TIER_NAMES[lang][tier]), "info")
 
-        # The problem: the one named, or the one the whole question names.
-        pid = req.problem_id
-        problem = self.retriever.problems.get(pid) if pid else None
-        direct = False
-        if not req.code.strip() and not req.error.strip() and not req.verdict and not req.history:
-            exact = self.retriever.exact_match(req.question)
-            if exact is not None and (pid is None or pid == exact.id):
-                pid, problem, direct = exact.id, exact, True
-
+        # The plan: the problem (and which rule found it), the parsed error, the query parts.
+        planned = plan(req, self.retriever)
         now = self.now()
-        decision = self.lock.check(pid, now)
+        decision = self.lock.check(planned.problem_id, now)
         if decision.locked:
-            log.info("refused by the contest lock: problem=%s reason=%s", pid, decision.reason)
+            log.info("refused by the contest lock: problem=%s reason=%s", planned.problem_id, decision.reason)
             text = self._lock_text(decision, lang)
             yield Notice("locked", text, "warning")
             yield Done(text, stats={**stats, "mode": "refused", "total_ms": _ms(started)})
             return
-        locked = self.lock.locked_problems(now)
-
-        # Retrieval, with the tier's exclusions, then filtered again here.
-        report = _judge_report("\n".join(x for x in (req.verdict or "", req.error) if x))
-        t = time.perf_counter()
-        query = req.question if direct else _query(req, problem, report)
-        try:
-            result = self.retriever.search(query, problem_id=pid, exclude_kinds=excluded_kinds(tier),
-                                           top_k=self.settings.top_k)
-            hits = filter_hits(result.hits, tier, locked)
-            if tier == "hint":  # e.g. an error pattern's "fix" section may hold a whole solution
-                hits = [_without_long_code(hit, lang) for hit in hits]
-            stats["retrieval_mode"] = result.mode
-            stats["widened"] = result.widened
-            search_notices = result.notices
-            if result.widened and hits:
-                # Only the lowered floor let these through: say so instead of sounding sure.
-                search_notices = (*search_notices, words["weak_sources"])
-        except QuestError as exc:
-            log.warning("retrieval failed: %s", exc)
-            hits, search_notices = [], ()
-            yield Notice("retrieval_failed", words["retrieval_failed"], "warning")
-        stats["retrieval_ms"] = _ms(t)
-        for text in search_notices:
-            yield Notice("retrieval", text, "info")
+        planned, hits, events = self._retrieve(planned, self.lock.locked_problems(now), stats)
+        yield from events
+        if self.lock.check(planned.problem_id, now).locked:
+            # Only the retrieval consensus named a locked problem: nothing from it was shown.
+            planned = dataclasses.replace(planned, problem=None)
+        stats["plan"] = planned.to_dict()
         context = build_context(hits, lang=lang, max_chars=self.settings.context_max_chars)
+        if planned.direct:
+            yield from self._answer_direct(planned, context, stats, started)
+        elif not context.sources and not req.code.strip() and not req.error.strip():
+            yield from self._answer_nothing_found(lang, stats, started)
+        else:
+            yield from self._answer_with_model(planned, context, stats, started)
 
-        if direct:
-            yield Sources(context.sources)
-            answer = self._direct_answer(problem, context, tier, lang)
-            yield Token(answer)
-            yield Done(answer, stats={**stats, "mode": "exact", "total_ms": _ms(started)},
-                       cited=tuple(s.number for s in context.sources), fallback=True)
-            return
+    def _answer_direct(self, planned: Plan, context: Context, stats: dict[str, Any],
+                       started: float) -> Iterator[Event]:
+        """An exact id or title question: the knowledge base answers, within the tier, without the model."""
+        yield Sources(context.sources)
+        answer = self._direct_answer(planned.problem, context, planned.request.tier, planned.lang)
+        yield Token(answer)
+        yield Done(answer, stats={**stats, "mode": "exact", "total_ms": _ms(started)},
+                   cited=tuple(s.number for s in context.sources), fallback=True)
 
-        if not context.sources and not req.code.strip() and not req.error.strip():
-            yield Sources(())
-            yield Notice("no_sources", words["no_sources"], "info")
-            answer = words["no_sources_answer"]
-            yield Token(answer)
-            yield Done(answer, stats={**stats, "mode": "no_sources", "total_ms": _ms(started)}, fallback=True)
-            return
+    def _answer_nothing_found(self, lang: str, stats: dict[str, Any], started: float) -> Iterator[Event]:
+        """Only a question and nothing relevant: say so instead of letting the model guess."""
+        words = TEXT[lang]
+        yield Sources(())
+        yield Notice("no_sources", words["no_sources"], "info")
+        answer = words["no_sources_answer"]
+        yield Token(answer)
+        yield Done(answer, stats={**stats, "mode": "no_sources", "total_ms": _ms(started)}, fallback=True)
 
-        prompt = build_prompt(req, context, self.settings, lang=lang, tier=tier, problem=problem, report=report,
-                              key_lines=lambda: _key_lines(req.code, getattr(report, "lines", ())))
+    def _answer_with_model(self, planned: Plan, context: Context, stats: dict[str, Any],
+                           started: float) -> Iterator[Event]:
+        """Prompt, stream, then the checks that run after generation."""
+        req, lang, tier = planned.request, planned.lang, planned.request.tier
+        words = TEXT[lang]
+        report = planned.report
+        prompt = build_prompt(req, context, self.settings, lang=lang, tier=tier, problem=planned.problem,
+                              report=report, key_lines=lambda: _key_lines(req.code, report.lines))
         context = prompt.context
         stats.update(prompt_tokens_estimate=prompt.estimated_tokens, prompt_budget=prompt.budget,
                      history_turns=prompt.history_used, history_dropped=prompt.history_dropped,
@@ -326,8 +328,19 @@ class Assistant:
         if self.chat_model is None:
             yield from self._fallback("no_model", None, context, tier, lang, model, stats, started)
             return
+        generated = yield from self._stream(prompt.messages, model, tier, lang, stats)
+        if generated.error is not None and not generated.text.strip():
+            yield from self._fallback(generated.error.code, generated.error, context, tier, lang, model, stats,
+                                      started)
+            return
+        if generated.error is not None:
+            line = self._failure_line(generated.error.code, generated.error, lang, model)
+            yield Notice(generated.error.code, words["partial"].format(line=line), "warning")
+        yield from self._post_checks(planned, context, generated, stats, started)
 
-        # Generation.
+    def _stream(self, messages: Any, model: str, tier: str, lang: str,
+                stats: dict[str, Any]) -> Generator[Event, None, _Generated]:
+        """Stream the model's answer through the think splitter and the code gate."""
         splitter = ThinkSplitter()
         gate = _CodeGate(enabled=tier != "solution", lang=lang)
         held = False
@@ -338,7 +351,7 @@ class Assistant:
         first_at: float | None = None
         stream: Any = None
         try:
-            stream = self.chat_model.stream(prompt.messages, model, generation_options(self.settings))
+            stream = self.chat_model.stream(messages, model, generation_options(self.settings))
             for chunk in stream:
                 if first_at is None and (chunk.content or chunk.thinking):
                     first_at = time.perf_counter()
@@ -348,8 +361,7 @@ class Assistant:
                 if thought:
                     yield Thinking(thought)
                 text = gate.feed(answer_part) if answer_part else ""
-                if not shown:
-                    text = text.lstrip()
+                text = text if shown else text.lstrip()
                 if text:
                     shown.append(text)
                     yield Token(text)
@@ -369,47 +381,68 @@ class Assistant:
         if thought:
             yield Thinking(thought)
         tail = (gate.feed(rest) if rest else "") + gate.flush()
-        if not shown:
-            tail = tail.lstrip()
+        tail = tail if shown else tail.lstrip()
         if tail:
             shown.append(tail)
             yield Token(tail)
         stats["ttft_ms"] = round((first_at - t_model) * 1000, 1) if first_at is not None else None
         stats["generation_ms"] = _ms(t_model)
         stats.update(stats_summary(final))
-        answer = "".join(shown)
+        return _Generated("".join(shown), gate.removed, error)
 
-        if error is not None and not answer.strip():
-            yield from self._fallback(error.code, error, context, tier, lang, model, stats, started)
-            return
-        incomplete = error is not None
-        if error is not None:
-            line = self._failure_line(error.code, error, lang, model)
-            yield Notice(error.code, words["partial"].format(line=line), "warning")
-
-        # After generation: citations, code removal (done by the gate while streaming), leak check.
-        checked = check_citations(answer, context.numbers())
-        final_text = checked.text
+    def _post_checks(self, planned: Plan, context: Context, generated: _Generated, stats: dict[str, Any],
+                     started: float) -> Iterator[Event]:
+        """After generation: citations, code removal (done by the gate while streaming), leak check."""
+        tier = planned.request.tier
+        checked = check_citations(generated.text, context.numbers())
+        final_text, cited = checked.text, checked.cited
         reasons = []
         if checked.removed:
             reasons.append("citations")
-        if gate.removed:
+        if generated.code_removed:
             reasons.append("code_removed")
-        stats.update(citations_removed=checked.removed, code_blocks_removed=gate.removed)
-        cited = checked.cited
+        stats.update(citations_removed=checked.removed, code_blocks_removed=generated.code_removed)
         if tier != "solution":
-            leak = leak_check(final_text, self._official_code(pid, context))
+            leak = leak_check(final_text, self._official_code(planned.problem_id, context))
             stats.update(leak_shared_lines=leak.shared_lines, leak_containment=leak.containment)
             if leak.leaked:
                 log.warning("answer withheld by the leak check (shared lines %d, containment %.2f)",
                             leak.shared_lines, leak.containment)
-                final_text, cited = leak_note(lang), ()
+                final_text, cited = leak_note(planned.lang), ()
                 reasons.insert(0, "leak")
                 yield Notice("leak_withheld", final_text, "warning")
         if reasons:
             yield Replace(final_text, ",".join(reasons))
         stats.update(mode="model", total_ms=_ms(started))
-        yield Done(final_text, stats=stats, cited=cited, incomplete=incomplete)
+        yield Done(final_text, stats=stats, cited=cited, incomplete=generated.error is not None)
+
+    def _retrieve(self, planned: Plan, locked: frozenset[str] | str,
+                  stats: dict[str, Any]) -> tuple[Plan, list[Hit], list[Event]]:
+        """Search as planned, filter by tier and lock, and say what the student should know."""
+        words = TEXT[planned.lang]
+        events: list[Event] = []
+        t = time.perf_counter()
+        try:
+            planned, result = retrieve(self.retriever, planned, top_k=self.settings.top_k)
+            hits = filter_hits(result.hits, planned.request.tier, locked)
+            if planned.request.tier == "hint":  # e.g. an error pattern's "fix" section may hold a whole solution
+                hits = [_without_long_code(hit, planned.lang) for hit in hits]
+            stats.update(retrieval_mode=result.mode, widened=result.widened)
+            search_notices = result.notices
+            if result.widened and hits:
+                # Only the lowered floor let these through: say so instead of sounding sure.
+                search_notices = (*search_notices, words["weak_sources"])
+        except QuestError as exc:
+            log.warning("retrieval failed: %s", exc)
+            hits, search_notices = [], ()
+            events.append(Notice("retrieval_failed", words["retrieval_failed"], "warning"))
+        stats["retrieval_ms"] = _ms(t)
+        resolution = planned.resolution  # after retrieval: the consensus rule may have named the problem
+        if resolution.missing_id is not None or (resolution.rule in ("id", "title", "consensus")
+                                                 and not planned.direct):
+            events.append(Notice("problem", resolution.describe(planned.lang), "info"))
+        events.extend(Notice("retrieval", text, "info") for text in search_notices)
+        return planned, hits, events
 
     # ------------------------------------------------------------------ helpers
 

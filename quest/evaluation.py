@@ -26,9 +26,9 @@ Definitions (labels are graded 1..3; 3 = the answer, 2 = clearly useful, 1 = rel
   the retriever's own floors makes it mean the same in every mode. The low-confidence rule
   applied to answerable queries gives the *false rejection* rate, its price.
 
-Each query is turned into a retrieval query exactly as the app does it (validate the
-request, `judge.parse` the error, `query.build_query` with the problem, or the bare question
-when it names a problem and nothing else is given) and searched with its problem id.
+Each query is planned exactly as the app plans it (validate the request, then `quest.plan.plan`:
+problem resolution, judge parsing, query parts, a direct answer when the bare question names a
+problem) and searched with `quest.plan.retrieve`.
 """
 
 from __future__ import annotations
@@ -230,6 +230,9 @@ class QueryOutcome:
     search_mode: str  # what the retriever reported: exact | bm25 | dense | hybrid
     ms: float
     metrics: Mapping[str, float] = field(default_factory=dict)  # answerable queries only
+    problem_id: str | None = None  # the problem the plan resolved (any rule)
+    rule: str = "none"  # which resolution rule fired
+    missing_id: str | None = None  # a named problem the base does not have
 
 
 @dataclass(frozen=True)
@@ -243,6 +246,8 @@ class ModeReport:
     false_rejection: float | None  # share of answerable queries that would be rejected
     mean_ms: float | None
     by_group: Mapping[str, Mapping[str, float | None]]  # group -> {"n", "recall@5", "mrr@10"}
+    answerable_empty: float | None = None  # share of answerable queries with no sources at all
+    not_in_base_explicit: float | None = None  # share of "not_in_base" queries told so explicitly
     outcomes: tuple[QueryOutcome, ...] = ()
 
 
@@ -274,6 +279,8 @@ class EvalReport:
                 "no_answer_empty": _round(m.empty_rate),
                 "no_answer_rejected": _round(m.rejection),
                 "false_rejection": _round(m.false_rejection),
+                "answerable_empty": _round(m.answerable_empty),
+                "not_in_base_explicit": _round(m.not_in_base_explicit),
                 "mean_ms": _round(m.mean_ms, 2),
                 "by_group": {g: {k: _round(v) for k, v in vals.items()} for g, vals in m.by_group.items()},
             }
@@ -328,10 +335,9 @@ def score_ranking(ranked: Sequence[str], relevant: Mapping[str, int], k: int) ->
     }
 
 
-def retrieval_query(retriever: Any, query: EvalQuery, settings: Any) -> tuple[str, str | None]:
-    """(query text, problem id) exactly as the app's assistant builds them for this request."""
-    from quest.judge import parse
-    from quest.query import build_query
+def plan_query(retriever: Any, query: EvalQuery, settings: Any) -> Any:
+    """The query's Plan, exactly as the app plans the same request (solution tier: nothing excluded)."""
+    from quest.plan import plan
     from quest.request import Request, validate_request
 
     req = validate_request(
@@ -339,14 +345,7 @@ def retrieval_query(retriever: Any, query: EvalQuery, settings: Any) -> tuple[st
                 code=query.code, error=query.error, tier="solution"),
         settings.replace(max_tier="solution"),
     )
-    pid = req.problem_id
-    problem = retriever.problems.get(pid) if pid else None
-    if not req.code.strip() and not req.error.strip():
-        exact = retriever.exact_match(req.question)
-        if exact is not None and (pid is None or pid == exact.id):
-            return req.question, exact.id
-    report = parse(req.error)
-    return build_query(req, problem, report), pid
+    return plan(req, retriever)
 
 
 def available_modes(retriever: Any, wanted: Sequence[str]) -> tuple[list[str], dict[str, str]]:
@@ -374,14 +373,16 @@ def evaluate(retriever: Any, queries: Sequence[EvalQuery], *, modes: Sequence[st
     run, skipped = available_modes(retriever, modes)
     for mode, why in skipped.items():
         log.info("skipping mode %s: %s", mode, why)
-    prepared = [(q, *retrieval_query(retriever, q, settings)) for q in queries]
+    from quest.plan import retrieve
+
+    prepared = [(q, plan_query(retriever, q, settings)) for q in queries]
     reports: list[ModeReport] = []
     for mode in run:
         outcomes: list[QueryOutcome] = []
-        for query, text, pid in prepared:
+        for query, planned in prepared:
             t = time.perf_counter()
             # Twice k chunks: the retriever keeps up to two chunks per document.
-            result = retriever.search(text, problem_id=pid, top_k=2 * k, signals=MODES[mode])
+            planned_after, result = retrieve(retriever, planned, top_k=2 * k, signals=MODES[mode])
             ms = (time.perf_counter() - t) * 1000
             ranked = tuple(doc_ids(result.hits)[:k])
             rejected = is_low_confidence(result.hits, result.widened, reject_below)
@@ -391,6 +392,8 @@ def evaluate(retriever: Any, queries: Sequence[EvalQuery], *, modes: Sequence[st
                 top_score=max((h.score for h in result.hits), default=None), empty=not result.hits,
                 rejected=rejected,
                 search_mode=result.mode, ms=ms, metrics=metrics,
+                problem_id=planned_after.problem_id, rule=planned_after.resolution.rule,
+                missing_id=planned_after.resolution.missing_id,
             ))
         reports.append(_aggregate(mode, list(zip((p[0] for p in prepared), outcomes, strict=True)), k, groups))
     status = retriever.status
@@ -411,6 +414,7 @@ def _aggregate(mode: str, pairs: list[tuple[EvalQuery, QueryOutcome]], k: int,
             continue
         members = [o for q, o in answerable if group in q.groups]
         by_group[group] = {"n": float(len(members)),
+                           "recall@1": mean(o.metrics["recall@1"] for o in members),
                            "recall@5": mean(o.metrics["recall@5"] for o in members),
                            f"mrr@{k}": mean(o.metrics[f"mrr@{k}"] for o in members)}
     return ModeReport(
@@ -424,6 +428,8 @@ def _aggregate(mode: str, pairs: list[tuple[EvalQuery, QueryOutcome]], k: int,
         mean_ms=mean(o.ms for _, o in pairs),
         by_group=by_group,
         outcomes=tuple(o for _, o in pairs),
+        answerable_empty=mean(1.0 if o.empty else 0.0 for _, o in answerable),
+        not_in_base_explicit=mean(1.0 if o.missing_id else 0.0 for q, o in pairs if "not_in_base" in q.tags),
     )
 
 
@@ -455,17 +461,21 @@ def format_table(report: EvalReport, *, by_group: bool = True) -> str:
              + (f" ({report.embedding_model})" if report.embedding_model else "")
              + (f"; low confidence below {report.reject_below}" if report.reject_below > 0 else "")]
     lines.extend(_grid(rows))
+    for m in report.modes:
+        lines.append(f"{m.mode}: answerable with no sources {_fmt(m.answerable_empty, pct=True)}; "
+                     f"not-in-base told explicitly {_fmt(m.not_in_base_explicit, pct=True)}")
     for mode, why in report.skipped.items():
         lines.append(f"skipped {mode}: {why}")
     if by_group and report.modes:
         groups = sorted({g for m in report.modes for g in m.by_group})
-        grows = [["group", "n", *[f"{m.mode} R@5 / MRR" for m in report.modes]]]
+        grows = [["group", "n", *[f"{m.mode} R@1 / R@5 / MRR" for m in report.modes]]]
         for g in groups:
             n = next((int(m.by_group[g]["n"] or 0) for m in report.modes if g in m.by_group), 0)
             cells = []
             for m in report.modes:
                 vals = m.by_group.get(g)
-                cells.append("-" if vals is None else f"{_fmt(vals['recall@5'])} / {_fmt(vals[f'mrr@{k}'])}")
+                cells.append("-" if vals is None else
+                             f"{_fmt(vals['recall@1'])} / {_fmt(vals['recall@5'])} / {_fmt(vals[f'mrr@{k}'])}")
             grows.append([g, str(n), *cells])
         lines.append("")
         lines.extend(_grid(grows))

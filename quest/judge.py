@@ -1,8 +1,13 @@
-"""Read a judge's message: verdict, failing test, exception and the lines it points at.
+"""Read a judge's message: verdict, failing test, exception, sanitizer kind and the lines it points at.
 
-Understands OJ verdict lines in English and Chinese and their abbreviations, Python
-tracebacks, g++/clang diagnostics (`file:line:col: error: ...`), javac diagnostics
-(`Main.java:5: error: ...`) and Java stack traces.
+Understands OJ verdict lines in English and Chinese (generic OJs, LeetCode's 执行出错 /
+解答错误 wording, Codeforces' "... on test N"), Python tracebacks (also flattened onto one
+line), g++/clang and javac diagnostics, Java stack traces with `Caused by`, AddressSanitizer,
+UBSan and glibc heap messages, signals and exit codes (139, 134, 136, SIGFPE, Windows
+0xC00000FD), Go and Rust panics, JavaScript/TypeScript errors and C# exceptions.
+
+This module holds the ONE verdict vocabulary: the retrieval tokenizer and the knowledge-base
+validator import it from here.
 """
 
 from __future__ import annotations
@@ -10,7 +15,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-VERDICTS = ("AC", "WA", "TLE", "MLE", "RE", "CE", "OLE", "PE")
+VERDICTS = ("AC", "WA", "TLE", "MLE", "RE", "CE", "PE", "OLE")
+#: Verdicts a document may name that judges print but students rarely ask about.
+EXTRA_VERDICTS = ("SE", "UKE")
+KNOWN_VERDICTS = VERDICTS + EXTRA_VERDICTS
 
 VERDICT_NAMES = {
     "en": {
@@ -24,17 +32,29 @@ VERDICT_NAMES = {
 }
 
 # Case-insensitive phrases; abbreviations are matched separately, in capitals only.
-_VERDICT_PHRASES: dict[str, tuple[str, ...]] = {
+VERDICT_PHRASES: dict[str, tuple[str, ...]] = {
     "TLE": ("time limit exceeded", "time limit exceed", "timelimitexceeded", "超时", "时间超限", "运行超时",
-            "超出时间限制"),
+            "超出时间限制", "超过时间限制", "超过限制时间", "idleness limit exceeded"),
     "MLE": ("memory limit exceeded", "memorylimitexceeded", "内存超限", "超内存", "超出内存限制", "memoryerror"),
-    "OLE": ("output limit exceeded", "outputlimitexceeded", "输出超限", "输出超出限制"),
-    "WA": ("wrong answer", "wronganswer", "答案错误", "答案不正确", "结果错误"),
+    "OLE": ("output limit exceeded", "outputlimitexceeded", "输出超限", "输出超出限制", "超出输出限制"),
+    "WA": ("wrong answer", "wronganswer", "答案错误", "答案不正确", "结果错误", "解答错误"),
     "PE": ("presentation error", "presentationerror", "格式错误", "输出格式错误"),
-    "CE": ("compile error", "compilation error", "compilationerror", "编译错误", "编译失败"),
-    "RE": ("runtime error", "runtimeerror", "运行错误", "运行时错误", "segmentation fault", "段错误",
-           "floating point exception", "stack overflow", "栈溢出"),
+    "CE": ("compile error", "compilation error", "compilationerror", "编译错误", "编译失败", "编译出错"),
+    "RE": ("runtime error", "runtimeerror", "运行错误", "运行时错误", "执行出错", "segmentation fault", "段错误",
+           "floating point exception", "stack overflow", "栈溢出", "addresssanitizer"),
     "AC": ("accepted", "答案正确"),
+}
+#: Looser words that mean a verdict in a question but are too vague to parse a judge line with
+#: ("样例通过了但提交超时" must not read as AC); the tokenizer adds these.
+VERDICT_SEARCH_WORDS: dict[str, tuple[str, ...]] = {
+    "TLE": ("time limit", "timeout", "timed out", "tle"),
+    "WA": ("wa",),
+    "RE": ("segfault", "re"),
+    "CE": ("ce",),
+    "MLE": ("mle",),
+    "OLE": ("ole",),
+    "PE": ("pe",),
+    "AC": ("通过", "ac"),
 }
 _ABBREV = re.compile(r"(?<![A-Za-z0-9_])(AC|WA|TLE|MLE|RE|CE|OLE|PE)(?![A-Za-z0-9_])")
 
@@ -46,18 +66,79 @@ _TEST_NUMBER = [
     re.compile(r"第\s*(\d+)\s*(?:个|组)?\s*(?:测试点|测试用例|测试数据|数据点|用例|组)"),
 ]
 
-_PY_FRAME = re.compile(r'^\s*File "([^"]+)", line (\d+)(?:, in (\S+))?', re.M)
+_PY_FRAME = re.compile(r'File "([^"]+)", line (\d+)(?:, in ([\w<>]+))?')
 _PY_EXCEPTION = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|Warning|StopIteration))(?::\s*(.*))?$",
                            re.M)
+# A traceback flattened onto one line (forums and chat apps do that): the exception follows a frame.
+_PY_FLAT_EXCEPTION = re.compile(r"line \d+, in [\w<>]+\s+(?:.*?\s)??([A-Z]\w*(?:Error|Exception))(?::\s*([^\n]*))?")
 _GCC_DIAG = re.compile(r"^([^\s:]+\.(?:c|cc|cpp|cxx|h|hpp)):(\d+):(?:(\d+):)?\s*(fatal error|error|warning):\s*(.+)$",
                        re.M)
 _JAVAC_DIAG = re.compile(r"^([^\s:]+\.java):(\d+):\s*(error|warning):\s*(.+)$", re.M)
 _JAVA_EXCEPTION = re.compile(r"Exception in thread \"[^\"]*\"\s+([\w.$]+)(?::\s*(.*))?")
+_JAVA_CAUSE = re.compile(r"^\s*Caused by:\s+([\w.$]+)(?::\s*(.*))?$", re.M)
 _JAVA_FRAME = re.compile(r"^\s*at\s+[\w.$<>]+\(([\w$]+\.java):(\d+)\)", re.M)
+_CSHARP_EXCEPTION = re.compile(r"Unhandled exception\.\s+(System\.[\w.]+)(?::\s*([^\n]*))?")
+_CSHARP_FRAME = re.compile(r"\.cs:line (\d+)")
+_JS_FRAME = re.compile(r"^\s*at .*?[\w.-]+\.(?:js|ts|mjs|cjs):(\d+):\d+\)?$", re.M)
+_GO_FRAME = re.compile(r"^\s+\S+\.go:(\d+)", re.M)
+_RUST_PANIC = re.compile(r"thread '[^']*' panicked at (?:'([^']*)',\s*)?[\w/.-]+\.rs:(\d+):\d+:?(?:\s*\n(.+))?")
 _CPP_THROW = re.compile(r"terminate called after throwing an instance of '([^']+)'")
-_SIGNAL = re.compile(r"(segmentation fault|sigsegv|sigfpe|sigabrt|floating point exception|stack overflow|"
-                     r"killed|core dumped)", re.I)
+_SANITIZER_LINE = re.compile(r"^.*(?:ERROR: (?:Address|Leak)Sanitizer|runtime error:).*$", re.M)
+_SANITIZER_FRAME = re.compile(r"#\d+ 0x[0-9a-f]+ in .*?[\w.-]+\.(?:c|cc|cpp|cxx):(\d+)")
+# "sol.cpp:9:28: runtime error:" (UBSan) and LeetCode's "Line 9: Char 28: runtime error:".
+_UBSAN_LINE = re.compile(r"(?:[\w/.-]+\.(?:c|cc|cpp|cxx|h):(\d+):\d+|Line (\d+): Char \d+): runtime error:")
 
+# (pattern, kind, verdict): what sanitizers, the C library, signals, exit codes and language
+# runtimes print, in priority order (the first that matches names the kind).
+_KINDS: tuple[tuple[re.Pattern[str], str, str], ...] = tuple((re.compile(p, re.I), k, v) for p, k, v in (
+    (r"AddressSanitizer: heap-use-after-free", "heap-use-after-free", "RE"),
+    (r"AddressSanitizer: (?:heap|stack|global)-buffer-overflow", "buffer-overflow", "RE"),
+    (r"AddressSanitizer: stack-overflow", "stack-overflow", "RE"),
+    (r"AddressSanitizer: (?:attempting )?double-free|double free", "double-free", "RE"),
+    (r"AddressSanitizer: SEGV|SEGV on unknown address", "segv", "RE"),
+    (r"LeakSanitizer|detected memory leaks", "memory-leak", "RE"),
+    (r"runtime error: signed integer overflow|attempt to (?:add|subtract|multiply) with overflow",
+     "integer-overflow", "RE"),
+    (r"runtime error: (?:shift exponent|left shift of)", "shift-overflow", "RE"),
+    (r"runtime error: division by zero|integer divide by zero|divide by zero|ZeroDivisionError|"
+     r"SIGFPE|floating point exception|exit code 136|-1073741676", "division-by-zero", "RE"),
+    (r"runtime error: index -?\d+ out of bounds|index out of range|index out of bounds|IndexOutOfRange|"
+     r"IndexOutOfBounds|list index out of range", "index-out-of-range", "RE"),
+    (r"runtime error: (?:load of|member access within|reference binding to) null pointer|"
+     r"nil pointer dereference|NullPointerException|NullReferenceException|"
+     r"Cannot read propert(?:y|ies) of (?:undefined|null)", "null-pointer", "RE"),
+    (r"free\(\): invalid pointer|munmap_chunk\(\): invalid pointer|malloc\(\): corrupted|"
+     r"corrupted size vs\. prev_size|free\(\): invalid next size", "heap-corruption", "RE"),
+    (r"Maximum call stack size exceeded|StackOverflowError|RecursionError|maximum recursion depth|"
+     r"stack overflow|-1073741571|0xC00000FD|goroutine stack exceeds", "stack-overflow", "RE"),
+    (r"all goroutines are asleep - deadlock", "deadlock", "RE"),
+    (r"segmentation fault|SIGSEGV|signal 11\b|段错误|"
+     r"(?:exit|exited with|return|returned|status) (?:code |status )?139\b|"
+     r"-1073741819|0xC0000005", "segv", "RE"),
+    (r"aborted \(core dumped\)|SIGABRT|signal 6\b|"
+     r"(?:exit|exited with|return|returned|status) (?:code |status )?134\b", "abort", "RE"),
+    (r"SIGKILL|exit code 137|\bKilled\b", "killed", "MLE"),
+))
+
+#: Words the error part of a query adds for each kind, in the knowledge base's own terms (both languages).
+KIND_WORDS: dict[str, str] = {
+    "heap-use-after-free": "heap-use-after-free use after free dangling pointer iterator invalidation "
+                           "悬空指针 释放后使用",
+    "buffer-overflow": "heap-buffer-overflow buffer overflow out of bounds 数组越界 下标越界",
+    "stack-overflow": "stack overflow recursion too deep 栈溢出 递归太深",
+    "double-free": "double free 重复释放",
+    "segv": "segmentation fault SIGSEGV 段错误 越界 空指针",
+    "memory-leak": "memory leak 内存泄漏",
+    "integer-overflow": "signed integer overflow long long 整数溢出 溢出",
+    "shift-overflow": "shift exponent overflow 移位 溢出",
+    "division-by-zero": "division by zero SIGFPE 除以零 除零",
+    "index-out-of-range": "index out of range out of bounds 下标越界 数组越界",
+    "null-pointer": "null pointer undefined 空指针",
+    "heap-corruption": "free invalid pointer heap corruption 堆损坏 越界写",
+    "deadlock": "deadlock goroutine",
+    "abort": "abort SIGABRT assertion",
+    "killed": "killed memory limit 内存超限",
+}
 
 @dataclass(frozen=True)
 class JudgeReport:
@@ -66,31 +147,26 @@ class JudgeReport:
     exception: str | None = None  # e.g. "RecursionError", "java.lang.ArrayIndexOutOfBoundsException"
     lines: tuple[int, ...] = ()  # line numbers in the student's code the message points at
     messages: tuple[str, ...] = ()  # the key diagnostic lines, short
+    kind: str | None = None  # what a sanitizer, signal or runtime names, e.g. "heap-buffer-overflow"
 
-    @property
-    def empty(self) -> bool:
-        return self.verdict is None and self.exception is None and not self.messages
-
-    def summary(self, lang: str = "en") -> str:
-        """One line for queries and prompts, e.g. 'TLE (Time Limit Exceeded) on test 45'."""
+    def query_text(self) -> str:
+        """The error part of a retrieval query: verdict names, exception, kind, the raw key lines."""
         parts: list[str] = []
         if self.verdict:
-            parts.append(f"{self.verdict} ({VERDICT_NAMES[lang if lang in VERDICT_NAMES else 'en'][self.verdict]})")
-        if self.test_number is not None:
-            parts.append(f"测试点 {self.test_number}" if lang == "zh" else f"on test {self.test_number}")
+            parts.append(f"{self.verdict} {VERDICT_NAMES['en'][self.verdict]} {VERDICT_NAMES['zh'][self.verdict]}")
+        if self.kind:
+            parts.append(KIND_WORDS.get(self.kind, self.kind.replace("-", " ")))
         if self.exception:
             parts.append(self.exception)
-        if self.lines:
-            word = "行" if lang == "zh" else "line"
-            parts.append(f"{word} " + ", ".join(map(str, self.lines)))
-        return " ".join(parts)
+        parts.extend(m for m in self.messages[:3] if m != self.exception)
+        return "\n".join(parts)
 
 
 def find_verdict(text: str) -> str | None:
     """The verdict the text names first, in any language or as an abbreviation."""
     lower = text.lower()
     best: tuple[int, str] | None = None
-    for verdict, phrases in _VERDICT_PHRASES.items():
+    for verdict, phrases in VERDICT_PHRASES.items():
         for phrase in phrases:
             pos = lower.find(phrase)
             if pos >= 0 and (best is None or pos < best[0]):
@@ -109,66 +185,120 @@ def _test_number(text: str) -> int | None:
     return None
 
 
-def parse(text: str | None, verdict_hint: str | None = None) -> JudgeReport:
-    """Parse a judge message. `verdict_hint` is a verdict chosen separately (e.g. in the UI)."""
-    text = (text or "")[:20000]
-    lines: list[int] = []
-    messages: list[str] = []
+@dataclass
+class _Findings:
+    """What the readers below collect; the last reader to name a verdict wins over earlier ones."""
+
+    lines: list[int]
+    messages: list[str]
     exception: str | None = None
     inferred: str | None = None
 
+
+def _read_python(text: str, f: _Findings) -> None:
     frames = _PY_FRAME.findall(text)
     if frames:
         # The student's own frames: skip library paths; the last one is where it failed.
-        own = [f for f in frames if "site-packages" not in f[0] and "/lib/python" not in f[0]] or frames
-        lines.extend(int(f[1]) for f in own[-3:])
-        inferred = "RE"
-    exceptions = _PY_EXCEPTION.findall(text)
-    if exceptions:
-        name, detail = exceptions[-1]
-        exception = name
-        messages.append(f"{name}: {detail}".rstrip(": ").strip())
-        inferred = "MLE" if name == "MemoryError" else (inferred or "RE")
-        if name == "SyntaxError":
-            inferred = "CE"
+        own = [x for x in frames if "site-packages" not in x[0] and "/lib/python" not in x[0]] or frames
+        f.lines.extend(int(x[1]) for x in own[-3:])
+        f.inferred = "RE"
+    found = _PY_EXCEPTION.findall(text) or _PY_FLAT_EXCEPTION.findall(text)
+    if found:
+        name, detail = found[-1]
+        f.exception = name
+        f.messages.append(f"{name}: {detail}".rstrip(": ").strip())
+        f.inferred = "CE" if name in ("SyntaxError", "IndentationError") else (
+            "MLE" if name == "MemoryError" else (f.inferred or "RE"))
 
+
+def _read_compilers(text: str, f: _Findings) -> None:
     for file, line, _col, kind, msg in _GCC_DIAG.findall(text):
         if kind != "warning":
-            lines.append(int(line))
-            messages.append(f"{file}:{line}: {kind}: {msg.strip()}")
-            inferred = "CE"
+            f.lines.append(int(line))
+            f.messages.append(f"{file}:{line}: {kind}: {msg.strip()}")
+            f.inferred = "CE"
     for file, line, kind, msg in _JAVAC_DIAG.findall(text):
         if kind == "error":
-            lines.append(int(line))
-            messages.append(f"{file}:{line}: error: {msg.strip()}")
-            inferred = "CE"
+            f.lines.append(int(line))
+            f.messages.append(f"{file}:{line}: error: {msg.strip()}")
+            f.inferred = "CE"
 
+
+def _read_java_and_csharp(text: str, f: _Findings) -> None:
     m = _JAVA_EXCEPTION.search(text)
     if m:
-        exception = m.group(1)
-        messages.append(f"{m.group(1)}: {m.group(2) or ''}".rstrip(": "))
-        frames_j = _JAVA_FRAME.findall(text)
-        lines.extend(int(line) for _f, line in frames_j[:2])
-        inferred = "MLE" if exception.endswith("OutOfMemoryError") else "RE"
+        # A wrapped exception: the root cause ("Caused by", the last one) is what went wrong.
+        causes = _JAVA_CAUSE.findall(text)
+        name, detail = causes[-1] if causes else (m.group(1), m.group(2) or "")
+        f.exception = name
+        f.messages.append(f"{name}: {detail}".rstrip(": "))
+        f.lines.extend(int(line) for _f, line in _JAVA_FRAME.findall(text)[:2])
+        f.inferred = "MLE" if name.endswith("OutOfMemoryError") else "RE"
+    m = _CSHARP_EXCEPTION.search(text)
+    if m:
+        f.exception = m.group(1)
+        f.messages.append(f"{m.group(1)}: {m.group(2) or ''}".rstrip(": "))
+        f.lines.extend(int(x) for x in _CSHARP_FRAME.findall(text)[:2])
+        f.inferred = "RE"
+
+
+def _read_native(text: str, f: _Findings) -> None:
+    """Sanitizers, C++ exceptions, Rust panics, and the frames of JS and Go errors."""
     m = _CPP_THROW.search(text)
     if m:
-        exception = m.group(1)
-        messages.append(m.group(0))
-        inferred = "RE"
-    m = _SIGNAL.search(text)
-    if m and not messages:
-        messages.append(m.group(1))
-        inferred = inferred or "RE"
+        f.exception = m.group(1)
+        f.messages.append(m.group(0))
+        f.inferred = "RE"
+    for line in _SANITIZER_LINE.findall(text)[:2]:
+        f.messages.append(line.strip())
+        f.inferred = "RE"
+    f.lines.extend(int(a or b) for a, b in _UBSAN_LINE.findall(text)[:2])
+    f.lines.extend(int(x) for x in _SANITIZER_FRAME.findall(text)[:2])
+    m = _RUST_PANIC.search(text)
+    if m:
+        detail = (m.group(1) or m.group(3) or "").strip()
+        f.messages.append(f"panicked: {detail}" if detail else "panicked")
+        f.lines.append(int(m.group(2)))
+        f.inferred = "RE"
+    if "panic:" in text:
+        f.messages.append(text[text.index("panic:"):].splitlines()[0].strip())
+        f.lines.extend(int(x) for x in _GO_FRAME.findall(text)[:1])
+        f.inferred = "RE"
+    if f.exception and f.exception.endswith("Error") and not _PY_FRAME.search(text):
+        f.lines.extend(int(x) for x in _JS_FRAME.findall(text)[:1])
 
+
+def _kind(text: str) -> tuple[str | None, str | None]:
+    for pattern, kind, verdict in _KINDS:
+        m = pattern.search(text)
+        if m:
+            return kind, verdict
+    return None, None
+
+
+def parse(text: str | None, verdict_hint: str | None = None) -> JudgeReport:
+    """Parse a judge message. `verdict_hint` is a verdict chosen separately (e.g. in the UI)."""
+    text = (text or "")[:20000]
+    f = _Findings(lines=[], messages=[])
+    _read_python(text, f)
+    _read_compilers(text, f)
+    _read_java_and_csharp(text, f)
+    _read_native(text, f)
+    kind, kind_verdict = _kind(text)
+    if kind and not f.messages:
+        # A bare signal or exit code: keep the words the student pasted.
+        f.messages.append(text.strip().splitlines()[0][:200])
     stated = find_verdict(text)
     hint = verdict_hint.strip().upper() if verdict_hint and verdict_hint.strip().upper() in VERDICTS else None
-    verdict = hint or stated or inferred
+    verdict = hint or stated or f.inferred or kind_verdict
     seen: set[int] = set()
-    unique_lines = tuple(x for x in lines if not (x in seen or seen.add(x)))
+    unique_lines = tuple(x for x in f.lines if not (x in seen or seen.add(x)))
+    unique_messages = tuple(dict.fromkeys(msg[:300] for msg in f.messages))
     return JudgeReport(
         verdict=verdict,
         test_number=_test_number(text),
-        exception=exception,
+        exception=f.exception,
         lines=unique_lines[:5],
-        messages=tuple(msg[:300] for msg in messages[:5]),
+        messages=unique_messages[:5],
+        kind=kind,
     )

@@ -1,18 +1,15 @@
-"""Request -> retrieval query: the question, the problem's titles, the parsed error, key code lines.
+"""The key lines of a student's code: the code part of a retrieval query (see quest/plan.py).
 
 Whole programs make poor queries (boilerplate drowns the signal), so only the lines that say
 what the code does are kept: definitions, loops, returns, calls to known-slow operations,
-and the lines the judge's message points at. The number of lines is bounded.
+and the lines the judge's message points at. The number of lines is bounded. The query
+itself is built in one place only, the planning stage (`quest.plan.plan`).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-
-from quest.judge import VERDICT_NAMES, JudgeReport
-from quest.kb.documents import Problem
-from quest.request import Request
 
 _KEY_LINE = re.compile(
     r"^\s*(?:def |class |for |while |return\b|if |elif |else\b|"  # Python
@@ -50,23 +47,3 @@ def key_code_lines(code: str, error_lines: Sequence[int] = (), limit: int = 12) 
         if len(chosen) >= limit:
             break
     return [lines[i].strip()[:200] for i in sorted(chosen)]
-
-
-def build_query(request: Request, problem: Problem | None, report: JudgeReport) -> str:
-    """A retrieval query in the words the knowledge base uses, bounded in length."""
-    parts: list[str] = []
-    if request.question:
-        parts.append(request.question.strip())
-    if problem is not None:
-        parts.append(" ".join(t for t in (problem.title_zh, problem.title_en) if t))
-    if report.verdict:
-        parts.append(f"{report.verdict} {VERDICT_NAMES['en'][report.verdict]} {VERDICT_NAMES['zh'][report.verdict]}")
-    if report.exception:
-        parts.append(report.exception)
-    parts.extend(m for m in report.messages[:2] if m != report.exception)
-    if request.code:
-        parts.extend(key_code_lines(request.code, report.lines, limit=8))
-    if request.language and request.language != "other":
-        parts.append(request.language)
-    query = "\n".join(p for p in parts if p)
-    return query[:MAX_QUERY_CHARS]

@@ -1,7 +1,7 @@
-from quest.judge import parse
-from quest.kb.documents import Problem
-from quest.query import MAX_QUERY_CHARS, build_query, key_code_lines
+from quest.plan import plan
+from quest.query import MAX_QUERY_CHARS, key_code_lines
 from quest.request import Request
+from tests.fakes.retriever import FakeRetriever
 
 SLIDING = """from typing import List
 
@@ -19,7 +19,6 @@ class Solution:
         return res
 """
 
-PROBLEM = Problem(id="239", title_zh="滑动窗口最大值", title_en="Sliding Window Maximum")
 
 
 def test_key_lines_keep_definitions_loops_returns_and_slow_calls_in_source_order():
@@ -43,24 +42,23 @@ def test_lines_the_error_points_at_come_first_and_the_count_is_bounded():
     assert len(key_code_lines(many, limit=12)) == 12
 
 
-def test_query_joins_question_titles_error_and_code():
+def test_plan_splits_question_error_and_code_into_bounded_parts():
     request = Request(question="为什么超时？", problem_id="239", code=SLIDING, error="Time Limit Exceeded on test 45")
-    query = build_query(request, PROBLEM, parse(request.error))
-    lines = query.split("\n")
-    assert lines[0] == "为什么超时？"
-    assert lines[1] == "滑动窗口最大值 Sliding Window Maximum"
-    assert lines[2] == "TLE Time Limit Exceeded 时间超限"
-    assert "window.pop(0)" in lines and "res.append(max(window))" in lines
-    assert lines[-1] == "python"
+    parts = plan(request, FakeRetriever()).parts
+    assert parts.question == "为什么超时？"
+    assert parts.problem == "滑动窗口最大值 Sliding Window Maximum"
+    assert parts.error == "TLE Time Limit Exceeded 时间超限"
+    assert "window.pop(0)" in parts.code.split("\n") and "res.append(max(window))" in parts.code.split("\n")
 
 
-def test_query_is_bounded():
+def test_parts_are_bounded():
     request = Request(question="q" * 5000, code="for x in y:\n" * 10000)
-    assert len(build_query(request, None, parse(""))) == MAX_QUERY_CHARS
+    parts = plan(request, FakeRetriever()).parts
+    assert len(parts.question) == MAX_QUERY_CHARS and len(parts.code) <= MAX_QUERY_CHARS
 
 
-def test_query_with_only_an_error():
+def test_parts_with_only_an_error():
     request = Request(question="", error="RecursionError: maximum recursion depth exceeded", language="other")
-    assert build_query(request, None, parse(request.error)) == (
-        "RE Runtime Error 运行错误\nRecursionError\nRecursionError: maximum recursion depth exceeded"
-    )
+    assert plan(request, FakeRetriever()).parts.as_dict() == {
+        "error": "RE Runtime Error 运行错误\nstack overflow recursion too deep 栈溢出 递归太深\nRecursionError\n"
+                 "RecursionError: maximum recursion depth exceeded"}

@@ -16,8 +16,7 @@ from typing import Any
 from quest.bench.corpus import BenchQuery
 from quest.bench.measure import summary
 from quest.context import build_context
-from quest.judge import parse
-from quest.query import build_query
+from quest.plan import plan, retrieve
 from quest.retrieval.retriever import Retriever
 
 WARMUP = 5
@@ -49,9 +48,8 @@ class PreparedQuery:
 def prepare(retriever: Retriever, queries: Sequence[BenchQuery]) -> list[PreparedQuery]:
     out = []
     for q in queries:
-        r = q.request
-        text = build_query(r, retriever.problem(r.problem_id), parse(r.error, r.verdict))
-        out.append(PreparedQuery(q, text, frozenset({"official_solution"} if r.tier == "hint" else ())))
+        p = plan(q.request, retriever)
+        out.append(PreparedQuery(q, p.parts.text(), p.exclude_kinds))
     return out
 
 
@@ -62,11 +60,9 @@ def run_stages(retriever: Retriever, queries: Sequence[BenchQuery], *, context_c
         counted = i >= WARMUP
         r = q.request
         t = time.perf_counter()
-        report = parse(r.error, r.verdict)
-        text = build_query(r, retriever.problem(r.problem_id), report)
+        planned = plan(r, retriever)  # the same planning stage as the app: judge parsing + query parts
         query_ms = (time.perf_counter() - t) * 1000
-        exclude = {"official_solution"} if r.tier == "hint" else set()
-        result = retriever.search(text, problem_id=r.problem_id, exclude_kinds=exclude)
+        _, result = retrieve(retriever, planned)
         t = time.perf_counter()
         build_context(result.hits, lang=r.answer_lang(), max_chars=context_chars)
         context_ms = (time.perf_counter() - t) * 1000

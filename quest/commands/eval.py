@@ -27,6 +27,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="also count a result as low confidence when every hit scores below this "
                              "(0..1; default: 0, only the retriever's floors decide)")
     parser.add_argument("--details", action="store_true", help="with --json: every query's ranking")
+    parser.add_argument("--calibrate", action="store_true",
+                        help="pick the floors for the active embedding model from the tuning split and store "
+                             "them beside its index (the retriever then uses them)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.set_defaults(func=run)
 
@@ -42,25 +45,59 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
                          field="modes")
     if args.k < 5:
         raise InputError("--k must be at least 5", field="k")
-    path = args.queries or Path(settings.kb_dir) / "eval" / "queries.jsonl"
+    eval_dir = Path(settings.kb_dir) / "eval"
+    # Tuning split (the constants were tuned on it) and held-out split (never tuned on), reported apart.
+    splits = {"tuning": args.queries or eval_dir / "queries.jsonl"}
+    if args.queries is None and (eval_dir / "heldout.jsonl").is_file():
+        splits["held-out"] = eval_dir / "heldout.jsonl"
+    loaded = {name: _load(load_queries, path) for name, path in splits.items()}
+
+    settings = settings.replace(show_progress=False)
+    retriever = build_retriever(settings, progress=lambda m: print(m, file=sys.stderr))
+    if args.calibrate:
+        return _calibrate(retriever, loaded["tuning"], settings, as_json=args.json)
+    reject_below = DEFAULT_REJECT_BELOW if args.reject_below is None else args.reject_below
+    reports = {name: evaluate(retriever, queries, modes=modes, k=args.k, reject_below=reject_below)
+               for name, queries in loaded.items()}
+    if args.json:
+        out = {}
+        for name, report in reports.items():
+            out[name] = report.to_dict(details=args.details)
+            out[name]["queries_file"] = str(splits[name])
+        data = out["tuning"] if len(out) == 1 else {**out["tuning"], "splits": out}
+        print(json.dumps(data, ensure_ascii=False, indent=2))
+        return 0
+    for notice in next(iter(reports.values())).notices:
+        print(f"note: {notice}")
+    for name, report in reports.items():
+        print(f"{len(loaded[name])} queries from {splits[name]}" + ("" if len(reports) == 1 else f" ({name})"))
+        print(format_table(report))
+        print()
+    return 0
+
+
+def _calibrate(retriever, queries: list, settings: Settings, *, as_json: bool) -> int:
+    from dataclasses import asdict
+
+    from quest.calibration import calibrate, save_calibration
+
+    result = calibrate(retriever, queries)
+    path = save_calibration(settings.data_dir, result)
+    if as_json:
+        print(json.dumps({**asdict(result), "file": str(path)}, ensure_ascii=False, indent=2))
+        return 0
+    dense = "-" if result.dense_floor is None else f"{result.dense_floor:g}"
+    print(f"calibrated for {result.model} on {result.queries} tuning queries: bm25_floor {result.bm25_floor:g}, "
+          f"dense_floor {dense}; answerable R@5 {result.recall_at_5:.3f}, no-answer rejected "
+          f"{result.rejection:.1%} (target {result.target_rejection:.0%}{'' if result.met else ', not reached'})")
+    print(f"stored in {path}; the retriever uses these floors for this model from now on")
+    return 0
+
+
+def _load(load_queries, path: Path) -> list:
     try:
-        queries = load_queries(path)
+        return load_queries(path)
     except OSError as exc:
         raise InputError(f"cannot read the queries file {path}: {exc}", field="queries") from exc
     except ValueError as exc:
         raise InputError(str(exc), field="queries") from exc
-
-    settings = settings.replace(show_progress=False)
-    retriever = build_retriever(settings, progress=lambda m: print(m, file=sys.stderr))
-    reject_below = DEFAULT_REJECT_BELOW if args.reject_below is None else args.reject_below
-    report = evaluate(retriever, queries, modes=modes, k=args.k, reject_below=reject_below)
-    if args.json:
-        data = report.to_dict(details=args.details)
-        data["queries_file"] = str(path)
-        print(json.dumps(data, ensure_ascii=False, indent=2))
-        return 0
-    for notice in report.notices:
-        print(f"note: {notice}")
-    print(f"{len(queries)} queries from {path}")
-    print(format_table(report))
-    return 0

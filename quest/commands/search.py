@@ -25,8 +25,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
     from quest.context import build_context
-    from quest.judge import parse
-    from quest.query import build_query
+    from quest.plan import plan, retrieve
     from quest.request import Request, validate_request
     from quest.retrieval.retriever import build_retriever
 
@@ -41,13 +40,13 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         settings.replace(max_tier="solution"),
     )
     t = time.perf_counter()
-    report = parse(request.error)
-    problem = retriever.problem(request.problem_id)
-    query = build_query(request, problem, report)
-    stages["query"] = (time.perf_counter() - t) * 1000
-    exclude = {"official_solution"} if request.tier == "hint" else set()
-    result = retriever.search(query, problem_id=request.problem_id, exclude_kinds=exclude, top_k=args.top)
+    planned = plan(request, retriever)
+    stages["query"] = (time.perf_counter() - t) * 1000  # planning: judge parsing + query parts
+    planned, result = retrieve(retriever, planned, top_k=args.top)
+    report = planned.report
+    query = planned.parts.text() if not planned.direct else request.question
     stages.update({f"search.{k}": v for k, v in result.timings.items()})
+    missing = [planned.resolution.describe("en")] if planned.resolution.missing_id else []
     t = time.perf_counter()
     lang = request.answer_lang()
     context = build_context(result.hits, lang=lang, max_chars=settings.context_max_chars)
@@ -71,9 +70,10 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         })
     if args.json:
         print(json.dumps({
-            "query": query, "verdict": report.verdict, "test": report.test_number, "exception": report.exception,
+            "query": query, "plan": planned.to_dict(), "verdict": report.verdict, "test": report.test_number,
+            "exception": report.exception,
             "mode": result.mode, "widened": result.widened, "problem_id": result.problem_id,
-            "embedding_mode": status.embedding_mode, "notices": [*status.notices, *result.notices],
+            "embedding_mode": status.embedding_mode, "notices": [*status.notices, *result.notices, *missing],
             "sources": rows, "timings_ms": {k: round(v, 3) for k, v in stages.items()},
         }, ensure_ascii=False, indent=2))
         return 0
@@ -81,7 +81,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     for notice in (*status.notices, *result.notices):
         print(f"note: {notice}")
     print(f"mode: {result.mode} ({status.embedding_mode}){' — widened once' if result.widened else ''}; "
-          f"verdict: {report.verdict or '-'}")
+          f"verdict: {report.verdict or '-'}{f' ({report.kind})' if report.kind else ''}")
+    print(f"problem: {planned.resolution.describe(lang)}")
     if not rows:
         print("No sufficiently relevant sources found." if lang == "en" else "知识库中没有找到足够相关的内容。")
     for row in rows:

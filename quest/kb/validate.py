@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from quest.errors import KnowledgeBaseError
+from quest.judge import KNOWN_VERDICTS as VERDICTS
 from quest.kb.documents import KINDS, LANGS, normalize_problem_id
 from quest.kb.markdown import (
     CATALOGUE_NAME,
@@ -38,7 +39,6 @@ KNOWN_FIELDS = ("id", "problem_id", "kind", "lang", "title", "tags", "verdicts",
                 "url", "remote_oj")
 REQUIRED_FIELDS = ("id", "kind", "title")
 LIST_FIELDS = ("tags", "verdicts", "languages")
-VERDICTS = ("AC", "WA", "TLE", "MLE", "RE", "CE", "PE", "OLE", "SE", "UKE")
 PYTHON_FENCES = {"python", "py", "python3", "py3"}
 
 

@@ -18,23 +18,25 @@ they can never reach a context.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 import time
-import unicodedata
-from collections.abc import Callable, Collection, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 
+from quest.calibration import apply_calibration, load_calibration, model_key
 from quest.errors import EmbeddingUnavailable
 from quest.kb.catalogue import resolve_problem, resolve_problem_id
 from quest.kb.documents import Chunk, Document, KnowledgeBase, Problem, normalize_problem_id
 from quest.kb.markdown import load_knowledge_base
+from quest.plan import Catalogue, squash
 from quest.retrieval.embedder import Embedder
 from quest.retrieval.fusion import reciprocal_rank_fusion
 from quest.retrieval.index import Index, UpdateReport, open_index
-from quest.retrieval.sparse import normalized
+from quest.retrieval.sparse import normalized, top_k
 from quest.retrieval.tokenize import tokenize
 from quest.retrieval.types import Hit, RetrieverStatus, SearchResult, Signal
 from quest.settings import Settings
@@ -46,10 +48,22 @@ KIND_ORDER = ("official_solution", "error_pattern", "user_explanation", "problem
 MAX_CHUNKS_PER_DOC = 2
 
 
-def _squash(text: str) -> str:
-    """Case-, width- and spacing-insensitive form used for title matching."""
-    text = unicodedata.normalize("NFKC", text).casefold()
-    return re.sub(r"[\s\-_·.,:;!?'\"()（）【】\[\]，。：；！？、]+", "", text)
+@dataclass(frozen=True)
+class _PartQuery:
+    """One part of the query (question, error, code) as each signal sees it."""
+
+    name: str
+    tokens: list[str]
+    bound: float  # BM25 upper bound over this part's own tokens: confidence is relative to it
+    dense: np.ndarray | None = None
+    lexical: Mapping[str, float] | None = None
+    # Full score vectors per signal, computed once and cut per scope (problem, general, global).
+    scores: dict[str, np.ndarray] = field(default_factory=dict)
+
+    def signal_scores(self, signal: str, compute: Callable[[], np.ndarray]) -> np.ndarray:
+        if signal not in self.scores:
+            self.scores[signal] = compute()
+        return self.scores[signal]
 
 
 @dataclass(frozen=True)
@@ -68,11 +82,7 @@ class Retriever:
         self.problems: Mapping[str, Problem] = kb.problems
         self.embedder = embedder
         self._notices = notices
-        self._titles: dict[str, str] = {}
-        for pid, problem in kb.problems.items():
-            for title in (problem.title_zh, problem.title_en):
-                if title:
-                    self._titles[_squash(title)] = pid
+        self.catalogue = Catalogue(kb.problems)
         self._kinds = np.asarray([c.kind for c in index.chunks], dtype=object)
         self._general_rows = np.asarray([i for i, c in enumerate(index.chunks) if c.problem_id is None],
                                         dtype=np.int64)
@@ -109,12 +119,12 @@ class Retriever:
         pid = normalize_problem_id(text)
         if pid in self.problems:
             return self.problems[pid]
-        squashed = _squash(text)
+        squashed = squash(text)
         for prefix in ("leetcode", "lc", "problem", "题目"):
             if squashed.startswith(prefix) and squashed[len(prefix):].isdigit():
                 pid = normalize_problem_id(squashed[len(prefix):])
                 return self.problems.get(pid)
-        found = self._titles.get(squashed)
+        found = self.catalogue.titles.get(squashed)
         return self.problems.get(found) if found else None
 
     def problem(self, problem_id: str | None) -> Problem | None:
@@ -135,64 +145,88 @@ class Retriever:
     # ------------------------------------------------------------------ search
 
     def search(self, query: str, *, problem_id: str | None = None, exclude_kinds: Collection[str] = (),
-               top_k: int | None = None, signals: Collection[str] | None = None) -> SearchResult:
-        """Ranked hits for `query`. `signals` limits the ranked lists used ("bm25", "dense",
-        "lexical"; default all available), for evaluation and benchmarks."""
+               top_k: int | None = None, signals: Collection[str] | None = None,
+               parts: Mapping[str, str] | None = None, lang: str | None = None,
+               general_only: bool = False) -> SearchResult:
+        """Ranked hits for `query`.
+
+        `parts` (question, error, code, ...) are searched separately and fused instead of the one
+        `query` string, so a long part cannot drown another; `lang` picks which copy of a
+        translated document is shown; `general_only` keeps to documents of no problem (used when
+        the student names a problem the base does not have). `signals` limits the ranked lists
+        ("bm25", "dense", "lexical"; default all available), for evaluation and benchmarks.
+        """
         started = time.perf_counter()
         timings: dict[str, float] = {}
         notices: list[str] = []
         top_k = top_k or self.settings.top_k
         excluded = frozenset(exclude_kinds)
         query = (query or "").strip()
+        texts = {k: v.strip() for k, v in (parts or {"query": query}).items() if v and v.strip()}
         pid = resolve_problem_id(problem_id, self.problems)
         if pid is not None and pid not in self.problems:
             resolved = resolve_problem(problem_id, self.problems)
             notices.append(resolved.question() + " Searching the whole knowledge base." if resolved.ambiguous
                            else f"unknown problem id {pid!r}: searching the whole knowledge base")
             pid = None
-        if not query:
+        if not texts:
             return SearchResult(hits=(), mode="empty", notices=(*notices, "empty query"), problem_id=pid)
 
-        problem = self.exact_match(query)
+        problem = self.exact_match(query) if parts is None else None
         if problem is not None:
-            hits = self._exact_hits(problem.id, excluded, top_k)
+            hits = self._prefer_lang(self._exact_hits(problem.id, excluded, top_k), lang)
             timings["exact"] = (time.perf_counter() - started) * 1000
             timings["total"] = timings["exact"]
             return SearchResult(hits=tuple(hits), mode="exact", timings=timings, notices=tuple(notices),
                                 problem_id=problem.id)
 
-        t = time.perf_counter()
-        tokens = tokenize(query)
-        bm25_bound = self.index.bm25.max_score(tokens)
-        timings["tokenize"] = (time.perf_counter() - t) * 1000
         use = frozenset(signals) if signals is not None else frozenset(("bm25", "dense", "lexical"))
-        q_dense, q_lex = None, None
-        if self.embedder is not None and self.index.dense is not None and use & {"dense", "lexical"}:
-            t = time.perf_counter()
-            try:
-                emb = self.embedder.encode_queries([query])
-                q_dense = emb.dense[0] if "dense" in use else None
-                q_lex = emb.lexical[0] if emb.lexical and "lexical" in use else None
-            except Exception as exc:  # a failing model must not take retrieval down with it
-                log.warning("query embedding failed, using BM25 only: %s", exc)
-                notices.append("the embedding model failed on this query: BM25 only")
-            timings["embed"] = (time.perf_counter() - t) * 1000
-
+        queries = self._part_queries(texts, use, timings, notices)
         s = self.settings
+        scope = "general" if general_only else pid
         first = _Attempt(s.candidates, s.dense_floor, s.bm25_floor)
-        if "bm25" not in use:
-            tokens = []
-        hits = self._attempt(first, tokens, bm25_bound, q_dense, q_lex, pid, excluded, top_k, timings)
+        hits = self._attempt(first, queries, scope, excluded, top_k, timings)
         widened = False
         if not hits:
             widened = True
             wide = _Attempt(int(s.candidates * s.widen_factor), s.dense_floor * s.widen_floor_ratio,
                             s.bm25_floor * s.widen_floor_ratio)
-            hits = self._attempt(wide, tokens, bm25_bound, q_dense, q_lex, pid, excluded, top_k, timings)
+            hits = self._attempt(wide, queries, scope, excluded, top_k, timings)
+        hits = self._prefer_lang(hits, lang)
         timings["total"] = (time.perf_counter() - started) * 1000
-        mode = ("hybrid" if tokens else "dense") if (q_dense is not None or q_lex) else "bm25"
+        has_bm25 = any(q.tokens for q in queries)
+        has_dense = any(q.dense is not None or q.lexical for q in queries)
+        mode = ("hybrid" if has_bm25 else "dense") if has_dense else "bm25"
         return SearchResult(hits=tuple(hits), mode=mode, widened=widened, timings=timings,
                             notices=tuple(notices), problem_id=pid)
+
+    def _part_queries(self, texts: Mapping[str, str], use: frozenset[str], timings: dict[str, float],
+                      notices: list[str]) -> list[_PartQuery]:
+        """One BM25 query per part (each with its own bound) and one embedded query for all parts.
+
+        The embedding model reads the parts together as one text: a dense or lexical search per
+        part would multiply the costliest stage (the global dense search) for little gain, while
+        BM25's bound is what long text and extra parts used to distort.
+        """
+        t = time.perf_counter()
+        parts = [_PartQuery(name, tokenize(text) if "bm25" in use else [], 0.0) for name, text in texts.items()]
+        parts = [dataclasses.replace(p, bound=self.index.bm25.max_score(p.tokens)) for p in parts]
+        timings["tokenize"] = (time.perf_counter() - t) * 1000
+        if self.embedder is None or self.index.dense is None or not use & {"dense", "lexical"}:
+            return parts
+        # The problem's titles are for BM25 only: inside its own rows they add nothing to a dense search.
+        joined = "\n".join(text for name, text in texts.items() if name != "problem") or "\n".join(texts.values())
+        t = time.perf_counter()
+        try:
+            emb = self.embedder.encode_queries([joined])
+            dense = emb.dense[0] if "dense" in use else None
+            lexical = emb.lexical[0] if emb.lexical and "lexical" in use else None
+            parts.append(_PartQuery("all", [], 0.0, dense, lexical))
+        except Exception as exc:  # a failing model must not take retrieval down with it
+            log.warning("query embedding failed, using BM25 only: %s", exc)
+            notices.append("the embedding model failed on this query: BM25 only")
+        timings["embed"] = (time.perf_counter() - t) * 1000
+        return parts
 
     # ------------------------------------------------------------------ internals
 
@@ -213,26 +247,17 @@ class Retriever:
             return np.flatnonzero(~np.isin(self._kinds, list(excluded))).astype(np.int64)
         return rows[~np.isin(self._kinds[rows], list(excluded))]
 
-    def _rank(self, rows: np.ndarray | None, k: int, tokens: list[str], bm25_bound: float,
-              q_dense: np.ndarray | None, q_lex: Mapping[str, float] | None,
-              timings: dict[str, float], scope: str) -> list[tuple[int, float, dict[str, Signal], float, float]]:
-        """Fuse the signals over `rows` (None: everything); return (row, fused, signals, dense, bm25n)."""
+    def _rank(self, rows: np.ndarray | None, k: int, queries: Sequence[_PartQuery],
+              timings: dict[str, float], scope: str) -> list[tuple[int, float, dict[str, Signal], float | None, float]]:
+        """Fuse every signal of every part over `rows` (None: everything).
+
+        Returns (row, fused, signals, best dense similarity, best normalized BM25) per row. Each
+        part is normalized by its own bound, so a long question cannot lower what a short error
+        part matches, and adding a part never removes a row another part found.
+        """
         lists: dict[str, list[tuple[int, float]]] = {}
-        t = time.perf_counter()
-        if tokens:
-            lists["bm25"] = self.index.bm25.search(tokens, k, rows)
-            timings[f"bm25_{scope}"] = timings.get(f"bm25_{scope}", 0) + (time.perf_counter() - t) * 1000
-        if q_dense is not None and self.index.dense is not None:
-            t = time.perf_counter()
-            if rows is None:
-                lists["dense"] = self.index.dense.search(q_dense, k)
-            else:
-                lists["dense"] = self.index.dense.search_rows(q_dense, rows, k)
-            timings[f"dense_{scope}"] = timings.get(f"dense_{scope}", 0) + (time.perf_counter() - t) * 1000
-        if q_lex and self.index.lexical is not None:
-            t = time.perf_counter()
-            lists["lexical"] = self.index.lexical.search(q_lex, k, rows)
-            timings[f"lexical_{scope}"] = timings.get(f"lexical_{scope}", 0) + (time.perf_counter() - t) * 1000
+        for q in queries:
+            self._rank_part(q, rows, k, lists, timings, scope)
         t = time.perf_counter()
         fused = reciprocal_rank_fusion({name: [r for r, _ in ranked] for name, ranked in lists.items()},
                                        k=self.settings.rrf_k)
@@ -240,21 +265,47 @@ class Retriever:
         for name, ranked in lists.items():
             for rank, (row, score) in enumerate(ranked, start=1):
                 signals.setdefault(row, {})[name] = Signal(rank, score)
+        bounds = {q.name: q.bound for q in queries}
+        dense_parts = [q.dense for q in queries if q.dense is not None]
+        sims: dict[int, float] = {}
+        if dense_parts and self.index.dense is not None and fused:
+            # Every fused row's best cosine similarity over the parts, in one matrix product.
+            rows_arr = np.fromiter((r for r, _ in fused), dtype=np.int64, count=len(fused))
+            best = (self.index.dense.vectors[rows_arr] @ np.stack(dense_parts).T).max(axis=1)
+            sims = dict(zip(rows_arr.tolist(), best.tolist(), strict=True))
         out = []
         for row, fused_score in fused:
             sig = signals[row]
-            dense_sim = sig["dense"].score if "dense" in sig else None
-            if dense_sim is None and q_dense is not None and self.index.dense is not None:
-                dense_sim = float(self.index.dense.vectors[row] @ q_dense)
-            bm25_raw = sig["bm25"].score if "bm25" in sig else 0.0
-            out.append((row, fused_score, sig, dense_sim, normalized(bm25_raw, bm25_bound)))
+            bm25n = max((normalized(s.score, bounds[name.split(":", 1)[1]]) for name, s in sig.items()
+                         if name.startswith("bm25:")), default=0.0)
+            out.append((row, fused_score, _short_signals(sig), sims.get(row), bm25n))
         timings["fusion"] = timings.get("fusion", 0) + (time.perf_counter() - t) * 1000
         return out
 
-    def _attempt(self, attempt: _Attempt, tokens: list[str], bm25_bound: float, q_dense: np.ndarray | None,
-                 q_lex: Mapping[str, float] | None, pid: str | None, excluded: frozenset[str], top_k: int,
-                 timings: dict[str, float]) -> list[Hit]:
-        def passing(ranked, scope: str, ratio: float = 1.0) -> list[Hit]:
+    def _rank_part(self, q: _PartQuery, rows: np.ndarray | None, k: int, lists: dict[str, list[tuple[int, float]]],
+                   timings: dict[str, float], scope: str) -> None:
+        if q.tokens:
+            t = time.perf_counter()
+            scores = q.signal_scores("bm25", lambda: self.index.bm25.scores(q.tokens))
+            lists[f"bm25:{q.name}"] = top_k(scores, k, rows)
+            timings[f"bm25_{scope}"] = timings.get(f"bm25_{scope}", 0) + (time.perf_counter() - t) * 1000
+        if q.dense is not None and self.index.dense is not None:
+            t = time.perf_counter()
+            if rows is None:
+                lists[f"dense:{q.name}"] = self.index.dense.search(q.dense, k)
+            else:
+                lists[f"dense:{q.name}"] = self.index.dense.search_rows(q.dense, rows, k)
+            timings[f"dense_{scope}"] = timings.get(f"dense_{scope}", 0) + (time.perf_counter() - t) * 1000
+        if q.lexical and self.index.lexical is not None:
+            t = time.perf_counter()
+            scores = q.signal_scores("lexical", lambda: self.index.lexical.scores(q.lexical))
+            lists[f"lexical:{q.name}"] = top_k(scores, k, rows)
+            timings[f"lexical_{scope}"] = timings.get(f"lexical_{scope}", 0) + (time.perf_counter() - t) * 1000
+
+    def _attempt(self, attempt: _Attempt, queries: Sequence[_PartQuery], scope: str | None,
+                 excluded: frozenset[str], top_k: int, timings: dict[str, float]) -> list[Hit]:
+        """One pass: the problem's rows (or only general rows), then the whole base as fill-up."""
+        def passing(ranked, where: str, ratio: float = 1.0) -> list[Hit]:
             hits = []
             for row, fused, sig, dense_sim, bm25n in ranked:
                 ok = bm25n >= attempt.bm25_floor * ratio or (
@@ -262,26 +313,68 @@ class Retriever:
                 if ok:
                     score = max(bm25n, dense_sim if dense_sim is not None else 0.0)
                     hits.append(Hit(chunk=self.index.chunks[row], score=round(score, 4), fused=fused,
-                                    signals=sig, scope=scope))
+                                    signals=sig, scope=where))
             return hits
 
-        selected: list[Hit] = []
-        if pid is None and self.settings.general_lead > 0 and self._general_rows.size:
+        k = attempt.candidates
+        if scope == "general":
             rows = self._allowed(self._general_rows, excluded)
-            selected = passing(self._rank(rows, attempt.candidates, tokens, bm25_bound, q_dense, q_lex,
-                                          timings, "general"), "all")[: self.settings.general_lead]
-        if pid is not None:
-            rows = self._allowed(self.index.rows_by_problem.get(pid, np.zeros(0, dtype=np.int64)), excluded)
-            selected = passing(self._rank(rows, attempt.candidates, tokens, bm25_bound, q_dense, q_lex,
-                                          timings, "problem"), "problem", self.settings.problem_floor_ratio)
-        if pid is None or len(selected) < self.settings.min_problem_hits:
+            return _diversify(passing(self._rank(rows, k, queries, timings, "general"), "all"), top_k)
+        selected: list[Hit] = []
+        if scope is None and self.settings.general_lead > 0 and self._general_rows.size:
+            rows = self._allowed(self._general_rows, excluded)
+            selected = passing(self._rank(rows, k, queries, timings, "general"), "all")[: self.settings.general_lead]
+        if scope is not None:
+            rows = self._allowed(self.index.rows_by_problem.get(scope, np.zeros(0, dtype=np.int64)), excluded)
+            selected = passing(self._rank(rows, k, queries, timings, "problem"), "problem",
+                               self.settings.problem_floor_ratio)
+            if self.settings.problem_general_mix and self._general_rows.size:
+                # General documents that clear the full floor follow the problem's own (a bug that is
+                # not about the problem: state kept between test cases, slow input); they never lead.
+                general = self._allowed(self._general_rows, excluded)
+                own = {h.chunk.id for h in selected}
+                selected += [h for h in passing(self._rank(general, k, queries, timings, "general"), "global")
+                             if h.chunk.id not in own]
+        if scope is None or len(selected) < self.settings.min_problem_hits:
             rows = self._allowed(None, excluded)
-            scope = "global" if pid is not None else "all"
-            fill = passing(self._rank(rows, attempt.candidates, tokens, bm25_bound, q_dense, q_lex,
-                                      timings, "global"), scope)
+            fill = passing(self._rank(rows, k, queries, timings, "global"), "global" if scope else "all")
             seen = {h.chunk.id for h in selected}
             selected.extend(h for h in fill if h.chunk.id not in seen)
         return _diversify(selected, top_k)
+
+    def twin(self, doc_id: str, lang: str) -> str | None:
+        """The id of `doc_id`'s translation into `lang`, if the base has it."""
+        key = translation_key(doc_id)
+        for sep in ("-", "_", "."):
+            candidate = f"{key}{sep}{lang}"
+            if candidate in self.index.rows_by_doc:
+                return candidate
+        return None
+
+    def _prefer_lang(self, hits: Sequence[Hit], lang: str | None) -> list[Hit]:
+        """Show each document in the answer language when its translation exists (same section)."""
+        if lang not in ("zh", "en"):
+            return list(hits)
+        out = []
+        for hit in hits:
+            other = self.twin(hit.chunk.doc_id, lang) if hit.chunk.lang != lang else None
+            rows = self.index.rows_by_doc.get(other, ()) if other else ()
+            if len(rows):
+                chunks = [self.index.chunks[r] for r in rows]
+                same = next((c for c in chunks if c.ordinal == hit.chunk.ordinal), chunks[0])
+                hit = dataclasses.replace(hit, chunk=same)
+            out.append(hit)
+        return out
+
+
+def _short_signals(sig: dict[str, Signal]) -> dict[str, Signal]:
+    """Per-signal best rank over the parts ("bm25", "dense", "lexical"), as hits report them."""
+    out: dict[str, Signal] = {}
+    for name, s in sig.items():
+        base = name.split(":", 1)[0]
+        if base not in out or s.rank < out[base].rank:
+            out[base] = s
+    return out
 
 
 def translation_key(doc_id: str) -> str:
@@ -343,7 +436,13 @@ def build_retriever(settings: Settings, *, progress: Callable[[str], None] | Non
     _log_report(report, index)
     if kb.errors:
         notices = (*notices, f"{len(kb.errors)} knowledge file(s) could not be loaded; see the log")
-    return Retriever(settings, index, kb, embedder, notices=notices)
+    retriever = Retriever(settings, index, kb, embedder, notices=notices)
+    calibration = load_calibration(settings.data_dir, model_key(retriever))
+    if calibration is not None:  # floors picked for this model by `quest eval --calibrate`
+        log.info("calibrated floors for %s: bm25 %s, dense %s", calibration.model, calibration.bm25_floor,
+                 calibration.dense_floor)
+        retriever = Retriever(apply_calibration(settings, calibration), index, kb, embedder, notices=notices)
+    return retriever
 
 
 def _log_report(report: UpdateReport, index: Index) -> None:

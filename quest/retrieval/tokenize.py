@@ -15,23 +15,25 @@ import re
 import threading
 from functools import lru_cache
 
+from quest.judge import VERDICT_PHRASES, VERDICT_SEARCH_WORDS, VERDICTS
+
 log = logging.getLogger(__name__)
 
 _TOKEN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+|[A-Za-z_][A-Za-z0-9_]*|\d+")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
-# Phrases (matched on the lowercased text) and single tokens that mean a verdict.
+# Phrases (matched on the lowercased text) and single tokens that mean a verdict: the judge's
+# vocabulary (quest.judge holds the one list) plus the looser words students use in questions.
 VERDICT_ALIASES: dict[str, tuple[str, ...]] = {
-    "tle": ("time limit exceeded", "time limit", "timeout", "timed out",
-            "超时", "时间超限", "运行超时", "超出时间限制", "tle"),
-    "wa": ("wrong answer", "答案错误", "答案不正确", "结果错误", "wa"),
-    "re": ("runtime error", "运行错误", "运行时错误", "段错误", "segmentation fault", "segfault", "re"),
-    "ce": ("compile error", "compilation error", "编译错误", "编译失败", "ce"),
-    "mle": ("memory limit exceeded", "内存超限", "超内存", "超出内存限制", "mle"),
-    "ole": ("output limit exceeded", "输出超限", "ole"),
-    "pe": ("presentation error", "格式错误", "pe"),
-    "ac": ("accepted", "答案正确", "通过", "ac"),
+    verdict.lower(): tuple(dict.fromkeys(p.lower() for p in (*VERDICT_PHRASES.get(verdict, ()),
+                                                             *VERDICT_SEARCH_WORDS.get(verdict, ()))))
+    for verdict in VERDICTS
 }
+# Tokens that mean one thing only as a whole: "3Sum", "4sum", "k-th", "O(n^2)", "10^5", "1e9+7".
+_COMPOUND = re.compile(r"(?<![A-Za-z0-9])(?:\d+[A-Za-z]+\w*|[A-Za-z]-[A-Za-z]{2}\b|[Oo]\([^()\s]{1,12}\)|"
+                       r"\d+\^\d+|\d+e\d+(?:\+\d+)?)")
+#: Bump when tokens change: an index built with older tokens must be rebuilt.
+TOKENIZER_VERSION = 2
 
 STOPWORDS = frozenset(
     """
@@ -75,10 +77,34 @@ def _cut_chinese(run: str) -> tuple[str, ...]:
     return tuple(t for t in _jieba().cut_for_search(run) if t.strip())
 
 
+_opencc_lock = threading.Lock()
+_opencc = None
+_HAS_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+
+
+def to_simplified(text: str) -> str:
+    """Traditional Chinese characters -> simplified (OpenCC t2s); other text unchanged.
+
+    The base is written in simplified Chinese; a student writing 買賣股票的最佳時機 means the
+    same problem. OpenCC is loaded once, on the first Chinese text.
+    """
+    global _opencc
+    if not _HAS_CJK.search(text):
+        return text
+    if _opencc is None:
+        with _opencc_lock:
+            if _opencc is None:
+                import opencc
+
+                _opencc = opencc.OpenCC("t2s")
+    return _opencc.convert(text)
+
+
 def tokenize(text: str) -> list[str]:
     """Tokens of `text` for BM25 (with repetition: term frequency matters)."""
     if not text:
         return []
+    text = to_simplified(text)
     tokens: list[str] = []
     for m in _TOKEN.finditer(text):
         word = m.group(0)
@@ -94,8 +120,14 @@ def tokenize(text: str) -> list[str]:
                 tokens.extend(p for p in parts if p not in STOPWORDS and len(p) > 1)
         else:
             tokens.extend(t for t in _cut_chinese(word) if t not in STOPWORDS)
+    tokens.extend(_compound_tokens(text))
     tokens.extend(_verdict_tokens(text))
     return tokens
+
+
+def _compound_tokens(text: str) -> list[str]:
+    """Whole forms of tokens the splitter above cuts apart ("3sum" besides "3" + "sum")."""
+    return [re.sub(r"[^a-z0-9^()+]", "", m.group(0).lower()) for m in _COMPOUND.finditer(text)]
 
 
 def _verdict_tokens(text: str) -> list[str]:

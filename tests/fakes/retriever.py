@@ -9,7 +9,7 @@ to prove the assistant filters again.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass
 
 import pytest
@@ -79,6 +79,8 @@ class SearchCall:
     problem_id: str | None
     exclude_kinds: frozenset[str]
     top_k: int | None
+    parts: tuple[tuple[str, str], ...] = ()  # the plan's query parts, when given
+    general_only: bool = False
 
 
 _WORD = re.compile(r"[a-z_][a-z0-9_]*|\d+|[\u4e00-\u9fff]", re.I)
@@ -120,8 +122,10 @@ class FakeRetriever:
         ]
 
     def search(self, query: str, *, problem_id: str | None = None, exclude_kinds: Collection[str] = (),
-               top_k: int | None = None) -> SearchResult:
-        self.searches.append(SearchCall(query, problem_id, frozenset(exclude_kinds), top_k))
+               top_k: int | None = None, parts: Mapping[str, str] | None = None, lang: str | None = None,
+               general_only: bool = False) -> SearchResult:
+        self.searches.append(SearchCall(query, problem_id, frozenset(exclude_kinds), top_k,
+                                        tuple((parts or {}).items()), general_only))
         excluded = set() if self.ignore_exclude else set(exclude_kinds)
         exact = self.exact_match(query)
         if exact is not None:

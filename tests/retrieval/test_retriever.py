@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from quest.errors import InputError
-from quest.judge import parse
-from quest.query import build_query
+from quest.plan import plan
 from quest.request import Request, validate_request
 from quest.retrieval.retriever import Retriever, build_retriever
 from quest.settings import Settings
@@ -118,9 +117,9 @@ def test_a_megabyte_of_code_becomes_a_bounded_query(retriever, settings):
     with pytest.raises(InputError) as info:  # the UI refuses it with a clear message...
         validate_request(request, settings)
     assert info.value.field == "code" and info.value.reason == "too_long"
-    query = build_query(request, retriever.problem("239"), parse(request.error))  # ...and it stays bounded
-    assert len(query) <= 1500 and "window.pop(0)" in query
-    assert retriever.search(query, problem_id="239").hits
+    parts = plan(request, retriever).parts  # ...and each part of the query stays bounded
+    assert all(len(text) <= 1500 for text in parts.as_dict().values()) and "window.pop(0)" in parts.code
+    assert retriever.search(parts.text(), parts=parts.as_dict(), problem_id="239").hits
 
 
 def test_binary_junk_is_refused_with_a_clear_error(settings):

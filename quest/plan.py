@@ -1,0 +1,298 @@
+"""One planning stage: request -> Plan (problem, judge report, query parts, exclusions, language).
+
+Every entry point (assistant, `search`, evaluation, benchmark, API) plans a request here and
+nothing else builds a retrieval query, so they cannot drift apart.
+
+The problem is resolved by small rules, tried in this order; the plan records which one fired:
+
+1. ``field``     the problem field of the request;
+2. ``id``        an id or judge URL in the question, the error or a code comment (``239``,
+                 ``#239``, ``LC239``, ``leetcode 239``, ``第239题``, ``239题``, ``300. 最长…``,
+                 ``problem.php?id=1007``, ``/p/P1000``, ``/problem/1007``, ``/problems/two-sum``);
+3. ``title``     a title in either language contained in the question (normalized: case, width,
+                 spacing, traditional -> simplified). Titles that are only a technique's name
+                 ("Binary Search", a title equal to a tag) count only as the whole question;
+4. ``consensus`` after searching: most of the top documents come from one problem.
+
+An id that is not in the base is reported (``missing_id``) and never mapped to another
+problem: the search then keeps to general documents.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from quest.judge import JudgeReport, parse
+from quest.kb.documents import Problem, normalize_problem_id
+from quest.policy import excluded_kinds
+from quest.query import MAX_QUERY_CHARS, key_code_lines
+from quest.request import Request
+from quest.retrieval.tokenize import to_simplified
+
+RULES = ("field", "id", "title", "consensus", "none")
+
+_PUNCT = re.compile(r"[\s\-_·.,:;!?'\"()（）【】\[\]，。：；！？、《》<>/]+")
+# Ids with a marker that says "this is a problem number". Group 1 is the id.
+_ID_PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p, re.I) for p in (
+    r"problem\.php\?(?:[^\s#]*&)?(?:id|pid)=(\w+)",
+    r"/p/([A-Za-z]*\d+)\b",
+    r"/problem/(\d+)\b",
+    r"(?:codeforces|cf)\s*(?:problem\s*)?(\d+\s*[A-Za-z]\d?)\b",
+    r"(?:leetcode|lc|力扣|luogu|洛谷|hdu|poj|problem|题目|题号)\s*(?:no\.?|#|:|：)?\s*([A-Za-z]?\d+)\b",
+    r"第\s*(\d+)\s*题",
+    r"(?<![\d.])(\d+)\s*题(?!目)",
+    r"(?:^|\s)#(\d+)\b",
+    r"^\s*(\d+)\s*[.、．:：]\s*(?=\D)",
+))
+_SLUG = re.compile(r"leetcode(?:-cn)?\.(?:com|cn)/problems/([a-z0-9-]+)", re.I)
+_WHOLE_ID = re.compile(r"^\s*(?:#|p|lc)?\s*0*(\d+)\s*$", re.I)
+_COMMENT = re.compile(r"^\s*(?://|#|/\*|\*|--)(.*)$", re.M)
+
+
+def squash(text: str) -> str:
+    """Case-, width-, spacing- and script-insensitive form used for title matching."""
+    text = to_simplified(unicodedata.normalize("NFKC", text)).casefold()
+    return _PUNCT.sub("", text)
+
+
+def slug(title: str) -> str:
+    """'Implement Trie (Prefix Tree)' -> 'implement-trie-prefix-tree', as judges write it in URLs."""
+    return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
+
+
+@dataclass(frozen=True)
+class Resolution:
+    problem_id: str | None = None
+    rule: str = "none"  # one of RULES
+    evidence: str = ""  # what matched, e.g. "#239" or the title
+    missing_id: str | None = None  # an id named in the request that the base does not have
+
+    def describe(self, lang: str = "en") -> str:
+        """One line for the UI, `search` and the API."""
+        if self.missing_id is not None:
+            return (f"题目 {self.missing_id} 不在知识库中" if lang == "zh"
+                    else f"problem {self.missing_id} is not in the knowledge base")
+        if self.problem_id is None:
+            return "未识别出题目" if lang == "zh" else "no problem recognised"
+        how = {"field": ("from the problem field", "来自题号栏"), "id": ("by its id in the text", "按文中的题号"),
+               "title": ("by its title in the question", "按问题中的题目名称"),
+               "consensus": ("because most top sources are about it", "因为大多数检索结果属于该题")}[self.rule]
+        return f"题目 {self.problem_id}（{how[1]}）" if lang == "zh" else f"problem {self.problem_id} ({how[0]})"
+
+
+class Catalogue:
+    """The problems the base knows, with their normalized titles and URL slugs."""
+
+    def __init__(self, problems: Mapping[str, Problem]) -> None:
+        self.problems = problems
+        tags = {squash(t) for p in problems.values() for t in p.tags}
+        self.titles: dict[str, str] = {}
+        self.weak: set[str] = set()
+        self.slugs: dict[str, str] = {}
+        for pid, p in problems.items():
+            keys = [squash(t) for t in (p.title_zh, p.title_en) if t]
+            # A title that is a technique's name ("Binary Search" = tag binary_search) names the
+            # technique in most questions: both of that problem's titles count only as a whole question.
+            technique = any(k in tags for k in keys)
+            for key in keys:
+                self.titles[key] = pid
+                if technique or (not key.isascii() and len(key) <= 2):
+                    self.weak.add(key)
+            if p.title_en:
+                self.slugs[slug(p.title_en)] = pid
+
+    def get(self, pid: str | None) -> Problem | None:
+        return self.problems.get(pid) if pid else None
+
+
+@dataclass(frozen=True)
+class QueryParts:
+    """The parts of a retrieval query, each searched on its own and fused (see Retriever.search)."""
+
+    question: str = ""
+    error: str = ""
+    code: str = ""
+    problem: str = ""  # the resolved problem's titles: every document of it is on topic
+
+    def as_dict(self) -> dict[str, str]:
+        pairs = (("question", self.question), ("error", self.error), ("code", self.code), ("problem", self.problem))
+        return {k: v for k, v in pairs if v}
+
+    def text(self) -> str:
+        return "\n".join(self.as_dict().values())
+
+
+@dataclass(frozen=True)
+class Plan:
+    request: Request
+    problem: Problem | None
+    resolution: Resolution
+    report: JudgeReport
+    parts: QueryParts
+    exclude_kinds: frozenset[str]
+    lang: str  # answer language
+    direct: bool  # the whole question names the problem and nothing else was given
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def problem_id(self) -> str | None:
+        return self.problem.id if self.problem is not None else None
+
+    def to_dict(self) -> dict[str, Any]:
+        r = self.resolution
+        return {"problem_id": self.problem_id, "rule": r.rule, "evidence": r.evidence, "missing_id": r.missing_id,
+                "resolution": r.describe(self.lang), "direct": self.direct, "verdict": self.report.verdict,
+                "kind": self.report.kind, "exception": self.report.exception, "parts": self.parts.as_dict(),
+                "exclude_kinds": sorted(self.exclude_kinds), "lang": self.lang}
+
+
+# --------------------------------------------------------------------------- resolution rules
+
+
+def by_field(request: Request, cat: Catalogue) -> Resolution | None:
+    pid = normalize_problem_id(request.problem_id)
+    if pid is None:
+        return None
+    if pid in cat.problems:
+        return Resolution(pid, "field", pid)
+    return Resolution(None, "field", pid, missing_id=pid)
+
+
+def _id_in(text: str, cat: Catalogue) -> Resolution | None:
+    m = _SLUG.search(text)
+    if m:
+        pid = cat.slugs.get(m.group(1).strip("-").lower())
+        return Resolution(pid, "id", m.group(0), missing_id=None if pid else m.group(1))
+    for pattern in _ID_PATTERNS:
+        m = pattern.search(text)
+        if m:
+            pid = normalize_problem_id(m.group(1))
+            found = pid in cat.problems
+            return Resolution(pid if found else None, "id", m.group(0).strip(), missing_id=None if found else pid)
+    return _leading_number_with_title(text, cat)
+
+
+def _leading_number_with_title(text: str, cat: Catalogue) -> Resolution | None:
+    """'146 LRU缓存机制 ...': a bare leading number counts when that problem's title follows it."""
+    m = re.match(r"^\s*(\d+)\s+(\S.*)", text, re.S)
+    if not m or m.group(1) not in cat.problems:
+        return None
+    p = cat.problems[m.group(1)]
+    rest = squash(m.group(2))
+    if any(t and squash(t)[:4] and rest.startswith(squash(t)[:4]) for t in (p.title_zh, p.title_en)):
+        return Resolution(p.id, "id", m.group(0)[:40].strip())
+    return None
+
+
+def by_id(request: Request, cat: Catalogue) -> Resolution | None:
+    if _WHOLE_ID.match(request.question):
+        pid = normalize_problem_id(request.question)
+        return Resolution(pid, "id", request.question.strip()) if pid in cat.problems else \
+            Resolution(None, "id", request.question.strip(), missing_id=pid)
+    comments = "\n".join(m.group(1) for m in _COMMENT.finditer(request.code or ""))
+    for text in (request.question, request.error, comments):
+        found = _id_in(text, cat) if text else None
+        if found is not None:
+            return found
+    return None
+
+
+def by_title(request: Request, cat: Catalogue) -> Resolution | None:
+    text = squash(request.question)
+    if not text:
+        return None
+    best: tuple[int, str, str] | None = None
+    for key, pid in cat.titles.items():
+        if key in text and (key not in cat.weak or key == text) and (best is None or len(key) > best[0]):
+            best = (len(key), key, pid)
+    return Resolution(best[2], "title", best[1]) if best else None
+
+
+RESOLVERS = (by_field, by_id, by_title)
+
+
+def resolve(request: Request, cat: Catalogue) -> Resolution:
+    """The first rule that names a problem (or a missing one); else no problem."""
+    for rule in RESOLVERS:
+        found = rule(request, cat)
+        if found is not None:
+            return found
+    return Resolution()
+
+
+def by_consensus(doc_problems: Sequence[str | None], top: int = 5, needed: int = 3) -> str | None:
+    """The problem most of the top documents belong to (the first among them), if it is most."""
+    head = list(doc_problems[:top])
+    if not head or head[0] is None:
+        return None
+    return head[0] if sum(1 for p in head if p == head[0]) >= needed else None
+
+
+# --------------------------------------------------------------------------- the plan
+
+
+def catalogue_of(retriever: Any) -> Catalogue:
+    cat = getattr(retriever, "catalogue", None)
+    return cat if isinstance(cat, Catalogue) else Catalogue(retriever.problems)
+
+
+def plan(request: Request, retriever: Any) -> Plan:
+    """Plan a validated request: resolve the problem, parse the error, split the query."""
+    cat = catalogue_of(retriever)
+    resolution = resolve(request, cat)
+    problem = cat.get(resolution.problem_id)
+    report = parse("\n".join(x for x in (request.verdict or "", request.error) if x), request.verdict)
+    plain = not request.code.strip() and not request.error.strip() and not request.verdict and not request.history
+    exact = retriever.exact_match(request.question) if plain else None
+    direct = exact is not None and (problem is None or exact.id == problem.id) and resolution.missing_id is None
+    if direct:
+        problem, resolution = exact, Resolution(exact.id, resolution.rule if problem else "title", request.question)
+    code = "\n".join(key_code_lines(request.code, report.lines, limit=8)) if request.code else ""
+    titles = " ".join(t for t in (problem.title_zh, problem.title_en) if t) if problem is not None else ""
+    bound = MAX_QUERY_CHARS  # each part is bounded on its own: one long part cannot crowd out the others
+    parts = QueryParts(question=request.question.strip()[:bound], error=report.query_text()[:bound],
+                       code=code[:bound], problem=titles)
+    return Plan(request=request, problem=problem, resolution=resolution, report=report, parts=parts,
+                exclude_kinds=excluded_kinds(request.tier), lang=request.answer_lang(), direct=direct)
+
+
+def with_consensus(p: Plan, doc_problems: Sequence[str | None], cat: Catalogue) -> Plan:
+    """The plan with the consensus problem filled in when no rule named one."""
+    if p.problem is not None or p.resolution.missing_id is not None:
+        return p
+    pid = by_consensus(doc_problems)
+    problem = cat.get(pid)
+    if problem is None:
+        return p
+    return Plan(request=p.request, problem=problem, resolution=Resolution(pid, "consensus", pid), report=p.report,
+                parts=p.parts, exclude_kinds=p.exclude_kinds, lang=p.lang, direct=False, extra=p.extra)
+
+
+def retrieve(retriever: Any, p: Plan, *, top_k: int | None = None,
+             signals: Any = None) -> tuple[Plan, Any]:
+    """Search as the plan says; returns the plan (with a consensus problem, if any) and the result.
+
+    A direct plan searches the bare question (the retriever's exact match lists the problem's
+    documents); otherwise the parts are searched separately and fused. A named problem the
+    base does not have keeps the search to general documents.
+    """
+    options: dict[str, Any] = {"problem_id": p.problem_id, "exclude_kinds": p.exclude_kinds, "top_k": top_k,
+                               "lang": p.lang}
+    if signals is not None:
+        options["signals"] = signals
+    if p.direct:
+        return p, retriever.search(p.request.question, **options)
+    result = retriever.search(p.parts.text(), parts=p.parts.as_dict(),
+                              general_only=p.resolution.missing_id is not None, **options)
+    seen: dict[str, str | None] = {}
+    for hit in result.hits:
+        seen.setdefault(_doc_key(hit.chunk.doc_id), hit.chunk.problem_id)
+    return with_consensus(p, list(seen.values()), catalogue_of(retriever)), result
+
+
+def _doc_key(doc_id: str) -> str:
+    return re.sub(r"[-_.](zh|en)$", "", doc_id)

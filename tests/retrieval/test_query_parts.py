@@ -1,0 +1,79 @@
+"""Query parts searched separately and fused; confidence per part; answer-language twins; general-only scope."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from quest.retrieval.retriever import Retriever, build_retriever
+from quest.retrieval.tokenize import tokenize
+
+QUESTION = "list.pop(0) is slow?"
+ERROR = "TLE Time Limit Exceeded 时间超限"
+FILLER = ("I have been trying this for three days and my friend said it should work and the teacher "
+          "could not help either so maybe someone here knows what happens with my submission today")
+
+
+@pytest.fixture
+def retriever(settings) -> Retriever:
+    return build_retriever(settings.replace(embedding_model="none"))
+
+
+def ids(result) -> list[str]:
+    return [h.chunk.doc_id for h in result.hits]
+
+
+def scores(result) -> dict[str, float]:
+    """Each document's best confidence over its chunks."""
+    best: dict[str, float] = {}
+    for h in result.hits:
+        best[h.chunk.doc_id] = max(h.score, best.get(h.chunk.doc_id, 0.0))
+    return best
+
+
+def test_adding_a_true_part_never_lowers_a_found_document(retriever):
+    alone = retriever.search(QUESTION, parts={"question": QUESTION}, problem_id="239")
+    both = retriever.search(QUESTION, parts={"question": QUESTION, "error": ERROR}, problem_id="239")
+    assert "p239-error-pop0-en" in ids(alone)
+    for doc, score in scores(alone).items():
+        assert scores(both)[doc] >= score
+
+
+def test_a_wordy_question_does_not_push_the_answer_under_the_floor(retriever):
+    wordy = f"{FILLER} {QUESTION}"
+    result = retriever.search(wordy, parts={"question": wordy, "error": ERROR}, problem_id="239")
+    assert not result.widened
+    assert ids(result)[0] == "p239-error-pop0-en"
+    # The old single-string query, bounded by every word of it, fell under the floor.
+    single = retriever.search(wordy + "\n" + ERROR, parts={"query": wordy + "\n" + ERROR}, problem_id="239")
+    assert scores(result)["p239-error-pop0-en"] > scores(single).get("p239-error-pop0-en", 0.0)
+
+
+def test_off_topic_parts_still_come_back_empty(retriever):
+    result = retriever.search("", parts={"question": "best recipe for sourdough bread at home"})
+    assert result.hits == ()
+
+
+def test_general_only_keeps_to_documents_of_no_problem(retriever):
+    result = retriever.search("TLE", parts={"question": "my loop is too slow", "error": ERROR}, general_only=True)
+    assert result.hits and {h.chunk.problem_id for h in result.hits} == {None}
+
+
+def test_the_copy_in_the_answer_language_is_shown(settings, kb_dir: Path):
+    text = (kb_dir / "docs" / "p239-official.md").read_text(encoding="utf-8")
+    twin = text.replace("id: p239-official-zh", "id: p239-official-en").replace("lang: zh", "lang: en")
+    (kb_dir / "docs" / "p239-official.en.md").write_text(twin, encoding="utf-8")
+    retriever = build_retriever(settings.replace(embedding_model="none"))
+    query = "单调队列 双端队列 下标"
+    zh = retriever.search(query, parts={"question": query}, problem_id="239", lang="zh")
+    en = retriever.search(query, parts={"question": query}, problem_id="239", lang="en")
+    assert "p239-official-zh" in ids(zh) and "p239-official-en" not in ids(zh)
+    assert "p239-official-en" in ids(en) and "p239-official-zh" not in ids(en)
+    assert ids(zh).index("p239-official-zh") == ids(en).index("p239-official-en")
+
+
+def test_traditional_characters_and_whole_compound_tokens():
+    assert tokenize("買賣股票的最佳時機") == tokenize("买卖股票的最佳时机")
+    assert "3sum" in tokenize("3Sum") and "o(n^2)" in tokenize("O(n^2)") and "kth" in tokenize("k-th")
+    assert "3sum" not in tokenize("3 sum")

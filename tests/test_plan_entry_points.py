@@ -1,0 +1,65 @@
+"""The plan in every entry point: `search` and `ask --json` on the starter base (BM25 only, fake Ollama)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.fakes.ollama_server import FakeOllama
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def base(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A snapshot of the starter base and one data folder, so the index is built once."""
+    root = tmp_path_factory.mktemp("plan")
+    shutil.copytree(ROOT / "knowledge", root / "knowledge")
+    return root / "knowledge", root / "data"
+
+
+def quest(base: tuple[Path, Path], *args: str) -> dict:
+    kb, data = base
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("QUEST_", "OLLAMA_"))}
+    out = subprocess.run([sys.executable, "-m", "quest", "--kb", str(kb), "--data-dir", str(data), "--model", "none",
+                          *args, "--json"], cwd=ROOT, capture_output=True, text=True, timeout=300, env=env)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+@pytest.mark.parametrize("question", ["239", "#239", "Sliding Window Maximum", "滑动窗口最大值"])
+def test_search_lists_the_named_problem_first_like_ask(base, question):
+    result = quest(base, "search", question)
+    assert result["mode"] == "exact" and result["plan"]["direct"] is True
+    assert result["plan"]["problem_id"] == "239"
+    assert result["sources"][0]["problem_id"] == "239"
+    assert result["sources"][0]["kind"] == "official_solution"
+
+
+def test_search_resolves_an_id_inside_a_sentence(base):
+    result = quest(base, "search", "300. 最长递增子序列 运行测试用例时遇到内部错误")
+    assert (result["plan"]["problem_id"], result["plan"]["rule"]) == ("300", "id")
+    assert result["sources"][0]["problem_id"] == "300"
+
+
+def test_search_reports_a_problem_that_is_not_in_the_base(base):
+    result = quest(base, "search", "LeetCode 27.移除元素 提交后报错", "--error",
+                   "==42==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x6020000000a0")
+    assert result["plan"]["missing_id"] == "27"
+    assert "problem 27 is not in the knowledge base" in result["notices"]
+    assert result["sources"] and {s["problem_id"] for s in result["sources"]} == {None}
+    assert result["sources"][0]["id"].startswith("pitfall-asan-heap-buffer-overflow")
+
+
+def test_ask_json_carries_the_plan(base, fake_ollama: FakeOllama):
+    fake_ollama.tokens = ["Use a deque [1]."]
+    payload = quest(base, "ask", "146 LRU缓存机制 提交后显示超过限制时间", "--ollama-host", fake_ollama.url)
+    plan = payload["stats"]["plan"]
+    assert (plan["problem_id"], plan["rule"], plan["direct"]) == ("146", "id", False)
+    assert {s["problem_id"] for s in payload["sources"][:2]} == {"146"}
