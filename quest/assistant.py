@@ -438,8 +438,8 @@ class Assistant:
             events.append(Notice("retrieval_failed", words["retrieval_failed"], "warning"))
         stats["retrieval_ms"] = _ms(t)
         resolution = planned.resolution  # after retrieval: the consensus rule may have named the problem
-        if resolution.missing_id is not None or (resolution.rule in ("id", "title", "consensus")
-                                                 and not planned.direct):
+        named_in_text = resolution.rule in ("id", "title", "consensus") and not planned.direct
+        if resolution.missing_id is not None or resolution.candidates or named_in_text:
             events.append(Notice("problem", resolution.describe(planned.lang), "info"))
         events.extend(Notice("retrieval", text, "info") for text in search_notices)
         return planned, hits, events

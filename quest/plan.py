@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from quest.judge import JudgeReport, parse
+from quest.kb.catalogue import resolve_problem
 from quest.kb.documents import Problem, normalize_problem_id
 from quest.policy import excluded_kinds
 from quest.query import MAX_QUERY_CHARS, key_code_lines
@@ -70,9 +71,15 @@ class Resolution:
     rule: str = "none"  # one of RULES
     evidence: str = ""  # what matched, e.g. "#239" or the title
     missing_id: str | None = None  # an id named in the request that the base does not have
+    # Several imported problem sets share the id named: which ones (qualified ids), to ask.
+    candidates: tuple[str, ...] = ()
 
     def describe(self, lang: str = "en") -> str:
         """One line for the UI, `search` and the API."""
+        if self.candidates:
+            options = "; ".join(self.candidates)
+            return (f"有多个题目是 {self.evidence}，你指的是哪一个：{options}？" if lang == "zh"
+                    else f"several problems are {self.evidence}; which one do you mean: {options}?")
         if self.missing_id is not None:
             return (f"题目 {self.missing_id} 不在知识库中" if lang == "zh"
                     else f"problem {self.missing_id} is not in the knowledge base")
@@ -145,6 +152,7 @@ class Plan:
     def to_dict(self) -> dict[str, Any]:
         r = self.resolution
         return {"problem_id": self.problem_id, "rule": r.rule, "evidence": r.evidence, "missing_id": r.missing_id,
+                "candidates": list(r.candidates),
                 "resolution": r.describe(self.lang), "direct": self.direct, "verdict": self.report.verdict,
                 "kind": self.report.kind, "exception": self.report.exception, "parts": self.parts.as_dict(),
                 "exclude_kinds": sorted(self.exclude_kinds), "lang": self.lang}
@@ -153,13 +161,22 @@ class Plan:
 # --------------------------------------------------------------------------- resolution rules
 
 
-def by_field(request: Request, cat: Catalogue) -> Resolution | None:
-    pid = normalize_problem_id(request.problem_id)
+def _named(raw: str | None, rule: str, evidence: str, cat: Catalogue) -> Resolution | None:
+    """The problem an id names: a starter id, a qualified `source:id`, or an imported judge's own
+    number when only one problem set has it (several: the resolution lists them, to ask)."""
+    pid = normalize_problem_id(raw)
     if pid is None:
         return None
-    if pid in cat.problems:
-        return Resolution(pid, "field", pid)
-    return Resolution(None, "field", pid, missing_id=pid)
+    found = resolve_problem(raw, cat.problems)
+    if found.problem is not None:
+        return Resolution(found.problem.id, rule, evidence)
+    if found.ambiguous:
+        return Resolution(None, rule, evidence, candidates=tuple(p.id for p in found.candidates))
+    return Resolution(None, rule, evidence, missing_id=pid)
+
+
+def by_field(request: Request, cat: Catalogue) -> Resolution | None:
+    return _named(request.problem_id, "field", normalize_problem_id(request.problem_id) or "", cat)
 
 
 def _id_in(text: str, cat: Catalogue) -> Resolution | None:
@@ -170,9 +187,7 @@ def _id_in(text: str, cat: Catalogue) -> Resolution | None:
     for pattern in _ID_PATTERNS:
         m = pattern.search(text)
         if m:
-            pid = normalize_problem_id(m.group(1))
-            found = pid in cat.problems
-            return Resolution(pid if found else None, "id", m.group(0).strip(), missing_id=None if found else pid)
+            return _named(m.group(1), "id", m.group(0).strip(), cat)
     return _leading_number_with_title(text, cat)
 
 
@@ -190,9 +205,7 @@ def _leading_number_with_title(text: str, cat: Catalogue) -> Resolution | None:
 
 def by_id(request: Request, cat: Catalogue) -> Resolution | None:
     if _WHOLE_ID.match(request.question):
-        pid = normalize_problem_id(request.question)
-        return Resolution(pid, "id", request.question.strip()) if pid in cat.problems else \
-            Resolution(None, "id", request.question.strip(), missing_id=pid)
+        return _named(request.question, "id", request.question.strip(), cat)
     comments = "\n".join(m.group(1) for m in _COMMENT.finditer(request.code or ""))
     for text in (request.question, request.error, comments):
         found = _id_in(text, cat) if text else None

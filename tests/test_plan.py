@@ -100,3 +100,23 @@ def test_the_assistant_says_when_a_named_problem_is_not_in_the_base(tmp_path):
     assert [n.text for n in notices] == ["problem 27 is not in the knowledge base"]
     assert retriever.searches[-1].general_only is True and retriever.searches[-1].problem_id is None
     assert events[-1].stats["plan"]["missing_id"] == "27"
+
+
+IMPORTED = {
+    **PROBLEMS,
+    "hustoj-main:1008": Problem(id="hustoj-main:1008", title_en="Stairs", source_name="hustoj-main", local_id="1008"),
+    "hustoj-main:2000": Problem(id="hustoj-main:2000", title_en="Coins", source_name="hustoj-main", local_id="2000"),
+    "contest:2000": Problem(id="contest:2000", title_en="Coins II", source_name="contest", local_id="2000"),
+}
+
+
+def test_imported_problems_by_their_judge_number_qualified_or_asked_about():
+    cat = Catalogue(IMPORTED)
+    unique = resolve(Request(question="problem.php?id=1008 gives WA"), cat)
+    assert (unique.problem_id, unique.rule) == ("hustoj-main:1008", "id")
+    qualified = resolve(Request(question="why WA", problem_id="contest:2000"), cat)
+    assert (qualified.problem_id, qualified.rule) == ("contest:2000", "field")
+    shared = resolve(Request(question="2000"), cat)
+    assert shared.problem_id is None and shared.missing_id is None
+    assert shared.candidates == ("hustoj-main:2000", "contest:2000")
+    assert shared.describe() == "several problems are 2000; which one do you mean: hustoj-main:2000; contest:2000?"

@@ -46,7 +46,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     report = planned.report
     query = planned.parts.text() if not planned.direct else request.question
     stages.update({f"search.{k}": v for k, v in result.timings.items()})
-    missing = [planned.resolution.describe("en")] if planned.resolution.missing_id else []
+    missing = [planned.resolution.describe("en")] if (
+        planned.resolution.missing_id or planned.resolution.candidates) else []
     t = time.perf_counter()
     lang = request.answer_lang()
     context = build_context(result.hits, lang=lang, max_chars=settings.context_max_chars)
