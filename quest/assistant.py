@@ -49,6 +49,7 @@ from quest.policy import (
     code_blocks,
     excluded_kinds,
     filter_hits,
+    format_moment,
     leak_check,
     leak_note,
     remove_all_code,
@@ -190,7 +191,10 @@ class Assistant:
         if st.kb_errors:
             notices.append(f"{len(st.kb_errors)} knowledge file(s) could not be loaded")
         locked = self.lock.locked_problems(self.now())
-        if locked:
+        lock_warning = self.lock.warning()
+        if lock_warning:  # the operator must see that the lock file is broken, not only the effect
+            notices.append(lock_warning)
+        elif locked:
             notices.append("contest lock: all problems" if isinstance(locked, str)
                            else "contest lock: " + ", ".join(sorted(locked)))
         return {
@@ -252,7 +256,7 @@ class Assistant:
         decision = self.lock.check(pid, now)
         if decision.locked:
             log.info("refused by the contest lock: problem=%s reason=%s", pid, decision.reason)
-            text = self._lock_text(decision, lang)
+            text = self._lock_text(decision, lang, req.extra.get("tz"))
             yield Notice("locked", text, "warning")
             yield Done(text, stats={**stats, "mode": "refused", "total_ms": _ms(started)})
             return
@@ -401,13 +405,13 @@ class Assistant:
 
     # ------------------------------------------------------------------ helpers
 
-    def _lock_text(self, decision: LockDecision, lang: str) -> str:
+    def _lock_text(self, decision: LockDecision, lang: str, zone: str | None = None) -> str:
         words = TEXT[lang]
         if decision.reason == "broken_file":
             return words["locked_broken"]
         until = ""
         if decision.until is not None:
-            until = words["until"].format(time=decision.until.astimezone().strftime("%Y-%m-%d %H:%M"))
+            until = words["until"].format(time=format_moment(decision.until, zone))
         return words["locked"].format(until=until)
 
     def _failure_line(self, code: str, error: LLMError | None, lang: str, model: str) -> str:

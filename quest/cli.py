@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from quest.errors import QuestError
 from quest.settings import Settings
 
-COMMANDS = ("index", "search", "ask", "kb", "eval", "bench", "feedback")
+COMMANDS = ("index", "search", "ask", "kb", "eval", "bench", "feedback", "lock")
 
 
 def build_parser() -> argparse.ArgumentParser:
