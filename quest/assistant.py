@@ -52,8 +52,9 @@ from quest.policy import (
     format_moment,
     leak_check,
     leak_note,
-    remove_all_code,
     strip_code_blocks,
+    visible_sources,
+    visible_text,
 )
 from quest.prompts import build_prompt
 from quest.request import Request, validate_request
@@ -288,7 +289,7 @@ class Assistant:
         context = build_context(hits, lang=lang, max_chars=self.settings.context_max_chars)
 
         if direct:
-            yield Sources(context.sources)
+            yield Sources(visible_sources(context.sources, tier, lang))
             answer = self._direct_answer(problem, context, tier, lang)
             yield Token(answer)
             yield Done(answer, stats={**stats, "mode": "exact", "total_ms": _ms(started)},
@@ -313,7 +314,7 @@ class Assistant:
             yield Notice("history_trimmed", words["history_trimmed"].format(n=prompt.history_dropped), "info")
         if not context.sources:
             yield Notice("no_sources", words["no_sources_model"], "info")
-        yield Sources(context.sources)
+        yield Sources(visible_sources(context.sources, tier, lang))
 
         model = self.settings.ollama_model
         if req.reasoning and self.settings.reasoning_model:
@@ -476,13 +477,7 @@ class Assistant:
 
 def excerpt(source: Source, tier: str, lang: str, limit: int = EXCERPT_CHARS) -> str:
     """A source's text as a tier may show it: hint shows no code; explain no official code and no long code."""
-    text = source.text
-    hidden = TEXT[lang]["code_hidden"]
-    if tier == "hint" or (tier == "explain" and source.kind == "official_solution"):
-        text = remove_all_code(text, hidden + "\n")
-    elif tier == "explain":
-        text, _ = strip_code_blocks(text, lang=lang)
-    return _cut(text, limit)
+    return _cut(visible_text(source.text, source.kind, tier, lang), limit)
 
 
 def _cut(text: str, limit: int) -> str:

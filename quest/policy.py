@@ -28,6 +28,7 @@ by a typo); the reason is logged at ERROR and shown in the status line.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 import threading
@@ -35,12 +36,13 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from quest.kb.documents import normalize_problem_id
 from quest.retrieval.types import Hit
 
 log = logging.getLogger(__name__)
+S = TypeVar("S")
 
 #: Kinds a tier never lets into the context.
 TIER_EXCLUDED_KINDS: Mapping[str, frozenset[str]] = {
@@ -343,6 +345,47 @@ def code_blocks(text: str) -> list[str]:
 def remove_all_code(text: str, note: str = "") -> str:
     """Every fenced block replaced by `note` (for official material shown without code)."""
     return _ANY_FENCED.sub(lambda m: note, text)
+
+
+# --------------------------------------------------------------------------- what a student sees
+
+
+def held_back_note(lang: str) -> str:
+    if lang == "zh":
+        return "> （当前模式不显示这段代码：思路见上下文；允许时可用“完整题解”模式查看。）"
+    return "> (Code held back in this mode: the idea is in the text around it; the solution mode shows it, " \
+           "where allowed.)"
+
+
+def visible_text(text: str, kind: str, tier: str, lang: str = "en", *, max_lines: int = MAX_CODE_LINES) -> str:
+    """THE tier rule for document text a student can see: the Sources panel, the `/ask` API,
+    `ask --json`, retrieval-only and direct answers all pass through here.
+
+    * solution: everything;
+    * hint: no official-solution text at all, and no code from any document;
+    * explain: no code from an official solution, and no code block longer than `max_lines`
+      from any other document (an error pattern's "fix" may be a whole accepted program).
+
+    Removed code is replaced by a note saying it is held back. The student's own code is not a
+    document and never passes through here.
+    """
+    if tier == "solution":
+        return text
+    note = held_back_note(lang)
+    strictest = tier != "explain"  # hint, or a tier this code does not know
+    if strictest and kind == "official_solution":
+        return note
+    if strictest or kind == "official_solution":
+        return remove_all_code(text, note + "\n")
+    gate = CodeGate(enabled=True, lang=lang, max_lines=max_lines)
+    gate.note = note
+    return gate.feed(text) + gate.flush()
+
+
+def visible_sources(sources: Iterable[S], tier: str, lang: str = "en") -> tuple[S, ...]:
+    """Sources (anything with `text` and `kind`) as `visible_text` lets the student see them."""
+    return tuple(dataclasses.replace(s, text=visible_text(s.text, s.kind, tier, lang))  # type: ignore[type-var]
+                 for s in sources)
 
 
 # --------------------------------------------------------------------------- leak check
