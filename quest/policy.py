@@ -334,12 +334,15 @@ def strip_code_blocks(text: str, *, lang: str = "en", max_lines: int = MAX_CODE_
     return out, gate.removed
 
 
-_ANY_FENCED = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]*\n(.*?)(?:^ {0,3}\1[ \t]*$|\Z)", re.M | re.S)
+# A closing fence is the opening one's character, at least as many times (CommonMark; the
+# streaming gate agrees): "~~~" ... "~~~~" is one block.
+_ANY_FENCED = re.compile(r"^ {0,3}(?P<fence>(?P<ch>[`~])(?P=ch){2,})[^\n]*\n(?P<body>.*?)"
+                         r"(?:^ {0,3}(?P=fence)(?P=ch)*[ \t]*$|\Z)", re.M | re.S)
 
 
 def code_blocks(text: str) -> list[str]:
     """The bodies of the fenced code blocks in a Markdown text."""
-    return [m.group(2) for m in _ANY_FENCED.finditer(text)]
+    return [m.group("body") for m in _ANY_FENCED.finditer(text)]
 
 
 def remove_all_code(text: str, note: str = "") -> str:
