@@ -254,11 +254,12 @@ class CodeGate:
         self._line_open = False  # the current line is known not to be a fence: pass it through
         self._fence: str | None = None  # the opening fence marker while inside a block
         self._block: list[str] = []
+        self._after_cr = False  # the last chunk ended with CR (its LF may start the next one)
 
     def feed(self, text: str) -> str:
         if not self.enabled:
             return text
-        self._pending += text
+        self._pending += self._newlines(text)
         out: list[str] = []
         while self._pending:
             if self._fence is None:
@@ -303,6 +304,17 @@ class CodeGate:
                         and not m.group(2).strip():
                     out.append(self._release(closed=True))
         return "".join(out)
+
+    def _newlines(self, text: str) -> str:
+        """CR and CRLF as LF: Markdown renders a lone CR as a line end, so a block written with CRs
+        would otherwise be one "line" here and many on screen (found by fuzzing). A CRLF may be
+        split between two chunks: the LF after a chunk's final CR is dropped."""
+        if not text:
+            return text
+        if self._after_cr and text.startswith("\n"):
+            text = text[1:]
+        self._after_cr = text.endswith("\r")
+        return text.replace("\r\n", "\n").replace("\r", "\n")
 
     def _release(self, *, closed: bool) -> str:
         body = len(self._block) - (2 if closed else 1)
@@ -374,6 +386,7 @@ def visible_text(text: str, kind: str, tier: str, lang: str = "en", *, max_lines
     """
     if tier == "solution":
         return text
+    text = text.replace("\r\n", "\n").replace("\r", "\n")  # a lone CR ends a Markdown line too
     note = held_back_note(lang)
     strictest = tier != "explain"  # hint, or a tier this code does not know
     if strictest and kind == "official_solution":

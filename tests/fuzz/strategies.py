@@ -19,14 +19,15 @@ def mixed(fragments: list[str], *, max_parts: int = 30) -> st.SearchStrategy[str
 JUDGE_FRAGMENTS = [
     "Time Limit Exceeded", "Wrong Answer on test ", "Runtime Error", "Memory Limit Exceeded", "Compile Error",
     "Accepted", "TLE", "WA", "RE", "CE", "MLE", "OLE", "PE", "运行超时", "答案错误", "编译错误", "内存超限",
-    "Traceback (most recent call last):\n", '  File "main.py", line ', ", in <module>\n", "IndexError: list index out of range",
+    "Traceback (most recent call last):\n", '  File "main.py", line ', ", in <module>\n",
+    "IndexError: list index out of range",
     "RecursionError: maximum recursion depth exceeded", "main.cpp:", ":5: error: ", "warning: ", "note: ",
     "Main.java:", "Exception in thread \"main\" java.lang.", "NullPointerException", "\tat Main.main(Main.java:",
     ")", "Segmentation fault (core dumped)", "test ", "#", "第", "个测试点",
 ]
 
 FENCE_FRAGMENTS = ["```", "```python\n", "~~~", "~~~~\n", "````", "\n```\n", "    ```", "x = 1\n", "print(1)\n",
-                   "for i in range(n):\n", "    pass\n", "`inline`", "\n"]
+                   "for i in range(n):\n", "    pass\n", "`inline`", "\n", "\r", "\r\n", "```\r"]
 
 CITATION_FRAGMENTS = ["[1]", "[2]", "[9]", "[1, 2]", "[1][3]", "【2】", "[1，2、3]", "[0]", "[99999999999999999999]",
                       "nums[1]", "dp[i][2]", "[1](http://x)", "`a[1]`", "```\n[1]\n```\n", " .", "。", "\n", " "]

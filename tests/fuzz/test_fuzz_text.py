@@ -20,7 +20,7 @@ from tests.fuzz.support import bounded, examples
 SETTINGS = Settings()
 
 
-@examples(1000)
+@examples(800)
 @given(mixed(JUDGE_FRAGMENTS, max_parts=60), st.one_of(st.none(), st.sampled_from(["TLE", "wa", "", "??"]), TEXT))
 def test_the_judge_parser_reads_anything(text: str, hint: str | None) -> None:
     report = bounded(judge.parse, text, hint)
@@ -28,7 +28,7 @@ def test_the_judge_parser_reads_anything(text: str, hint: str | None) -> None:
     assert isinstance(report.summary("zh"), str) and isinstance(report.summary("en"), str)
 
 
-@examples(1000)
+@examples(600)
 @given(mixed(CITATION_FRAGMENTS, max_parts=40), st.sets(st.integers(0, 12), max_size=6))
 def test_the_citation_checker_keeps_only_valid_numbers(answer: str, valid: set[int]) -> None:
     check = bounded(check_citations, answer, valid)
@@ -44,16 +44,16 @@ def _gated(pieces: list[str], max_lines: int) -> tuple[str, int]:
     return out, gate.removed
 
 
-@examples(600)
+@examples(400)
 @given(st.lists(mixed(FENCE_FRAGMENTS, max_parts=8), max_size=25), st.integers(0, 4))
 def test_the_code_gate_never_lets_a_long_block_through(pieces: list[str], max_lines: int) -> None:
     out, removed = bounded(_gated, pieces, max_lines)
     whole, whole_removed = _gated(["".join(pieces)], max_lines)
     assert (out, removed) == (whole, whole_removed)  # however the stream is cut, the same answer
-    for block in code_blocks(out):
-        assert len(block.splitlines()) <= max_lines, block
+    for block in code_blocks(out):  # Markdown ends lines at LF (CRs are LFs by now), not at \x1e or \u2028
+        assert block.count("\n") + (0 if block.endswith("\n") or not block else 1) <= max_lines, block
     if removed == 0:
-        assert out == "".join(pieces)
+        assert out == "".join(pieces).replace("\r\n", "\n").replace("\r", "\n")
 
 
 REQUEST = st.builds(
@@ -70,7 +70,7 @@ REQUEST = st.builds(
 )
 
 
-@examples(400)
+@examples(300)
 @given(REQUEST)
 def test_request_validation_accepts_or_says_why(request: Request) -> None:
     try:
@@ -90,7 +90,7 @@ BYTES = st.one_of(
 )
 
 
-@examples(300)
+@examples(200)
 @given(BYTES)
 def test_the_decoder_returns_text_or_refuses(data: bytes) -> None:
     try:
@@ -103,7 +103,7 @@ def test_the_decoder_returns_text_or_refuses(data: bytes) -> None:
         assert decoded.encoding in ("utf-8-sig", "utf-8")
 
 
-@examples(300)
+@examples(200)
 @given(TEXT.filter(lambda t: "\x00" not in t))
 def test_utf8_text_always_round_trips(text: str) -> None:
     try:
