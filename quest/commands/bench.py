@@ -37,12 +37,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--rate", type=float, default=50.0, help="tokens per second it streams at (default: 50)")
     parser.add_argument("--approximate-at", type=int,
                         help="corpus size at which to compare exact and approximate FAISS search (default: largest)")
+    # Soak test (issue 11): many students over many minutes with a misbehaving fake Ollama.
+    parser.add_argument("--soak", action="store_true", help="run the soak test instead (see quest/bench/soak.py)")
+    parser.add_argument("--students", type=int, default=200, help="soak: simulated students (default: 200)")
+    parser.add_argument("--minutes", type=float, default=10.0, help="soak: duration in minutes (default: 10)")
+    parser.add_argument("--questions-per-student", type=int, default=3, help="soak: questions each (default: 3)")
+    parser.add_argument("--seed", type=int, default=11, help="soak: seed of the schedule and the chaos")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
     from quest.bench import runner
 
+    if args.soak:
+        return _soak(args)
     if args.queries < 1:
         print("error: --queries must be at least 1", file=sys.stderr)
         return 2
@@ -57,3 +65,28 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     if missed:
         print(f"{len(missed)} target(s) missed: see the report")
     return 0
+
+
+def _soak(args: argparse.Namespace) -> int:
+    import shutil
+    import tempfile
+
+    from quest.bench import soak
+
+    if min(args.students, args.questions_per_student) < 1 or args.minutes <= 0:
+        print("error: --students, --questions-per-student and --minutes must be positive", file=sys.stderr)
+        return 2
+    args.out.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix="quest-soak-"))  # knowledge copy, index, feedback db, app log
+    try:
+        results = soak.run(students=args.students, minutes=args.minutes, questions=args.questions_per_student,
+                           seed=args.seed, tokens=args.tokens if args.tokens != 200 else 40,
+                           rate=args.rate if args.rate != 50.0 else 20.0, workdir=work,
+                           progress=lambda m: print(m, file=sys.stderr, flush=True))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    report = soak.write_report(results, args.out)
+    print(f"wrote {report} and {args.out / 'results.json'}")
+    for goal in results.get("goals", []):
+        print(f"  {'met   ' if goal['met'] else 'MISSED'} {goal['goal']}: {goal['value']}")
+    return 0 if "skipped" not in results else 1
