@@ -113,3 +113,12 @@ def test_ask_with_a_binary_code_file_says_why(tmp_path: Path, capsys: pytest.Cap
     code_file.write_bytes(JUNK["nul_bytes"])
     assert main(["ask", "Why?", "--code", str(code_file)]) == 2
     assert capsys.readouterr().err.startswith("error: The code looks like binary data")
+
+
+def test_a_pasted_byte_order_mark_is_dropped() -> None:
+    from quest.request import Request, validate_request
+    from quest.settings import Settings
+
+    pasted = Request(question="\ufeff为什么超时？", code="\ufeffx = 1\n", error="\ufeffTLE")
+    checked = validate_request(pasted, Settings())
+    assert (checked.question, checked.code, checked.error) == ("为什么超时？", "x = 1\n", "TLE")
