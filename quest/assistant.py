@@ -257,7 +257,8 @@ class Assistant:
         decision = self.lock.check(pid, now)
         if decision.locked:
             log.info("refused by the contest lock: problem=%s reason=%s", pid, decision.reason)
-            text = self._lock_text(decision, lang, req.extra.get("tz"))
+            # The viewer's zone, when a caller passes one (main drops Request.extra: stay merge-safe).
+            text = self._lock_text(decision, lang, (getattr(req, "extra", None) or {}).get("tz"))
             yield Notice("locked", text, "warning")
             yield Done(text, stats={**stats, "mode": "refused", "total_ms": _ms(started)})
             return
