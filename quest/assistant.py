@@ -50,10 +50,12 @@ from quest.policy import (
     LockDecision,
     code_blocks,
     filter_hits,
+    format_moment,
     leak_check,
     leak_note,
-    remove_all_code,
     strip_code_blocks,
+    visible_sources,
+    visible_text,
 )
 from quest.prompts import build_prompt
 from quest.request import Request, validate_request
@@ -205,7 +207,10 @@ class Assistant:
         if st.kb_errors:
             notices.append(f"{len(st.kb_errors)} knowledge file(s) could not be loaded")
         locked = self.lock.locked_problems(self.now())
-        if locked:
+        lock_warning = self.lock.warning()
+        if lock_warning:  # the operator must see that the lock file is broken, not only the effect
+            notices.append(lock_warning)
+        elif locked:
             notices.append("contest lock: all problems" if isinstance(locked, str)
                            else "contest lock: " + ", ".join(sorted(locked)))
         model, reasoning_model = self.settings.chat_model_names
@@ -288,7 +293,7 @@ class Assistant:
     def _answer_direct(self, planned: Plan, context: Context, stats: dict[str, Any],
                        started: float) -> Iterator[Event]:
         """An exact id or title question: the knowledge base answers, within the tier, without the model."""
-        yield Sources(context.sources)
+        yield Sources(visible_sources(context.sources, planned.request.tier, planned.lang))
         answer = self._direct_answer(planned.problem, context, planned.request.tier, planned.lang)
         yield Token(answer)
         yield Done(answer, stats={**stats, "mode": "exact", "total_ms": _ms(started)},
@@ -319,7 +324,7 @@ class Assistant:
             yield Notice("history_trimmed", words["history_trimmed"].format(n=prompt.history_dropped), "info")
         if not context.sources:
             yield Notice("no_sources", words["no_sources_model"], "info")
-        yield Sources(context.sources)
+        yield Sources(visible_sources(context.sources, tier, lang))
 
         model, reasoning_model = self.settings.chat_model_names
         if req.reasoning and reasoning_model:
@@ -446,13 +451,13 @@ class Assistant:
 
     # ------------------------------------------------------------------ helpers
 
-    def _lock_text(self, decision: LockDecision, lang: str) -> str:
+    def _lock_text(self, decision: LockDecision, lang: str, zone: str | None = None) -> str:
         words = TEXT[lang]
         if decision.reason == "broken_file":
             return words["locked_broken"]
         until = ""
         if decision.until is not None:
-            until = words["until"].format(time=decision.until.astimezone().strftime("%Y-%m-%d %H:%M"))
+            until = words["until"].format(time=format_moment(decision.until, zone))
         return words["locked"].format(until=until)
 
     def _failure_line(self, code: str, error: LLMError | None, lang: str, model: str) -> str:
@@ -522,13 +527,7 @@ class Assistant:
 
 def excerpt(source: Source, tier: str, lang: str, limit: int = EXCERPT_CHARS) -> str:
     """A source's text as a tier may show it: hint shows no code; explain no official code and no long code."""
-    text = source.text
-    hidden = TEXT[lang]["code_hidden"]
-    if tier == "hint" or (tier == "explain" and source.kind == "official_solution"):
-        text = remove_all_code(text, hidden + "\n")
-    elif tier == "explain":
-        text, _ = strip_code_blocks(text, lang=lang)
-    return _cut(text, limit)
+    return _cut(visible_text(source.text, source.kind, tier, lang), limit)
 
 
 def _cut(text: str, limit: int) -> str:

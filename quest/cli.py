@@ -21,7 +21,7 @@ from quest.errors import QuestError
 from quest.flags import add_deprecated_alias, add_knowledge_flags
 from quest.settings import Settings
 
-COMMANDS = ("index", "search", "ask", "kb", "eval", "bench", "feedback")
+COMMANDS = ("index", "search", "ask", "kb", "eval", "bench", "feedback", "lock")
 
 
 def add_global_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup, default: object = None) -> None:

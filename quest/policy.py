@@ -18,28 +18,31 @@ Contest lock file (YAML), re-read whenever it changes on disk::
         end: 2026-12-01T12:00:00+08:00
         problems: all                   # or a list of ids
 
-A file that cannot be read or parsed locks everything (fail closed: an operator who is
-editing it during a contest should not open the solutions by a typo); the reason is logged.
-A configured path that does not exist means no lock.
+Times need their zone (`+08:00`, `Z`). The file is checked against a strict schema
+(`quest.schema.LockFileModel`): an unknown or misspelled key, `problems: 239, 1` (text, not a
+list), an empty file, anchors/aliases, or a configured path that does not exist all lock
+EVERYTHING (fail closed: an operator editing it during a contest must not open the solutions
+by a typo); the reason is logged at ERROR and shown in the status line.
+`python -m quest lock check FILE` validates a file and prints what it locks.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
-
-import yaml
+from typing import Any, TypeVar
 
 from quest.kb.documents import normalize_problem_id
 from quest.retrieval.types import Hit
 
 log = logging.getLogger(__name__)
+S = TypeVar("S")
 
 #: Kinds a tier never lets into the context.
 TIER_EXCLUDED_KINDS: Mapping[str, frozenset[str]] = {
@@ -96,6 +99,18 @@ class LockConfig:
     windows: tuple[LockWindow, ...] = ()
     broken: str | None = None  # why the file could not be used (then everything is locked)
 
+    def locked_at(self, now: datetime) -> frozenset[str] | str:
+        """Every problem locked at `now`, or ALL."""
+        if self.broken:
+            return ALL
+        locked = set(self.problems)
+        for window in self.windows:
+            if window.active(now):
+                if window.problems == ALL:
+                    return ALL
+                locked |= set(window.problems)
+        return frozenset(locked)
+
 
 @dataclass(frozen=True)
 class LockDecision:
@@ -107,44 +122,21 @@ class LockDecision:
 
 @dataclass
 class _FileState:
-    key: tuple[int, int] | None = None
+    key: tuple[Any, ...] | None = None
     config: LockConfig = field(default_factory=LockConfig)
 
 
-def _as_datetime(value: Any) -> datetime:
-    dt = value if isinstance(value, datetime) else datetime.fromisoformat(str(value).strip())
-    if dt.tzinfo is None:
-        dt = dt.astimezone()  # naive: the machine's local time
-    return dt
+def _scope(value: Any) -> frozenset[str] | str:
+    return ALL if value == ALL else frozenset(value)
 
 
-def _problem_set(value: Any) -> frozenset[str] | str:
-    if value is None:
-        return frozenset()
-    if isinstance(value, str) and value.strip().lower() == ALL:
-        return ALL
-    if isinstance(value, (str, int)):
-        value = [value]
-    if not isinstance(value, Sequence):
-        raise ValueError(f"problems must be a list of ids or 'all', not {value!r}")
-    return frozenset(pid for pid in (normalize_problem_id(v) for v in value) if pid)
+def read_lock_file(path: Path) -> LockConfig:
+    """The lock file's rules; `quest.schema.SchemaError` (file, line, key) when it is not valid."""
+    from quest.schema import load_lock_file
 
-
-def parse_lock(data: Any) -> LockConfig:
-    if data is None:
-        return LockConfig()
-    if not isinstance(data, Mapping):
-        raise ValueError("the lock file must be a mapping with 'problems' and/or 'windows'")
-    problems = _problem_set(data.get("problems"))
-    windows = []
-    for i, raw in enumerate(data.get("windows") or ()):
-        if not isinstance(raw, Mapping) or "start" not in raw or "end" not in raw:
-            raise ValueError(f"window {i + 1} needs 'start' and 'end'")
-        start, end = _as_datetime(raw["start"]), _as_datetime(raw["end"])
-        if end <= start:
-            raise ValueError(f"window {i + 1} ends before it starts")
-        scope = _problem_set(raw.get("problems", ALL))
-        windows.append(LockWindow(start=start, end=end, problems=scope, name=str(raw.get("name") or "")))
+    model = load_lock_file(path)
+    windows = [LockWindow(w.start, w.end, _scope(w.problems), w.name) for w in model.windows]
+    problems = _scope(model.problems)
     if problems == ALL:
         windows.append(LockWindow(datetime.min.replace(tzinfo=timezone.utc),
                                   datetime.max.replace(tzinfo=timezone.utc), ALL, "always"))
@@ -152,8 +144,33 @@ def parse_lock(data: Any) -> LockConfig:
     return LockConfig(problems=problems, windows=tuple(windows))  # type: ignore[arg-type]
 
 
+def broken_lock_warning(reason: str) -> str:
+    """The operator's status-line warning for a lock file that cannot be used."""
+    return f"contest lock file invalid: {reason} — all problems locked"
+
+
+def format_moment(moment: datetime, zone: str | None = None) -> str:
+    """'2026-12-01 12:00 UTC+08:00': always with its zone; in `zone` (an IANA name) when known."""
+    shown = moment
+    name = ""
+    if zone:
+        try:
+            from zoneinfo import ZoneInfo
+
+            shown, name = moment.astimezone(ZoneInfo(zone)), f" ({zone})"
+        except (ValueError, KeyError, OSError):  # an unknown zone name: keep the window's own zone
+            log.debug("unknown time zone %r", zone)
+    offset = shown.strftime("%z") or "+0000"
+    return f"{shown:%Y-%m-%d %H:%M} UTC{offset[:3]}:{offset[3:]}{name}"
+
+
 class ContestLock:
-    """The operator's contest lock. Cheap to consult: one stat() per check, a re-read on change."""
+    """The operator's contest lock. Cheap to consult: one stat() per check, a re-read on change.
+
+    It fails closed: when a lock file is configured but missing, unreadable or invalid, every
+    problem is locked, `warning()` says why for the status line, and the log says it at
+    ERROR once per change of the file.
+    """
 
     def __init__(self, path: Path | None) -> None:
         self.path = Path(path) if path else None
@@ -165,37 +182,35 @@ class ContestLock:
             return LockConfig()
         try:
             st = self.path.stat()
-        except FileNotFoundError:
-            if self._state.key is not None:
-                log.warning("contest lock file %s was removed: no lock", self.path)
-            self._state = _FileState()
-            return self._state.config
-        key = (st.st_mtime_ns, st.st_size)
+            key: tuple[Any, ...] = (st.st_mtime_ns, st.st_size, st.st_ino)
+        except OSError as exc:
+            key = ("unreadable", type(exc).__name__)
         with self._lock:
             if key != self._state.key:
-                try:
-                    config = parse_lock(yaml.safe_load(self.path.read_text(encoding="utf-8")))
-                    log.info("contest lock loaded from %s: %d problem(s), %d window(s)",
-                             self.path, len(config.problems), len(config.windows))
-                except (OSError, ValueError, yaml.YAMLError) as exc:
-                    log.error("contest lock file %s is unusable, locking everything: %s", self.path, exc)
-                    config = LockConfig(broken=str(exc))
-                self._state = _FileState(key=key, config=config)
+                self._state = _FileState(key=key, config=self._load())
             return self._state.config
+
+    def _load(self) -> LockConfig:
+        from quest.schema import SchemaError
+
+        assert self.path is not None
+        try:
+            config = read_lock_file(self.path)
+        except SchemaError as exc:
+            log.error("contest lock file %s is invalid, locking every problem: %s", self.path, exc)
+            return LockConfig(broken=str(exc.problems[0]) if exc.problems else str(exc))
+        log.info("contest lock loaded from %s: %d problem(s), %d window(s)",
+                 self.path, len(config.problems), len(config.windows))
+        return config
+
+    def warning(self) -> str | None:
+        """A line for the operator when the lock file cannot be used, else None."""
+        config = self.config()
+        return broken_lock_warning(config.broken) if config.broken else None
 
     def locked_problems(self, now: datetime | None = None) -> frozenset[str] | str:
         """Every problem locked right now, or ALL."""
-        config = self.config()
-        if config.broken:
-            return ALL
-        now = now or datetime.now(timezone.utc)
-        locked = set(config.problems)
-        for window in config.windows:
-            if window.active(now):
-                if window.problems == ALL:
-                    return ALL
-                locked |= set(window.problems)
-        return frozenset(locked)
+        return self.config().locked_at(now or datetime.now(timezone.utc))
 
     def check(self, problem_id: str | None, now: datetime | None = None) -> LockDecision:
         config = self.config()
@@ -239,11 +254,12 @@ class CodeGate:
         self._line_open = False  # the current line is known not to be a fence: pass it through
         self._fence: str | None = None  # the opening fence marker while inside a block
         self._block: list[str] = []
+        self._after_cr = False  # the last chunk ended with CR (its LF may start the next one)
 
     def feed(self, text: str) -> str:
         if not self.enabled:
             return text
-        self._pending += text
+        self._pending += self._newlines(text)
         out: list[str] = []
         while self._pending:
             if self._fence is None:
@@ -294,6 +310,17 @@ class CodeGate:
         """True while a fenced block is held back: the page shows a placeholder where it will go."""
         return self.enabled and self._fence is not None
 
+    def _newlines(self, text: str) -> str:
+        """CR and CRLF as LF: Markdown renders a lone CR as a line end, so a block written with CRs
+        would otherwise be one "line" here and many on screen (found by fuzzing). A CRLF may be
+        split between two chunks: the LF after a chunk's final CR is dropped."""
+        if not text:
+            return text
+        if self._after_cr and text.startswith("\n"):
+            text = text[1:]
+        self._after_cr = text.endswith("\r")
+        return text.replace("\r\n", "\n").replace("\r", "\n")
+
     def _release(self, *, closed: bool) -> str:
         body = len(self._block) - (2 if closed else 1)
         block, self._block, self._fence = "".join(self._block), [], None
@@ -324,17 +351,62 @@ def strip_code_blocks(text: str, *, lang: str = "en", max_lines: int = MAX_CODE_
     return out, gate.removed
 
 
-_ANY_FENCED = re.compile(r"^ {0,3}(`{3,}|~{3,})[^\n]*\n(.*?)(?:^ {0,3}\1[ \t]*$|\Z)", re.M | re.S)
+# A closing fence is the opening one's character, at least as many times (CommonMark; the
+# streaming gate agrees): "~~~" ... "~~~~" is one block.
+_ANY_FENCED = re.compile(r"^ {0,3}(?P<fence>(?P<ch>[`~])(?P=ch){2,})[^\n]*\n(?P<body>.*?)"
+                         r"(?:^ {0,3}(?P=fence)(?P=ch)*[ \t]*$|\Z)", re.M | re.S)
 
 
 def code_blocks(text: str) -> list[str]:
     """The bodies of the fenced code blocks in a Markdown text."""
-    return [m.group(2) for m in _ANY_FENCED.finditer(text)]
+    return [m.group("body") for m in _ANY_FENCED.finditer(text)]
 
 
 def remove_all_code(text: str, note: str = "") -> str:
     """Every fenced block replaced by `note` (for official material shown without code)."""
     return _ANY_FENCED.sub(lambda m: note, text)
+
+
+# --------------------------------------------------------------------------- what a student sees
+
+
+def held_back_note(lang: str) -> str:
+    if lang == "zh":
+        return "> （当前模式不显示这段代码：思路见上下文；允许时可用“完整题解”模式查看。）"
+    return "> (Code held back in this mode: the idea is in the text around it; the solution mode shows it, " \
+           "where allowed.)"
+
+
+def visible_text(text: str, kind: str, tier: str, lang: str = "en", *, max_lines: int = MAX_CODE_LINES) -> str:
+    """THE tier rule for document text a student can see: the Sources panel, the `/ask` API,
+    `ask --json`, retrieval-only and direct answers all pass through here.
+
+    * solution: everything;
+    * hint: no official-solution text at all, and no code from any document;
+    * explain: no code from an official solution, and no code block longer than `max_lines`
+      from any other document (an error pattern's "fix" may be a whole accepted program).
+
+    Removed code is replaced by a note saying it is held back. The student's own code is not a
+    document and never passes through here.
+    """
+    if tier == "solution":
+        return text
+    text = text.replace("\r\n", "\n").replace("\r", "\n")  # a lone CR ends a Markdown line too
+    note = held_back_note(lang)
+    strictest = tier != "explain"  # hint, or a tier this code does not know
+    if strictest and kind == "official_solution":
+        return note
+    if strictest or kind == "official_solution":
+        return remove_all_code(text, note + "\n")
+    gate = CodeGate(enabled=True, lang=lang, max_lines=max_lines)
+    gate.note = note
+    return gate.feed(text) + gate.flush()
+
+
+def visible_sources(sources: Iterable[S], tier: str, lang: str = "en") -> tuple[S, ...]:
+    """Sources (anything with `text` and `kind`) as `visible_text` lets the student see them."""
+    return tuple(dataclasses.replace(s, text=visible_text(s.text, s.kind, tier, lang))  # type: ignore[type-var]
+                 for s in sources)
 
 
 # --------------------------------------------------------------------------- leak check

@@ -73,9 +73,10 @@ def _check_field(name: str, value: str, limit: int) -> None:
 
 def validate_request(request: Request, settings: Settings) -> Request:
     """Check sizes and content and return a normalized copy; raise InputError otherwise."""
-    question = (request.question or "").strip()
-    code = request.code or ""
-    error = request.error or ""
+    # A byte-order mark survives some copy-pastes and file readers; it is never part of the text.
+    question = (request.question or "").removeprefix("\ufeff").strip()
+    code = (request.code or "").removeprefix("\ufeff")
+    error = (request.error or "").removeprefix("\ufeff")
     if not question and not code.strip() and not error.strip():
         raise InputError("Please type a question (and, if you have them, your code and the judge's message).",
                          field="question", reason="empty")

@@ -117,13 +117,14 @@ def test_locked_problem_never_reaches_retrieval_or_the_model(fake_ollama: FakeOl
 
 def test_lock_window_and_lock_added_while_running(fake_ollama: FakeOllama, tmp_path: Path) -> None:
     lock = tmp_path / "lock.yaml"
+    lock.write_text("problems: []\n", encoding="utf-8")  # a lock file that locks nothing yet
     assistant, retriever = make(fake_ollama, contest_lock_file=lock)
     assistant.now = lambda: datetime(2026, 12, 1, 2, 0, tzinfo=timezone.utc)
     assert list(assistant.ask(tle_request()))[-1].stats["mode"] == "model"
     lock.write_text("windows:\n  - start: 2026-12-01T09:00:00+08:00\n    end: 2026-12-01T12:00:00+08:00\n"
                     "    problems: all\n", encoding="utf-8")
     events = list(assistant.ask(tle_request(problem_id=None)))
-    assert events[0].code == "locked" and "2026-12-01" in events[0].text
+    assert events[0].code == "locked" and "2026-12-01 12:00 UTC+08:00" in events[0].text  # with its zone
     assert len(retriever.searches) == 1 and len(fake_ollama.chat_bodies) == 1
 
 
@@ -356,6 +357,7 @@ def real_retriever(tmp_path_factory: pytest.TempPathFactory):
 
 @pytest.mark.slow
 def test_end_to_end_with_the_real_knowledge_base(fake_ollama: FakeOllama, real_retriever, tmp_path: Path) -> None:
+    (tmp_path / "lock.yaml").write_text("problems: []\n", encoding="utf-8")  # nothing locked yet
     settings = settings_for(fake_ollama, kb_dir=ROOT / "knowledge", data_dir=tmp_path, embedding_model="none",
                             contest_lock_file=tmp_path / "lock.yaml")
     assistant = Assistant(settings, real_retriever, OllamaChatModel(settings))

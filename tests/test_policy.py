@@ -68,14 +68,14 @@ def test_window_for_all_problems_locks_requests_without_a_problem(tmp_path: Path
 def test_lock_file_is_reread_when_it_changes(tmp_path: Path) -> None:
     lock_file = tmp_path / "lock.yaml"
     lock = ContestLock(lock_file)
-    assert not lock.check("239", NOON).locked  # no file yet: no lock
+    assert lock.check("239", NOON).reason == "broken_file"  # configured but missing: fail closed
     write(lock_file, "problems: [1]\n")
     assert not lock.check("239", NOON).locked
     write(lock_file, "problems: [1, 239]\n")
     os.utime(lock_file, ns=(1, 2_000_000_000))  # a different mtime even on coarse clocks
     assert lock.check("239", NOON).locked
     lock_file.unlink()
-    assert not lock.check("239", NOON).locked
+    assert lock.check("1000", NOON).reason == "broken_file"  # removed during the contest: still closed
 
 
 def test_broken_lock_file_locks_everything(tmp_path: Path) -> None:

@@ -72,5 +72,5 @@ def test_unknown_problem_and_off_topic_question(tmp_path, kb_copy):
 def test_bad_code_file_is_a_clear_error(tmp_path, kb_copy):
     out = run_quest("search", "q", "--code", str(tmp_path / "missing.py"), data_dir=tmp_path / "d", kb=kb_copy)
     assert out.returncode == 2
-    assert out.stderr.startswith("error: cannot read code file")
+    assert out.stderr.startswith("error: Cannot read the code file")
     assert "Traceback" not in out.stderr

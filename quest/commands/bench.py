@@ -39,7 +39,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="corpus size at which to compare exact and approximate FAISS search (default: largest)")
     parser.add_argument("--fleet", action="store_true",
                         help="capacity of several app replicas and model hosts (fake hosts; see quest/bench/fleet.py)")
-    parser.add_argument("--students", type=int, default=200, help="simulated students for --fleet (default: 200)")
+    # Soak test (issue 11): many students over many minutes with a misbehaving fake Ollama.
+    parser.add_argument("--soak", action="store_true", help="run the soak test instead (see quest/bench/soak.py)")
+    parser.add_argument("--students", type=int, default=200,
+                        help="simulated students for --fleet and --soak (default: 200)")
+    parser.add_argument("--minutes", type=float, default=10.0, help="soak: duration in minutes (default: 10)")
+    parser.add_argument("--questions-per-student", type=int, default=3, help="soak: questions each (default: 3)")
+    parser.add_argument("--seed", type=int, default=11, help="soak: seed of the schedule and the chaos")
     parser.set_defaults(func=run)
 
 
@@ -48,6 +54,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
 
     if args.fleet:
         return run_fleet(args)
+    if args.soak:
+        return _soak(args)
     if args.queries < 1:
         print("error: --queries must be at least 1", file=sys.stderr)
         return 2
@@ -80,3 +88,26 @@ def run_fleet(args: argparse.Namespace) -> int:
     print("wrote " + ", ".join(str(p) for p in written))
     print(fleet.table(results["scenarios"]))
     return 0
+def _soak(args: argparse.Namespace) -> int:
+    import shutil
+    import tempfile
+
+    from quest.bench import soak
+
+    if min(args.students, args.questions_per_student) < 1 or args.minutes <= 0:
+        print("error: --students, --questions-per-student and --minutes must be positive", file=sys.stderr)
+        return 2
+    args.out.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix="quest-soak-"))  # knowledge copy, index, feedback db, app log
+    try:
+        results = soak.run(students=args.students, minutes=args.minutes, questions=args.questions_per_student,
+                           seed=args.seed, tokens=args.tokens if args.tokens != 200 else 40,
+                           rate=args.rate if args.rate != 50.0 else 20.0, workdir=work,
+                           progress=lambda m: print(m, file=sys.stderr, flush=True))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    report = soak.write_report(results, args.out)
+    print(f"wrote {report} and {args.out / 'results.json'}")
+    for goal in results.get("goals", []):
+        print(f"  {'met   ' if goal['met'] else 'MISSED'} {goal['goal']}: {goal['value']}")
+    return 0 if "skipped" not in results else 1

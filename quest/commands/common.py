@@ -6,19 +6,18 @@ import argparse
 import sys
 from pathlib import Path
 
-from quest.errors import InputError
+from quest.encoding import MAX_INPUT_BYTES, decode_text, read_text_file
 
 
 def read_code(path: Path | None) -> str:
-    """The student's code from a file, or stdin for '-'; a clear InputError when unreadable."""
+    """The student's code from a file, or stdin for '-', in any common encoding (UTF-8, GBK,
+    Big5, UTF-16, ...: see quest.encoding); a clear InputError when unreadable or binary."""
     if path is None:
         return ""
     if str(path) == "-":
-        return sys.stdin.read()
-    try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read code file {path}: {exc}", field="code") from exc
+        stream = getattr(sys.stdin, "buffer", None)
+        return decode_text(stream.read(MAX_INPUT_BYTES + 1)).text if stream is not None else sys.stdin.read()
+    return read_text_file(path).text
 
 
 def add_request_arguments(parser: argparse.ArgumentParser) -> None:

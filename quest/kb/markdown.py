@@ -13,8 +13,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from quest.errors import KnowledgeBaseError
 from quest.kb.documents import (
     KINDS,
@@ -28,6 +26,8 @@ from quest.kb.documents import (
     qualified_problem_id,
 )
 from quest.markdown_blocks import FenceTracker, fenced_blocks, split_lines
+from quest.safe_yaml import UnsafeYAML, load_yaml
+from quest.schema import FrontMatterModel, SchemaError, read_catalogue_file, validate_value
 
 log = logging.getLogger(__name__)
 
@@ -44,46 +44,25 @@ _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 
 
 def load_catalogue(path: Path) -> dict[str, Problem]:
-    """Read a problems.yaml: a list of problems, or a mapping with a `problems` list.
+    """Read a problems.yaml (a list of problems, or a mapping with a `problems` list) by its schema.
 
     A mapping may name its `source` (an import's name): its ids are then kept exactly as
     written and qualified as `<source>:<id>`, so they never collide with the starter base.
     """
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as exc:
-        line = getattr(getattr(exc, "problem_mark", None), "line", None)
-        raise KnowledgeBaseError(path, f"broken YAML: {exc}", line=line + 1 if line is not None else None) from exc
-    except (OSError, UnicodeDecodeError) as exc:
-        raise KnowledgeBaseError(path, f"cannot read: {exc}") from exc
-    source_name = ""
-    if isinstance(raw, dict):
-        source_name = raw.get("source") or ""
-        if source_name and not is_source_name(source_name):
-            raise KnowledgeBaseError(path, f"source {source_name!r} is not a valid source name (a-z, 0-9, -, _)")
-        raw = raw.get("problems")
-    if raw is None:
-        return {}
-    if not isinstance(raw, list):
-        raise KnowledgeBaseError(path, "expected a list of problems")
+        catalogue = read_catalogue_file(path)
+    except SchemaError as exc:
+        raise KnowledgeBaseError(path, exc.reason, line=exc.line) from None
+    source_name = catalogue.source
     problems: dict[str, Problem] = {}
-    for i, entry in enumerate(raw):
-        if not isinstance(entry, dict) or entry.get("id") in (None, ""):
-            raise KnowledgeBaseError(path, f"problem #{i + 1} has no id")
-        local = str(entry["id"]).strip()
-        pid = qualified_problem_id(source_name, local) if source_name else normalize_problem_id(entry["id"])
+    for entry in catalogue.problems:
+        pid = qualified_problem_id(source_name, entry.id) if source_name else normalize_problem_id(entry.id)
         if pid in problems:
             raise KnowledgeBaseError(path, f"problem id {pid} is listed twice")
         problems[pid] = Problem(
-            source_name=source_name,
-            local_id=local if source_name else "",
-            url=str(entry.get("url") or ""),
-            id=pid,
-            title_zh=str(entry.get("title_zh") or ""),
-            title_en=str(entry.get("title_en") or ""),
-            difficulty=str(entry.get("difficulty") or ""),
-            tags=tuple(str(t) for t in entry.get("tags") or ()),
-            limits=dict(entry.get("limits") or {}),
+            id=pid, source_name=source_name, local_id=entry.id if source_name else "", url=entry.url or "",
+            title_zh=entry.title_zh, title_en=entry.title_en, difficulty=entry.difficulty,
+            tags=tuple(entry.tags), limits=dict(entry.limits),
         )
     return problems
 
@@ -97,12 +76,10 @@ def split_front_matter(text: str, path: Path | str = "<text>") -> tuple[dict[str
     m = _FRONT_MATTER.match(text)
     if not m:
         raise KnowledgeBaseError(path, "missing YAML front matter (a '---' block at the top)", line=1)
-    try:
-        meta = yaml.safe_load(m.group(1))
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 2 if mark is not None else 1
-        raise KnowledgeBaseError(path, f"broken front matter: {getattr(exc, 'problem', exc)}", line=line) from exc
+    try:  # the one safe reader: no anchors/aliases (an alias bomb here once took the index build to 5.5 GB)
+        meta = load_yaml(m.group(1)).value
+    except UnsafeYAML as exc:
+        raise KnowledgeBaseError(path, f"broken front matter: {exc.reason}", line=(exc.line or 0) + 1) from None
     if not isinstance(meta, dict):
         raise KnowledgeBaseError(path, "front matter must be a mapping of fields", line=2)
     body_line = text[: m.end()].count("\n") + 1
@@ -138,25 +115,34 @@ def parse_document(text: str, path: Path | str = "<text>") -> Document:
         raise KnowledgeBaseError(path, f"unknown lang {lang!r} (expected zh or en)")
     if not body.strip():
         raise KnowledgeBaseError(path, "the document has no text below its front matter")
+    fm = _front_matter_model(text, meta, path)
     known = {"id", "kind", "title", "lang", "problem_id", "tags", "verdicts", "languages", "source", "url",
              "remote_oj"}
-    source_name = meta.get("source")
     return Document(
-        id=str(meta["id"]).strip(),
-        kind=kind,
-        title=str(meta["title"]).strip(),
+        id=fm.id,
+        kind=fm.kind,
+        title=fm.title,
         text=body.strip("\n"),
-        lang=lang,
+        lang=fm.lang,
         problem_id=document_problem_id(meta),
-        tags=_as_tuple(meta.get("tags")),
-        verdicts=tuple(v.upper() for v in _as_tuple(meta.get("verdicts"))),
-        languages=tuple(v.lower() for v in _as_tuple(meta.get("languages"))),
+        tags=tuple(fm.tags),
+        verdicts=tuple(v.upper() for v in fm.verdicts),
+        languages=tuple(v.lower() for v in fm.languages),
         source=str(path),
         extra={k: v for k, v in meta.items() if k not in known},
-        source_name=source_name if is_source_name(source_name) else "",
-        url=str(meta.get("url") or ""),
-        remote_oj=str(meta.get("remote_oj") or ""),
+        source_name=fm.source if is_source_name(fm.source) else "",
+        url=fm.url or "",
+        remote_oj=fm.remote_oj or "",
     )
+
+
+def _front_matter_model(text: str, meta: dict[str, Any], path: Path | str) -> FrontMatterModel:
+    """The front matter checked by its strict schema (`quest.schema.FrontMatterModel`)."""
+    m = _FRONT_MATTER.match(text.lstrip("\ufeff"))
+    try:
+        return validate_value(FrontMatterModel, meta, path, text=m.group(1) if m else "", line_offset=1)
+    except SchemaError as exc:
+        raise KnowledgeBaseError(path, f"front matter: {exc.reason}", line=exc.line) from None
 
 
 # The starter base: the top-level catalogue and `problems/`. `QUEST_STARTER_KB=false` leaves

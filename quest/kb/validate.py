@@ -34,9 +34,10 @@ from quest.kb.markdown import (
     split_front_matter,
 )
 from quest.markdown_blocks import fenced_blocks
+from quest.schema import FRONT_MATTER_KEYS, SchemaError, validate_value
+from quest.schema import FrontMatterModel as _FrontMatter
 
-KNOWN_FIELDS = ("id", "problem_id", "kind", "lang", "title", "tags", "verdicts", "languages", "examples", "source",
-                "url", "remote_oj")
+KNOWN_FIELDS = FRONT_MATTER_KEYS  # the schema's one list (quest/schema.py)
 REQUIRED_FIELDS = ("id", "kind", "title")
 LIST_FIELDS = ("tags", "verdicts", "languages")
 PYTHON_FENCES = {"python", "py", "python3", "py3"}
@@ -145,8 +146,8 @@ def check_document(path: Path, problems: set[str], seen: dict[str, str]) -> list
         out.append(Finding(name, lines.get(key, 1) if key else 1, severity, message))
 
     for key in meta:
-        if key not in KNOWN_FIELDS:
-            report("warning", key, f"unknown front-matter field {key!r} (known: {', '.join(KNOWN_FIELDS)})")
+        if key not in KNOWN_FIELDS:  # an error: the loader's schema refuses it
+            report("error", key, f"unknown front-matter field {key!r} (known: {', '.join(KNOWN_FIELDS)})")
     for key in REQUIRED_FIELDS:
         if meta.get(key) in (None, ""):
             report("error", None, f"front matter has no '{key}'")
@@ -186,10 +187,25 @@ def check_document(path: Path, problems: set[str], seen: dict[str, str]) -> list
 
     if not body.strip():
         report("error", None, "the document has no text below its front matter")
+    out.extend(_schema_findings(name, text, meta, reported={f.line for f in out if f.severity == "error"}))
     severity = "warning" if kind == "error_pattern" else "error"
     for line, message in python_syntax_errors(body, body_line):
         out.append(Finding(name, line, severity, message))
     return out
+
+
+def _schema_findings(name: str, text: str, meta: dict[str, Any], reported: set[int]) -> list[Finding]:
+    """What else the loader's strict schema refuses (wrong types inside lists, bad examples, ...).
+
+    The checks above word the common mistakes; lines they already reported are not repeated.
+    """
+    m = re.match(r"\A---[ \t]*\r?\n(.*?)\r?\n---", text.lstrip("\ufeff"), re.S)
+    try:
+        validate_value(_FrontMatter, meta, name, text=m.group(1) if m else "", line_offset=1)
+    except SchemaError as exc:
+        return [Finding(name, p.line or 1, "error", f"{p.key}: {p.message}" if p.key else p.message)
+                for p in exc.problems if (p.line or 1) not in reported and p.message != "required key is missing"]
+    return []
 
 
 def _as_list(value: Any) -> list[str]:

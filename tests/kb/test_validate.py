@@ -82,9 +82,9 @@ def test_front_matter_mistakes_point_at_their_lines(tmp_path: Path) -> None:
         ),
         "c.md": "---\nproblem_id: 2\n---\nSome text.\n",
     })
-    known = "id, problem_id, kind, lang, title, tags, verdicts, languages, examples, source, url, remote_oj"
+    known = "id, kind, title, lang, problem_id, tags, verdicts, languages, examples, source, url, remote_oj"
     assert lines(kb) == [
-        f"a.md:7: warning: unknown front-matter field 'verdict' (known: {known})",
+        f"a.md:7: error: unknown front-matter field 'verdict' (known: {known})",
         "a.md:8: warning: unknown verdict 'XYZ' (known: AC, WA, TLE, MLE, RE, CE, PE, OLE, SE, UKE)",
         "b.md:1: error: the document has no text below its front matter",
         "b.md:2: error: duplicate id 'a' (also in a.md)",
@@ -99,8 +99,8 @@ def test_front_matter_mistakes_point_at_their_lines(tmp_path: Path) -> None:
         "c.md:1: warning: front matter has no 'lang' (it is read as en)",
     ]
     report = check_knowledge_base(kb)
-    assert (report.errors, report.warnings, report.ok) == (9, 3, False)
-    assert report.summary() == "4 files checked: 9 errors, 3 warnings"
+    assert (report.errors, report.warnings, report.ok) == (10, 2, False)
+    assert report.summary() == "4 files checked: 10 errors, 2 warnings"
 
 
 def test_broken_yaml_and_missing_front_matter(tmp_path: Path) -> None:

@@ -155,7 +155,7 @@ def _statements(folder: Path, root: ExportRoot, limits: Limits, store: ImageStor
 
 
 def _seconds_ms(value: object) -> int | None:
-    m = re.fullmatch(r"\s*([\d.]+)\s*(ms|s)?\s*", str(value))
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?|\.\d+)\s*(ms|s)?\s*", str(value))
     if not m:
         return None
     n = float(m.group(1))
@@ -163,7 +163,7 @@ def _seconds_ms(value: object) -> int | None:
 
 
 def _memory_mb(value: object) -> int | None:
-    m = re.fullmatch(r"\s*([\d.]+)\s*([kmg])?i?b?\s*", str(value), re.I)
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?|\.\d+)\s*([kmg])?i?b?\s*", str(value), re.I)
     if not m:
         return None
     n = float(m.group(1))

@@ -65,6 +65,8 @@ def _problem(path: Path, root: ExportRoot, limits: Limits) -> ParsedProblem:
     if not title:
         raise ImportError_(f"{name}: the problem has no title")
     samples = []
+    if not isinstance(data.get("samples") or [], list):
+        raise ImportError_(f"{name}: samples must be a list of {{input, output}}")
     for i, sample in enumerate(data.get("samples") or [], 1):
         if not isinstance(sample, dict):
             raise ImportError_(f"{name}: sample {i} must be {{input, output}}")
