@@ -1,15 +1,17 @@
 """Dense search: FAISS inner product over L2-normalized vectors (= cosine similarity).
 
-Vectors live in a FAISS `IndexFlatIP` (its file format is what is saved). Searching is an exact
-matrix-vector product over FAISS's own buffer through numpy (BLAS sgemv): measured at 100k x
-1024 on 2 cores, ~9-13 ms against ~19-41 ms for `IndexFlatIP.search` with one query, and
-exact, so no recall is lost (docs/bench/README.md has the numbers and the approximate indexes tried).
+Vectors are stored as float16 in a FAISS `IndexScalarQuantizer` (QT_fp16): half the memory and
+disk of float32, and a saved index is memory-mapped on load (`IO_FLAG_MMAP_IFC`), so loading
+takes the same ~milliseconds at any size and only the pages a search touches become resident.
+FAISS scans the float16 codes with SIMD, computing each product in float32; the final top-k
+is re-scored in float32 from the stored rows with numpy, so every score a caller sees is the
+same number whichever path found the row (the bench measures recall against float32 exact).
 
 Search restricted to one problem is the product over that problem's rows only: a problem has
 tens to hundreds of chunks, so this is both exact and far cheaper than searching everything
 and filtering afterwards (an approximate index with a selective filter would lose recall).
-A restriction to most of the base (hint tier: everything but official solutions) scores
-every row once and picks from the allowed ones, instead of copying most of the matrix.
+A restriction to most of the base (hint tier: everything but official solutions) is one FAISS
+scan with a bitmap of the allowed rows.
 """
 
 from __future__ import annotations
@@ -19,17 +21,7 @@ from pathlib import Path
 import faiss
 import numpy as np
 
-LARGE_SUBSET = 4  # a restriction to more than 1/4 of the rows scores all rows once
-# Below this many matrix elements, numpy's own single-threaded loop (einsum) does the product:
-# multi-threaded BLAS gains nothing there, and on a busy 2-core machine waking its second
-# thread was measured to stall a 1,000 x 1,024 product for ~8 ms instead of ~0.1 ms.
-SINGLE_THREAD_MAX = 4_000_000
-
-
-def _matvec(matrix: np.ndarray, q: np.ndarray) -> np.ndarray:
-    if matrix.size <= SINGLE_THREAD_MAX:
-        return np.einsum("ij,j->i", matrix, q)
-    return matrix @ q
+LARGE_SUBSET = 4  # a restriction to more than 1/4 of the rows is one filtered scan of all rows
 
 
 def _best(sims: np.ndarray, k: int, ids: np.ndarray | None = None) -> np.ndarray:
@@ -42,6 +34,16 @@ def _best(sims: np.ndarray, k: int, ids: np.ndarray | None = None) -> np.ndarray
     return part[np.lexsort((keys, -sims[part]))]
 
 
+def bitmap_selector(mask: np.ndarray) -> tuple[faiss.IDSelector, np.ndarray]:
+    """A FAISS selector admitting the rows where `mask` is true (keep the bits alive with it)."""
+    bits = np.packbits(np.asarray(mask, dtype=bool), bitorder="little")
+    return faiss.IDSelectorBitmap(int(mask.shape[0]), faiss.swig_ptr(bits)), bits
+
+
+def _empty_index(dim: int) -> faiss.Index:
+    return faiss.IndexScalarQuantizer(dim, faiss.ScalarQuantizer.QT_fp16, faiss.METRIC_INNER_PRODUCT)
+
+
 class DenseIndex:
     def __init__(self, index: faiss.Index) -> None:
         self.index = index
@@ -50,8 +52,8 @@ class DenseIndex:
 
     @classmethod
     def from_vectors(cls, vectors: np.ndarray) -> DenseIndex:
-        vectors = np.ascontiguousarray(vectors, dtype=np.float32)
-        index = faiss.IndexFlatIP(vectors.shape[1])
+        vectors = np.ascontiguousarray(vectors, dtype=np.float32).reshape(len(vectors), -1)
+        index = _empty_index(vectors.shape[1])
         if len(vectors):
             index.add(vectors)
         return cls(index)
@@ -62,43 +64,49 @@ class DenseIndex:
 
     @property
     def vectors(self) -> np.ndarray:
-        """The stored vectors as a read-only numpy view of FAISS's own buffer (no copy)."""
+        """The stored float16 rows as a read-only numpy view of FAISS's own (possibly mapped) buffer."""
         if self._vectors is None or len(self._vectors) != self.size:
             if self.size == 0:
-                self._vectors = np.zeros((0, self.dim), dtype=np.float32)
+                self._vectors = np.zeros((0, self.dim), dtype=np.float16)
             else:
-                flat = faiss.rev_swig_ptr(self.index.get_xb(), self.size * self.dim)
-                self._vectors = np.asarray(flat).reshape(self.size, self.dim)
+                flat = faiss.rev_swig_ptr(self.index.codes.data(), self.size * self.index.code_size)
+                self._vectors = np.asarray(flat).view(np.float16).reshape(self.size, self.dim)
         return self._vectors
+
+    def rescore(self, rows: np.ndarray, query: np.ndarray) -> np.ndarray:
+        """Cosine of `rows` against the query, computed in float32."""
+        return self.vectors[rows].astype(np.float32) @ np.asarray(query, dtype=np.float32).reshape(-1)
 
     def with_rows(self, keep: np.ndarray, new_vectors: np.ndarray) -> DenseIndex:
         keep = np.asarray(keep, dtype=np.int64)
-        new_vectors = np.asarray(new_vectors, dtype=np.float32).reshape(-1, self.dim)
-        # One gather into the final buffer (no vstack copy), then FAISS's own copy on add.
-        out = np.empty((keep.size + len(new_vectors), self.dim), dtype=np.float32)
-        np.take(self.vectors, keep, axis=0, out=out[: keep.size])
-        out[keep.size:] = new_vectors
-        return DenseIndex.from_vectors(out)
+        old = self.vectors[keep].astype(np.float32)
+        new = np.asarray(new_vectors, dtype=np.float32).reshape(-1, self.dim)
+        return DenseIndex.from_vectors(np.vstack([old, new]))
 
-    def search(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
-        """Global top-k (row, cosine similarity)."""
+    def search(self, query: np.ndarray, k: int, allowed: np.ndarray | None = None) -> list[tuple[int, float]]:
+        """Global top-k (row, cosine); `allowed` is an optional boolean mask over the rows."""
         if self.size == 0 or k <= 0:
             return []
-        q = np.ascontiguousarray(query, dtype=np.float32).reshape(-1)
-        sims = _matvec(self.vectors, q)
-        return [(int(i), float(sims[i])) for i in _best(sims, k)]
+        q = np.ascontiguousarray(query, dtype=np.float32).reshape(1, -1)
+        params = None
+        if allowed is not None:
+            selector, _bits = bitmap_selector(allowed)
+            params = faiss.SearchParameters(sel=selector)
+        _, ids = self.index.search(q, min(k, self.size), params=params)
+        rows = ids[0][ids[0] >= 0].astype(np.int64)
+        sims = self.rescore(rows, q)
+        return [(int(rows[i]), float(sims[i])) for i in _best(sims, k, rows)]
 
     def search_rows(self, query: np.ndarray, rows: np.ndarray, k: int) -> list[tuple[int, float]]:
         """Exact top-k among `rows` only."""
         rows = np.asarray(rows, dtype=np.int64)
         if rows.size == 0 or k <= 0:
             return []
-        q = np.ascontiguousarray(query, dtype=np.float32).reshape(-1)
-        # A large subset: one pass over the whole matrix beats copying most of it.
         if rows.size * LARGE_SUBSET >= self.size:
-            sims = _matvec(self.vectors, q)[rows]
-        else:
-            sims = _matvec(self.vectors[rows], q)
+            mask = np.zeros(self.size, dtype=bool)
+            mask[rows] = True
+            return self.search(query, k, mask)
+        sims = self.rescore(rows, query)
         return [(int(rows[i]), float(sims[i])) for i in _best(sims, k, rows)]
 
     def save(self, path: Path) -> None:
@@ -106,4 +114,8 @@ class DenseIndex:
 
     @classmethod
     def load(cls, path: Path) -> DenseIndex:
-        return cls(faiss.read_index(str(path)))
+        """Memory-mapped: O(1) whatever the size; pages are read as searches touch them."""
+        index = faiss.read_index(str(path), faiss.IO_FLAG_MMAP_IFC)
+        if not isinstance(index, faiss.IndexScalarQuantizer):
+            raise ValueError(f"{path}: expected a float16 scalar-quantizer index, found {type(index).__name__}")
+        return cls(index)
