@@ -43,8 +43,10 @@ __all__ = ["BM25_ONLY", "FORMAT_VERSION", "Index", "UpdateReport", "build_index"
            "index_dir_for", "load_index", "open_index", "save_index", "update_index"]
 
 BM25_ONLY = "bm25-only"
-# Compact when the deltas hold more than this share of all rows, or there are more deltas than this.
+# Compact when the deltas (or the deleted rows) pass this share of all rows and COMPACT_MIN_ROWS,
+# or there are more deltas than COMPACT_SEGMENTS: each delta costs a little on every query.
 COMPACT_RATIO = 0.2
+COMPACT_MIN_ROWS = 2_000
 COMPACT_SEGMENTS = 16
 Progress = Callable[[str], None]
 
@@ -111,9 +113,9 @@ class Index:
         return len(self.doc_hashes)
 
     def needs_compaction(self) -> bool:
-        base = self.segments[0].rows
-        return len(self.segments) > COMPACT_SEGMENTS or (self.rows - base) > COMPACT_RATIO * max(self.rows, 1) \
-            or int(self.deleted.sum()) > COMPACT_RATIO * max(self.rows, 1)
+        limit = max(COMPACT_RATIO * self.rows, COMPACT_MIN_ROWS)
+        deltas = self.rows - self.segments[0].rows
+        return len(self.segments) > COMPACT_SEGMENTS + 1 or deltas > limit or int(self.deleted.sum()) > limit
 
 
 @dataclass(frozen=True)
@@ -355,7 +357,8 @@ def open_index(kb: KnowledgeBase, settings: Settings, embedder: Embedder | None,
     action = report.action
     if compact or index.needs_compaction():
         if progress:
-            progress(f"Compacting the index ({len(index.segments)} segments, {int(index.deleted.sum())} deleted rows)...")
+            progress(f"Compacting the index ({len(index.segments)} segments, "
+                     f"{int(index.deleted.sum())} deleted rows)...")
         index = compact_index(index)
         action = "compacted" if action == "loaded" else action
     if action != "loaded":

@@ -133,7 +133,7 @@ def read_deleted(folder: Path, files: dict[str, FileEntry], rows: int) -> np.nda
     mask = np.zeros(rows, dtype=bool)
     for name in files:
         ids = np.load(folder / name, allow_pickle=False)
-        if ids.ndim != 1 or ids.size and (ids.min() < 0 or ids.max() >= rows):
+        if ids.ndim != 1 or ids.dtype.kind != "i" or (ids.size and (ids.min() < 0 or ids.max() >= rows)):
             raise IndexError_(f"{folder / name}: deleted row ids out of range")
         mask[ids] = True
     return mask
