@@ -146,6 +146,7 @@ def test_a_delta_write_killed_halfway_leaves_the_previous_index_readable(setting
     recorder = HashingEmbedder()
     updated, report = open_index(load_knowledge_base(kb_dir), settings, recorder)
     assert report.action == "updated" and sorted(report.embedded_docs) == ["p1-official-en"]
+    assert [s.name for s in updated.segments] == ["s000001", "s000002"]
     assert not list(folder.glob(".*.tmp"))  # the interrupted write's leftovers are gone
 
 
