@@ -221,10 +221,11 @@ def markdown(results: dict[str, Any], chart: str | None = "latency.png") -> str:
             if not c:
                 continue
             out += [f"### Exact against approximate global search ({c['vectors']:,} x {c['dim']}, recall@{c['k']})", ""]
-            out.append("| method | build s | recall@10 | search p50 / p95 | note |")
+            out.append(f"| method | build s | recall@{c['k']} | search p50 / p95 | note |")
             out.append("|---|---:|---:|---|---|")
             for row in c["methods"]:
-                out.append(f"| {row['method']} | {_fmt(row['build_seconds'], 1)} | {_fmt(row['recall_at_10'], 3)} | "
+                recall = row.get(f"recall_at_{c['k']}")
+                out.append(f"| {row['method']} | {_fmt(row['build_seconds'], 1)} | {_fmt(recall, 3)} | "
                            f"{_fmt(row.get('search_p50'))} / {_fmt(row.get('search_p95'))} | {row.get('note', '')} |")
             out.append("")
 
@@ -308,4 +309,7 @@ def write(results: dict[str, Any], out: Path) -> None:
     results["targets"] = check_targets(results)
     (out / "results.json").write_text(json.dumps(results, ensure_ascii=False, indent=1, default=str), encoding="utf-8")
     has_chart = chart(results, out / "latency.png")
-    (out / "report.md").write_text(markdown(results, "latency.png" if has_chart else None), encoding="utf-8")
+    from quest.bench import scale_report
+
+    body = markdown(results, "latency.png" if has_chart else None) + scale_report.markdown(results)
+    (out / "report.md").write_text(body, encoding="utf-8")

@@ -37,6 +37,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--rate", type=float, default=50.0, help="tokens per second it streams at (default: 50)")
     parser.add_argument("--approximate-at", type=int,
                         help="corpus size at which to compare exact and approximate FAISS search (default: largest)")
+    parser.add_argument("--model-up-to", type=int, default=100_000,
+                        help="run the embedding-model profile only for sizes up to this (default: 100000)")
     parser.set_defaults(func=run)
 
 
@@ -48,6 +50,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         return 2
     results = runner.run(args.sizes, args.queries, args.out, settings, embedder=args.embedder,
                          concurrency=args.concurrency, approximate_at=args.approximate_at,
+                         model_up_to=args.model_up_to,
                          concurrency_options={"tokens": args.tokens, "rate": args.rate},
                          progress=lambda m: print(m, file=sys.stderr, flush=True))
     missed = [t["target"] for t in results.get("targets", []) if not t["met"]]

@@ -52,7 +52,9 @@ class DenseIndex:
 
     @classmethod
     def from_vectors(cls, vectors: np.ndarray) -> DenseIndex:
-        vectors = np.ascontiguousarray(vectors, dtype=np.float32).reshape(len(vectors), -1)
+        vectors = np.ascontiguousarray(vectors, dtype=np.float32)
+        if vectors.ndim != 2:
+            raise ValueError(f"expected a (rows, dim) matrix, got shape {vectors.shape}")
         index = _empty_index(vectors.shape[1])
         if len(vectors):
             index.add(vectors)
