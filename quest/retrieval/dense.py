@@ -22,6 +22,13 @@ import faiss
 import numpy as np
 
 LARGE_SUBSET = 4  # a restriction to more than 1/4 of the rows is one filtered scan of all rows
+# Global search over a segment this large goes through an IVF index (float16 codes, memory-mapped)
+# instead of the exact scan; NPROBE lists are visited. Both chosen by `python -m quest bench`
+# (docs/bench/README.md): the smallest size where the exact scan passes ~15 ms on 2 cores, and
+# the smallest nprobe whose recall@30 against exact is >= 0.99 on the bench's queries.
+APPROXIMATE_FROM = 300_000
+NPROBE = 32
+TRAIN_PER_LIST = 40
 
 
 def _best(sims: np.ndarray, k: int, ids: np.ndarray | None = None) -> np.ndarray:
@@ -45,10 +52,26 @@ def _empty_index(dim: int) -> faiss.Index:
 
 
 class DenseIndex:
-    def __init__(self, index: faiss.Index) -> None:
+    def __init__(self, index: faiss.Index, ivf: faiss.Index | None = None) -> None:
         self.index = index
+        self.ivf = ivf  # optional approximate index over the same rows (ids = row numbers)
         self.dim = index.d
         self._vectors: np.ndarray | None = None
+
+    def build_approximate(self, nlist: int | None = None, seed: int = 0) -> None:
+        """Train and fill an IVF index (float16 codes) over these rows, for approximate global search."""
+        n = self.size
+        nlist = min(nlist or max(16, int(4 * np.sqrt(n)) // 16 * 16), n)  # k-means needs a point per list
+        rng = np.random.default_rng(seed)
+        sample = np.sort(rng.choice(n, min(n, nlist * TRAIN_PER_LIST), replace=False))
+        quantizer = faiss.IndexFlatIP(self.dim)
+        ivf = faiss.IndexIVFScalarQuantizer(quantizer, self.dim, nlist, faiss.ScalarQuantizer.QT_fp16,
+                                            faiss.METRIC_INNER_PRODUCT)
+        ivf.referenced_objects = [quantizer]  # the quantizer must live as long as the index
+        ivf.train(self.vectors[sample].astype(np.float32))
+        for start in range(0, n, 65536):  # float32 batches: the whole matrix is never copied
+            ivf.add(self.vectors[start:start + 65536].astype(np.float32))
+        self.ivf = ivf
 
     @classmethod
     def from_vectors(cls, vectors: np.ndarray) -> DenseIndex:
@@ -90,11 +113,15 @@ class DenseIndex:
         if self.size == 0 or k <= 0:
             return []
         q = np.ascontiguousarray(query, dtype=np.float32).reshape(1, -1)
-        params = None
-        if allowed is not None:
-            selector, _bits = bitmap_selector(allowed)
-            params = faiss.SearchParameters(sel=selector)
-        _, ids = self.index.search(q, min(k, self.size), params=params)
+        selector, _bits = bitmap_selector(allowed) if allowed is not None else (None, None)
+        if self.ivf is not None:
+            params = faiss.SearchParametersIVF(nprobe=NPROBE)
+            if selector is not None:
+                params.sel = selector
+            _, ids = self.ivf.search(q, min(k, self.size), params=params)
+        else:
+            params = faiss.SearchParameters(sel=selector) if selector is not None else None
+            _, ids = self.index.search(q, min(k, self.size), params=params)
         rows = ids[0][ids[0] >= 0].astype(np.int64)
         sims = self.rescore(rows, q)
         return [(int(rows[i]), float(sims[i])) for i in _best(sims, k, rows)]
@@ -113,6 +140,16 @@ class DenseIndex:
 
     def save(self, path: Path) -> None:
         faiss.write_index(self.index, str(path))
+
+    def save_approximate(self, path: Path) -> None:
+        faiss.write_index(self.ivf, str(path))
+
+    def load_approximate(self, path: Path) -> None:
+        """Memory-mapped inverted lists: only the lists a query visits are read."""
+        ivf = faiss.read_index(str(path), faiss.IO_FLAG_MMAP)
+        if not isinstance(ivf, faiss.IndexIVFScalarQuantizer) or ivf.ntotal != self.size or ivf.d != self.dim:
+            raise ValueError(f"{path}: not an IVF index over this segment's {self.size} rows")
+        self.ivf = ivf
 
     @classmethod
     def load(cls, path: Path) -> DenseIndex:

@@ -28,6 +28,7 @@ import scipy.sparse as sp
 from quest.errors import IndexError_
 from quest.kb.documents import Chunk, Document, KnowledgeBase
 from quest.kb.markdown import chunk_document
+from quest.retrieval import dense as dense_module
 from quest.retrieval import store
 from quest.retrieval.dense import DenseIndex
 from quest.retrieval.embedder import Embedder
@@ -154,7 +155,16 @@ def make_segment(name: str, chunks: Sequence[Chunk], vocab: dict[str, int], embe
     if dim is not None:
         dense = DenseIndex.from_vectors(vectors if vectors is not None else np.zeros((0, dim), np.float32))
     lex = LexicalIndex.from_weights(weights or []) if lexical else None
+    with_approximate(dense)
     return Segment(name=name, chunks=list(chunks), tf=tf, terms=terms, dense=dense, lexical=lex)
+
+
+def with_approximate(dense: DenseIndex | None) -> DenseIndex | None:
+    """Give a large segment its IVF index for global search (see dense.APPROXIMATE_FROM)."""
+    if dense is not None and dense.ivf is None and dense.size >= dense_module.APPROXIMATE_FROM:
+        log.info("training an IVF index over %d vectors for global search", dense.size)
+        dense.build_approximate()
+    return dense
 
 
 def build_index(kb: KnowledgeBase, settings: Settings, embedder: Embedder | None,
@@ -223,7 +233,7 @@ def compact_index(index: Index) -> Index:
         lexical = LexicalIndex(sp.vstack(lexical_parts, format="csr"))
     terms = sorted(index.bm25.vocab, key=index.bm25.vocab.__getitem__)
     base = Segment(name=_next_name(index.segments), chunks=[index.chunks[r] for r in live], tf=tf, terms=terms,
-                   dense=dense, lexical=lexical)
+                   dense=with_approximate(dense), lexical=lexical)
     return Index(segments=[base], deleted=np.zeros(base.rows, dtype=bool), model=index.model,
                  doc_hashes=dict(index.doc_hashes), chunk_max_chars=index.chunk_max_chars, dim=index.dim)
 

@@ -6,6 +6,7 @@ Per segment `sNNNNNN` (see segments.py)::
     sNNNNNN.bm25.npz       term frequencies (CSC arrays + row lengths; plain arrays, no pickle)
     sNNNNNN.terms.json     the BM25 terms this segment introduced, in global-id order
     sNNNNNN.dense.faiss    float16 vectors (FAISS scalar quantizer; memory-mapped on load)
+    sNNNNNN.ivf.faiss      an IVF index over the same rows, for large segments (memory-mapped)
     sNNNNNN.lexical.npz    bge-m3 lexical weights (only for bge-m3)
 
 and `deleted-<hash>.npy`, the sorted ids of deleted rows. A file's name never changes meaning
@@ -77,6 +78,8 @@ def write_segment(seg: Segment, folder: Path) -> dict[str, FileEntry]:
     }
     if seg.dense is not None:
         writers[f"{name}.dense.faiss"] = seg.dense.save
+        if seg.dense.ivf is not None:
+            writers[f"{name}.ivf.faiss"] = seg.dense.save_approximate
     if seg.lexical is not None:
         writers[f"{name}.lexical.npz"] = lambda p: _save_npz(p, seg.lexical.matrix)
     seg.stored = {file: write_atomic(folder / file, writer) for file, writer in writers.items()}
@@ -121,6 +124,8 @@ def read_segment(entry: SegmentEntry, folder: Path) -> Segment:
         raise IndexError_(f"{folder / (name + '.terms.json')}: not a list of terms")
     dense_file = folder / f"{name}.dense.faiss"
     dense = DenseIndex.load(dense_file) if dense_file.name in entry.files else None
+    if dense is not None and f"{name}.ivf.faiss" in entry.files:
+        dense.load_approximate(folder / f"{name}.ivf.faiss")
     lexical_file = folder / f"{name}.lexical.npz"
     lexical = LexicalIndex(sp.load_npz(lexical_file)) if lexical_file.name in entry.files else None
     if len(chunks) != entry.rows:

@@ -210,3 +210,23 @@ def test_a_part_failing_its_checksum_is_rebuilt(settings, kb_dir, caplog):
     _, report = open_index(kb, settings, HashingEmbedder())
     assert report.action == "rebuilt" and "checksum" in report.reason
     assert len([r for r in caplog.records if r.name == "quest.retrieval.index"]) == 1
+
+
+def test_a_large_base_gets_an_ivf_index_that_is_saved_and_memory_mapped(settings, kb_dir, monkeypatch):
+    import quest.retrieval.dense as dense_module
+
+    monkeypatch.setattr(dense_module, "APPROXIMATE_FROM", 10)
+    monkeypatch.setattr(dense_module, "NPROBE", 10_000)  # all lists: results equal the exact scan's
+    embedder = HashingEmbedder()
+    kb = load_knowledge_base(kb_dir)
+    built, _ = open_index(kb, settings, embedder)
+    assert built.segments[0].dense.ivf is not None
+    folder = index_dir_for(settings, embedder.name)
+    assert (folder / "s000001.ivf.faiss").exists()
+    loaded = load_index(folder)
+    assert loaded.segments[0].dense.ivf is not None
+    exact_settings = settings.replace(data_dir=settings.data_dir.parent / "exact")
+    monkeypatch.setattr(dense_module, "APPROXIMATE_FROM", 10**9)
+    exact, _ = open_index(kb, exact_settings, embedder)
+    assert exact.segments[0].dense.ivf is None
+    assert ranked(loaded, kb, settings, embedder, QUERIES) == ranked(exact, kb, exact_settings, embedder, QUERIES)
