@@ -149,7 +149,7 @@ def _next_name(segments: Sequence[Segment]) -> str:
 def make_segment(name: str, chunks: Sequence[Chunk], vocab: dict[str, int], embedder: Embedder | None,
                  dim: int | None, lexical: bool, show_progress: bool = False) -> Segment:
     """Tokenize and embed `chunks` into a segment; `vocab` (global BM25 term ids) grows in place."""
-    tf, terms = term_matrix([tokenize(c.indexed_text) for c in chunks], vocab)
+    tf, terms = term_matrix((tokenize(c.indexed_text) for c in chunks), vocab)
     vectors, weights = _encode(chunks, embedder, show_progress)
     dense = None
     if dim is not None:

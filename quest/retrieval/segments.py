@@ -14,8 +14,9 @@ computed from those statistics for the query's few columns only, exactly as rank
 
 from __future__ import annotations
 
+from array import array
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -59,22 +60,27 @@ class Segment:
         return len(self.chunks)
 
 
-def term_matrix(corpus: Sequence[Sequence[str]], vocab: dict[str, int]) -> tuple[sp.csc_matrix, list[str]]:
-    """Term frequencies of `corpus` over `vocab` (grown in place); returns the matrix and the new terms."""
+def term_matrix(corpus: Iterable[Sequence[str]], vocab: dict[str, int]) -> tuple[sp.csc_matrix, list[str]]:
+    """Term frequencies of `corpus` over `vocab` (grown in place); returns the matrix and the new terms.
+
+    `corpus` is consumed once (pass a generator: a million token lists never exist at once), and
+    the entries go into typed arrays (8 + 4 bytes each instead of two Python objects).
+    """
     known = len(vocab)
-    indptr = [0]
-    indices: list[int] = []
-    data: list[float] = []
+    indptr = array("q", [0])
+    indices = array("q")
+    data = array("f")
     for tokens in corpus:
         for term, count in Counter(tokens).items():
             indices.append(vocab.setdefault(term, len(vocab)))
             data.append(count)
         indptr.append(len(indices))
     matrix = sp.csr_matrix(
-        (np.asarray(data, dtype=np.float32), np.asarray(indices, dtype=np.int64), np.asarray(indptr, dtype=np.int64)),
+        (np.frombuffer(data, dtype=np.float32), np.frombuffer(indices, dtype=np.int64),
+         np.frombuffer(indptr, dtype=np.int64)),
         shape=(len(indptr) - 1, max(len(vocab), 1)),
     )
-    new_terms = sorted(list(vocab)[known:], key=vocab.__getitem__) if len(vocab) > known else []
+    new_terms = list(vocab)[known:] if len(vocab) > known else []  # dicts keep insertion (= id) order
     return matrix.tocsc(), new_terms
 
 
