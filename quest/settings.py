@@ -96,6 +96,10 @@ class Settings:
     auth: str | None = None  # "user:password"
     store_code_in_feedback: bool = False
 
+    # Issue 14: where the dense vectors are searched: "local" (the index folder) or Milvus,
+    # "milvus://host:19530" for a server or a Milvus Lite file path (see README "Scale").
+    vector_store: str = "local"
+
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def replace(self, **changes: Any) -> Settings:

@@ -360,6 +360,7 @@ def open_index(kb: KnowledgeBase, settings: Settings, embedder: Embedder | None,
             progress("Building the search index (first start or after a change)...")
         index = build_index(kb, settings, embedder, progress)
         save_index(index, folder)
+        attach_vector_store(index, settings)
         action = "rebuilt" if existed else "built"
         return index, UpdateReport(action, embedded_docs=tuple(index.doc_hashes), reason=reason,
                                    seconds=time.perf_counter() - started)
@@ -373,5 +374,20 @@ def open_index(kb: KnowledgeBase, settings: Settings, embedder: Embedder | None,
         action = "compacted" if action == "loaded" else action
     if action != "loaded":
         save_index(index, folder)
+    attach_vector_store(index, settings)
     return index, UpdateReport(action, report.embedded_docs, report.removed_docs, report.reason,
                                time.perf_counter() - started)
+
+
+def attach_vector_store(index: Index, settings: Settings) -> None:
+    """With QUEST_VECTOR_STORE set to Milvus, dense search moves there (kept in sync with the index)."""
+    store = (settings.vector_store or "local").strip()
+    if store == "local" or index.dense is None:
+        return
+    from quest.retrieval.milvus import MilvusDense
+
+    try:
+        index.dense = MilvusDense.attach(store, index)
+    except ImportError as exc:
+        raise IndexError_(f"QUEST_VECTOR_STORE={store} needs pymilvus (pip install -r requirements-milvus.txt)") \
+            from exc
