@@ -26,7 +26,7 @@ LARGE_SUBSET = 4  # a restriction to more than 1/4 of the rows is one filtered s
 # instead of the exact scan; NPROBE lists are visited. Both chosen by `python -m quest bench`
 # (docs/bench/README.md): the smallest size where the exact scan passes ~15 ms on 2 cores, and
 # the smallest nprobe whose recall@30 against exact is >= 0.99 on the bench's queries.
-APPROXIMATE_FROM = 300_000
+APPROXIMATE_FROM = 150_000
 NPROBE = 32
 TRAIN_PER_LIST = 40
 
