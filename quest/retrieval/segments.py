@@ -102,6 +102,7 @@ class SegmentedBM25:
             for term in seg.terms:
                 self.vocab.setdefault(term, len(self.vocab))
         self.size = int(self.offsets[-1])
+        self._columns: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._statistics()
 
     def _statistics(self) -> None:
@@ -133,23 +134,43 @@ class SegmentedBM25:
         mult = np.fromiter(counts.values(), dtype=np.float64, count=len(counts))
         return cols, mult
 
+    def _column(self, col: int) -> tuple[np.ndarray, np.ndarray]:
+        """(rows, BM25 weights) of one term across all segments, computed once per index version.
+
+        Memoized: load stays O(1) (nothing is precomputed) and a term's weights cost one pass over
+        its postings the first time a query uses it; a new Index (after an update) starts afresh,
+        so the statistics are always the current ones.
+        """
+        cached = self._columns.get(col)
+        if cached is not None:
+            return cached
+        rows_parts, weight_parts = [], []
+        for seg, start in zip(self.segments, self.offsets[:-1], strict=False):
+            if col >= seg.tf.shape[1]:
+                continue
+            lo, hi = seg.tf.indptr[col], seg.tf.indptr[col + 1]
+            rows = seg.tf.indices[lo:hi]
+            tf = seg.tf.data[lo:hi].astype(np.float64)
+            norm = self.k1 * (1 - self.b + self.b * seg.doc_len[rows] / self.avgdl)
+            rows_parts.append(rows.astype(np.int64) + start)
+            weight_parts.append((self.idf[col] * tf * (self.k1 + 1) / (tf + norm)).astype(np.float32))
+        cached = (np.concatenate(rows_parts) if rows_parts else np.zeros(0, np.int64),
+                  np.concatenate(weight_parts) if weight_parts else np.zeros(0, np.float32))
+        self._columns[col] = cached
+        return cached
+
     def scores(self, tokens: Sequence[str]) -> np.ndarray:
         """BM25 of every row (deleted rows score 0), from the query's columns only."""
         cols, mult = self.query_vector(tokens)
-        out = np.zeros(self.size, dtype=np.float64)
+        out = np.zeros(self.size, dtype=np.float32)
         if cols.size == 0 or self.n_live == 0 or self.avgdl == 0:
-            return out.astype(np.float32)
-        for seg, start in zip(self.segments, self.offsets[:-1], strict=False):
-            for col, times in zip(cols, mult, strict=False):
-                if col >= seg.tf.shape[1] or not self.present[col]:
-                    continue
-                lo, hi = seg.tf.indptr[col], seg.tf.indptr[col + 1]
-                rows = seg.tf.indices[lo:hi]
-                tf = seg.tf.data[lo:hi].astype(np.float64)
-                norm = self.k1 * (1 - self.b + self.b * seg.doc_len[rows] / self.avgdl)
-                out[start + rows] += times * self.idf[col] * tf * (self.k1 + 1) / (tf + norm)
+            return out
+        for col, times in zip(cols, mult, strict=False):
+            if self.present[col]:
+                rows, weights = self._column(int(col))
+                out[rows] += weights * np.float32(times)  # a term's rows are distinct: no lost updates
         out[self.deleted] = 0.0
-        return out.astype(np.float32)
+        return out
 
     def max_score(self, tokens: Sequence[str]) -> float:
         """Upper bound of any row's score (see BM25Index.max_score)."""
