@@ -60,6 +60,7 @@ class Index:
     doc_hashes: dict[str, str]
     chunk_max_chars: int
     dim: int | None = None
+    previous: Index | None = field(default=None, repr=False)  # an update's source: regroup only what changed
     chunks: list[Chunk] = field(init=False)
     rows_by_problem: dict[str, np.ndarray] = field(init=False)
     rows_by_doc: dict[str, list[int]] = field(init=False)
@@ -80,7 +81,38 @@ class Index:
             self.dense = SegmentedDense([s.dense for s in self.segments], offsets, self.deleted, self.dim)
         self.lexical = (SegmentedLexical([s.lexical for s in self.segments], offsets, self.deleted)
                         if with_lexical == {True} else None)
-        self._group_rows()
+        if self.previous is not None:
+            self._regroup(self.previous)
+            self.previous = None  # do not keep the old version alive
+        else:
+            self._group_rows()
+
+    def _regroup(self, old: Index) -> None:
+        """`rows_by_*` from the previous version's: drop newly deleted rows, add the appended ones."""
+        gone = np.flatnonzero(self.deleted[: old.rows] & ~old.deleted)
+        touched_docs = {old.chunks[r].doc_id for r in gone}
+        touched = {old.chunks[r].problem_id for r in gone} - {None}
+        by_doc = dict(old.rows_by_doc)
+        for doc_id in touched_docs:
+            by_doc.pop(doc_id, None)
+        extra: dict[str, list[int]] = {}
+        for row in range(old.rows, self.rows):
+            chunk = self.chunks[row]
+            if chunk.doc_id not in touched_docs:  # a fresh list: never append to the old version's
+                touched_docs.add(chunk.doc_id)
+                by_doc[chunk.doc_id] = []
+            by_doc[chunk.doc_id].append(row)
+            if chunk.problem_id is not None:
+                extra.setdefault(chunk.problem_id, []).append(row)
+        by_problem = dict(old.rows_by_problem)
+        for pid in touched | extra.keys():
+            rows = by_problem.get(pid, np.zeros(0, dtype=np.int64))
+            rows = np.concatenate([rows[~self.deleted[rows]], np.asarray(extra.get(pid, []), dtype=np.int64)])
+            if rows.size:
+                by_problem[pid] = rows
+            else:
+                by_problem.pop(pid, None)
+        self.rows_by_problem, self.rows_by_doc = by_problem, by_doc
 
     def _group_rows(self) -> None:
         by_problem: dict[str, list[int]] = {}
@@ -204,7 +236,7 @@ def update_index(index: Index, kb: KnowledgeBase, settings: Settings, embedder: 
                                      index.lexical is not None, settings.show_progress))
         deleted = np.concatenate([deleted, np.zeros(len(new_chunks), dtype=bool)])
     updated = Index(segments=segments, deleted=deleted, model=index.model, doc_hashes=hashes,
-                    chunk_max_chars=index.chunk_max_chars, dim=index.dim)
+                    chunk_max_chars=index.chunk_max_chars, dim=index.dim, previous=index)
     return updated, UpdateReport("updated", embedded_docs=tuple(d.id for d in changed), removed_docs=tuple(removed),
                                  seconds=time.perf_counter() - started)
 

@@ -230,3 +230,15 @@ def test_a_large_base_gets_an_ivf_index_that_is_saved_and_memory_mapped(settings
     exact, _ = open_index(kb, exact_settings, embedder)
     assert exact.segments[0].dense.ivf is None
     assert ranked(loaded, kb, settings, embedder, QUERIES) == ranked(exact, kb, exact_settings, embedder, QUERIES)
+
+
+def test_rows_regrouped_after_an_update_equal_a_full_grouping(settings, kb_dir):
+    embedder = HashingEmbedder()
+    open_index(load_knowledge_base(kb_dir), settings, embedder)
+    edit_kb(kb_dir)
+    updated, _ = open_index(load_knowledge_base(kb_dir), settings, embedder)
+    reloaded = load_index(index_dir_for(settings, embedder.name))  # grouped from scratch
+    assert updated.rows_by_doc == reloaded.rows_by_doc
+    assert updated.rows_by_problem.keys() == reloaded.rows_by_problem.keys()
+    for pid, rows in reloaded.rows_by_problem.items():
+        assert updated.rows_by_problem[pid].tolist() == rows.tolist()
