@@ -96,10 +96,11 @@ class Index:
         for doc_id in touched_docs:
             by_doc.pop(doc_id, None)
         extra: dict[str, list[int]] = {}
+        created: set[str] = set()
         for row in range(old.rows, self.rows):
             chunk = self.chunks[row]
-            if chunk.doc_id not in touched_docs:  # a fresh list: never append to the old version's
-                touched_docs.add(chunk.doc_id)
+            if chunk.doc_id not in created:  # a fresh list: never append to the old version's
+                created.add(chunk.doc_id)
                 by_doc[chunk.doc_id] = []
             by_doc[chunk.doc_id].append(row)
             if chunk.problem_id is not None:
