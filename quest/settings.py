@@ -115,6 +115,10 @@ class Settings:
     auth: str | None = None  # "user:password"
     store_code_in_feedback: bool = False
 
+    # Issue 14: where the dense vectors are searched: "local" (the index folder) or Milvus,
+    # "milvus://host:19530" for a server or a Milvus Lite file path (see README "Scale").
+    vector_store: str = "local"
+
     def replace(self, **changes: Any) -> Settings:
         return dataclasses.replace(self, **changes)
 

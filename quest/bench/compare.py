@@ -5,7 +5,8 @@
   The top-10 rows of Quest and of rank-bm25 are compared too (they must agree).
 - Problem-restricted dense search: Quest's exact product over the problem's rows against
   "search the top 2,000 globally (FAISS IndexFlatIP), then keep the problem's rows".
-- Exact against approximate global search (FAISS IVF and HNSW): recall@10 and speed.
+- Exact against approximate global search (FAISS IVF and HNSW): recall@30 and speed.
+- The float16 vectors (re-scored in float32) against float32 exact: recall@30 and nDCG@30.
 """
 
 from __future__ import annotations
@@ -17,8 +18,6 @@ from typing import Any
 import numpy as np
 
 from quest.bench.measure import ratio, summary
-from quest.retrieval.dense import DenseIndex
-from quest.retrieval.sparse import BM25Index
 
 K = 30
 GLOBAL_K = 2000
@@ -39,7 +38,7 @@ def _topn(scores: np.ndarray, n: int) -> list[int]:
     return [int(i) for i in part[np.lexsort((part, -scores[part]))] if scores[i] > 0]
 
 
-def bm25(index: BM25Index, corpus: Sequence[Sequence[str]], queries: Sequence[Sequence[str]], *,
+def bm25(index, corpus: Sequence[Sequence[str]], queries: Sequence[Sequence[str]], *,
          scan_queries: int, rebuild_queries: int) -> dict[str, Any]:
     """Quest's BM25 against rank-bm25; {"skipped": why} when rank-bm25 is not installed."""
     try:
@@ -73,19 +72,14 @@ def bm25(index: BM25Index, corpus: Sequence[Sequence[str]], queries: Sequence[Se
     }
 
 
-def restricted_dense(dense: DenseIndex, rows_by_problem: dict[str, np.ndarray],
+def restricted_dense(dense, rows_by_problem: dict[str, np.ndarray],
                      queries: Sequence[tuple[str, np.ndarray]]) -> dict[str, Any]:
-    """Quest's restricted search against global top-2000 then filter (FAISS IndexFlatIP)."""
-    import faiss
-
-    flat = faiss.IndexFlatIP(dense.dim)
-    flat.add(dense.vectors)
+    """Quest's restricted search against global top-2000 (the same float16 FAISS scan) then filter."""
     quest_ms, quest_hits = _timed(lambda pq: dense.search_rows(pq[1], rows_by_problem[pq[0]], K), queries)
 
     def post_filter(pq):
-        _, ids = flat.search(pq[1].reshape(1, -1), min(GLOBAL_K, dense.size))
         allowed = set(rows_by_problem[pq[0]].tolist())
-        return [int(i) for i in ids[0] if int(i) in allowed][:K]
+        return [r for r, _ in dense.search(pq[1], min(GLOBAL_K, dense.size)) if r in allowed][:K]
 
     filter_ms, filter_hits = _timed(post_filter, queries)
     recall = [len(set(f) & {r for r, _ in q}) / max(1, len(q)) for f, q in zip(filter_hits, quest_hits, strict=True)]
@@ -101,50 +95,72 @@ def restricted_dense(dense: DenseIndex, rows_by_problem: dict[str, np.ndarray],
     }
 
 
-def approximate(dense: DenseIndex, query_vectors: np.ndarray, *, k: int = 10) -> dict[str, Any]:
-    """Exact (Quest: numpy BLAS over the flat matrix; FAISS IndexFlatIP) against IVF and HNSW."""
+def _ndcg(found: Sequence[int], truth: Sequence[int]) -> float:
+    """Binary-relevance nDCG: the float32 top-k are the relevant rows."""
+    relevant = set(truth)
+    dcg = sum(1.0 / np.log2(i + 2) for i, row in enumerate(found) if row in relevant)
+    ideal = sum(1.0 / np.log2(i + 2) for i in range(len(truth)))
+    return dcg / ideal if ideal else 1.0
+
+
+def float16_against_float32(dense, float32: np.ndarray, query_vectors: np.ndarray, *, k: int = K) -> dict[str, Any]:
+    """Recall@k and nDCG@k of the float16 search (re-scored in float32) against float32 exact."""
+    recalls, ndcgs = [], []
+    for q in query_vectors:
+        sims = float32 @ q
+        truth = [int(i) for i in np.argsort(-sims, kind="stable")[:k]]
+        found = [r for r, _ in dense.search(q, k)]
+        recalls.append(len(set(found) & set(truth)) / k)
+        ndcgs.append(_ndcg(found, truth))
+    return {"k": k, "queries": len(query_vectors), f"recall_at_{k}": round(float(np.mean(recalls)), 4),
+            f"ndcg_at_{k}": round(float(np.mean(ndcgs)), 4)}
+
+
+def approximate(dense, query_vectors: np.ndarray, *, k: int = K, hnsw_up_to: int = 200_000) -> dict[str, Any]:
+    """Exact float16 scan (Quest) against IVF (float16 codes) at several nprobe, and HNSW at smaller sizes."""
     import faiss
 
-    vectors = dense.vectors
+    (part,) = dense.parts
+    vectors = part.vectors  # float16 view, (n, dim)
     n, dim = vectors.shape
     truth = [{r for r, _ in dense.search(q, k)} for q in query_vectors]
     out: dict[str, Any] = {"vectors": n, "dim": dim, "k": k, "methods": []}
 
-    def record(name: str, build_s: float, search, extra_bytes: int | None, note: str = "") -> None:
+    def record(name: str, build_s: float, search, extra_bytes: int | None, note: str = "", **params) -> None:
         times, found = _timed(search, list(query_vectors))
         recall = np.mean([len(set(f) & t) / k for f, t in zip(found, truth, strict=True)])
-        out["methods"].append({"method": name, "build_seconds": round(build_s, 2),
-                               "recall_at_10": round(float(recall), 4),
+        out["methods"].append({"method": name, "build_seconds": round(build_s, 2), **params,
+                               f"recall_at_{k}": round(float(recall), 4),
                                **{f"search_{key}": v for key, v in summary(times).items() if key in ("p50", "p95")},
                                "extra_bytes": extra_bytes, "note": note})
 
-    record("exact: Quest (numpy BLAS, flat)", 0.0, lambda q: [r for r, _ in dense.search(q, k)], 0)
-    flat = faiss.IndexFlatIP(dim)
-    flat.add(vectors)
-    record("exact: FAISS IndexFlatIP", 0.0, lambda q: flat.search(q.reshape(1, -1), k)[1][0].tolist(), None,
-           "same vectors; one query per call")
+    record("exact: Quest (FAISS float16 scan + float32 re-score)", 0.0, lambda q: [r for r, _ in dense.search(q, k)],
+           0)
     rng = np.random.default_rng(0)
-    for nlist, nprobes in ((max(16, int(4 * np.sqrt(n)) // 16 * 16), (8, 32)),):
-        t = time.perf_counter()
-        quantizer = faiss.IndexFlatIP(dim)
-        ivf = faiss.IndexIVFFlat(quantizer, dim, nlist, faiss.METRIC_INNER_PRODUCT)
-        sample = vectors[rng.choice(n, min(n, nlist * 40), replace=False)]
-        ivf.train(sample)
-        ivf.add(vectors)
-        build_s = time.perf_counter() - t
-        for nprobe in nprobes:
-            ivf.nprobe = nprobe
-            record(f"IVF{nlist},Flat nprobe={nprobe}", build_s,
-                   lambda q, ivf=ivf: ivf.search(q.reshape(1, -1), k)[1][0].tolist(), n * dim * 4 + n * 8,
-                   "trained on a sample of 40 x nlist")
-        del ivf, quantizer
+    nlist = max(16, int(4 * np.sqrt(n)) // 16 * 16)
     t = time.perf_counter()
-    hnsw = faiss.IndexHNSWFlat(dim, 32, faiss.METRIC_INNER_PRODUCT)
-    hnsw.hnsw.efConstruction = 40
-    hnsw.add(vectors)
+    quantizer = faiss.IndexFlatIP(dim)
+    ivf = faiss.IndexIVFScalarQuantizer(quantizer, dim, nlist, faiss.ScalarQuantizer.QT_fp16,
+                                        faiss.METRIC_INNER_PRODUCT)
+    sample = vectors[np.sort(rng.choice(n, min(n, nlist * 40), replace=False))].astype(np.float32)
+    ivf.train(sample)
+    for start in range(0, n, 65536):
+        ivf.add(vectors[start:start + 65536].astype(np.float32))
     build_s = time.perf_counter() - t
-    for ef in (32, 128):
-        hnsw.hnsw.efSearch = ef
-        record(f"HNSW32 efSearch={ef}", build_s, lambda q: hnsw.search(q.reshape(1, -1), k)[1][0].tolist(),
-               n * dim * 4 + n * 32 * 2 * 4, "no removal: an update rebuilds it")
+    for nprobe in (8, 16, 32, 64, 128):
+        ivf.nprobe = nprobe
+        record(f"IVF{nlist},SQfp16", build_s, lambda q, ivf=ivf: ivf.search(q.reshape(1, -1), k)[1][0].tolist(),
+               n * dim * 2 + n * 8, "trained on a sample of 40 x nlist", nprobe=nprobe)
+    del ivf, quantizer
+    if n <= hnsw_up_to:
+        t = time.perf_counter()
+        hnsw = faiss.IndexHNSWSQ(dim, faiss.ScalarQuantizer.QT_fp16, 32, faiss.METRIC_INNER_PRODUCT)
+        hnsw.hnsw.efConstruction = 40
+        for start in range(0, n, 65536):
+            hnsw.add(vectors[start:start + 65536].astype(np.float32))
+        build_s = time.perf_counter() - t
+        for ef in (64, 128, 256):
+            hnsw.hnsw.efSearch = ef
+            record("HNSW32,SQfp16", build_s, lambda q: hnsw.search(q.reshape(1, -1), k)[1][0].tolist(),
+                   n * dim * 2 + n * 32 * 2 * 4, "no removal: an update rebuilds it", efSearch=ef)
     return out

@@ -15,7 +15,7 @@ from typing import Any
 from quest.bench.corpus import edited
 from quest.bench.measure import Stopwatch, TimedEmbedder, dir_size, peak_bytes, reset_peak, rss_bytes
 from quest.kb.documents import KnowledgeBase
-from quest.retrieval.index import Index, build_index, load_index, save_index, update_index
+from quest.retrieval.index import Index, build_index, compact_index, load_index, save_index, update_index
 from quest.settings import Settings
 
 LOAD_RUNS = 3
@@ -128,7 +128,10 @@ def measure_update(index: Index, kb: KnowledgeBase, settings: Settings, embedder
     new_chunks = embedder.documents if embedder is not None else None
     total = update_s + save_s
     assert report.embedded_docs == (docs[target].id,), report
+    written = sum(e.size for seg in updated.segments[len(index.segments):] for e in (seg.stored or {}).values())
     return {
+        "segments_after": len(updated.segments),
+        "bytes_written": written + (folder / "manifest.json").stat().st_size,
         "document": docs[target].id,
         "embedded_chunks": new_chunks,
         "update_seconds": round(update_s, 3),
@@ -137,3 +140,26 @@ def measure_update(index: Index, kb: KnowledgeBase, settings: Settings, embedder
         "total_seconds": round(total, 3),
         "beyond_embedding_seconds": round(total - embed, 3),
     }
+
+
+def measure_compaction(index: Index, kb: KnowledgeBase, settings: Settings, embedder: TimedEmbedder | None,
+                       folder: Path, edits: int = 100) -> dict[str, Any]:
+    """`edits` documents changed as one delta, then everything merged into a new base and saved."""
+    docs = list(kb.documents)
+    step = max(1, len(docs) // edits)
+    for i in range(0, len(docs), step)[:edits]:
+        docs[i] = edited(docs[i], seed=7)
+    changed = KnowledgeBase(documents=tuple(docs), problems=kb.problems, errors=kb.errors)
+    updated, _ = update_index(index, changed, settings, embedder)
+    save_index(updated, folder)
+    deleted = int(updated.deleted.sum())
+    gc.collect()
+    watch = Stopwatch()
+    merged = compact_index(updated)
+    merge_s = watch.s
+    watch = Stopwatch()
+    save_index(merged, folder)
+    save_s = watch.s
+    return {"edited_documents": edits, "deleted_rows_before": deleted, "rows_after": merged.rows,
+            "merge_seconds": round(merge_s, 3), "save_seconds": round(save_s, 3),
+            "total_seconds": round(merge_s + save_s, 3)}

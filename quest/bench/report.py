@@ -355,4 +355,7 @@ def write(results: dict[str, Any], out: Path) -> None:
     results["targets"] = check_targets(results)
     (out / "results.json").write_text(json.dumps(results, ensure_ascii=False, indent=1, default=str), encoding="utf-8")
     has_chart = chart(results, out / "latency.png")
-    (out / "report.md").write_text(markdown(results, "latency.png" if has_chart else None), encoding="utf-8")
+    from quest.bench import scale_report
+
+    body = markdown(results, "latency.png" if has_chart else None) + scale_report.markdown(results)
+    (out / "report.md").write_text(body, encoding="utf-8")

@@ -28,7 +28,6 @@ from quest.bench import compare, lifecycle, stages, vectors
 from quest.bench.corpus import generate, make_queries
 from quest.bench.measure import Stopwatch, TimedEmbedder, machine
 from quest.errors import EmbeddingUnavailable
-from quest.retrieval.dense import DenseIndex
 from quest.retrieval.index import Index
 from quest.retrieval.retriever import Retriever
 from quest.retrieval.tokenize import tokenize
@@ -37,6 +36,9 @@ from quest.settings import Settings
 log = logging.getLogger(__name__)
 Progress = Callable[[str], None]
 
+RANK_BM25_UP_TO = 100_000
+FLOAT32_CHECK_UP_TO = 100_000  # the float32 originals are regenerated whole (400 MB at 100k)
+MODEL_UP_TO = 100_000  # sizes above this run the bge-m3-shaped profile only
 TINY_LABEL = "tiny bge-m3-architecture test model (32-d, random weights; not production speed)"
 
 
@@ -66,7 +68,8 @@ def resolve_embedder(settings: Settings, choice: str, workdir: Path) -> tuple[An
 def _rank_bm25_corpus(index: Index) -> list[list[str]]:
     """Token lists with the indexed term counts (BM25 ignores order), rebuilt from the tf matrix."""
     terms = np.asarray(sorted(index.bm25.vocab, key=index.bm25.vocab.__getitem__), dtype=object)
-    tf = index.bm25.tf
+    (seg,) = index.segments
+    tf = seg.tf.tocsr()
     out = []
     for row in range(tf.shape[0]):
         lo, hi = tf.indptr[row], tf.indptr[row + 1]
@@ -75,8 +78,51 @@ def _rank_bm25_corpus(index: Index) -> list[list[str]]:
     return out
 
 
+def _model_profile(kb, settings: Settings, model: Any, model_label: str, queries, folder: Path,
+                   progress: Progress, n: int) -> tuple[Index, dict[str, Any]]:
+    timed = TimedEmbedder(model)
+    index_m, build = lifecycle.measure_build(kb, settings, timed)
+    progress(f"[{n}] built in {build['seconds']:.1f}s (embedding {build['embed_seconds']:.1f}s); save/load/update...")
+    persist_m = lifecycle.measure_persistence(index_m, folder)
+    update_m = lifecycle.measure_update(index_m, kb, settings, timed, folder)
+    shutil.rmtree(folder, ignore_errors=True)
+    progress(f"[{n}] stages with the model ({len(queries)} queries)...")
+    stages_m = stages.run_stages(Retriever(settings, index_m, kb, timed), queries,
+                                 context_chars=settings.context_max_chars)
+    return index_m, {"label": model_label, "dim": model.dim, "build": build, "persistence": persist_m,
+                     "update": update_m, **stages_m}
+
+
+def _compare(result: dict[str, Any], index_s: Index, prepared, lookup, centres, n: int, *, approximate: bool,
+             progress: Progress) -> None:
+    query_tokens = [tokenize(p.text) for p in prepared]
+    if n <= RANK_BM25_UP_TO:  # rank-bm25 in pure Python needs minutes and gigabytes beyond this
+        progress(f"[{n}] side by side: BM25 against rank-bm25...")
+        corpus = _rank_bm25_corpus(index_s)
+        result["compare_bm25"] = compare.bm25(
+            index_s.bm25, corpus, query_tokens,
+            scan_queries=min(len(query_tokens), max(20, 2_000_000 // max(n, 1))),
+            rebuild_queries=min(len(query_tokens), max(3, 300_000 // max(n, 1))),
+        )
+        del corpus
+    named = [(p.query.request.problem_id, lookup[p.text.strip()][0]) for p in prepared
+             if p.query.request.problem_id in index_s.rows_by_problem]
+    progress(f"[{n}] side by side: restricted dense search against global top-2000 + filter...")
+    result["compare_restricted_dense"] = compare.restricted_dense(index_s.dense, index_s.rows_by_problem, named)
+    qv = np.stack([lookup[p.text.strip()][0] for p in prepared])
+    if n <= FLOAT32_CHECK_UP_TO:
+        progress(f"[{n}] float16 vectors against float32 exact...")
+        float32 = vectors.shaped_float32(index_s.chunks, centres)
+        result["compare_float16"] = compare.float16_against_float32(index_s.dense, float32, qv)
+        del float32
+    if approximate:
+        progress(f"[{n}] exact against approximate FAISS indexes (IVF, HNSW)...")
+        result["compare_approximate"] = compare.approximate(index_s.dense, qv)
+
+
 def bench_size(n: int, n_queries: int, settings: Settings, model: Any, model_label: str, workdir: Path,
-               *, approximate: bool, progress: Progress) -> dict[str, Any]:
+               *, approximate: bool, progress: Progress, with_model: bool = True) -> dict[str, Any]:
+    """One corpus size; `with_model=False` skips the embedding-model profile (hours at 1M with the tiny model)."""
     result: dict[str, Any] = {"chunks": n}
     watch = Stopwatch()
     synthetic = generate(n)
@@ -84,31 +130,24 @@ def bench_size(n: int, n_queries: int, settings: Settings, model: Any, model_lab
     queries = make_queries(synthetic, n_queries)
     result["corpus"] = {"documents": len(kb.documents), "problems": len(kb.problems),
                         "generate_seconds": round(watch.s, 2), "queries": len(queries)}
-    progress(f"[{n}] {len(kb.documents)} documents, {len(kb.problems)} problems; building with the model...")
+    progress(f"[{n}] {len(kb.documents)} documents, {len(kb.problems)} problems; building...")
 
-    # ---- profile 1: the real pipeline with the embedding model
-    timed = TimedEmbedder(model)
-    index_m, build = lifecycle.measure_build(kb, settings, timed)
-    progress(f"[{n}] built in {build['seconds']:.1f}s (embedding {build['embed_seconds']:.1f}s); save/load/update...")
-    folder_m = workdir / f"{n}-model"
-    persist_m = lifecycle.measure_persistence(index_m, folder_m)
-    update_m = lifecycle.measure_update(index_m, kb, settings, timed, folder_m)
-    shutil.rmtree(folder_m, ignore_errors=True)
-    progress(f"[{n}] stages with the model ({len(queries)} queries)...")
-    stages_m = stages.run_stages(Retriever(settings, index_m, kb, timed), queries,
-                                 context_chars=settings.context_max_chars)
-    result["model"] = {"label": model_label, "dim": model.dim, "build": build, "persistence": persist_m,
-                       "update": update_m, **stages_m}
+    # ---- profile 1: the real pipeline with the embedding model (or BM25 only when skipped)
+    if with_model:
+        index_m, result["model"] = _model_profile(kb, settings, model, model_label, queries, workdir / f"{n}-model",
+                                                  progress, n)
+    else:
+        index_m, build = lifecycle.measure_build(kb, settings, None)
+        result["bm25_build"] = build
+        progress(f"[{n}] chunked + BM25 in {build['seconds']:.1f}s (model profile skipped at this size)")
 
     # ---- profile 2: bge-m3-shaped vectors (1024-d) and lexical weights on the same chunks and BM25
     progress(f"[{n}] bge-m3-shaped profile (1024-d vectors)...")
     watch = Stopwatch()
     centres = vectors.problem_centres(list(kb.problems))
-    dense = DenseIndex.from_vectors(vectors.chunk_vectors(index_m.chunks, centres))
-    lexical = vectors.lexical_from_bm25(index_m.bm25)
-    index_s = Index(chunks=index_m.chunks, bm25=index_m.bm25, dense=dense, lexical=lexical,
-                    model="synthetic-bge-m3-shape", doc_hashes=index_m.doc_hashes,
-                    chunk_max_chars=index_m.chunk_max_chars)
+    index_s = vectors.shaped_index(index_m, centres)
+    del index_m
+    gc.collect()
     probe = Retriever(settings, index_s, kb, None)
     prepared = stages.prepare(probe, queries)
     lookup = {p.text.strip(): (vectors.query_vector(p.query.target_problem, centres, seed=i),
@@ -116,45 +155,28 @@ def bench_size(n: int, n_queries: int, settings: Settings, model: Any, model_lab
               for i, p in enumerate(prepared)}
     shaped = vectors.LookupEmbedder("synthetic-bge-m3-shape", vectors.DIM, lookup, lexical=True)
     generate_s = watch.s
-    del index_m
-    gc.collect()
     folder_s = workdir / f"{n}-shape"
     persist_s = lifecycle.measure_persistence(index_s, folder_s)
     timed_s = TimedEmbedder(shaped)
     update_s = lifecycle.measure_update(index_s, kb, settings, timed_s, folder_s)
+    progress(f"[{n}] compaction...")
+    compact_s = lifecycle.measure_compaction(index_s, kb, settings, timed_s, folder_s)
     shutil.rmtree(folder_s, ignore_errors=True)
     progress(f"[{n}] stages with 1024-d vectors...")
     stages_s = stages.run_stages(Retriever(settings, index_s, kb, shaped), queries,
                                  context_chars=settings.context_max_chars)
     result["shape"] = {"label": "bge-m3 shape: 1024-d clustered unit vectors + lexical weights (synthetic)",
                        "dim": vectors.DIM, "vectors_seconds": round(generate_s, 2), "persistence": persist_s,
-                       "update": update_s, **stages_s}
-
-    # ---- side by side
-    progress(f"[{n}] side by side: BM25 against rank-bm25...")
-    query_tokens = [tokenize(p.text) for p in prepared]
-    corpus = _rank_bm25_corpus(index_s)
-    result["compare_bm25"] = compare.bm25(
-        index_s.bm25, corpus, query_tokens,
-        scan_queries=min(len(query_tokens), max(20, 2_000_000 // max(n, 1))),
-        rebuild_queries=min(len(query_tokens), max(3, 300_000 // max(n, 1))),
-    )
-    del corpus
-    named = [(p.query.request.problem_id, lookup[p.text.strip()][0]) for p in prepared
-             if p.query.request.problem_id in index_s.rows_by_problem]
-    progress(f"[{n}] side by side: restricted dense search against global top-2000 + filter...")
-    result["compare_restricted_dense"] = compare.restricted_dense(index_s.dense, index_s.rows_by_problem, named)
-    if approximate:
-        progress(f"[{n}] exact against approximate FAISS indexes (IVF, HNSW)...")
-        qv = np.stack([lookup[p.text.strip()][0] for p in prepared])
-        result["compare_approximate"] = compare.approximate(index_s.dense, qv)
+                       "update": update_s, "compaction": compact_s, **stages_s}
+    _compare(result, index_s, prepared, lookup, centres, n, approximate=approximate, progress=progress)
     result["seconds"] = round(time.perf_counter() - watch.started, 1)
     return result
 
 
 def run(sizes: Sequence[int], n_queries: int, out: Path, settings: Settings, *, embedder: str = "auto",
         concurrency: Sequence[int] = (), concurrency_options: dict[str, Any] | None = None,
-        progress: Progress = print, approximate_at: int | None = None, workdir: Path | None = None) -> dict[str, Any]:
+        progress: Progress = print, approximate_at: int | None = None, workdir: Path | None = None,
+        model_up_to: int = MODEL_UP_TO) -> dict[str, Any]:
     """Run everything, write results.json, report.md and latency.png into `out`; return the results."""
     from quest.bench import report
 
@@ -175,7 +197,8 @@ def run(sizes: Sequence[int], n_queries: int, out: Path, settings: Settings, *, 
         approximate_at = largest if approximate_at is None else approximate_at
         for n in sizes:
             results["sizes"].append(bench_size(n, n_queries, settings, model, label, workdir,
-                                               approximate=n == approximate_at, progress=progress))
+                                               approximate=n == approximate_at, progress=progress,
+                                               with_model=n <= model_up_to))
             gc.collect()
         if concurrency:
             from quest.bench import concurrency as conc

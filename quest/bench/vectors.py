@@ -25,8 +25,11 @@ import numpy as np
 import scipy.sparse as sp
 
 from quest.kb.documents import Chunk
+from quest.retrieval.dense import DenseIndex
 from quest.retrieval.embedder import Embeddings
-from quest.retrieval.sparse import BM25Index, LexicalIndex
+from quest.retrieval.index import Index
+from quest.retrieval.segments import Segment
+from quest.retrieval.sparse import LexicalIndex
 from quest.retrieval.tokenize import tokenize
 
 DIM = 1024
@@ -116,16 +119,42 @@ def query_lexical(text: str) -> dict[str, float]:
     return lexical_weights(tokenize(text))
 
 
-def lexical_from_bm25(bm25: BM25Index) -> LexicalIndex:
-    """The same stand-in lexical weights as `lexical_weights`, from the BM25 term matrix (no re-tokenizing)."""
-    terms = sorted(bm25.vocab, key=bm25.vocab.__getitem__)
+def lexical_from_terms(tf: sp.csc_matrix, terms: Sequence[str]) -> LexicalIndex:
+    """The same stand-in lexical weights as `lexical_weights`, from a BM25 term matrix (no re-tokenizing)."""
     ids = np.empty(len(terms), dtype=np.int64)
     values = np.empty(len(terms), dtype=np.float32)
     for i, term in enumerate(terms):
         h = zlib.crc32(term.encode("utf-8"))
         ids[i] = 5 + h % (LEXICAL_VOCAB - 5)
         values[i] = 0.05 + (h >> 20) % 300 / 1000
-    tf = bm25.tf
-    matrix = sp.csr_matrix((values[tf.indices], ids[tf.indices], tf.indptr.copy()), shape=(tf.shape[0], LEXICAL_VOCAB))
+    csr = tf.tocsr()
+    matrix = sp.csr_matrix((values[csr.indices], ids[csr.indices], csr.indptr.copy()),
+                           shape=(csr.shape[0], LEXICAL_VOCAB))
+    del csr
     matrix.sum_duplicates()
     return LexicalIndex(matrix)
+
+
+def shaped_float32(chunks: Sequence[Chunk], centres: Mapping[str, np.ndarray], batch: int = 16384) -> np.ndarray:
+    """The float32 originals of `shaped_dense` (same batches, same seeds), for the float16 recall check."""
+    return np.vstack([chunk_vectors(chunks[s:s + batch], centres, seed=11 + s // batch)
+                      for s in range(0, len(chunks), batch)])
+
+
+def shaped_dense(chunks: Sequence[Chunk], centres: Mapping[str, np.ndarray], batch: int = 16384) -> DenseIndex:
+    """bge-m3-shaped vectors added batch by batch: the float32 matrix never exists whole (1M x 1024 = 4 GB)."""
+    dense = DenseIndex.from_vectors(np.zeros((0, DIM), dtype=np.float32))
+    for start in range(0, len(chunks), batch):
+        part = chunk_vectors(chunks[start:start + batch], centres, seed=11 + start // batch)
+        dense.index.add(part)
+    return dense
+
+
+def shaped_index(index: Index, centres: Mapping[str, np.ndarray]) -> Index:
+    """`index` (one BM25-only or model segment) with 1024-d vectors and lexical weights of bge-m3's shape."""
+    (seg,) = index.segments
+    terms = sorted(index.bm25.vocab, key=index.bm25.vocab.__getitem__)
+    shaped = Segment(name=seg.name, chunks=seg.chunks, tf=seg.tf, terms=seg.terms, doc_len=seg.doc_len,
+                     dense=shaped_dense(seg.chunks, centres), lexical=lexical_from_terms(seg.tf, terms))
+    return Index(segments=[shaped], deleted=index.deleted.copy(), model="synthetic-bge-m3-shape",
+                 doc_hashes=index.doc_hashes, chunk_max_chars=index.chunk_max_chars, dim=DIM)

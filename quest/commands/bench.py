@@ -46,6 +46,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--minutes", type=float, default=10.0, help="soak: duration in minutes (default: 10)")
     parser.add_argument("--questions-per-student", type=int, default=3, help="soak: questions each (default: 3)")
     parser.add_argument("--seed", type=int, default=11, help="soak: seed of the schedule and the chaos")
+    parser.add_argument("--model-up-to", type=int, default=100_000,
+                        help="run the embedding-model profile only for sizes up to this (default: 100000)")
     parser.set_defaults(func=run)
 
 
@@ -61,6 +63,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         return 2
     results = runner.run(args.sizes, args.queries, args.out, settings, embedder=args.embedder,
                          concurrency=args.concurrency, approximate_at=args.approximate_at,
+                         model_up_to=args.model_up_to,
                          concurrency_options={"tokens": args.tokens, "rate": args.rate},
                          progress=lambda m: print(m, file=sys.stderr, flush=True))
     missed = [t["target"] for t in results.get("targets", []) if not t["met"]]

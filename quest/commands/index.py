@@ -12,6 +12,8 @@ from quest.settings import Settings
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("index", help="build or update the search index in the data directory")
     parser.add_argument("--rebuild", action="store_true", help="ignore the saved index and build from scratch")
+    parser.add_argument("--compact", action="store_true",
+                        help="merge the delta segments and drop deleted rows into one new base segment")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.set_defaults(func=run)
 
@@ -34,13 +36,15 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         print(f"note: {notice}", file=sys.stderr)
     if args.rebuild:
         shutil.rmtree(index_dir_for(settings, embedder.name if embedder else "bm25-only"), ignore_errors=True)
-    index, report = open_index(kb, settings, embedder, progress)
+    index, report = open_index(kb, settings, embedder, progress, compact=args.compact)
     folder = index_dir_for(settings, index.model)
     result = {
         "action": report.action,
         "model": index.model,
         "documents": index.documents,
         "chunks": index.size,
+        "segments": len(index.segments),
+        "deleted_rows": int(index.deleted.sum()),
         "embedded_documents": len(report.embedded_docs),
         "removed_documents": len(report.removed_docs),
         "seconds": round(report.seconds, 3),

@@ -1,15 +1,17 @@
 """Dense search: FAISS inner product over L2-normalized vectors (= cosine similarity).
 
-Vectors live in a FAISS `IndexFlatIP` (its file format is what is saved). Searching is an exact
-matrix-vector product over FAISS's own buffer through numpy (BLAS sgemv): measured at 100k x
-1024 on 2 cores, ~9-13 ms against ~19-41 ms for `IndexFlatIP.search` with one query, and
-exact, so no recall is lost (docs/bench/README.md has the numbers and the approximate indexes tried).
+Vectors are stored as float16 in a FAISS `IndexScalarQuantizer` (QT_fp16): half the memory and
+disk of float32, and a saved index is memory-mapped on load (`IO_FLAG_MMAP_IFC`), so loading
+takes the same ~milliseconds at any size and only the pages a search touches become resident.
+FAISS scans the float16 codes with SIMD, computing each product in float32; the final top-k
+is re-scored in float32 from the stored rows with numpy, so every score a caller sees is the
+same number whichever path found the row (the bench measures recall against float32 exact).
 
 Search restricted to one problem is the product over that problem's rows only: a problem has
 tens to hundreds of chunks, so this is both exact and far cheaper than searching everything
 and filtering afterwards (an approximate index with a selective filter would lose recall).
-A restriction to most of the base (hint tier: everything but official solutions) scores
-every row once and picks from the allowed ones, instead of copying most of the matrix.
+A restriction to most of the base (hint tier: everything but official solutions) is one FAISS
+scan with a bitmap of the allowed rows.
 """
 
 from __future__ import annotations
@@ -19,17 +21,14 @@ from pathlib import Path
 import faiss
 import numpy as np
 
-LARGE_SUBSET = 4  # a restriction to more than 1/4 of the rows scores all rows once
-# Below this many matrix elements, numpy's own single-threaded loop (einsum) does the product:
-# multi-threaded BLAS gains nothing there, and on a busy 2-core machine waking its second
-# thread was measured to stall a 1,000 x 1,024 product for ~8 ms instead of ~0.1 ms.
-SINGLE_THREAD_MAX = 4_000_000
-
-
-def _matvec(matrix: np.ndarray, q: np.ndarray) -> np.ndarray:
-    if matrix.size <= SINGLE_THREAD_MAX:
-        return np.einsum("ij,j->i", matrix, q)
-    return matrix @ q
+LARGE_SUBSET = 4  # a restriction to more than 1/4 of the rows is one filtered scan of all rows
+# Global search over a segment this large goes through an IVF index (float16 codes, memory-mapped)
+# instead of the exact scan; NPROBE lists are visited. Both chosen by `python -m quest bench`
+# (docs/bench/README.md): the smallest size where the exact scan passes ~15 ms on 2 cores, and
+# the smallest nprobe whose recall@30 against exact is >= 0.99 on the bench's queries.
+APPROXIMATE_FROM = 150_000
+NPROBE = 32
+TRAIN_PER_LIST = 40
 
 
 def _best(sims: np.ndarray, k: int, ids: np.ndarray | None = None) -> np.ndarray:
@@ -42,16 +41,44 @@ def _best(sims: np.ndarray, k: int, ids: np.ndarray | None = None) -> np.ndarray
     return part[np.lexsort((keys, -sims[part]))]
 
 
+def bitmap_selector(mask: np.ndarray) -> tuple[faiss.IDSelector, np.ndarray]:
+    """A FAISS selector admitting the rows where `mask` is true (keep the bits alive with it)."""
+    bits = np.packbits(np.asarray(mask, dtype=bool), bitorder="little")
+    return faiss.IDSelectorBitmap(int(mask.shape[0]), faiss.swig_ptr(bits)), bits
+
+
+def _empty_index(dim: int) -> faiss.Index:
+    return faiss.IndexScalarQuantizer(dim, faiss.ScalarQuantizer.QT_fp16, faiss.METRIC_INNER_PRODUCT)
+
+
 class DenseIndex:
-    def __init__(self, index: faiss.Index) -> None:
+    def __init__(self, index: faiss.Index, ivf: faiss.Index | None = None) -> None:
         self.index = index
+        self.ivf = ivf  # optional approximate index over the same rows (ids = row numbers)
         self.dim = index.d
         self._vectors: np.ndarray | None = None
+
+    def build_approximate(self, nlist: int | None = None, seed: int = 0) -> None:
+        """Train and fill an IVF index (float16 codes) over these rows, for approximate global search."""
+        n = self.size
+        nlist = min(nlist or max(16, int(4 * np.sqrt(n)) // 16 * 16), n)  # k-means needs a point per list
+        rng = np.random.default_rng(seed)
+        sample = np.sort(rng.choice(n, min(n, nlist * TRAIN_PER_LIST), replace=False))
+        quantizer = faiss.IndexFlatIP(self.dim)
+        ivf = faiss.IndexIVFScalarQuantizer(quantizer, self.dim, nlist, faiss.ScalarQuantizer.QT_fp16,
+                                            faiss.METRIC_INNER_PRODUCT)
+        ivf.referenced_objects = [quantizer]  # the quantizer must live as long as the index
+        ivf.train(self.vectors[sample].astype(np.float32))
+        for start in range(0, n, 65536):  # float32 batches: the whole matrix is never copied
+            ivf.add(self.vectors[start:start + 65536].astype(np.float32))
+        self.ivf = ivf
 
     @classmethod
     def from_vectors(cls, vectors: np.ndarray) -> DenseIndex:
         vectors = np.ascontiguousarray(vectors, dtype=np.float32)
-        index = faiss.IndexFlatIP(vectors.shape[1])
+        if vectors.ndim != 2:
+            raise ValueError(f"expected a (rows, dim) matrix, got shape {vectors.shape}")
+        index = _empty_index(vectors.shape[1])
         if len(vectors):
             index.add(vectors)
         return cls(index)
@@ -62,48 +89,72 @@ class DenseIndex:
 
     @property
     def vectors(self) -> np.ndarray:
-        """The stored vectors as a read-only numpy view of FAISS's own buffer (no copy)."""
+        """The stored float16 rows as a read-only numpy view of FAISS's own (possibly mapped) buffer."""
         if self._vectors is None or len(self._vectors) != self.size:
             if self.size == 0:
-                self._vectors = np.zeros((0, self.dim), dtype=np.float32)
+                self._vectors = np.zeros((0, self.dim), dtype=np.float16)
             else:
-                flat = faiss.rev_swig_ptr(self.index.get_xb(), self.size * self.dim)
-                self._vectors = np.asarray(flat).reshape(self.size, self.dim)
+                flat = faiss.rev_swig_ptr(self.index.codes.data(), self.size * self.index.code_size)
+                self._vectors = np.asarray(flat).view(np.float16).reshape(self.size, self.dim)
         return self._vectors
+
+    def rescore(self, rows: np.ndarray, query: np.ndarray) -> np.ndarray:
+        """Cosine of `rows` against the query, computed in float32."""
+        return self.vectors[rows].astype(np.float32) @ np.asarray(query, dtype=np.float32).reshape(-1)
 
     def with_rows(self, keep: np.ndarray, new_vectors: np.ndarray) -> DenseIndex:
         keep = np.asarray(keep, dtype=np.int64)
-        new_vectors = np.asarray(new_vectors, dtype=np.float32).reshape(-1, self.dim)
-        # One gather into the final buffer (no vstack copy), then FAISS's own copy on add.
-        out = np.empty((keep.size + len(new_vectors), self.dim), dtype=np.float32)
-        np.take(self.vectors, keep, axis=0, out=out[: keep.size])
-        out[keep.size:] = new_vectors
-        return DenseIndex.from_vectors(out)
+        old = self.vectors[keep].astype(np.float32)
+        new = np.asarray(new_vectors, dtype=np.float32).reshape(-1, self.dim)
+        return DenseIndex.from_vectors(np.vstack([old, new]))
 
-    def search(self, query: np.ndarray, k: int) -> list[tuple[int, float]]:
-        """Global top-k (row, cosine similarity)."""
+    def search(self, query: np.ndarray, k: int, allowed: np.ndarray | None = None) -> list[tuple[int, float]]:
+        """Global top-k (row, cosine); `allowed` is an optional boolean mask over the rows."""
         if self.size == 0 or k <= 0:
             return []
-        q = np.ascontiguousarray(query, dtype=np.float32).reshape(-1)
-        sims = _matvec(self.vectors, q)
-        return [(int(i), float(sims[i])) for i in _best(sims, k)]
+        q = np.ascontiguousarray(query, dtype=np.float32).reshape(1, -1)
+        selector, _bits = bitmap_selector(allowed) if allowed is not None else (None, None)
+        if self.ivf is not None:
+            params = faiss.SearchParametersIVF(nprobe=NPROBE)
+            if selector is not None:
+                params.sel = selector
+            _, ids = self.ivf.search(q, min(k, self.size), params=params)
+        else:
+            params = faiss.SearchParameters(sel=selector) if selector is not None else None
+            _, ids = self.index.search(q, min(k, self.size), params=params)
+        rows = ids[0][ids[0] >= 0].astype(np.int64)
+        sims = self.rescore(rows, q)
+        return [(int(rows[i]), float(sims[i])) for i in _best(sims, k, rows)]
 
     def search_rows(self, query: np.ndarray, rows: np.ndarray, k: int) -> list[tuple[int, float]]:
         """Exact top-k among `rows` only."""
         rows = np.asarray(rows, dtype=np.int64)
         if rows.size == 0 or k <= 0:
             return []
-        q = np.ascontiguousarray(query, dtype=np.float32).reshape(-1)
-        # A large subset: one pass over the whole matrix beats copying most of it.
         if rows.size * LARGE_SUBSET >= self.size:
-            sims = _matvec(self.vectors, q)[rows]
-        else:
-            sims = _matvec(self.vectors[rows], q)
+            mask = np.zeros(self.size, dtype=bool)
+            mask[rows] = True
+            return self.search(query, k, mask)
+        sims = self.rescore(rows, query)
         return [(int(rows[i]), float(sims[i])) for i in _best(sims, k, rows)]
 
     def save(self, path: Path) -> None:
         faiss.write_index(self.index, str(path))
 
+    def save_approximate(self, path: Path) -> None:
+        faiss.write_index(self.ivf, str(path))
+
+    def load_approximate(self, path: Path) -> None:
+        """Memory-mapped inverted lists: only the lists a query visits are read."""
+        ivf = faiss.read_index(str(path), faiss.IO_FLAG_MMAP)
+        if not isinstance(ivf, faiss.IndexIVFScalarQuantizer) or ivf.ntotal != self.size or ivf.d != self.dim:
+            raise ValueError(f"{path}: not an IVF index over this segment's {self.size} rows")
+        self.ivf = ivf
+
     @classmethod
     def load(cls, path: Path) -> DenseIndex:
-        return cls(faiss.read_index(str(path)))
+        """Memory-mapped: O(1) whatever the size; pages are read as searches touch them."""
+        index = faiss.read_index(str(path), faiss.IO_FLAG_MMAP_IFC)
+        if not isinstance(index, faiss.IndexScalarQuantizer):
+            raise ValueError(f"{path}: expected a float16 scalar-quantizer index, found {type(index).__name__}")
+        return cls(index)

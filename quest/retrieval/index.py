@@ -1,32 +1,26 @@
 """The search index: chunks, BM25, dense vectors and lexical weights, kept in agreement.
 
-On disk (one folder per embedding model, so switching models never mixes vectors)::
+The index is a list of segments (a base and append-only deltas, see segments.py) plus a mask
+of deleted rows. An update embeds only new or changed documents, appends them as one delta
+segment, marks their old rows deleted, and writes only the delta, the deleted-rows list and
+the manifest (store.py). When the deltas grow past a threshold, `compact` merges everything
+into a new base (also `python -m quest index --compact`).
 
-    manifest.json   format version, model, dimension, chunk size, per-document hashes,
-                    row count and the size + SHA-256 of every other file
-    chunks.jsonl    chunk metadata, one per row
-    bm25.npz        term-frequency matrix (scipy sparse, no pickle) + bm25_vocab.json
-    dense.faiss     FAISS IndexFlatIP (absent in BM25-only mode)
-    lexical.npz     bge-m3 lexical weights (only for bge-m3)
-
-Every file is written to a temporary name and renamed into place; the manifest goes last and
-describes the others, so a crash part-way leaves files that disagree with the manifest, which
-`load_index` detects (and `open_index` rebuilds) instead of serving wrong documents.
+On disk (one folder per embedding model, so switching models never mixes vectors) the
+manifest (manifest.py: format, model, dimension, chunk size, per-document hashes, segments
+with the size + SHA-256 of every file) is written last and atomically. A crash part-way
+leaves the previous manifest and every file it names untouched; a manifest or file that
+fails its schema, size or checksum makes the index absent, and `open_index` rebuilds it.
 """
 
 from __future__ import annotations
 
-import gc
-import hashlib
-import json
 import logging
-import os
 import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -34,60 +28,133 @@ import scipy.sparse as sp
 from quest.errors import IndexError_
 from quest.kb.documents import Chunk, Document, KnowledgeBase
 from quest.kb.markdown import chunk_document
+from quest.retrieval import dense as dense_module
+from quest.retrieval import store
 from quest.retrieval.dense import DenseIndex
 from quest.retrieval.embedder import Embedder
-from quest.retrieval.sparse import BM25Index, LexicalIndex
+from quest.retrieval.manifest import FORMAT_VERSION, Manifest, SegmentEntry, parse_manifest
+from quest.retrieval.segments import Segment, SegmentedBM25, SegmentedDense, SegmentedLexical, offsets_of, term_matrix
+from quest.retrieval.sparse import LexicalIndex
 from quest.retrieval.tokenize import tokenize
 from quest.settings import Settings
 
 log = logging.getLogger(__name__)
 
-FORMAT_VERSION = 1
+__all__ = ["BM25_ONLY", "FORMAT_VERSION", "Index", "UpdateReport", "build_index", "compact_index",
+           "index_dir_for", "load_index", "open_index", "save_index", "update_index"]
+
 BM25_ONLY = "bm25-only"
+# Compact when the deltas (or the deleted rows) pass this share of all rows and COMPACT_MIN_ROWS,
+# or there are more deltas than COMPACT_SEGMENTS: each delta costs a little on every query.
+COMPACT_RATIO = 0.2
+COMPACT_MIN_ROWS = 2_000
+COMPACT_SEGMENTS = 16
 Progress = Callable[[str], None]
 
 
 @dataclass
 class Index:
-    chunks: list[Chunk]
-    bm25: BM25Index
-    dense: DenseIndex | None
-    lexical: LexicalIndex | None
+    segments: list[Segment]
+    deleted: np.ndarray  # one bool per row across all segments
     model: str  # embedding model name, or BM25_ONLY
     doc_hashes: dict[str, str]
     chunk_max_chars: int
+    dim: int | None = None
+    previous: Index | None = field(default=None, repr=False)  # an update's source: regroup only what changed
+    chunks: list[Chunk] = field(init=False)
     rows_by_problem: dict[str, np.ndarray] = field(init=False)
     rows_by_doc: dict[str, list[int]] = field(init=False)
 
     def __post_init__(self) -> None:
+        offsets = offsets_of(self.segments)
+        if self.deleted.shape != (int(offsets[-1]),):
+            raise IndexError_(f"the deleted-rows mask covers {self.deleted.shape[0]} rows, not {offsets[-1]}")
+        with_dense = {s.dense is not None for s in self.segments}
+        with_lexical = {s.lexical is not None for s in self.segments}
+        if len(with_dense) > 1 or len(with_lexical) > 1:
+            raise IndexError_("the segments disagree on which parts they hold")
+        self.chunks = [c for s in self.segments for c in s.chunks]
+        self.bm25 = SegmentedBM25(self.segments, self.deleted)
+        self.dense = None
+        if with_dense == {True}:
+            self.dim = self.segments[0].dense.dim
+            self.dense = SegmentedDense([s.dense for s in self.segments], offsets, self.deleted, self.dim)
+        self.lexical = (SegmentedLexical([s.lexical for s in self.segments], offsets, self.deleted)
+                        if with_lexical == {True} else None)
+        if self.previous is not None:
+            self._regroup(self.previous)
+            self.previous = None  # do not keep the old version alive
+        else:
+            self._group_rows()
+
+    def _regroup(self, old: Index) -> None:
+        """`rows_by_*` from the previous version's: drop newly deleted rows, add the appended ones."""
+        gone = np.flatnonzero(self.deleted[: old.rows] & ~old.deleted)
+        touched_docs = {old.chunks[r].doc_id for r in gone}
+        touched = {old.chunks[r].problem_id for r in gone} - {None}
+        by_doc = dict(old.rows_by_doc)
+        for doc_id in touched_docs:
+            by_doc.pop(doc_id, None)
+        extra: dict[str, list[int]] = {}
+        created: set[str] = set()
+        for row in range(old.rows, self.rows):
+            chunk = self.chunks[row]
+            if chunk.doc_id not in created:  # a fresh list: never append to the old version's
+                created.add(chunk.doc_id)
+                by_doc[chunk.doc_id] = []
+            by_doc[chunk.doc_id].append(row)
+            if chunk.problem_id is not None:
+                extra.setdefault(chunk.problem_id, []).append(row)
+        by_problem = dict(old.rows_by_problem)
+        for pid in touched | extra.keys():
+            rows = by_problem.get(pid, np.zeros(0, dtype=np.int64))
+            rows = np.concatenate([rows[~self.deleted[rows]], np.asarray(extra.get(pid, []), dtype=np.int64)])
+            if rows.size:
+                by_problem[pid] = rows
+            else:
+                by_problem.pop(pid, None)
+        self.rows_by_problem, self.rows_by_doc = by_problem, by_doc
+
+    def _group_rows(self) -> None:
         by_problem: dict[str, list[int]] = {}
         by_doc: dict[str, list[int]] = {}
+        deleted = self.deleted
         for row, chunk in enumerate(self.chunks):
+            if deleted[row]:
+                continue
             if chunk.problem_id is not None:
                 by_problem.setdefault(chunk.problem_id, []).append(row)
             by_doc.setdefault(chunk.doc_id, []).append(row)
         self.rows_by_problem = {k: np.asarray(v, dtype=np.int64) for k, v in by_problem.items()}
         self.rows_by_doc = by_doc
-        sizes = {len(self.chunks), self.bm25.size}
-        if self.dense is not None:
-            sizes.add(self.dense.size)
-        if self.lexical is not None:
-            sizes.add(self.lexical.size)
-        if len(sizes) != 1:
-            raise IndexError_(f"index parts disagree on the number of chunks: {sorted(sizes)}")
 
     @property
     def size(self) -> int:
+        """Live chunks (deleted rows excluded)."""
+        return len(self.chunks) - int(self.deleted.sum())
+
+    @property
+    def rows(self) -> int:
+        """All rows, deleted ones included (row ids index `chunks`)."""
         return len(self.chunks)
+
+    @property
+    def live_chunks(self) -> list[Chunk]:
+        return [c for c, dead in zip(self.chunks, self.deleted, strict=True) if not dead]
 
     @property
     def documents(self) -> int:
         return len(self.doc_hashes)
 
+    def needs_compaction(self) -> bool:
+        limit = max(COMPACT_RATIO * self.rows, COMPACT_MIN_ROWS)
+        deltas = self.rows - self.segments[0].rows
+        return len(self.segments) > COMPACT_SEGMENTS + 1 or deltas > limit or int(self.deleted.sum()) > limit
+
 
 @dataclass(frozen=True)
 class UpdateReport:
-    action: str  # "loaded" | "built" | "updated" | "rebuilt"
+    action: str  # "loaded" | "built" | "updated" | "rebuilt" | "compacted"
     embedded_docs: tuple[str, ...] = ()
     removed_docs: tuple[str, ...] = ()
     reason: str = ""
@@ -104,70 +171,104 @@ def _encode(chunks: Sequence[Chunk], embedder: Embedder | None, progress: bool):
     return out.dense, (out.lexical if embedder.has_lexical else None)
 
 
+def _segment_name(number: int) -> str:
+    return f"s{number:06d}"
+
+
+def _next_name(segments: Sequence[Segment]) -> str:
+    return _segment_name(max((int(s.name[1:]) for s in segments), default=0) + 1)
+
+
+def make_segment(name: str, chunks: Sequence[Chunk], vocab: dict[str, int], embedder: Embedder | None,
+                 dim: int | None, lexical: bool, show_progress: bool = False) -> Segment:
+    """Tokenize and embed `chunks` into a segment; `vocab` (global BM25 term ids) grows in place."""
+    tf, terms = term_matrix((tokenize(c.indexed_text) for c in chunks), vocab)
+    vectors, weights = _encode(chunks, embedder, show_progress)
+    dense = None
+    if dim is not None:
+        dense = DenseIndex.from_vectors(vectors if vectors is not None else np.zeros((0, dim), np.float32))
+    lex = LexicalIndex.from_weights(weights or []) if lexical else None
+    with_approximate(dense)
+    return Segment(name=name, chunks=list(chunks), tf=tf, terms=terms, dense=dense, lexical=lex)
+
+
+def with_approximate(dense: DenseIndex | None) -> DenseIndex | None:
+    """Give a large segment its IVF index for global search (see dense.APPROXIMATE_FROM)."""
+    if dense is not None and dense.ivf is None and dense.size >= dense_module.APPROXIMATE_FROM:
+        log.info("training an IVF index over %d vectors for global search", dense.size)
+        dense.build_approximate()
+    return dense
+
+
 def build_index(kb: KnowledgeBase, settings: Settings, embedder: Embedder | None,
                 progress: Progress | None = None) -> Index:
-    """Chunk, tokenize and embed every document."""
+    """Chunk, tokenize and embed every document into one base segment."""
     chunks = [c for d in kb.documents for c in chunk_document(d, settings.chunk_max_chars)]
     if progress:
         progress(f"Indexing {len(kb.documents)} documents ({len(chunks)} chunks)...")
-    bm25 = BM25Index.from_tokens(tokenize(c.indexed_text) for c in chunks)
-    dense_vectors, lexical = _encode(chunks, embedder, settings.show_progress)
-    dense = None
-    if embedder is not None:
-        vectors = dense_vectors if dense_vectors is not None else np.zeros((0, embedder.dim), np.float32)
-        dense = DenseIndex.from_vectors(vectors)
-    lex = LexicalIndex.from_weights(lexical or []) if embedder is not None and embedder.has_lexical else None
-    return Index(
-        chunks=chunks,
-        bm25=bm25,
-        dense=dense,
-        lexical=lex,
-        model=embedder.name if embedder is not None else BM25_ONLY,
-        doc_hashes={d.id: d.content_hash for d in kb.documents},
-        chunk_max_chars=settings.chunk_max_chars,
-    )
+    dim = embedder.dim if embedder is not None else None
+    lexical = embedder is not None and embedder.has_lexical
+    base = make_segment(_segment_name(1), chunks, {}, embedder, dim, lexical, settings.show_progress)
+    return Index(segments=[base], deleted=np.zeros(len(chunks), dtype=bool),
+                 model=embedder.name if embedder is not None else BM25_ONLY,
+                 doc_hashes={d.id: d.content_hash for d in kb.documents},
+                 chunk_max_chars=settings.chunk_max_chars, dim=dim)
 
 
 def update_index(index: Index, kb: KnowledgeBase, settings: Settings, embedder: Embedder | None,
                  progress: Progress | None = None) -> tuple[Index, UpdateReport]:
-    """Re-chunk and re-embed only new or changed documents; drop deleted ones."""
+    """Embed only new or changed documents into a delta segment; mark old and removed rows deleted."""
     started = time.perf_counter()
-    current = {d.id: d for d in kb.documents}
     hashes = {d.id: d.content_hash for d in kb.documents}  # once: hashing every document is most of the cost
     changed: list[Document] = [d for d in kb.documents if index.doc_hashes.get(d.id) != hashes[d.id]]
-    removed = [doc_id for doc_id in index.doc_hashes if doc_id not in current]
+    removed = [doc_id for doc_id in index.doc_hashes if doc_id not in hashes]
     if not changed and not removed:
         return index, UpdateReport("loaded")
     if progress:
         progress(f"Updating the index: {len(changed)} new or changed, {len(removed)} removed documents...")
-    stale = {d.id for d in changed} | set(removed)
-    keep = np.asarray([row for row, c in enumerate(index.chunks) if c.doc_id not in stale], dtype=np.int64)
+    deleted = index.deleted.copy()
+    for doc_id in [d.id for d in changed] + removed:
+        deleted[index.rows_by_doc.get(doc_id, [])] = True
     new_chunks = [c for d in changed for c in chunk_document(d, settings.chunk_max_chars)]
-    dense_vectors, lexical = _encode(new_chunks, embedder, settings.show_progress)
-    chunks = [index.chunks[i] for i in keep] + new_chunks
-    bm25 = index.bm25.with_rows(keep, [tokenize(c.indexed_text) for c in new_chunks])
-    dense = None
-    if index.dense is not None:
-        if dense_vectors is None:
-            dense_vectors = np.zeros((0, index.dense.dim), np.float32)
-        dense = index.dense.with_rows(keep, dense_vectors)
-    lex = index.lexical.with_rows(keep, lexical or []) if index.lexical is not None else None
-    updated = Index(
-        chunks=chunks,
-        bm25=bm25,
-        dense=dense,
-        lexical=lex,
-        model=index.model,
-        doc_hashes=hashes,
-        chunk_max_chars=index.chunk_max_chars,
-    )
-    report = UpdateReport(
-        "updated",
-        embedded_docs=tuple(d.id for d in changed),
-        removed_docs=tuple(removed),
-        seconds=time.perf_counter() - started,
-    )
-    return updated, report
+    segments = list(index.segments)
+    if new_chunks:
+        vocab = dict(index.bm25.vocab)
+        segments.append(make_segment(_next_name(segments), new_chunks, vocab, embedder, index.dim,
+                                     index.lexical is not None, settings.show_progress))
+        deleted = np.concatenate([deleted, np.zeros(len(new_chunks), dtype=bool)])
+    updated = Index(segments=segments, deleted=deleted, model=index.model, doc_hashes=hashes,
+                    chunk_max_chars=index.chunk_max_chars, dim=index.dim, previous=index)
+    return updated, UpdateReport("updated", embedded_docs=tuple(d.id for d in changed), removed_docs=tuple(removed),
+                                 seconds=time.perf_counter() - started)
+
+
+def compact_index(index: Index) -> Index:
+    """One new base segment holding the live rows only (no re-embedding; the vocabulary is kept)."""
+    live = np.flatnonzero(~index.deleted)
+    width = len(index.bm25.vocab)
+    tf_parts, dense_parts, lexical_parts = [], [], []
+    for seg, start in zip(index.segments, offsets_of(index.segments)[:-1], strict=False):
+        keep = live[(live >= start) & (live < start + seg.rows)] - start
+        part = seg.tf.tocsr()[keep]
+        part.resize((part.shape[0], width))
+        tf_parts.append(part)
+        if seg.dense is not None:
+            dense_parts.append(seg.dense.vectors[keep].astype(np.float32))
+        if seg.lexical is not None:
+            lexical_parts.append(seg.lexical.matrix[keep])
+    tf = sp.vstack(tf_parts, format="csr") if tf_parts else sp.csr_matrix((0, max(width, 1)), dtype=np.float32)
+    dense = DenseIndex.from_vectors(np.vstack(dense_parts)) if index.dim is not None else None
+    lexical = None
+    if index.lexical is not None:
+        cols = max(p.shape[1] for p in lexical_parts)
+        for p in lexical_parts:
+            p.resize((p.shape[0], cols))
+        lexical = LexicalIndex(sp.vstack(lexical_parts, format="csr"))
+    terms = sorted(index.bm25.vocab, key=index.bm25.vocab.__getitem__)
+    base = Segment(name=_next_name(index.segments), chunks=[index.chunks[r] for r in live], tf=tf, terms=terms,
+                   dense=with_approximate(dense), lexical=lexical)
+    return Index(segments=[base], deleted=np.zeros(base.rows, dtype=bool), model=index.model,
+                 doc_hashes=dict(index.doc_hashes), chunk_max_chars=index.chunk_max_chars, dim=index.dim)
 
 
 # --------------------------------------------------------------------------- persistence
@@ -178,201 +279,148 @@ def index_dir_for(settings: Settings, model: str) -> Path:
     return settings.index_dir / slug[-80:]
 
 
-def _digest(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
-def _write_atomic(path: Path, writer: Callable[[Path], None]) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    writer(tmp)
-    with tmp.open("rb") as fh:
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
-
-
-def save_index(index: Index, folder: Path) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
-    files: dict[str, Callable[[Path], None]] = {
-        "chunks.jsonl": lambda p: p.write_bytes(_chunk_lines(index.chunks)),
-        "bm25.npz": lambda p: _save_npz(p, index.bm25.tf),
-        "bm25_vocab.json": lambda p: p.write_text(
-            json.dumps(sorted(index.bm25.vocab, key=index.bm25.vocab.__getitem__), ensure_ascii=False),
-            encoding="utf-8",
-        ),
-    }
-    if index.dense is not None:
-        files["dense.faiss"] = index.dense.save
-    if index.lexical is not None:
-        files["lexical.npz"] = lambda p: _save_npz(p, index.lexical.matrix)
-    described: dict[str, dict[str, Any]] = {}
-    for name, writer in files.items():
-        _write_atomic(folder / name, writer)
-        described[name] = {"size": (folder / name).stat().st_size, "sha256": _digest(folder / name)}
-    for stale in ("dense.faiss", "lexical.npz"):
-        if stale not in files and (folder / stale).exists():
-            (folder / stale).unlink()
-    manifest = {
-        "format": FORMAT_VERSION,
-        "model": index.model,
-        "dim": index.dense.dim if index.dense is not None else None,
-        "lexical": index.lexical is not None,
-        "chunk_max_chars": index.chunk_max_chars,
-        "rows": index.size,
-        "documents": index.doc_hashes,
-        "files": described,
-        "saved_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-    }
-    _write_atomic(folder / "manifest.json",
-                  lambda p: p.write_text(json.dumps(manifest, ensure_ascii=False, indent=1), encoding="utf-8"))
-
-
-def _chunk_record(c: Chunk) -> dict[str, Any]:
-    """`Chunk.to_dict()` without `dataclasses.asdict`'s deep copies (~10x faster at 100k chunks)."""
-    return {"id": c.id, "doc_id": c.doc_id, "ordinal": c.ordinal, "section": c.section, "text": c.text,
-            "kind": c.kind, "title": c.title, "lang": c.lang, "problem_id": c.problem_id, "tags": list(c.tags),
-            "verdicts": list(c.verdicts), "languages": list(c.languages)}
-
-
-def _chunk_lines(chunks: Sequence[Chunk]) -> bytes:
-    """One JSON object per line, UTF-8; newlines inside strings are escaped by JSON."""
-    try:
-        import orjson
-    except ImportError:  # pragma: no cover - orjson comes with gradio
-        return "".join(json.dumps(_chunk_record(c), ensure_ascii=False) + "\n" for c in chunks).encode("utf-8")
-    return b"".join(orjson.dumps(_chunk_record(c)) + b"\n" for c in chunks)
-
-
-def _save_npz(path: Path, matrix: sp.spmatrix) -> None:
-    # np.savez appends ".npz" to names without it; write through a file object instead.
-    with path.open("wb") as fh:
-        sp.save_npz(fh, matrix.tocsr(), compressed=False)
-
-
-def read_manifest(folder: Path) -> dict[str, Any]:
+def read_manifest(folder: Path) -> Manifest:
     path = folder / "manifest.json"
     if not path.exists():
         raise IndexError_(f"no saved index in {folder}")
     try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
         raise IndexError_(f"{path}: unreadable manifest ({exc})") from exc
-    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT_VERSION:
-        raise IndexError_(f"{path}: unknown index format")
-    return manifest
+    return parse_manifest(text, str(path))
 
 
-def _read_chunks(path: Path) -> list[Chunk]:
-    """chunks.jsonl, parsed in one call (JSON escapes every newline inside strings, so each raw
-    newline ends a record). orjson (already installed with gradio) parses ~3x faster when present."""
-    body = path.read_bytes().strip(b"\n")
-    if not body:
-        return []
-    # 100k records create ~1M objects: pausing the cyclic GC meanwhile saves its repeated full passes.
-    paused = gc.isenabled()
-    gc.disable()
+def _written(folder: Path) -> dict[str, SegmentEntry]:
+    """Segments the folder's current manifest already describes (nothing if it is unusable)."""
     try:
-        records = _json_loads(b"[" + body.replace(b"\n", b",") + b"]")
-        return _chunks_from(records)
-    finally:
-        if paused:
-            gc.enable()
+        return {s.name: s for s in read_manifest(folder).segments}
+    except IndexError_:
+        return {}
 
 
-def _chunks_from(records: list[dict[str, Any]]) -> list[Chunk]:
-    return [
-        Chunk(id=r["id"], doc_id=r["doc_id"], ordinal=r["ordinal"], section=r["section"], text=r["text"],
-              kind=r["kind"], title=r["title"], lang=r["lang"], problem_id=r.get("problem_id"),
-              tags=tuple(r.get("tags") or ()), verdicts=tuple(r.get("verdicts") or ()),
-              languages=tuple(r.get("languages") or ()))
-        for r in records
-    ]
+def save_index(index: Index, folder: Path) -> None:
+    """Write the segments not yet on disk, the deleted rows and (last, atomically) the manifest."""
+    folder.mkdir(parents=True, exist_ok=True)
+    on_disk = _written(folder)
+    entries = []
+    for seg in index.segments:
+        known = on_disk.get(seg.name)
+        # Reuse only this very segment's files (a rebuilt index may reuse a name for new content).
+        if known is not None and seg.stored == known.files and all(
+                (folder / f).exists() and (folder / f).stat().st_size == e.size for f, e in known.files.items()):
+            entries.append(known)
+            continue
+        entries.append(SegmentEntry(name=seg.name, rows=seg.rows, files=store.write_segment(seg, folder)))
+    deleted = store.write_deleted(index.deleted, folder)
+    manifest = Manifest(format=FORMAT_VERSION, model=index.model, dim=index.dim, lexical=index.lexical is not None,
+                        chunk_max_chars=index.chunk_max_chars, rows=index.rows, documents=index.doc_hashes,
+                        segments=entries, deleted=deleted, deleted_rows=int(index.deleted.sum()),
+                        saved_at=time.strftime("%Y-%m-%dT%H:%M:%S%z"))
+    body = manifest.model_dump_json(indent=1)
+    store.write_atomic(folder / "manifest.json", lambda p: p.write_text(body, encoding="utf-8"))
+    _remove_unreferenced(folder, set(manifest.files()))
 
 
-def _json_loads(data: bytes) -> Any:
-    try:
-        import orjson
-    except ImportError:  # pragma: no cover - orjson comes with gradio
-        return json.loads(data)
-    return orjson.loads(data)
+_OURS = re.compile(r"^(s\d{6}\..+|deleted-[0-9a-f]+\.npy|\..+\.tmp|chunks\.jsonl|bm25\.npz|bm25_vocab\.json|"
+                   r"dense\.faiss|lexical\.npz)$")
+
+
+def _remove_unreferenced(folder: Path, keep: set[str]) -> None:
+    """Files of earlier versions or of an interrupted write (only names this module creates)."""
+    for path in folder.iterdir():
+        if path.is_file() and path.name not in keep and _OURS.match(path.name):
+            path.unlink(missing_ok=True)
 
 
 def load_index(folder: Path, *, verify: bool = True) -> Index:
     """Load a saved index, checking every file against the manifest; raise IndexError_ if they disagree."""
     manifest = read_manifest(folder)
-    for name, meta in manifest["files"].items():
-        path = folder / name
-        if not path.exists():
-            raise IndexError_(f"{path} is missing")
-        if path.stat().st_size != meta["size"]:
-            raise IndexError_(f"{path} is truncated or changed ({path.stat().st_size} bytes, expected {meta['size']})")
-        if verify and _digest(path) != meta["sha256"]:
-            raise IndexError_(f"{path} does not match its checksum")
+    for name, entry in manifest.files().items():
+        store.check_file(folder / name, entry, verify)
     try:
-        chunks = _read_chunks(folder / "chunks.jsonl")
-        vocab_list = json.loads((folder / "bm25_vocab.json").read_text(encoding="utf-8"))
-        tf = sp.load_npz(folder / "bm25.npz")
-        bm25 = BM25Index(tf, {t: i for i, t in enumerate(vocab_list)})
-        dense = DenseIndex.load(folder / "dense.faiss") if "dense.faiss" in manifest["files"] else None
-        lexical = LexicalIndex(sp.load_npz(folder / "lexical.npz")) if "lexical.npz" in manifest["files"] else None
+        segments = [store.read_segment(entry, folder) for entry in manifest.segments]
+        deleted = store.read_deleted(folder, manifest.deleted, manifest.rows)
+        index = Index(segments=segments, deleted=deleted, model=manifest.model, doc_hashes=dict(manifest.documents),
+                      chunk_max_chars=manifest.chunk_max_chars, dim=manifest.dim)
     except IndexError_:
         raise
     except Exception as exc:  # corrupt content that slipped past the size check (verify=False)
         raise IndexError_(f"{folder}: cannot read the index ({type(exc).__name__}: {exc})") from exc
-    if dense is not None and manifest.get("dim") != dense.dim:
-        raise IndexError_(f"{folder}: vector dimension {dense.dim} does not match the manifest")
-    if len(chunks) != manifest["rows"]:
-        raise IndexError_(f"{folder}: {len(chunks)} chunks but the manifest says {manifest['rows']}")
-    return Index(
-        chunks=chunks,
-        bm25=bm25,
-        dense=dense,
-        lexical=lexical,
-        model=manifest["model"],
-        doc_hashes=dict(manifest["documents"]),
-        chunk_max_chars=manifest["chunk_max_chars"],
-    )
+    if index.dense is not None and manifest.dim != index.dense.dim:
+        raise IndexError_(f"{folder}: vector dimension {index.dense.dim} does not match the manifest")
+    if (index.dense is None) != (manifest.dim is None) or (index.lexical is not None) != manifest.lexical:
+        raise IndexError_(f"{folder}: the segments' parts do not match the manifest")
+    if int(deleted.sum()) != manifest.deleted_rows:
+        raise IndexError_(f"{folder}: {int(deleted.sum())} deleted rows but the manifest says {manifest.deleted_rows}")
+    return index
+
+
+def _check_fits(index: Index, model: str, embedder: Embedder | None, settings: Settings) -> None:
+    if index.model != model:
+        raise IndexError_(f"the saved index was built with {index.model}, not {model}")
+    if embedder is not None and (index.dense is None or index.dense.dim != embedder.dim):
+        raise IndexError_("the saved vectors do not fit the embedding model")
+    if embedder is not None and embedder.has_lexical != (index.lexical is not None):
+        raise IndexError_("the saved index lacks the model's lexical weights")
+    if index.chunk_max_chars != settings.chunk_max_chars:
+        raise IndexError_("the chunk size changed")
 
 
 def open_index(kb: KnowledgeBase, settings: Settings, embedder: Embedder | None,
-               progress: Progress | None = None) -> tuple[Index, UpdateReport]:
+               progress: Progress | None = None, *, compact: bool = False) -> tuple[Index, UpdateReport]:
     """Load the saved index for this model, bring it up to date with `kb`, or build it.
 
-    Only new or changed documents are embedded; a missing, corrupt or foreign index is rebuilt.
+    Only new or changed documents are embedded; a missing, malformed, corrupt or foreign index
+    is treated as absent and rebuilt (one WARNING line says why). Deltas are merged into a new
+    base when they pass the thresholds above, or always with `compact=True`.
     """
     started = time.perf_counter()
     model = embedder.name if embedder is not None else BM25_ONLY
     folder = index_dir_for(settings, model)
     existed = (folder / "manifest.json").exists()
     reason = ""
+    index: Index | None = None
     try:
         index = load_index(folder)
-        if index.model != model:
-            raise IndexError_(f"the saved index was built with {index.model}, not {model}")
-        if embedder is not None and (index.dense is None or index.dense.dim != embedder.dim):
-            raise IndexError_("the saved vectors do not fit the embedding model")
-        if embedder is not None and embedder.has_lexical != (index.lexical is not None):
-            raise IndexError_("the saved index lacks the model's lexical weights")
-        if index.chunk_max_chars != settings.chunk_max_chars:
-            raise IndexError_("the chunk size changed")
+        _check_fits(index, model, embedder, settings)
     except IndexError_ as exc:
         reason = str(exc)
         if existed:
-            log.warning("rebuilding the index: %s", reason)
+            log.warning("index in %s is unusable and will be rebuilt: %s", folder, reason)
         index = None
     if index is None:
         if progress:
             progress("Building the search index (first start or after a change)...")
         index = build_index(kb, settings, embedder, progress)
         save_index(index, folder)
+        attach_vector_store(index, settings)
         action = "rebuilt" if existed else "built"
         return index, UpdateReport(action, embedded_docs=tuple(index.doc_hashes), reason=reason,
                                    seconds=time.perf_counter() - started)
     index, report = update_index(index, kb, settings, embedder, progress)
-    if report.action == "updated":
+    action = report.action
+    if compact or index.needs_compaction():
+        if progress:
+            progress(f"Compacting the index ({len(index.segments)} segments, "
+                     f"{int(index.deleted.sum())} deleted rows)...")
+        index = compact_index(index)
+        action = "compacted" if action == "loaded" else action
+    if action != "loaded":
         save_index(index, folder)
-    return index, UpdateReport(report.action, report.embedded_docs, report.removed_docs, report.reason,
+    attach_vector_store(index, settings)
+    return index, UpdateReport(action, report.embedded_docs, report.removed_docs, report.reason,
                                time.perf_counter() - started)
+
+
+def attach_vector_store(index: Index, settings: Settings) -> None:
+    """With QUEST_VECTOR_STORE set to Milvus, dense search moves there (kept in sync with the index)."""
+    store = (settings.vector_store or "local").strip()
+    if store == "local" or index.dense is None:
+        return
+    from quest.retrieval.milvus import MilvusDense
+
+    try:
+        index.dense = MilvusDense.attach(store, index)
+    except ImportError as exc:
+        raise IndexError_(f"QUEST_VECTOR_STORE={store} needs pymilvus (pip install -r requirements-milvus.txt)") \
+            from exc

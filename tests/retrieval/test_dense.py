@@ -26,7 +26,9 @@ def test_restricted_search_is_exact_over_the_given_rows_only():
     assert [row for row, _ in got] == expected
     assert all(row in rows for row, _ in got)
     for row, score in got:  # negative similarities are reported as they are
-        assert abs(score - float(vectors[row] @ q)) < 1e-5
+        stored = vectors[row].astype(np.float16).astype(np.float32)  # rows are kept as float16
+        assert abs(score - float(stored @ q)) < 1e-6
+        assert abs(score - float(vectors[row] @ q)) < 2e-3
 
 
 def test_with_rows_and_save_load_round_trip(tmp_path):
@@ -38,3 +40,29 @@ def test_with_rows_and_save_load_round_trip(tmp_path):
     loaded = DenseIndex.load(tmp_path / "d.faiss")
     np.testing.assert_array_equal(loaded.vectors, index.vectors)
     assert loaded.search(index.vectors[1], 1)[0][0] == 1
+
+
+def test_approximate_global_search_visits_lists_and_respects_the_mask(tmp_path, monkeypatch):
+    import quest.retrieval.dense as dense_module
+
+    rng = np.random.default_rng(3)
+    centres = unit(rng.normal(size=(16, 32)))
+    vectors = unit(np.repeat(centres, 100, axis=0) + rng.normal(scale=0.1, size=(1600, 32)))
+    exact = DenseIndex.from_vectors(vectors)
+    approx = DenseIndex.from_vectors(vectors)
+    approx.build_approximate(nlist=16)
+    q = unit(centres[:1] + 0.05)[0]
+    monkeypatch.setattr(dense_module, "NPROBE", 16)  # every list: must equal the exact scan
+    assert approx.search(q, 30) == exact.search(q, 30)
+    allowed = np.ones(1600, dtype=bool)
+    allowed[[r for r, _ in exact.search(q, 5)]] = False  # deleted rows never come back
+    assert approx.search(q, 10, allowed) == exact.search(q, 10, allowed)
+    monkeypatch.setattr(dense_module, "NPROBE", 1)  # one list: only the nearest cluster, still re-scored exactly
+    got = approx.search(q, 30)
+    assert all(r < 100 for r, _ in got) and all(abs(s - float(approx.rescore(np.array([r]), q)[0])) < 1e-6
+                                                for r, s in got)
+    approx.save(tmp_path / "d.faiss")
+    approx.save_approximate(tmp_path / "d.ivf")
+    loaded = DenseIndex.load(tmp_path / "d.faiss")
+    loaded.load_approximate(tmp_path / "d.ivf")
+    assert loaded.search(q, 30) == got

@@ -59,9 +59,10 @@ def test_incremental_update_embeds_exactly_the_changed_documents(settings, embed
     assert report.action == "updated"
     assert sorted(report.embedded_docs) == ["faq-new-en", "p1-official-en"]
     assert report.removed_docs == ("pitfall-recursion-en",)
-    expected = [c.indexed_text for c in index.chunks if c.doc_id in {"faq-new-en", "p1-official-en"}]
+    expected = [c.indexed_text for c in index.live_chunks if c.doc_id in {"faq-new-en", "p1-official-en"}]
     assert sorted(recorder.documents_encoded) == sorted(expected)
-    assert not any(c.doc_id == "pitfall-recursion-en" for c in index.chunks)
+    assert not any(c.doc_id == "pitfall-recursion-en" for c in index.live_chunks)
+    assert len(index.segments) == 2 and index.deleted.sum() > 0  # appended as a delta, nothing rewritten
 
     # The updated index answers exactly like one built from scratch.
     fresh_settings = settings.replace(data_dir=settings.data_dir.parent / "fresh")
@@ -82,7 +83,7 @@ def test_damaged_index_is_detected_and_rebuilt(settings, embedder, damage):
     kb = load_knowledge_base(settings.kb_dir)
     index, _ = open_index(kb, settings, embedder)
     folder = index_dir_for(settings, embedder.name)
-    target = folder / ("dense.faiss" if damage != "manifest-rows" else "manifest.json")
+    target = folder / ("s000001.dense.faiss" if damage != "manifest-rows" else "manifest.json")
     if damage == "truncate":
         target.write_bytes(target.read_bytes()[:100])
     elif damage == "flip":
@@ -108,11 +109,13 @@ def test_chunks_and_vectors_that_disagree_are_refused(settings, embedder):
     kb = load_knowledge_base(settings.kb_dir)
     open_index(kb, settings, embedder)
     folder = index_dir_for(settings, embedder.name)
-    lines = (folder / "chunks.jsonl").read_text(encoding="utf-8").splitlines()
-    (folder / "chunks.jsonl").write_text("\n".join(lines[:-1]) + "\n", encoding="utf-8")
+    chunks = folder / "s000001.chunks.jsonl"
+    lines = chunks.read_text(encoding="utf-8").splitlines()
+    chunks.write_text("\n".join(lines[:-1]) + "\n", encoding="utf-8")
     manifest = json.loads((folder / "manifest.json").read_text())
     # Even with a manifest forged to match the file sizes, the parts must agree on the row count.
-    manifest["files"]["chunks.jsonl"]["size"] = (folder / "chunks.jsonl").stat().st_size
+    manifest["segments"][0]["files"][chunks.name]["size"] = chunks.stat().st_size
+    manifest["segments"][0]["rows"] -= 1
     manifest["rows"] -= 1
     (folder / "manifest.json").write_text(json.dumps(manifest))
     with pytest.raises(IndexError_, match="disagree"):
@@ -148,7 +151,7 @@ def test_bm25_only_index_round_trip(settings):
     assert report.action == "built" and index.dense is None and index.model == "bm25-only"
     again, report = open_index(kb, settings, None)
     assert report.action == "loaded" and again.size == index.size
-    assert not (index_dir_for(settings, "bm25-only") / "dense.faiss").exists()
+    assert not list(index_dir_for(settings, "bm25-only").glob("*.dense.faiss"))
 
 
 def _arrays(path):

@@ -1,0 +1,116 @@
+"""The Milvus vector store gives the local store's top-5 on every eval query (Milvus Lite, in CI too)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from quest.evaluation import load_queries, retrieval_query
+from quest.kb.markdown import load_knowledge_base
+from quest.retrieval.index import open_index
+from quest.retrieval.retriever import Retriever
+from quest.settings import Settings
+from tests.fakes.embedder import HashingEmbedder
+
+ROOT = Path(__file__).resolve().parents[2]
+
+try:
+    import milvus_lite  # noqa: F401
+    import pymilvus  # noqa: F401
+except ImportError:  # pragma: no cover - requirements-dev.txt installs both; CI must run these tests
+    if os.environ.get("CI"):
+        raise
+    pytest.skip("pymilvus / milvus-lite not installed (pip install -r requirements-milvus.txt)",
+                allow_module_level=True)
+
+pytestmark = pytest.mark.slow
+
+
+def top5(retriever: Retriever, queries, **kw) -> list[list[str]]:
+    out = []
+    for q in queries:
+        text, pid = retrieval_query(retriever, q, retriever.settings)
+        out.append([h.chunk.id for h in retriever.search(text, problem_id=pid, **kw).hits[:5]])
+    return out
+
+
+@pytest.fixture(scope="module")
+def starter(tmp_path_factory) -> tuple[Path, list]:
+    kb = tmp_path_factory.mktemp("kb") / "knowledge"
+    shutil.copytree(ROOT / "knowledge", kb)
+    return kb, load_queries(kb / "eval" / "queries.jsonl")
+
+
+def compare_stores(kb_dir: Path, queries, data_dir: Path, store: str) -> tuple:
+    embedder = HashingEmbedder(lexical=True)
+    kb = load_knowledge_base(kb_dir)
+    local_settings = Settings(kb_dir=kb_dir, data_dir=data_dir, show_progress=False)
+    local, _ = open_index(kb, local_settings, embedder)
+    milvus_settings = local_settings.replace(vector_store=store)
+    remote, report = open_index(kb, milvus_settings, embedder)
+    assert type(remote.dense).__name__ == "MilvusDense" and report.action == "loaded"
+    a, b = Retriever(local_settings, local, kb, embedder), Retriever(milvus_settings, remote, kb, embedder)
+    for signals in (("dense",), None):
+        assert top5(b, queries, signals=signals) == top5(a, queries, signals=signals)
+        hint = {"exclude_kinds": {"official_solution"}, "signals": signals}
+        assert top5(b, queries, **hint) == top5(a, queries, **hint)
+    return embedder, local_settings, milvus_settings
+
+
+def test_milvus_lite_in_process_matches_the_local_store_and_follows_updates(starter, tmp_path):
+    kb_dir, queries = starter
+    assert len(queries) >= 20
+    store = str(tmp_path / "quest-milvus.db")
+    embedder, local_settings, milvus_settings = compare_stores(kb_dir, queries, tmp_path / "d", store)
+
+    # An edited document: the next open inserts its new chunks and deletes the old ones in Milvus.
+    edited = tmp_path / "kb2"
+    shutil.copytree(kb_dir, edited)
+    doc = next(p for p in sorted(edited.rglob("*.md")) if p.read_text(encoding="utf-8").startswith("---\nid:"))
+    doc.write_text(doc.read_text(encoding="utf-8") + "\n\nDeque windows keep indices, not values.\n",
+                   encoding="utf-8")
+    kb2 = load_knowledge_base(edited)
+    local2, _ = open_index(kb2, local_settings.replace(kb_dir=edited), embedder)
+    remote2, report = open_index(kb2, milvus_settings.replace(kb_dir=edited), embedder)
+    assert report.action == "loaded"  # the local side was updated just before; Milvus catches up on attach
+    live = int((~remote2.deleted).sum())
+    assert remote2.dense.client.query(remote2.dense.collection, filter="", output_fields=["count(*)"])[0][
+        "count(*)"] == live
+    a = Retriever(local_settings, local2, kb2, embedder)
+    b = Retriever(milvus_settings, remote2, kb2, embedder)
+    assert top5(b, queries) == top5(a, queries)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_milvus_lite_standalone_server_in_another_process(starter, tmp_path):
+    kb_dir, queries = starter
+    port = free_port()
+    exe = shutil.which("milvus-lite") or str(Path(sys.executable).parent / "milvus-lite")
+    server = subprocess.Popen([exe, "server", "--data-dir", str(tmp_path / "milvus"), "--host", "127.0.0.1",
+                               "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert server.poll() is None, server.stderr.read().decode(errors="replace")
+                assert time.monotonic() < deadline, "the Milvus Lite server did not start within 60 s"
+                time.sleep(0.3)
+        compare_stores(kb_dir, queries, tmp_path / "d", f"milvus://127.0.0.1:{port}")
+    finally:
+        server.terminate()
+        server.wait(timeout=30)

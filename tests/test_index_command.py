@@ -1,0 +1,31 @@
+"""`python -m quest index`: an edit becomes a delta segment; `--compact` merges it into a new base."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from tests.test_search_command import ROOT, run_quest
+
+
+def test_an_edit_appends_a_delta_and_compact_merges_it(tmp_path: Path):
+    kb = tmp_path / "knowledge"
+    shutil.copytree(ROOT / "knowledge", kb)
+    data = tmp_path / "d"
+    first = json.loads(run_quest("index", "--json", data_dir=data, kb=kb).stdout)
+    assert (first["action"], first["segments"], first["deleted_rows"]) == ("built", 1, 0)
+
+    doc = next(p for p in sorted(kb.rglob("*.md")) if p.read_text(encoding="utf-8").startswith("---\nid:"))
+    doc.write_text(doc.read_text(encoding="utf-8") + "\n\nOne more paragraph about fast input.\n", encoding="utf-8")
+    second = json.loads(run_quest("index", "--json", data_dir=data, kb=kb).stdout)
+    assert (second["action"], second["segments"], second["embedded_documents"]) == ("updated", 2, 1)
+    assert second["deleted_rows"] > 0 and second["chunks"] >= first["chunks"]
+
+    out = run_quest("index", "--compact", "--json", data_dir=data, kb=kb)
+    assert out.returncode == 0, out.stderr
+    third = json.loads(out.stdout)
+    assert (third["action"], third["segments"], third["deleted_rows"]) == ("compacted", 1, 0)
+    assert third["chunks"] == second["chunks"]
+    folder = Path(third["folder"])
+    assert sorted({p.name.split(".")[0] for p in folder.iterdir()}) == ["manifest", "s000003"]
