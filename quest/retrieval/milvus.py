@@ -48,15 +48,24 @@ def _quote(values: Sequence[str]) -> str:
 
 
 class _Fetch:
-    """`vectors[row]`: one row's vector read back from Milvus (the retriever asks for a few)."""
+    """`vectors[row]` or `vectors[rows]`: vectors read back from Milvus in one call (the retriever
+    asks for one row, or for a problem's rows to score each query part against them)."""
 
     def __init__(self, owner: MilvusDense) -> None:
         self.owner = owner
 
-    def __getitem__(self, row: int) -> np.ndarray:
-        key = self.owner.keys[int(row)]
-        got = self.owner.client.get(self.owner.collection, ids=[key], output_fields=["dense"])
-        return np.asarray(got[0]["dense"], dtype=np.float32)
+    def __getitem__(self, rows: int | np.ndarray | Sequence[int]) -> np.ndarray:
+        if np.ndim(rows) == 0:
+            return self._fetch([int(rows)])[0]
+        return self._fetch([int(r) for r in np.asarray(rows).ravel()])
+
+    def _fetch(self, rows: list[int]) -> np.ndarray:
+        keys = [self.owner.keys[r] for r in rows]
+        if not keys:
+            return np.zeros((0, self.owner.dim), dtype=np.float32)
+        got = self.owner.client.get(self.owner.collection, ids=keys, output_fields=["dense"])
+        by_key = {item["key"]: item["dense"] for item in got}
+        return np.asarray([by_key[key] for key in keys], dtype=np.float32)
 
 
 class MilvusDense:

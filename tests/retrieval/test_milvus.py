@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 import socket
@@ -12,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from quest.evaluation import load_queries, retrieval_query
+from quest.evaluation import load_queries, plan_query
 from quest.kb.markdown import load_knowledge_base
+from quest.plan import retrieve
 from quest.retrieval.index import open_index
 from quest.retrieval.retriever import Retriever
 from quest.settings import Settings
@@ -33,11 +35,14 @@ except ImportError:  # pragma: no cover - requirements-dev.txt installs both; CI
 pytestmark = pytest.mark.slow
 
 
-def top5(retriever: Retriever, queries, **kw) -> list[list[str]]:
+def top5(retriever: Retriever, queries, *, signals=None, exclude_kinds=frozenset()) -> list[list[str]]:
+    """Each eval query planned and searched exactly as the app does, with the given signals and exclusions."""
     out = []
     for q in queries:
-        text, pid = retrieval_query(retriever, q, retriever.settings)
-        out.append([h.chunk.id for h in retriever.search(text, problem_id=pid, **kw).hits[:5]])
+        planned = plan_query(retriever, q, retriever.settings)
+        planned = dataclasses.replace(planned, exclude_kinds=frozenset(exclude_kinds))
+        _, result = retrieve(retriever, planned, signals=signals)
+        out.append([h.chunk.id for h in result.hits[:5]])
     return out
 
 
