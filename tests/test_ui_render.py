@@ -182,3 +182,18 @@ def test_imported_source_shows_its_judge_link_and_source_name():
     assert '<a href="http://oj.example.edu/problem.php?id=1007" target="_blank" rel="noopener noreferrer">' in html_out
     assert "hustoj-main" in html_out.split('data-number="1"')[1].split('data-number="2"')[0]
     assert "javascript:" not in html_out
+
+
+def test_diagnostics_show_each_model_host_escaped():
+    status = {"model": "m", "ollama_reachable": True, "embedding_mode": "bm25-only", "documents": 2, "chunks": 3,
+              "model_hosts": [
+                  {"host": "http://gpu1:11434", "healthy": True, "in_flight": 2, "served": 40, "failures": 0,
+                   "retry_in_s": 0.0, "last_error": ""},
+                  {"host": "http://gpu2:11434", "healthy": False, "in_flight": 0, "served": 7, "failures": 3,
+                   "retry_in_s": 12.5, "last_error": "<refused>"},
+              ]}
+    out = diagnostics_html(status, lang="en")
+    assert "http://gpu1:11434: healthy, 2 in flight, 40 served, 0 failed" in out
+    assert "http://gpu2:11434: skipped for 12.5 s (&lt;refused&gt;), 0 in flight, 7 served, 3 failed" in out
+    zh = diagnostics_html(status, lang="zh")
+    assert "gpu2:11434：暂停使用 12.5 秒（&lt;refused&gt;），进行中 0，已完成 7，失败 3" in zh

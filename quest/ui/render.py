@@ -336,6 +336,18 @@ def student_status_html(status: Mapping[str, Any] | None, *, lang: str = "en", f
     return f'<div class="q-status"><span class="q-dot {dot}"></span>{html.escape(t(key, lang))}</div>'
 
 
+def host_lines(status: Mapping[str, Any], lang: str = "en") -> list[str]:
+    """One line per model host (several OLLAMA_HOST / QUEST_OPENAI_BASE_URL entries): health and load."""
+    lines = []
+    for host in status.get("model_hosts") or ():
+        state = t("host_healthy", lang) if host.get("healthy") else t(
+            "host_backing_off", lang, seconds=host.get("retry_in_s", "?"), error=host.get("last_error") or "?")
+        lines.append(t("status_host", lang, host=host.get("host", "?"), state=state,
+                       in_flight=host.get("in_flight", 0), served=host.get("served", 0),
+                       failures=host.get("failures", 0)))
+    return lines
+
+
 def diagnostics_html(
     status: Mapping[str, Any] | None,
     *,
@@ -373,6 +385,7 @@ def diagnostics_html(
     timings = timing_parts(last_stats, lang)
     if timings:
         items.append(f'<span class="q-stat"><b>{esc(t("status_last", lang))}</b> {esc(" · ".join(timings))}</span>')
+    items += [f'<span class="q-stat q-host">{esc(line)}</span>' for line in host_lines(status, lang)]
     notices = [str(n) for n in status.get("notices") or () if n]
     if not reachable:
         host = status.get("ollama_host") or "OLLAMA_HOST"
