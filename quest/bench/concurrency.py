@@ -155,30 +155,11 @@ def run(levels: Sequence[int], *, workdir: Path, progress=print, tokens: int = 2
     if reason:
         progress(f"concurrency skipped: {reason}")
         return {"skipped": reason}
-    tiny = workdir / "tiny-bge-m3"
-    if not (tiny / "config.json").exists():
-        os.environ.setdefault("HF_HUB_OFFLINE", "1")
-        from quest.testing.tiny_model import build_tiny_bge_m3
-
-        build_tiny_bge_m3(tiny)
+    tiny = tiny_model_in(workdir)
     root = Path(tempfile.mkdtemp(prefix="app-", dir=workdir))  # a fresh knowledge copy and index per run
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
-           "GRADIO_ANALYTICS_ENABLED": "False", "HF_HUB_OFFLINE": "1"}
-    args = [sys.executable, "-c", _SERVER, str(root), str(tokens), str(rate), str(tiny),
-            json.dumps(app_settings or {})]
-    log_path = root / "app.log"
-    with log_path.open("w", encoding="utf-8") as log_file:
-        proc = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log_file,
-                                text=True, cwd=str(REPO), env=env)
+    proc, info, _ = start_app_process(_SERVER, [str(root), str(tokens), str(rate), str(tiny),
+                                                json.dumps(app_settings or {})], root)
     try:
-        line = proc.stdout.readline() if proc.stdout else ""
-        try:
-            info = json.loads(line)
-        except ValueError:
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                proc.wait(timeout=5)
-            tail = log_path.read_text(encoding="utf-8", errors="replace").strip().splitlines()[-3:]
-            info = {"error": f"the app did not start (exit {proc.poll()}): {' | '.join(tail)[:400]}"}
         if "url" not in info:
             progress(f"concurrency skipped: {info.get('error')}")
             return {"skipped": info.get("error", "the app did not start")}
@@ -205,3 +186,34 @@ def run(levels: Sequence[int], *, workdir: Path, progress=print, tokens: int = 2
             proc.wait(timeout=20)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+def tiny_model_in(workdir: Path) -> Path:
+    """The tiny bge-m3 the app children load, built once per work folder (no download)."""
+    tiny = workdir / "tiny-bge-m3"
+    if not (tiny / "config.json").exists():
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        from quest.testing.tiny_model import build_tiny_bge_m3
+
+        build_tiny_bge_m3(tiny)
+    return tiny
+
+
+def start_app_process(code: str, argv: Sequence[str], root: Path) -> tuple[subprocess.Popen, dict[str, Any], Path]:
+    """Run `python -c code *argv` from the repository, its stderr in root/app.log, and read the JSON
+    line it prints once it listens (its URL, ...); when it prints none, say why from the log's tail."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
+           "GRADIO_ANALYTICS_ENABLED": "False", "HF_HUB_OFFLINE": "1"}
+    log_path = root / "app.log"
+    with log_path.open("w", encoding="utf-8") as log_file:
+        proc = subprocess.Popen([sys.executable, "-c", code, *argv], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=log_file, text=True, cwd=str(REPO), env=env)
+    line = proc.stdout.readline() if proc.stdout else ""
+    try:
+        info = json.loads(line)
+    except ValueError:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=5)
+        tail = log_path.read_text(encoding="utf-8", errors="replace").strip().splitlines()[-3:]
+        info = {"error": f"the app did not start (exit {proc.poll()}): {' | '.join(tail)[:400]}"}
+    return proc, info, log_path

@@ -22,11 +22,9 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import random
 import sqlite3
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -38,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-REPO = Path(__file__).resolve().parents[2]
+from quest.bench.concurrency import start_app_process, tiny_model_in
 
 _APP = r"""
 import json, os, random, subprocess, sys, threading, time
@@ -213,29 +211,9 @@ def _schedule(students: int, questions: int, seconds: float, seed: int) -> list[
 
 
 def _start_app(workdir: Path, chaos: dict[str, Any]) -> tuple[subprocess.Popen, dict[str, Any], Path]:
-    tiny = workdir / "tiny-bge-m3"
-    if not (tiny / "config.json").exists():
-        os.environ.setdefault("HF_HUB_OFFLINE", "1")
-        from quest.testing.tiny_model import build_tiny_bge_m3
-
-        build_tiny_bge_m3(tiny)
+    tiny = tiny_model_in(workdir)
     root = Path(tempfile.mkdtemp(prefix="soak-", dir=workdir))
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
-           "GRADIO_ANALYTICS_ENABLED": "False", "HF_HUB_OFFLINE": "1"}
-    log_path = root / "app.log"
-    with log_path.open("w", encoding="utf-8") as log_file:
-        proc = subprocess.Popen([sys.executable, "-c", _APP, str(root), str(tiny), json.dumps(chaos), _FAKE],
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log_file, text=True,
-                                cwd=str(REPO), env=env)
-    line = proc.stdout.readline() if proc.stdout else ""
-    try:
-        info = json.loads(line)
-    except ValueError:
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.wait(timeout=5)
-        tail = log_path.read_text(encoding="utf-8", errors="replace").strip().splitlines()[-3:]
-        info = {"error": f"the app did not start (exit {proc.poll()}): {' | '.join(tail)[:400]}"}
-    return proc, info, log_path
+    return start_app_process(_APP, [str(root), str(tiny), json.dumps(chaos), _FAKE], root)
 
 
 def _drive(url: str, pid: int, plan: list, workers: int, progress: Any) -> tuple[list[Outcome], list]:
