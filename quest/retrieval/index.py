@@ -35,7 +35,7 @@ from quest.retrieval.embedder import Embedder
 from quest.retrieval.manifest import FORMAT_VERSION, Manifest, SegmentEntry, parse_manifest
 from quest.retrieval.segments import Segment, SegmentedBM25, SegmentedDense, SegmentedLexical, offsets_of, term_matrix
 from quest.retrieval.sparse import LexicalIndex
-from quest.retrieval.tokenize import tokenize
+from quest.retrieval.tokenize import TOKENIZER_VERSION, tokenize
 from quest.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -313,7 +313,8 @@ def save_index(index: Index, folder: Path) -> None:
         entries.append(SegmentEntry(name=seg.name, rows=seg.rows, files=store.write_segment(seg, folder)))
     deleted = store.write_deleted(index.deleted, folder)
     manifest = Manifest(format=FORMAT_VERSION, model=index.model, dim=index.dim, lexical=index.lexical is not None,
-                        chunk_max_chars=index.chunk_max_chars, rows=index.rows, documents=index.doc_hashes,
+                        chunk_max_chars=index.chunk_max_chars, tokenizer=TOKENIZER_VERSION, rows=index.rows,
+                        documents=index.doc_hashes,
                         segments=entries, deleted=deleted, deleted_rows=int(index.deleted.sum()),
                         saved_at=time.strftime("%Y-%m-%dT%H:%M:%S%z"))
     body = manifest.model_dump_json(indent=1)
@@ -335,6 +336,9 @@ def _remove_unreferenced(folder: Path, keep: set[str]) -> None:
 def load_index(folder: Path, *, verify: bool = True) -> Index:
     """Load a saved index, checking every file against the manifest; raise IndexError_ if they disagree."""
     manifest = read_manifest(folder)
+    if manifest.tokenizer != TOKENIZER_VERSION:  # BM25 rows from other tokens would silently miss matches
+        raise IndexError_(f"{folder}: built with tokenizer version {manifest.tokenizer}, this Quest uses "
+                          f"{TOKENIZER_VERSION}")
     for name, entry in manifest.files().items():
         store.check_file(folder / name, entry, verify)
     try:

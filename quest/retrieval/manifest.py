@@ -51,6 +51,7 @@ class Manifest(_Strict):
     dim: int | None = Field(default=None, ge=1)
     lexical: bool
     chunk_max_chars: int = Field(ge=1)
+    tokenizer: int = Field(ge=1)  # quest.retrieval.tokenize.TOKENIZER_VERSION the BM25 rows were built with
     rows: int = Field(ge=0)
     documents: dict[str, str]
     segments: list[SegmentEntry] = Field(min_length=1)

@@ -10,6 +10,7 @@ from quest.errors import IndexError_
 from quest.kb.markdown import load_knowledge_base
 from quest.retrieval.index import index_dir_for, load_index, open_index
 from quest.retrieval.retriever import Retriever
+from quest.retrieval.tokenize import TOKENIZER_VERSION
 from tests.fakes.embedder import HashingEmbedder
 
 
@@ -152,6 +153,21 @@ def test_bm25_only_index_round_trip(settings):
     again, report = open_index(kb, settings, None)
     assert report.action == "loaded" and again.size == index.size
     assert not list(index_dir_for(settings, "bm25-only").glob("*.dense.faiss"))
+
+
+def test_an_index_from_another_tokenizer_version_is_rebuilt(settings, caplog):
+    import json
+
+    kb = load_knowledge_base(settings.kb_dir)
+    open_index(kb, settings, None)
+    manifest = index_dir_for(settings, "bm25-only") / "manifest.json"
+    data = json.loads(manifest.read_text(encoding="utf-8"))
+    assert data["tokenizer"] == TOKENIZER_VERSION
+    data["tokenizer"] = TOKENIZER_VERSION - 1
+    manifest.write_text(json.dumps(data), encoding="utf-8")
+    _, report = open_index(kb, settings, None)
+    assert report.action == "rebuilt"
+    assert f"built with tokenizer version {TOKENIZER_VERSION - 1}, this Quest uses {TOKENIZER_VERSION}" in caplog.text
 
 
 def _arrays(path):
