@@ -118,6 +118,9 @@ class Settings:
     # Issue 14: where the dense vectors are searched: "local" (the index folder) or Milvus,
     # "milvus://host:19530" for a server or a Milvus Lite file path (see README "Scale").
     vector_store: str = "local"
+    # A replica that shares an index folder another process writes (`python -m quest index`):
+    # it loads the index and keeps any update in memory, never writing to the shared folder.
+    index_read_only: bool = False
 
     def replace(self, **changes: Any) -> Settings:
         return dataclasses.replace(self, **changes)

@@ -396,7 +396,7 @@ def open_index(kb: KnowledgeBase, settings: Settings, embedder: Embedder | None,
         if progress:
             progress("Building the search index (first start or after a change)...")
         index = build_index(kb, settings, embedder, progress)
-        save_index(index, folder)
+        _save_unless_read_only(index, folder, settings)
         attach_vector_store(index, settings)
         action = "rebuilt" if existed else "built"
         return index, UpdateReport(action, embedded_docs=tuple(index.doc_hashes), reason=reason,
@@ -410,10 +410,18 @@ def open_index(kb: KnowledgeBase, settings: Settings, embedder: Embedder | None,
         index = compact_index(index)
         action = "compacted" if action == "loaded" else action
     if action != "loaded":
-        save_index(index, folder)
+        _save_unless_read_only(index, folder, settings)
     attach_vector_store(index, settings)
     return index, UpdateReport(action, report.embedded_docs, report.removed_docs, report.reason,
                                time.perf_counter() - started)
+
+
+def _save_unless_read_only(index: Index, folder: Path, settings: Settings) -> None:
+    if settings.index_read_only:
+        log.info("read-only index (QUEST_INDEX_READ_ONLY): the updated index stays in memory; "
+                 "`python -m quest index` saves it to %s", folder)
+        return
+    save_index(index, folder)
 
 
 def attach_vector_store(index: Index, settings: Settings) -> None:

@@ -202,3 +202,28 @@ def test_no_pickle_anywhere(settings, tmp_path):
     np.savez(tmp_path / "pickled.npz", rows=np.array([{"id": 1}, None], dtype=object))
     with pytest.raises(ValueError, match="allow_pickle=False"):
         next(_arrays(tmp_path / "pickled.npz"))
+
+
+def test_a_read_only_replica_never_writes_the_shared_index(settings, tmp_path):
+    import shutil
+
+    from quest.kb.markdown import load_knowledge_base as load
+
+    open_index(load_knowledge_base(settings.kb_dir), settings, None)
+    folder = index_dir_for(settings, "bm25-only")
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    edited = tmp_path / "kb-edited"
+    shutil.copytree(settings.kb_dir, edited)
+    doc = next(p for p in sorted(edited.rglob("*.md")) if p.read_text(encoding="utf-8").startswith("---"))
+    doc.write_text(doc.read_text(encoding="utf-8") + "\nA sentence only the replica's copy has: zebra.\n",
+                   encoding="utf-8")
+    replica = settings.replace(kb_dir=edited, index_read_only=True)
+    index, report = open_index(load(edited), replica, None)
+    assert report.action == "updated"
+    assert any("zebra" in c.text for c in index.chunks)  # the update is served from memory
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before  # and nothing was written
+
+    empty = settings.replace(data_dir=tmp_path / "fresh", index_read_only=True)
+    index, report = open_index(load(edited), empty, None)
+    assert report.action == "built" and index.size > 0
+    assert not index_dir_for(empty, "bm25-only").exists()
