@@ -168,8 +168,8 @@ def _student(client: Any, url: str, start: threading.Event, out: dict[str, Any])
                     event = line[6:].strip()
                 elif line.startswith("data:") and event in ("generating", "complete"):
                     data = json.loads(line[5:])
-                    if data:
-                        answer, _sources, status = data[0]
+                    if data:  # the /ask outputs: answer, sources (JSON), status
+                        answer, _sources, status = data if len(data) == 3 else data[0]
                         if answer and "first" not in out:
                             out["first"] = time.perf_counter() - t0
                 elif line.startswith("data:") and event == "error":

@@ -1,9 +1,11 @@
-"""The fleet benchmark's arithmetic, report and command (the measurement itself runs in `bench --fleet`)."""
+"""The fleet benchmark: arithmetic, report, command, and a tiny fleet run end to end through the real app."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+
+import pytest
 
 from quest.bench.fleet import Scenario, default_scenarios, summarize, table, write_report
 from quest.cli import main
@@ -49,3 +51,15 @@ def test_report_files(tmp_path: Path) -> None:
 def test_fleet_command_refuses_zero_students(capsys) -> None:
     assert main(["bench", "--fleet", "--students", "0"]) == 2
     assert "--students must be at least 1" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", ["ollama", "openai"])
+def test_a_small_fleet_answers_every_student_through_the_real_app(tmp_path: Path, backend: str) -> None:
+    """The whole path: app child, fake host child, students reading /ask's event stream to the end."""
+    from quest.bench import fleet
+
+    scenario = Scenario("tiny", 1, 1, 2, 3, backend=backend, tokens=5, rate=100.0)
+    results = fleet.run(tmp_path, scenarios=[scenario], progress=lambda message: None)
+    (row,) = results["scenarios"]
+    assert (row["students"], row["answered"], row["errors"], row["error_samples"]) == (3, 3, 0, [])
