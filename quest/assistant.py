@@ -43,6 +43,7 @@ from quest.errors import InputError, LLMError, QuestError
 from quest.events import Done, Event, Held, Notice, Replace, Sources, Thinking, Token
 from quest.kb.documents import Document, Problem
 from quest.llm import ChatModel, generation_options, stats_summary
+from quest.markdown_blocks import unclosed_fence
 from quest.plan import Plan, plan, retrieve
 from quest.policy import CodeGate as _CodeGate
 from quest.policy import (
@@ -545,8 +546,9 @@ def _cut(text: str, limit: int) -> str:
     cut = "\n\n".join(out)
     if len(cut) > limit * 2:
         cut = cut[:limit].rstrip()
-    if len(re.findall(r"^ {0,3}```", cut, re.M)) % 2:
-        cut += "\n```"
+    marker = unclosed_fence(cut)
+    if marker:  # close the block on its own line: "``` …" would not close it
+        return f"{cut}\n{marker}\n…"
     return cut + " …"
 
 
