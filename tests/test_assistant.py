@@ -428,3 +428,19 @@ def test_retrieval_only_answer_gives_the_error_patterns_reason_and_fix(fake_olla
     assert "· 为什么超时" in answer and "· 怎么改" in answer
     assert "collections.deque" in answer and "popleft" in answer
     assert done.cited == (1,)
+
+
+# Issue 15: an excerpt cut inside a code block closes it with the block's own fence (markdown_blocks).
+def test_an_excerpt_cut_inside_a_tilde_block_is_closed_with_tildes() -> None:
+    from quest.assistant import _cut
+
+    text = "~~~python\n" + "x = 1\n" * 30 + "~~~\n\nAfter."
+    assert _cut(text, 30) == "~~~python\nx = 1\nx = 1\nx = 1\nx\n~~~\n…"
+
+
+def test_an_excerpt_cut_inside_a_four_backtick_block_is_closed_with_four() -> None:
+    from quest.assistant import _cut
+
+    text = "````python\n" + "s = '```'\n" * 30 + "````\n\nAfter."
+    assert _cut(text, 40) == "````python\ns = '```'\ns = '```'\ns = '```'\n````\n…"
+    assert _cut("a\n\n```\nx\n```\n\n" + "b" * 100, 20) == "a\n\n```\nx\n``` …"  # closed: just the ellipsis
