@@ -324,11 +324,27 @@ class CodeGate:
         return out + rest
 
 
-def strip_code_blocks(text: str, *, lang: str = "en", max_lines: int = MAX_CODE_LINES) -> tuple[str, int]:
-    """Remove fenced code blocks longer than `max_lines`; returns the text and how many went."""
-    gate = CodeGate(enabled=True, lang=lang, max_lines=max_lines)
-    out = gate.feed(text) + gate.flush()
-    return out, gate.removed
+def strip_code_blocks(text: str, *, lang: str = "en", max_lines: int = MAX_CODE_LINES,
+                      note: str | None = None) -> tuple[str, int]:
+    """Remove fenced code blocks longer than `max_lines`; returns the text and how many went.
+
+    The whole text is at hand, so the CommonMark parser decides (blocks in lists and quotes
+    count too); the streaming `CodeGate` applies the same fence rule line by line. CRs become
+    LFs first, as in the gate: a lone CR ends a Markdown line.
+    """
+    note = code_removed_note(lang, max_lines) if note is None else note
+    removed = 0
+
+    def replace(block: FencedBlock) -> str | None:
+        nonlocal removed
+        if block.line_count <= max_lines:
+            return None
+        removed += 1
+        log.debug("code removal took out a block of %d lines", block.line_count)
+        return note + "\n"
+
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return replace_fenced_blocks(text, replace), removed
 
 
 def code_blocks(text: str) -> list[str]:
@@ -383,9 +399,7 @@ def visible_text(text: str, kind: str, tier: str, lang: str = "en", *, max_lines
         return note
     if strictest or kind == "official_solution":
         return remove_all_code(text, note + "\n")
-    gate = CodeGate(enabled=True, lang=lang, max_lines=max_lines)
-    gate.note = note
-    return gate.feed(text) + gate.flush()
+    return strip_code_blocks(text, max_lines=max_lines, note=note)[0]
 
 
 def visible_sources(sources: Iterable[S], tier: str, lang: str = "en") -> tuple[S, ...]:

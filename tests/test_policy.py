@@ -10,6 +10,7 @@ from quest.policy import (
     code_blocks,
     code_removed_note,
     filter_hits,
+    held_back_note,
     leak_check,
     remove_all_code,
     strip_code_blocks,
@@ -146,6 +147,13 @@ def test_code_blocks_and_remove_all_code_see_blocks_in_lists_and_quotes() -> Non
     shown = visible_text("- Fix:\n  ```python\n  x = 1\n  ```\nend\n", "error_pattern", "hint")
     assert "x = 1" not in shown and shown.startswith("- Fix:\n> (Code held back") and shown.endswith("\nend\n")
     assert remove_all_code("a\n```\nx\n```", "[held]\n") == "a\n[held]\n"  # at the end: no extra line
+
+
+def test_explain_removes_a_long_block_nested_in_a_list_the_streaming_gate_cannot_see() -> None:
+    text = "1. Fix:\n\n   - like this:\n\n     ```python\n" + "     x = 1\n" * 6 + "     ```\n2. Done\n"
+    shown = visible_text(text, "error_pattern", "explain")
+    assert shown == "1. Fix:\n\n   - like this:\n\n" + held_back_note("en") + "\n2. Done\n"
+    assert strip_code_blocks(text, max_lines=6) == (text, 0)  # six lines: short enough to stay
 
 
 def test_leak_check_flags_copies_of_official_code_only() -> None:
