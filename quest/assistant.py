@@ -405,9 +405,13 @@ class Assistant:
         reasons = []
         if checked.removed:
             reasons.append("citations")
-        if generated.code_removed:
+        code_removed = generated.code_removed
+        if tier != "solution":  # the gate follows top-level fences only: a long block nested in a list got past
+            final_text, nested = strip_code_blocks(final_text, lang=planned.lang)
+            code_removed += nested
+        if code_removed:
             reasons.append("code_removed")
-        stats.update(citations_removed=checked.removed, code_blocks_removed=generated.code_removed)
+        stats.update(citations_removed=checked.removed, code_blocks_removed=code_removed)
         if tier != "solution":
             leak = leak_check(final_text, self._official_code(planned.problem_id, context))
             stats.update(leak_shared_lines=leak.shared_lines, leak_containment=leak.containment)

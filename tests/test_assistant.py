@@ -180,6 +180,18 @@ def test_long_code_is_held_back_in_explain_tier(fake_ollama: FakeOllama) -> None
     assert events[-1].stats["code_blocks_removed"] == 1
 
 
+def test_a_long_block_nested_in_a_list_is_removed_after_the_stream(fake_ollama: FakeOllama) -> None:
+    """The streaming gate follows top-level fences only; the post-check parses the whole answer."""
+    fake_ollama.tokens = ["1. Use a deque [1]:\n\n   - like this:\n\n     ```python\n",
+                          *[f"     step_{i}()\n" for i in range(6)], "     ```\n2. Done."]
+    assistant, _ = make(fake_ollama)
+    events = list(assistant.ask(tle_request()))
+    assert [e.reason for e in events if isinstance(e, Replace)] == ["code_removed"]
+    assert events[-1].answer == ("1. Use a deque [1]:\n\n   - like this:\n\n" + code_removed_note("en")
+                                 + "\n2. Done.")
+    assert events[-1].stats["code_blocks_removed"] == 1
+
+
 def test_solution_tier_keeps_code_and_skips_the_leak_check(fake_ollama: FakeOllama) -> None:
     answer = "Full solution [1]:\n```python\n" + OFFICIAL_239_CODE + "```\n"
     fake_ollama.tokens = [answer]
