@@ -43,6 +43,7 @@ from quest.errors import InputError, LLMError, QuestError
 from quest.events import Done, Event, Held, Notice, Replace, Sources, Thinking, Token
 from quest.kb.documents import Document, Problem
 from quest.llm import ChatModel, generation_options, stats_summary
+from quest.markdown_blocks import unclosed_fence
 from quest.plan import Plan, plan, retrieve
 from quest.policy import CodeGate as _CodeGate
 from quest.policy import (
@@ -404,9 +405,13 @@ class Assistant:
         reasons = []
         if checked.removed:
             reasons.append("citations")
-        if generated.code_removed:
+        code_removed = generated.code_removed
+        if tier != "solution":  # the gate follows top-level fences only: a long block nested in a list got past
+            final_text, nested = strip_code_blocks(final_text, lang=planned.lang)
+            code_removed += nested
+        if code_removed:
             reasons.append("code_removed")
-        stats.update(citations_removed=checked.removed, code_blocks_removed=generated.code_removed)
+        stats.update(citations_removed=checked.removed, code_blocks_removed=code_removed)
         if tier != "solution":
             leak = leak_check(final_text, self._official_code(planned.problem_id, context))
             stats.update(leak_shared_lines=leak.shared_lines, leak_containment=leak.containment)
@@ -545,8 +550,9 @@ def _cut(text: str, limit: int) -> str:
     cut = "\n\n".join(out)
     if len(cut) > limit * 2:
         cut = cut[:limit].rstrip()
-    if len(re.findall(r"^ {0,3}```", cut, re.M)) % 2:
-        cut += "\n```"
+    marker = unclosed_fence(cut)
+    if marker:  # close the block on its own line: "``` …" would not close it
+        return f"{cut}\n{marker}\n…"
     return cut + " …"
 
 

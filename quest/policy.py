@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from quest.kb.documents import normalize_problem_id
+from quest.markdown_blocks import FencedBlock, FenceTracker, fenced_blocks, replace_fenced_blocks, split_lines
 from quest.retrieval.types import Hit
 
 log = logging.getLogger(__name__)
@@ -228,9 +229,6 @@ class ContestLock:
 
 # --------------------------------------------------------------------------- code removal
 
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
-
-
 def code_removed_note(lang: str, max_lines: int = MAX_CODE_LINES) -> str:
     if lang == "zh":
         return f"> （此处的代码已移除：当前模式只给思路和不超过 {max_lines} 行的代码片段。）"
@@ -252,7 +250,7 @@ class CodeGate:
         self.removed = 0
         self._pending = ""
         self._line_open = False  # the current line is known not to be a fence: pass it through
-        self._fence: str | None = None  # the opening fence marker while inside a block
+        self._fences = FenceTracker()  # where the stream is: inside a block or not
         self._block: list[str] = []
         self._after_cr = False  # the last chunk ended with CR (its LF may start the next one)
 
@@ -262,53 +260,34 @@ class CodeGate:
         self._pending += self._newlines(text)
         out: list[str] = []
         while self._pending:
-            if self._fence is None:
-                if self._line_open:
-                    nl = self._pending.find("\n")
-                    if nl < 0:
-                        out.append(self._pending)
-                        self._pending = ""
-                        break
-                    out.append(self._pending[: nl + 1])
-                    self._pending = self._pending[nl + 1:]
-                    self._line_open = False
+            nl = self._pending.find("\n")
+            if self._line_open:
+                end = len(self._pending) if nl < 0 else nl + 1
+                out.append(self._pending[:end])
+                self._pending = self._pending[end:]
+                self._line_open = nl < 0
+                continue
+            if nl < 0:
+                if not self._fences.inside and not FenceTracker.could_open(self._pending):
+                    self._line_open = True  # text, not a fence: the student sees it at once
                     continue
-                nl = self._pending.find("\n")
-                line = self._pending if nl < 0 else self._pending[:nl]
-                stripped = line.lstrip(" ")
-                indent = len(line) - len(stripped)
-                maybe_fence = indent <= 3 and (
-                    stripped.startswith(("```", "~~~")) or "```".startswith(stripped) or "~~~".startswith(stripped)
-                )
-                if not maybe_fence:
-                    self._line_open = True
-                    continue
-                if nl < 0:
-                    break  # wait for the rest of the line
-                m = _FENCE.match(line)
-                if not m:
-                    self._line_open = True
-                    continue
-                self._fence = m.group(1)
-                self._block = [line + "\n"]
-                self._pending = self._pending[nl + 1:]
-            else:
-                nl = self._pending.find("\n")
-                if nl < 0:
-                    break
-                line = self._pending[: nl + 1]
-                self._pending = self._pending[nl + 1:]
-                self._block.append(line)
-                m = _FENCE.match(line.rstrip("\n"))
-                if m and m.group(1)[0] == self._fence[0] and len(m.group(1)) >= len(self._fence) \
-                        and not m.group(2).strip():
-                    out.append(self._release(closed=True))
+                break  # wait for the rest of the line
+            line, self._pending = self._pending[: nl + 1], self._pending[nl + 1:]
+            out.append(self._take_line(line))
         return "".join(out)
+
+    def _take_line(self, line: str) -> str:
+        """One whole line: what it lets through (a text line, a released block, or nothing yet)."""
+        step = self._fences.feed_line(line)
+        if step == "text":
+            return line
+        self._block.append(line)
+        return self._release(closed=True) if step == "close" else ""
 
     @property
     def holding(self) -> bool:
         """True while a fenced block is held back: the page shows a placeholder where it will go."""
-        return self.enabled and self._fence is not None
+        return self.enabled and self._fences.inside
 
     def _newlines(self, text: str) -> str:
         """CR and CRLF as LF: Markdown renders a lone CR as a line end, so a block written with CRs
@@ -323,7 +302,7 @@ class CodeGate:
 
     def _release(self, *, closed: bool) -> str:
         body = len(self._block) - (2 if closed else 1)
-        block, self._block, self._fence = "".join(self._block), [], None
+        block, self._block = "".join(self._block), []
         if body <= self.max_lines:
             return block
         self.removed += 1
@@ -334,37 +313,59 @@ class CodeGate:
         if not self.enabled:
             return ""
         out = ""
-        if self._fence is not None:
+        if self._fences.inside:
             if self._pending:
                 self._block.append(self._pending)
             self._pending = ""
+            self._fences = FenceTracker()
             out = self._release(closed=False)
         rest, self._pending = self._pending, ""
         self._line_open = False
         return out + rest
 
 
-def strip_code_blocks(text: str, *, lang: str = "en", max_lines: int = MAX_CODE_LINES) -> tuple[str, int]:
-    """Remove fenced code blocks longer than `max_lines`; returns the text and how many went."""
-    gate = CodeGate(enabled=True, lang=lang, max_lines=max_lines)
-    out = gate.feed(text) + gate.flush()
-    return out, gate.removed
+def strip_code_blocks(text: str, *, lang: str = "en", max_lines: int = MAX_CODE_LINES,
+                      note: str | None = None) -> tuple[str, int]:
+    """Remove fenced code blocks longer than `max_lines`; returns the text and how many went.
 
+    The whole text is at hand, so the CommonMark parser decides (blocks in lists and quotes
+    count too); the streaming `CodeGate` applies the same fence rule line by line. CRs become
+    LFs first, as in the gate: a lone CR ends a Markdown line.
+    """
+    note = code_removed_note(lang, max_lines) if note is None else note
+    removed = 0
 
-# A closing fence is the opening one's character, at least as many times (CommonMark; the
-# streaming gate agrees): "~~~" ... "~~~~" is one block.
-_ANY_FENCED = re.compile(r"^ {0,3}(?P<fence>(?P<ch>[`~])(?P=ch){2,})[^\n]*\n(?P<body>.*?)"
-                         r"(?:^ {0,3}(?P=fence)(?P=ch)*[ \t]*$|\Z)", re.M | re.S)
+    def replace(block: FencedBlock) -> str | None:
+        nonlocal removed
+        if block.line_count <= max_lines:
+            return None
+        removed += 1
+        log.debug("code removal took out a block of %d lines", block.line_count)
+        return note + "\n"
+
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return replace_fenced_blocks(text, replace), removed
 
 
 def code_blocks(text: str) -> list[str]:
-    """The bodies of the fenced code blocks in a Markdown text."""
-    return [m.group("body") for m in _ANY_FENCED.finditer(text)]
+    """The bodies of the fenced code blocks in a Markdown text (nested ones included)."""
+    return [block.body for block in fenced_blocks(text)]
 
 
 def remove_all_code(text: str, note: str = "") -> str:
-    """Every fenced block replaced by `note` (for official material shown without code)."""
-    return _ANY_FENCED.sub(lambda m: note, text)
+    """Every fenced block replaced by `note` (for official material shown without code).
+
+    The closing fence's own line break stays after the note, so with a note that ends its line
+    the note stands apart from the text that follows (a blank line between them).
+    """
+    last_line = len(split_lines(text))
+    ends_with_break = text.endswith(("\n", "\r"))
+
+    def replace(block: FencedBlock) -> str:
+        keeps_break = block.closed and (block.end_line < last_line or ends_with_break)
+        return note + "\n" if keeps_break else note
+
+    return replace_fenced_blocks(text, replace)
 
 
 # --------------------------------------------------------------------------- what a student sees
@@ -398,9 +399,7 @@ def visible_text(text: str, kind: str, tier: str, lang: str = "en", *, max_lines
         return note
     if strictest or kind == "official_solution":
         return remove_all_code(text, note + "\n")
-    gate = CodeGate(enabled=True, lang=lang, max_lines=max_lines)
-    gate.note = note
-    return gate.feed(text) + gate.flush()
+    return strip_code_blocks(text, max_lines=max_lines, note=note)[0]
 
 
 def visible_sources(sources: Iterable[S], tier: str, lang: str = "en") -> tuple[S, ...]:

@@ -180,6 +180,18 @@ def test_long_code_is_held_back_in_explain_tier(fake_ollama: FakeOllama) -> None
     assert events[-1].stats["code_blocks_removed"] == 1
 
 
+def test_a_long_block_nested_in_a_list_is_removed_after_the_stream(fake_ollama: FakeOllama) -> None:
+    """The streaming gate follows top-level fences only; the post-check parses the whole answer."""
+    fake_ollama.tokens = ["1. Use a deque [1]:\n\n   - like this:\n\n     ```python\n",
+                          *[f"     step_{i}()\n" for i in range(6)], "     ```\n2. Done."]
+    assistant, _ = make(fake_ollama)
+    events = list(assistant.ask(tle_request()))
+    assert [e.reason for e in events if isinstance(e, Replace)] == ["code_removed"]
+    assert events[-1].answer == ("1. Use a deque [1]:\n\n   - like this:\n\n" + code_removed_note("en")
+                                 + "\n2. Done.")
+    assert events[-1].stats["code_blocks_removed"] == 1
+
+
 def test_solution_tier_keeps_code_and_skips_the_leak_check(fake_ollama: FakeOllama) -> None:
     answer = "Full solution [1]:\n```python\n" + OFFICIAL_239_CODE + "```\n"
     fake_ollama.tokens = [answer]
@@ -428,3 +440,19 @@ def test_retrieval_only_answer_gives_the_error_patterns_reason_and_fix(fake_olla
     assert "· 为什么超时" in answer and "· 怎么改" in answer
     assert "collections.deque" in answer and "popleft" in answer
     assert done.cited == (1,)
+
+
+# Issue 15: an excerpt cut inside a code block closes it with the block's own fence (markdown_blocks).
+def test_an_excerpt_cut_inside_a_tilde_block_is_closed_with_tildes() -> None:
+    from quest.assistant import _cut
+
+    text = "~~~python\n" + "x = 1\n" * 30 + "~~~\n\nAfter."
+    assert _cut(text, 30) == "~~~python\nx = 1\nx = 1\nx = 1\nx\n~~~\n…"
+
+
+def test_an_excerpt_cut_inside_a_four_backtick_block_is_closed_with_four() -> None:
+    from quest.assistant import _cut
+
+    text = "````python\n" + "s = '```'\n" * 30 + "````\n\nAfter."
+    assert _cut(text, 40) == "````python\ns = '```'\ns = '```'\ns = '```'\n````\n…"
+    assert _cut("a\n\n```\nx\n```\n\n" + "b" * 100, 20) == "a\n\n```\nx\n``` …"  # closed: just the ellipsis

@@ -17,7 +17,7 @@ MAX_FUNCTION_LINES = 80
 LONG_FUNCTIONS: set[tuple[str, str]] = set()
 
 #: Files that still find fences with their own patterns instead of quest/markdown_blocks.py.
-OWN_FENCE_PATTERNS = {"quest/policy.py", "quest/assistant.py"}
+OWN_FENCE_PATTERNS: set[str] = set()
 
 # A regular expression for a fence: three backticks or tildes written as a pattern.
 FENCE_PATTERN = re.compile(r"""`\{3,?\}|~\{3,?\}|\^ \{0,3\}```|\^\[ \\t\]\*\(```""")

@@ -7,10 +7,14 @@ from quest.policy import (
     MAX_CODE_LINES,
     CodeGate,
     ContestLock,
+    code_blocks,
     code_removed_note,
     filter_hits,
+    held_back_note,
     leak_check,
+    remove_all_code,
     strip_code_blocks,
+    visible_text,
 )
 from quest.retrieval.types import Hit
 from tests.fakes.retriever import OFFICIAL_239_CODE, default_chunks
@@ -128,6 +132,28 @@ def test_code_gate_emits_text_before_a_block_at_once_and_says_while_it_holds_one
     assert gate.feed("```\nafter") == "```python\nq = deque()\n```\nafter"
     assert gate.holding is False
     assert CodeGate(enabled=False).holding is False
+
+
+def test_code_gate_follows_commonmark_a_backtick_in_the_info_string_opens_no_block() -> None:
+    gate = CodeGate(enabled=True, max_lines=1)
+    assert gate.feed("```a`b\nx\ny\nz\n") == "```a`b\nx\ny\nz\n"  # an inline code span, not a fence
+    assert not gate.holding
+    assert gate.feed("~~~a`b\n") == "" and gate.holding  # a tilde fence may have one
+
+
+def test_code_blocks_and_remove_all_code_see_blocks_in_lists_and_quotes() -> None:
+    text = "1. Step:\n\n   ```python\n   x = 1\n   ```\n> ```\n> y\n> ```\n"
+    assert code_blocks(text) == ["x = 1\n", "y\n"]
+    shown = visible_text("- Fix:\n  ```python\n  x = 1\n  ```\nend\n", "error_pattern", "hint")
+    assert "x = 1" not in shown and shown.startswith("- Fix:\n> (Code held back") and shown.endswith("\nend\n")
+    assert remove_all_code("a\n```\nx\n```", "[held]\n") == "a\n[held]\n"  # at the end: no extra line
+
+
+def test_explain_removes_a_long_block_nested_in_a_list_the_streaming_gate_cannot_see() -> None:
+    text = "1. Fix:\n\n   - like this:\n\n     ```python\n" + "     x = 1\n" * 6 + "     ```\n2. Done\n"
+    shown = visible_text(text, "error_pattern", "explain")
+    assert shown == "1. Fix:\n\n   - like this:\n\n" + held_back_note("en") + "\n2. Done\n"
+    assert strip_code_blocks(text, max_lines=6) == (text, 0)  # six lines: short enough to stay
 
 
 def test_leak_check_flags_copies_of_official_code_only() -> None:
