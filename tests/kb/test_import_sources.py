@@ -430,6 +430,10 @@ def test_the_retriever_finds_an_imported_problem_by_its_judge_number(tmp_path: P
     assert retriever.search("sum", problem_id="1008").problem_id is None  # still two sets
     only = retriever.search("sum", problem_id="hustoj-main:1008")
     assert only.problem_id == "hustoj-main:1008"
+    # The saved index keeps where each chunk came from: a second start loads it, links intact.
+    reloaded = build_retriever(settings)
+    hit = reloaded.search("sum", problem_id="hustoj-main:1008").hits[0]
+    assert (hit.chunk.source_name, hit.chunk.url) == ("hustoj-main", "http://oj.example.edu/problem.php?id=1008")
 
 
 def test_after_a_reimport_the_index_re_embeds_only_what_changed(tmp_path: Path) -> None:
