@@ -25,30 +25,20 @@ host to pass as `--ollama-host` (`stop()` when done).
 
 from __future__ import annotations
 
-import contextlib
 import json
-import select
 import socket
-import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, ClassVar
+
+from quest.testing.http_fake import FakeServer, RecordingHandler
 
 DEFAULT_TOKENS = ["Use ", "a ", "deque", " [1]", "."]
 
 
 @dataclass
-class RecordedRequest:
-    method: str
-    path: str
-    body: Any
-    at: float
-
-
-@dataclass
-class FakeOllama:
+class FakeOllama(FakeServer):
     tokens: list[str] = field(default_factory=lambda: list(DEFAULT_TOKENS))
     thinking: list[str] = field(default_factory=list)
     delay: float = 0.0
@@ -67,126 +57,29 @@ class FakeOllama:
     })
     version: str = "0.12.6"
 
-    def __post_init__(self) -> None:
-        self.requests: list[RecordedRequest] = []
-        self.disconnects: list[tuple[float, int]] = []
-        self.client_closed = threading.Event()
-        self._stopping = threading.Event()
-        self._sockets: set[socket.socket] = set()
-        self._lock = threading.Lock()
-        self._server: ThreadingHTTPServer | None = None
-        self._thread: threading.Thread | None = None
-        self.port = 0
+    thread_name: ClassVar[str] = "fake-ollama"
+    chat_path: ClassVar[str] = "/api/chat"
 
-    # ------------------------------------------------------------------ lifecycle
+    def __post_init__(self) -> None:
+        self._init_server()
+
+    def handler(self) -> type[RecordingHandler]:
+        return _Handler
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return self.base_url
 
-    def start(self) -> FakeOllama:
-        fake = self
-
-        class Handler(_Handler):
-            owner = fake
-
-        self._stopping.clear()
-        self._server = _QuietServer(("127.0.0.1", self.port), Handler)
-        self._server.daemon_threads = True
-        self._server.block_on_close = False
-        self.port = self._server.server_address[1]
-        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
-                                        name=f"fake-ollama-{self.port}", daemon=True)
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        """Stop listening and cut every open connection: new connections are refused."""
-        self._stopping.set()
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._server = None
-        with self._lock:
-            for sock in list(self._sockets):
-                with contextlib.suppress(OSError):
-                    sock.shutdown(socket.SHUT_RDWR)
-                sock.close()
-            self._sockets.clear()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-            self._thread = None
-
-    # ------------------------------------------------------------------ records
-
-    @property
-    def chat_bodies(self) -> list[dict[str, Any]]:
-        return [r.body for r in self.requests if r.path == "/api/chat"]
-
-    def chat_text(self) -> str:
-        """Everything every chat request sent, as one string (for 'is X in the prompt' checks)."""
-        return "\n".join(m.get("content", "") for body in self.chat_bodies for m in body.get("messages", []))
-
-
-class _QuietServer(ThreadingHTTPServer):
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        pass  # clients that hang up (cancellation, stop()) are expected here
-
-
-class _Handler(BaseHTTPRequestHandler):
+class _Handler(RecordingHandler):
     owner: FakeOllama
-    protocol_version = "HTTP/1.1"
-
-    def setup(self) -> None:
-        super().setup()
-        with self.owner._lock:
-            self.owner._sockets.add(self.connection)
-
-    def finish(self) -> None:
-        with contextlib.suppress(OSError):
-            super().finish()
-        with self.owner._lock:
-            self.owner._sockets.discard(self.connection)
-
-    def log_message(self, format: str, *args: Any) -> None:  # quiet
-        pass
-
-    # ------------------------------------------------------------------ helpers
-
-    def _body(self) -> Any:
-        length = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(length) if length else b""
-        try:
-            return json.loads(raw) if raw else None
-        except json.JSONDecodeError:
-            return raw.decode("utf-8", "replace")
-
-    def _record(self, body: Any) -> None:
-        self.owner.requests.append(RecordedRequest(self.command, self.path, body, time.monotonic()))
-
-    def _json(self, status: int, payload: Any) -> None:
-        data = json.dumps(payload).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json; charset=utf-8")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def _peer_closed(self) -> bool:
-        try:
-            readable, _, _ = select.select([self.connection], [], [], 0)
-            return bool(readable) and self.connection.recv(1, socket.MSG_PEEK) == b""
-        except OSError:
-            return True
+    json_content_type = "application/json; charset=utf-8"
 
     def _chunk(self, payload: dict[str, Any]) -> None:
-        data = (json.dumps(payload) + "\n").encode()
-        self.wfile.write(f"{len(data):X}\r\n".encode() + data + b"\r\n")
-        self.wfile.flush()
+        self._write_chunk((json.dumps(payload) + "\n").encode())
 
     # ------------------------------------------------------------------ routes
 
-    def do_GET(self) -> None:
+    def do_GET(self) -> None:  # noqa: N802 - http.server names the handlers
         self._record(None)
         if self.path == "/api/version":
             self._json(200, {"version": self.owner.version})
@@ -195,7 +88,7 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             self._json(404, {"error": "not found"})
 
-    def do_POST(self) -> None:
+    def do_POST(self) -> None:  # noqa: N802 - http.server names the handlers
         body = self._body()
         self._record(body)
         if self.path == "/api/show":

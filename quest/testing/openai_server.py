@@ -28,14 +28,14 @@ from __future__ import annotations
 
 import contextlib
 import json
-import select
 import socket
 import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, ClassVar
+
+from quest.testing.http_fake import FakeServer, RecordingHandler
 
 DEFAULT_TOKENS = ["Use ", "a ", "deque", " [1]", "."]
 CREATED = 1_764_579_600  # 2025-12-01 09:00 UTC, fixed so recorded replies compare exactly
@@ -50,16 +50,7 @@ ERROR_TYPES = {
 
 
 @dataclass
-class RecordedRequest:
-    method: str
-    path: str
-    headers: dict[str, str]
-    body: Any
-    at: float
-
-
-@dataclass
-class FakeOpenAI:
+class FakeOpenAI(FakeServer):
     tokens: list[str] = field(default_factory=lambda: list(DEFAULT_TOKENS))
     thinking: list[str] = field(default_factory=list)
     delay: float = 0.0
@@ -74,69 +65,22 @@ class FakeOpenAI:
     usage: dict[str, int] = field(default_factory=lambda: {"prompt_tokens": 420, "completion_tokens": 50,
                                                            "total_tokens": 470})
 
+    thread_name: ClassVar[str] = "fake-openai"
+    chat_path: ClassVar[str] = "/chat/completions"
+
     def __post_init__(self) -> None:
-        self.requests: list[RecordedRequest] = []
-        self.disconnects: list[tuple[float, int]] = []
-        self.client_closed = threading.Event()
+        self._init_server()
         self.in_flight = 0
         self.max_in_flight = 0
-        self._stopping = threading.Event()
-        self._sockets: set[socket.socket] = set()
-        self._lock = threading.Lock()
         self._slots = threading.BoundedSemaphore(self.slots) if self.slots else None
-        self._server: ThreadingHTTPServer | None = None
-        self._thread: threading.Thread | None = None
-        self.port = 0
 
-    # ------------------------------------------------------------------ lifecycle
+    def handler(self) -> type[RecordingHandler]:
+        return _Handler
 
     @property
     def url(self) -> str:
         """The base URL a client is given (OpenAI clients expect the /v1 in it)."""
-        return f"http://127.0.0.1:{self.port}/v1"
-
-    def start(self) -> FakeOpenAI:
-        fake = self
-
-        class Handler(_Handler):
-            owner = fake
-
-        self._stopping.clear()
-        self._server = _QuietServer(("127.0.0.1", self.port), Handler)
-        self._server.daemon_threads = True
-        self._server.block_on_close = False
-        self.port = self._server.server_address[1]
-        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
-                                        name=f"fake-openai-{self.port}", daemon=True)
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        """Stop listening and cut every open connection: new connections are refused."""
-        self._stopping.set()
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._server = None
-        with self._lock:
-            for sock in list(self._sockets):
-                with contextlib.suppress(OSError):
-                    sock.shutdown(socket.SHUT_RDWR)
-                sock.close()
-            self._sockets.clear()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-            self._thread = None
-
-    # ------------------------------------------------------------------ records
-
-    @property
-    def chat_bodies(self) -> list[dict[str, Any]]:
-        return [r.body for r in self.requests if r.path.endswith("/chat/completions")]
-
-    def chat_text(self) -> str:
-        """Everything every chat request sent, as one string (for 'is X in the prompt' checks)."""
-        return "\n".join(m.get("content", "") for body in self.chat_bodies for m in body.get("messages", []))
+        return self.base_url + "/v1"
 
     @contextlib.contextmanager
     def _slot(self) -> Iterator[None]:
@@ -154,54 +98,8 @@ class FakeOpenAI:
                 self._slots.release()
 
 
-class _QuietServer(ThreadingHTTPServer):
-    request_queue_size = 256  # a burst of students must not be refused by the listen backlog
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        pass  # clients that hang up (cancellation, stop()) are expected here
-
-
-class _Handler(BaseHTTPRequestHandler):
+class _Handler(RecordingHandler):
     owner: FakeOpenAI
-    protocol_version = "HTTP/1.1"
-
-    def setup(self) -> None:
-        super().setup()
-        with self.owner._lock:
-            self.owner._sockets.add(self.connection)
-
-    def finish(self) -> None:
-        with contextlib.suppress(OSError):
-            super().finish()
-        with self.owner._lock:
-            self.owner._sockets.discard(self.connection)
-
-    def log_message(self, format: str, *args: Any) -> None:  # quiet
-        pass
-
-    # ------------------------------------------------------------------ helpers
-
-    def _body(self) -> Any:
-        length = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(length) if length else b""
-        try:
-            return json.loads(raw) if raw else None
-        except json.JSONDecodeError:
-            return raw.decode("utf-8", "replace")
-
-    def _record(self, body: Any) -> None:
-        headers = {k.lower(): v for k, v in self.headers.items()}
-        self.owner.requests.append(RecordedRequest(self.command, self.path, headers, body, time.monotonic()))
-
-    def _json(self, status: int, payload: Any, headers: dict[str, str] | None = None) -> None:
-        data = json.dumps(payload).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        for name, value in (headers or {}).items():
-            self.send_header(name, value)
-        self.end_headers()
-        self.wfile.write(data)
 
     def _error(self, status: int, message: str | None = None, code: str | None = None) -> None:
         kind, default_code, default_message = ERROR_TYPES.get(status, ("server_error", "error", "Error."))
@@ -215,22 +113,13 @@ class _Handler(BaseHTTPRequestHandler):
         key = self.owner.api_key
         return key is None or self.headers.get("Authorization", "") == f"Bearer {key}"
 
-    def _peer_closed(self) -> bool:
-        try:
-            readable, _, _ = select.select([self.connection], [], [], 0)
-            return bool(readable) and self.connection.recv(1, socket.MSG_PEEK) == b""
-        except OSError:
-            return True
-
     def _event(self, payload: dict[str, Any] | str) -> None:
         text = payload if isinstance(payload, str) else json.dumps(payload, ensure_ascii=False)
-        data = f"data: {text}\n\n".encode()
-        self.wfile.write(f"{len(data):X}\r\n".encode() + data + b"\r\n")
-        self.wfile.flush()
+        self._write_chunk(f"data: {text}\n\n".encode())
 
     # ------------------------------------------------------------------ routes
 
-    def do_GET(self) -> None:
+    def do_GET(self) -> None:  # noqa: N802 - http.server names the handlers
         self._record(None)
         if not self._authorized():
             self._error(401)
@@ -240,7 +129,7 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             self._error(404, "Not found.", "not_found")
 
-    def do_POST(self) -> None:
+    def do_POST(self) -> None:  # noqa: N802 - http.server names the handlers
         body = self._body()
         self._record(body)
         if self.path.rstrip("/") != "/v1/chat/completions":

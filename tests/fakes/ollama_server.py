@@ -6,7 +6,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from quest.testing.ollama_server import DEFAULT_TOKENS, FakeOllama, RecordedRequest
+from quest.testing.http_fake import RecordedRequest
+from quest.testing.ollama_server import DEFAULT_TOKENS, FakeOllama
 
 __all__ = ["DEFAULT_TOKENS", "FakeOllama", "RecordedRequest", "fake_ollama"]
 

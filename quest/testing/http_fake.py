@@ -1,0 +1,157 @@
+"""What the fake model servers share: a threaded HTTP server on 127.0.0.1 (random port), every
+request recorded, and a handler base that tracks its sockets so `stop()` can cut every open
+connection, as a crashed or restarted server would.
+
+`FakeOllama` (ollama_server.py) and `FakeOpenAI` (openai_server.py) add their protocol's routes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import select
+import socket
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, ClassVar
+
+
+@dataclass
+class RecordedRequest:
+    method: str
+    path: str
+    body: Any
+    at: float
+    headers: dict[str, str] = field(default_factory=dict)  # names lowercased
+
+
+class QuietServer(ThreadingHTTPServer):
+    request_queue_size = 256  # a burst of students must not be refused by the listen backlog
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass  # clients that hang up (cancellation, stop()) are expected here
+
+
+class RecordingHandler(BaseHTTPRequestHandler):
+    """Socket tracking, quiet logs, JSON bodies in and out, chunked writes, early-close detection."""
+
+    owner: Any  # the FakeServer this handler serves
+    protocol_version = "HTTP/1.1"
+    json_content_type = "application/json"
+
+    def setup(self) -> None:
+        super().setup()
+        with self.owner._lock:
+            self.owner._sockets.add(self.connection)
+
+    def finish(self) -> None:
+        with contextlib.suppress(OSError):
+            super().finish()
+        with self.owner._lock:
+            self.owner._sockets.discard(self.connection)
+
+    def log_message(self, format: str, *args: Any) -> None:  # quiet
+        pass
+
+    def _body(self) -> Any:
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        try:
+            return json.loads(raw) if raw else None
+        except json.JSONDecodeError:
+            return raw.decode("utf-8", "replace")
+
+    def _record(self, body: Any) -> None:
+        headers = {k.lower(): v for k, v in self.headers.items()}
+        self.owner.requests.append(RecordedRequest(self.command, self.path, body, time.monotonic(), headers))
+
+    def _json(self, status: int, payload: Any, headers: dict[str, str] | None = None) -> None:
+        data = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", self.json_content_type)
+        self.send_header("Content-Length", str(len(data)))
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _peer_closed(self) -> bool:
+        try:
+            readable, _, _ = select.select([self.connection], [], [], 0)
+            return bool(readable) and self.connection.recv(1, socket.MSG_PEEK) == b""
+        except OSError:
+            return True
+
+    def _write_chunk(self, data: bytes) -> None:
+        """One piece of a chunked (Transfer-Encoding: chunked) response, sent at once."""
+        self.wfile.write(f"{len(data):X}\r\n".encode() + data + b"\r\n")
+        self.wfile.flush()
+
+
+class FakeServer:
+    """Start, stop and the request log of a fake server; a dataclass subclass calls `_init_server()`."""
+
+    thread_name: ClassVar[str] = "fake-server"
+    chat_path: ClassVar[str] = "/chat"  # requests whose path ends so are chats
+
+    def handler(self) -> type[RecordingHandler]:
+        """The protocol's request handler (a RecordingHandler subclass with its routes)."""
+        raise NotImplementedError
+
+    def _init_server(self) -> None:
+        self.requests: list[RecordedRequest] = []
+        self.disconnects: list[tuple[float, int]] = []
+        self.client_closed = threading.Event()
+        self._stopping = threading.Event()
+        self._sockets: set[socket.socket] = set()
+        self._lock = threading.Lock()
+        self._server: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+        self.port = 0
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> Any:
+        fake = self
+
+        class Handler(self.handler()):  # type: ignore[misc]
+            owner = fake
+
+        self._stopping.clear()
+        self._server = QuietServer(("127.0.0.1", self.port), Handler)
+        self._server.daemon_threads = True
+        self._server.block_on_close = False
+        self.port = self._server.server_address[1]
+        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.05},
+                                        name=f"{self.thread_name}-{self.port}", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop listening and cut every open connection: new connections are refused."""
+        self._stopping.set()
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+        with self._lock:
+            for sock in list(self._sockets):
+                with contextlib.suppress(OSError):
+                    sock.shutdown(socket.SHUT_RDWR)
+                sock.close()
+            self._sockets.clear()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
+
+    @property
+    def chat_bodies(self) -> list[dict[str, Any]]:
+        return [r.body for r in self.requests if r.path.endswith(self.chat_path)]
+
+    def chat_text(self) -> str:
+        """Everything every chat request sent, as one string (for 'is X in the prompt' checks)."""
+        return "\n".join(m.get("content", "") for body in self.chat_bodies for m in body.get("messages", []))
