@@ -13,6 +13,7 @@ import select
 import socket
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, ClassVar
@@ -84,6 +85,16 @@ class RecordingHandler(BaseHTTPRequestHandler):
         except OSError:
             return True
 
+    def _end_chunked(self) -> None:
+        self.wfile.write(b"0\r\n\r\n")
+        self.wfile.flush()
+
+    def _client_gone(self, sent: int) -> None:
+        """The client closed the stream after `sent` pieces: record it, and close our side."""
+        self.owner.disconnects.append((time.monotonic(), sent))
+        self.owner.client_closed.set()
+        self.close_connection = True
+
     def _write_chunk(self, data: bytes) -> None:
         """One piece of a chunked (Transfer-Encoding: chunked) response, sent at once."""
         self.wfile.write(f"{len(data):X}\r\n".encode() + data + b"\r\n")
@@ -95,6 +106,8 @@ class FakeServer:
 
     thread_name: ClassVar[str] = "fake-server"
     chat_path: ClassVar[str] = "/chat"  # requests whose path ends so are chats
+    thinking: list[str]  # set by the subclass's fields
+    tokens: list[str]
 
     def handler(self) -> type[RecordingHandler]:
         """The protocol's request handler (a RecordingHandler subclass with its routes)."""
@@ -147,6 +160,13 @@ class FakeServer:
         if self._thread is not None:
             self._thread.join(timeout=5)
             self._thread = None
+
+    def script(self) -> Iterator[tuple[str, str]]:
+        """The pieces a chat streams: ("thinking", text) first, then ("content", text)."""
+        for piece in self.thinking:
+            yield "thinking", piece
+        for piece in self.tokens:
+            yield "content", piece
 
     @property
     def chat_bodies(self) -> list[dict[str, Any]]:

@@ -28,7 +28,6 @@ from __future__ import annotations
 import json
 import socket
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -132,7 +131,7 @@ class _Handler(RecordingHandler):
         self.end_headers()
         sent = 0
         try:
-            for kind, piece in _script(owner):
+            for kind, piece in owner.script():
                 if owner.delay:
                     time.sleep(owner.delay)
                 if self._peer_closed() or owner._stopping.is_set():
@@ -149,19 +148,9 @@ class _Handler(RecordingHandler):
                 sent += 1
             self._chunk({"model": model, "created_at": created, "message": {"role": "assistant", "content": ""},
                          "done": True, **owner.final})
-            self.wfile.write(b"0\r\n\r\n")
-            self.wfile.flush()
+            self._end_chunked()
         except (BrokenPipeError, ConnectionResetError, OSError):
-            owner.disconnects.append((time.monotonic(), sent))
-            owner.client_closed.set()
-            self.close_connection = True
-
-
-def _script(owner: FakeOllama) -> Iterator[tuple[str, str]]:
-    for piece in owner.thinking:
-        yield "thinking", piece
-    for piece in owner.tokens:
-        yield "content", piece
+            self._client_gone(sent)
 
 
 def _model_entry(name: str) -> dict[str, Any]:

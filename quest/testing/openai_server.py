@@ -184,7 +184,7 @@ class _Handler(RecordingHandler):
 
         try:
             self._event(chunk({"role": "assistant", "content": ""}))
-            for kind, piece in _script(owner):
+            for kind, piece in owner.script():
                 if owner.delay:
                     time.sleep(owner.delay)
                 if self._peer_closed() or owner._stopping.is_set():
@@ -200,19 +200,9 @@ class _Handler(RecordingHandler):
                 self._event({"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": CREATED,
                              "model": model, "choices": [], "usage": owner.usage})
             self._event("[DONE]")
-            self.wfile.write(b"0\r\n\r\n")
-            self.wfile.flush()
+            self._end_chunked()
         except (BrokenPipeError, ConnectionResetError, OSError):
-            owner.disconnects.append((time.monotonic(), sent))
-            owner.client_closed.set()
-            self.close_connection = True
-
-
-def _script(owner: FakeOpenAI) -> Iterator[tuple[str, str]]:
-    for piece in owner.thinking:
-        yield "thinking", piece
-    for piece in owner.tokens:
-        yield "content", piece
+            self._client_gone(sent)
 
 
 def serve_forever(tokens: int, delay: float, slots: int | None = None) -> None:
