@@ -85,13 +85,49 @@ def unavailable_hint(host: str) -> str:
     return f"start it with `ollama serve`, and check OLLAMA_HOST (now {host})"
 
 
-class OllamaChatModel:
-    """Ollama through the official client. The constructor only stores settings."""
+class ClientChatModel:
+    """What both backends share: a chat client and a quick probe client, created on first use and
+    closed together; `ping` is "can the models be listed". Subclasses say how to make a client."""
+
+    backend = "model"
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self._client: Any = None
         self._probe: Any = None
+
+    def _new_client(self, read_timeout: float) -> Any:
+        raise NotImplementedError
+
+    def connect(self) -> Any:
+        """Create the clients (no network traffic yet)."""
+        if self._client is None:
+            self._client = self._new_client(self.settings.first_token_timeout)
+            self._probe = self._new_client(min(self.settings.connect_timeout, 3.0))
+        return self._client
+
+    def close(self) -> None:
+        for client in (self._client, self._probe):
+            if client is not None:
+                client.close()
+        self._client = self._probe = None
+
+    def list_models(self) -> list[str]:
+        raise NotImplementedError
+
+    def ping(self) -> bool:
+        try:
+            self.list_models()
+        except LLMError as exc:
+            log.debug("%s ping failed: %s", self.backend, exc)
+            return False
+        return True
+
+
+class OllamaChatModel(ClientChatModel):
+    """Ollama through the official client. The constructor only stores settings."""
+
+    backend = "ollama"
 
     @property
     def host(self) -> str:
@@ -103,21 +139,10 @@ class OllamaChatModel:
         s = self.settings
         return httpx.Timeout(connect=s.connect_timeout, read=read, write=s.connect_timeout, pool=s.connect_timeout)
 
-    def connect(self) -> Any:
-        """Create the client (no network traffic yet)."""
-        if self._client is None:
-            import ollama
+    def _new_client(self, read_timeout: float) -> Any:
+        import ollama
 
-            self._client = ollama.Client(host=self.host, timeout=self._timeout(self.settings.first_token_timeout))
-            quick = min(self.settings.connect_timeout, 3.0)
-            self._probe = ollama.Client(host=self.host, timeout=self._timeout(quick))
-        return self._client
-
-    def close(self) -> None:
-        for client in (self._client, self._probe):
-            if client is not None:
-                client.close()
-        self._client = self._probe = None
+        return ollama.Client(host=self.host, timeout=self._timeout(read_timeout))
 
     # ----------------------------------------------------------------- health
 
@@ -128,14 +153,6 @@ class OllamaChatModel:
         except Exception as exc:
             raise self._translate(exc, model="") from None
         return [m.model for m in listing.models if m.model]
-
-    def ping(self) -> bool:
-        try:
-            self.list_models()
-        except LLMError as exc:
-            log.debug("ollama ping failed: %s", exc)
-            return False
-        return True
 
     # ----------------------------------------------------------------- chat
 

@@ -29,7 +29,7 @@ from quest.errors import (
     RateLimited,
     StreamBroken,
 )
-from quest.llm import ChatChunk
+from quest.llm import ChatChunk, ClientChatModel
 from quest.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -47,14 +47,14 @@ def request_options(settings: Settings) -> dict[str, Any]:
     return {"temperature": settings.temperature, "top_p": settings.top_p, "max_tokens": settings.answer_tokens}
 
 
-class OpenAIChatModel:
+class OpenAIChatModel(ClientChatModel):
     """One OpenAI-compatible endpoint. The constructor only stores settings."""
 
+    backend = "openai"
+
     def __init__(self, settings: Settings, base_url: str | None = None) -> None:
-        self.settings = settings
+        super().__init__(settings)
         self.host = (base_url or settings.openai_base_url).strip().rstrip("/")
-        self._client: Any = None
-        self._probe: Any = None
 
     def __repr__(self) -> str:  # never the key
         return f"OpenAIChatModel({self.host!r})"
@@ -65,23 +65,11 @@ class OpenAIChatModel:
         s = self.settings
         return openai.Timeout(connect=s.connect_timeout, read=read, write=s.connect_timeout, pool=s.connect_timeout)
 
-    def connect(self) -> Any:
-        """Create the clients (no network traffic yet)."""
-        if self._client is None:
-            import openai
+    def _new_client(self, read_timeout: float) -> Any:
+        import openai
 
-            key = self.settings.openai_api_key or NO_KEY
-            self._client = openai.OpenAI(base_url=self.host, api_key=key, max_retries=0,
-                                         timeout=self._timeout(self.settings.first_token_timeout))
-            quick = min(self.settings.connect_timeout, 3.0)
-            self._probe = openai.OpenAI(base_url=self.host, api_key=key, max_retries=0, timeout=self._timeout(quick))
-        return self._client
-
-    def close(self) -> None:
-        for client in (self._client, self._probe):
-            if client is not None:
-                client.close()
-        self._client = self._probe = None
+        return openai.OpenAI(base_url=self.host, api_key=self.settings.openai_api_key or NO_KEY, max_retries=0,
+                             timeout=self._timeout(read_timeout))
 
     # ----------------------------------------------------------------- health
 
@@ -91,14 +79,6 @@ class OpenAIChatModel:
             return [m.id for m in self._probe.models.list()]
         except Exception as exc:
             raise self._translate(exc, model="") from None
-
-    def ping(self) -> bool:
-        try:
-            self.list_models()
-        except LLMError as exc:
-            log.debug("openai ping failed: %s", exc)
-            return False
-        return True
 
     # ----------------------------------------------------------------- chat
 
