@@ -236,3 +236,80 @@ def input_error_text(exc: InputError, lang: str) -> str:
     if exc.reason == "binary":
         return t("input_binary", lang, field=field)
     return t("input_invalid", lang, field=field, reason=exc.message)
+
+
+# The assistant's own words (answers it writes without the model, notices, failure lines).
+ASSISTANT_TEXT: dict[str, dict[str, Any]] = {
+    "en": {
+        "locked": "Help for this problem is paused right now (contest in progress){until}. "
+                  "Quest cannot discuss it until the lock ends; good luck!",
+        "locked_broken": "Help is paused right now: the operator's contest lock could not be read, so every "
+                         "problem is locked to be safe. Please ask the operator.",
+        "until": " until {time}",
+        "tier_capped": "The operator allows at most the '{tier}' mode here; answering in that mode.",
+        "history_trimmed": "The conversation was too long for the model; the {n} oldest turn(s) were left out.",
+        "no_sources": "The knowledge base has nothing on this question, so Quest will not guess.",
+        "no_sources_answer": "The knowledge base does not cover this question, so Quest will not guess an answer. "
+                             "Try naming the problem (its number or title), pasting your code and the judge's "
+                             "message, or asking in other words.",
+        "no_sources_model": "The knowledge base has nothing on this; the answer below relies on your own code and "
+                            "message only.",
+        "retrieval_failed": "Searching the knowledge base failed; answering without sources.",
+        "weak_sources": "The knowledge base has only weak matches for this question; check the sources "
+                        "before relying on them.",
+        "from_sources": "What the knowledge base says (no generated answer):",
+        "also": "More sources:",
+        "exact_intro": "From the knowledge base (answered directly, without the model):",
+        "hint_more": "Hint mode: think about the ideas above. Ask again in explain mode for the reasoning, "
+                     "or in solution mode (where allowed) for the full solution.",
+        "code_hidden": "> (code not shown in this mode)",
+        "limits": "limits",
+        "failures": {
+            "llm_unavailable": "Ollama is not reachable at {host}, so there is no generated answer. "
+                               "Fix: start it with `ollama serve`, and check OLLAMA_HOST.",
+            "model_not_found": "The model {model} is not pulled in Ollama, so there is no generated answer. "
+                               "Fix: run `ollama pull {model}`.",
+            "llm_timeout": "Ollama did not answer within {timeout:g} s, so there is no generated answer. "
+                           "Fix: try again in a moment (the model may still be loading), or use a smaller model.",
+            "stream_broken": "The connection to Ollama broke while it was answering. "
+                             "Fix: check that `ollama serve` is still running, then ask again.",
+            "no_model": "No language model is configured, so there is no generated answer.",
+            "llm": "Ollama failed ({message}). Fix: check the `ollama serve` log, and OLLAMA_HOST ({host}).",
+        },
+        "partial": "The answer stopped before it was complete: {line}",
+    },
+    "zh": {
+        "locked": "本题目前暂停答疑（比赛进行中）{until}。锁定结束前 Quest 不能讨论这道题，祝你顺利！",
+        "locked_broken": "答疑暂停：管理员的比赛锁定文件无法读取，为安全起见所有题目都已锁定。请联系管理员。",
+        "until": "，至 {time}",
+        "tier_capped": "管理员在这里最多允许“{tier}”模式，本次按该模式回答。",
+        "history_trimmed": "对话太长，超出了模型的上下文，最早的 {n} 轮没有带上。",
+        "no_sources": "知识库里没有与这个问题相关的内容，Quest 不会凭空猜测。",
+        "no_sources_answer": "知识库没有覆盖这个问题，Quest 不会凭空猜测答案。可以试试写明题号或题目名称，"
+                             "贴上代码和评测信息，或者换一种说法提问。",
+        "no_sources_model": "知识库里没有相关内容；下面的回答只依据你自己的代码和评测信息。",
+        "retrieval_failed": "检索知识库失败；本次回答没有资料可引用。",
+        "weak_sources": "知识库中只找到相关度较低的资料，请先核对来源再参考。",
+        "from_sources": "知识库中的相关内容（未生成回答）：",
+        "also": "其他资料：",
+        "exact_intro": "来自知识库（直接回答，未使用模型）：",
+        "hint_more": "提示模式：先想想上面的思路。想看推理过程可以用“讲解”模式再问，"
+                     "允许时可用“完整题解”模式查看完整解法。",
+        "code_hidden": "> （当前模式不显示代码）",
+        "limits": "限制",
+        "failures": {
+            "llm_unavailable": "无法连接 Ollama（{host}），所以没有生成的回答。"
+                               "解决：运行 `ollama serve`，并检查 OLLAMA_HOST。",
+            "model_not_found": "Ollama 中还没有模型 {model}，所以没有生成的回答。解决：运行 `ollama pull {model}`。",
+            "llm_timeout": "Ollama 在 {timeout:g} 秒内没有回答，所以没有生成的回答。"
+                           "解决：稍后再试（模型可能还在加载），或换用更小的模型。",
+            "stream_broken": "Ollama 在回答过程中断开了连接。解决：确认 `ollama serve` 仍在运行，然后重新提问。",
+            "no_model": "没有配置语言模型，所以没有生成的回答。",
+            "llm": "Ollama 出错（{message}）。解决：查看 `ollama serve` 的日志，并检查 OLLAMA_HOST（{host}）。",
+        },
+        "partial": "回答没有完整生成：{line}",
+    },
+}
+
+TIER_NAMES: dict[str, dict[str, str]] = {"en": {"hint": "hint", "explain": "explain", "solution": "solution"},
+              "zh": {"hint": "提示", "explain": "讲解", "solution": "完整题解"}}
