@@ -131,12 +131,10 @@ def run_level(url: str, clients: int, ideal: float) -> dict[str, Any]:
     for th in threads:
         th.join(timeout=ideal * clients + 120)
     wall = time.perf_counter() - t0
-    errors = [r.get("error", "no result") for r in results if r.get("error") or "total" not in r]
-    firsts = [r["first"] for r in results if "first" in r]
-    totals = [r["total"] for r in results if "total" in r and not r.get("error")]
+    errors, firsts, totals = split_outcomes(results)
 
     def pct(values: list[float], q: float) -> float | None:
-        return round(float(np.percentile(values, q)), 3) if values else None
+        return percentile(values, q, 3)
 
     median_total = statistics.median(totals) if totals else None
     return {
@@ -180,12 +178,30 @@ def run(levels: Sequence[int], *, workdir: Path, progress=print, tokens: int = 2
             out["levels"].append(run_level(info["url"], n, ideal))
         return out
     finally:
-        if proc.stdin:
+        stop_child(proc)
+
+
+def split_outcomes(results: Sequence[dict[str, Any]]) -> tuple[list[str], list[float], list[float]]:
+    """Students' results as (errors, seconds to first text, total seconds of the answered)."""
+    errors = [r.get("error", "no result") for r in results if r.get("error") or "total" not in r]
+    firsts = [r["first"] for r in results if "first" in r]
+    totals = [r["total"] for r in results if "total" in r and not r.get("error")]
+    return errors, firsts, totals
+
+
+def percentile(values: Sequence[float], q: float, digits: int) -> float | None:
+    return round(float(np.percentile(values, q)), digits) if values else None
+
+
+def stop_child(proc: subprocess.Popen) -> None:
+    """End a child started by `start_app_process`: close its stdin (it exits), kill it if it lingers."""
+    if proc.stdin:
+        with contextlib.suppress(OSError):
             proc.stdin.close()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
 
 
 def tiny_model_in(workdir: Path) -> Path:

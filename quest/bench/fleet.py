@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from quest.bench.concurrency import QUESTION, REPO, available
+from quest.bench.concurrency import QUESTION, REPO, available, percentile, split_outcomes, stop_child
 
 # The model hosts, in one child process: prints their URLs as one JSON line, then obeys
 # "break I" lines on stdin (host I fails every new chat from then on) until stdin closes.
@@ -141,16 +141,6 @@ def _start(args: list[str], log_path: Path) -> tuple[subprocess.Popen, Any]:
         return proc, {"error": f"exit {proc.poll()}: {' | '.join(tail)[:400]}"}
 
 
-def _stop(proc: subprocess.Popen) -> None:
-    if proc.stdin:
-        with contextlib.suppress(OSError):
-            proc.stdin.close()
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-
-
 ASK = [QUESTION[k] for k in ("question", "problem", "language", "code", "verdict", "error", "tier")] + ["en"]
 
 
@@ -205,12 +195,10 @@ def _students(urls: Sequence[str], count: int, on_start: Callable[[], None]) -> 
 
 
 def summarize(results: Sequence[dict[str, Any]], wall: float, ideal: float, first_ideal: float) -> dict[str, Any]:
-    errors = [r.get("error", "no result") for r in results if r.get("error") or "total" not in r]
-    firsts = [r["first"] for r in results if "first" in r]
-    totals = [r["total"] for r in results if "total" in r and not r.get("error")]
+    errors, firsts, totals = split_outcomes(results)
 
     def pct(values: list[float], q: float) -> float | None:
-        return round(float(np.percentile(values, q)), 2) if values else None
+        return percentile(values, q, 2)
 
     median_total = statistics.median(totals) if totals else None
     return {
@@ -264,7 +252,7 @@ def run_scenario(sc: Scenario, *, workdir: Path, kb: Path, tiny: Path, tokens: i
                 "stream_s": round(tokens / rate, 2), **out}
     finally:
         for proc in reversed(procs):
-            _stop(proc)
+            stop_child(proc)
 
 
 def _send(proc: subprocess.Popen, line: str) -> None:

@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from quest.bench.concurrency import start_app_process, tiny_model_in
+from quest.bench.concurrency import start_app_process, stop_child, tiny_model_in
 
 _APP = r"""
 import json, os, random, subprocess, sys, threading, time
@@ -274,12 +274,7 @@ def run(*, students: int = 200, minutes: float = 10.0, questions: int = 3, workd
         wall = time.monotonic() - t0
         rows = _feedback_rows(info.get("feedback_db"))
     finally:
-        if proc.stdin:
-            proc.stdin.close()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_child(proc)
     return _summary(outcomes, memory, rows, _app_log_errors(log_path), wall,
                     dict(students=students, minutes=minutes, questions=questions, seed=seed, chaos=chaos,
                          workers=workers))

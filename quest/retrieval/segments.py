@@ -24,7 +24,7 @@ import scipy.sparse as sp
 
 from quest.kb.documents import Chunk
 from quest.retrieval.dense import DenseIndex, _best
-from quest.retrieval.sparse import LexicalIndex, top_k
+from quest.retrieval.sparse import LexicalIndex, bm25_bound, top_k
 
 K1, B, EPSILON = 1.5, 0.75, 0.25  # rank-bm25's BM25Okapi defaults
 
@@ -174,12 +174,7 @@ class SegmentedBM25:
 
     def max_score(self, tokens: Sequence[str]) -> float:
         """Upper bound of any row's score (see BM25Index.max_score)."""
-        total = 0.0
-        for token in tokens:
-            col = self.vocab.get(token)
-            idf = self.idf[col] if col is not None and self.present[col] else self.average_idf
-            total += max(idf, 0.0) * (self.k1 + 1)
-        return total
+        return bm25_bound(self, tokens)
 
     def search(self, tokens: Sequence[str], k: int, rows: np.ndarray | None = None) -> list[tuple[int, float]]:
         return top_k(self.scores(tokens), k, rows)

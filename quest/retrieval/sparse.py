@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -95,12 +96,7 @@ class BM25Index:
         the average idf: a question mostly about things the base does not know is, rightly,
         less confidently matched than one whose every word is covered.
         """
-        total = 0.0
-        for token in tokens:
-            col = self.vocab.get(token)
-            idf = self.idf[col] if col is not None and self.present[col] else self.average_idf
-            total += max(idf, 0.0) * (self.k1 + 1)
-        return total
+        return bm25_bound(self, tokens)
 
     def search(self, tokens: Sequence[str], k: int, rows: np.ndarray | None = None) -> list[tuple[int, float]]:
         """Top-k (row, score) with score > 0, optionally among `rows` only."""
@@ -148,6 +144,19 @@ class LexicalIndex:
 
     def search(self, query: Mapping[str, float], k: int, rows: np.ndarray | None = None) -> list[tuple[int, float]]:
         return top_k(self.scores(query), k, rows)
+
+
+def bm25_bound(model: Any, tokens: Sequence[str]) -> float:
+    """Sum over the tokens of idf * (k1 + 1), unseen tokens at the average idf (see BM25Index.max_score).
+
+    `model` is any BM25 with `vocab`, `idf`, `present`, `average_idf` and `k1`: one index or its segments.
+    """
+    total = 0.0
+    for token in tokens:
+        col = model.vocab.get(token)
+        idf = model.idf[col] if col is not None and model.present[col] else model.average_idf
+        total += max(idf, 0.0) * (model.k1 + 1)
+    return total
 
 
 def top_k(scores: np.ndarray, k: int, rows: np.ndarray | None = None) -> list[tuple[int, float]]:

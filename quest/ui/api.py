@@ -61,8 +61,7 @@ def add_ask_api(settings: Settings, desk: HelpDesk, resolver: Callable[[], Probl
             status: streaming, done, stopped, incomplete, fallback (no model: sources only), refused or error.
         """
         ui = detect_lang(question or "") if (lang or "auto") == "auto" else resolve_lang(lang)
-        values = FormValues(question or "", problem or "", language or "python", code or "", verdict or "",
-                            error or "", tier or "")  # fmt: skip
+        values = FormValues.from_fields(question, problem, language, code, verdict, error, tier)
         session_id = (request.session_hash if request else "") or ""
         req = values.to_request(default_tier=default_tier, ui_lang=ui, resolve_problem=resolver(),
                                 session_id=session_id)  # fmt: skip

@@ -27,6 +27,13 @@ class FormValues:
     reasoning: bool = False
 
     @classmethod
+    def from_fields(cls, question: str | None, problem: str | None, language: str | None, code: str | None,
+                    verdict: str | None, error: str | None, tier: str | None, reasoning: bool = False) -> FormValues:
+        """From the components' values as Gradio passes them (an untouched field may be None)."""
+        return cls(question or "", problem or "", language or "python", code or "", verdict or "", error or "",
+                   tier or "", bool(reasoning))
+
+    @classmethod
     def from_mapping(cls, data: Mapping[str, Any] | None) -> FormValues:
         """From stored data (the browser's copy of the form): unknown keys and wrong types are dropped."""
         if not isinstance(data, Mapping):

@@ -264,8 +264,7 @@ class QuestPage:
         tier: str, reasoning: bool, interface_language: str, session: Session, request: gr.Request,
     ) -> Iterator[tuple[Any, Any, Any]]:  # fmt: skip
         lang = resolve_lang(interface_language)
-        values = FormValues(question or "", problem or "", language or "python", code or "", verdict or "",
-                            error or "", tier or "", bool(reasoning))  # fmt: skip
+        values = FormValues.from_fields(question, problem, language, code, verdict, error, tier, reasoning)
         session_id = (request.session_hash if request else "") or ""
         control = session.control if session.control is not None else TurnControl()
         session.control = control
@@ -307,8 +306,7 @@ class QuestPage:
     ) -> tuple[Any, ...]:  # fmt: skip
         """Stop becomes Send again; a finished answer gets feedback buttons; the browser keeps the conversation."""
         lang = resolve_lang(interface_language)
-        values = FormValues(question or "", problem or "", language or "python", code or "", verdict or "",
-                            error or "", tier or "", bool(reasoning))  # fmt: skip
+        values = FormValues.from_fields(question, problem, language, code, verdict, error, tier, reasoning)
         session.control = None  # the answer has ended (or never started: a full queue)
         rateable = bool(session.turns) and session.turns[-1].rateable
         stored = session.save(values)
@@ -328,8 +326,7 @@ class QuestPage:
         """Empty the chat and its sources at any moment (also while an answer streams); forget this conversation."""
         lang = resolve_lang(interface_language)
         session.start_new()
-        values = FormValues(question or "", problem or "", language or "python", code or "", verdict or "",
-                            error or "", tier or "", bool(reasoning))  # fmt: skip
+        values = FormValues.from_fields(question, problem, language, code, verdict, error, tier, reasoning)
         stored = session.save(values)
         return (
             [], sources_panel_html((), lang=lang), show(True), show(False), show(False), show(False), stored,
@@ -342,8 +339,7 @@ class QuestPage:
     ) -> tuple[Any, ...]:  # fmt: skip
         """Keep this conversation in the recent list and start an empty one."""
         lang = resolve_lang(interface_language)
-        values = FormValues(question or "", problem or "", language or "python", code or "", verdict or "",
-                            error or "", tier or "", bool(reasoning))  # fmt: skip
+        values = FormValues.from_fields(question, problem, language, code, verdict, error, tier, reasoning)
         session.save(values)
         return self.clear_chat(question, problem, language, code, verdict, error, tier, reasoning, lang, session) \
             if not session.turns else self._fresh(values, lang, session)
@@ -431,8 +427,7 @@ class QuestPage:
         self, question: str, problem: str | None, language: str, code: str, verdict: str | None, error: str,
         tier: str, reasoning: bool, session: Session,
     ) -> dict[str, Any]:  # fmt: skip
-        return session.save(FormValues(question or "", problem or "", language or "python", code or "", verdict or "",
-                                       error or "", tier or "", bool(reasoning)))  # fmt: skip
+        return session.save(FormValues.from_fields(question, problem, language, code, verdict, error, tier, reasoning))
 
     def code_mode(self, language: str) -> Any:
         return gr.update(language=CODE_MODES.get(language))
