@@ -101,7 +101,7 @@ class Catalogue:
         self.weak: set[str] = set()
         self.slugs: dict[str, str] = {}
         for pid, p in problems.items():
-            keys = [squash(t) for t in (p.title_zh, p.title_en) if t]
+            keys = [k for k in (squash(t) for t in (p.title_zh, p.title_en, *p.aka) if t) if k]
             # A title that is a technique's name ("Binary Search" = tag binary_search) names the
             # technique in most questions: both of that problem's titles count only as a whole question.
             technique = any(k in tags for k in keys)

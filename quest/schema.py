@@ -173,6 +173,8 @@ class ProblemModel(Strict):
     id: RawProblemId
     title_zh: StrictStr = ""
     title_en: StrictStr = ""
+    # Other titles students know the problem by (a judge's earlier name for it): matched like the titles.
+    aka: list[Annotated[StrictStr, Field(min_length=1, max_length=200)]] = Field(default_factory=list, max_length=20)
     difficulty: StrictStr = ""
     tags: Words = Field(default_factory=list)
     limits: dict[StrictStr, Limit] = Field(default_factory=dict)

@@ -59,6 +59,13 @@ def test_a_title_in_the_question(question, pid):
     assert (found.problem_id, found.rule) == (pid, "title")
 
 
+def test_an_earlier_title_the_judge_used_still_names_the_problem():
+    cat = Catalogue({**PROBLEMS, "300": Problem(id="300", title_zh="最长递增子序列", aka=("最长上升子序列",))})
+    found = resolve(Request(question="最长上升子序列 O(n log n) 的写法总是 WA"), cat)
+    assert found == Resolution("300", "title", "最长上升子序列")
+    assert resolve(Request(question="最长上升子序列 O(n log n) 的写法总是 WA"), CAT).problem_id is None
+
+
 def test_a_technique_title_counts_only_as_the_whole_question():
     assert res("二分查找 边界总是差一").problem_id is None
     assert res("Binary Search").problem_id == "704"

@@ -27,8 +27,8 @@ IMPORTED = ("---\nid: hydro-p1000\nkind: problem_statement\ntitle: A+B\nlang: en
 def test_the_allowed_keys_are_one_clear_list_each() -> None:
     assert FRONT_MATTER_KEYS == ("id", "kind", "title", "lang", "problem_id", "tags", "verdicts", "languages",
                                  "examples", "source", "url", "remote_oj")
-    assert PROBLEM_KEYS == ("id", "title_zh", "title_en", "difficulty", "tags", "limits", "source", "url",
-                            "remote_oj")
+    assert PROBLEM_KEYS == ("id", "title_zh", "title_en", "aka", "difficulty", "tags", "limits", "source",
+                            "url", "remote_oj")
 
 
 def test_an_alias_bomb_in_front_matter_is_an_error_for_kb_check_and_the_loader(tmp_path: Path) -> None:
@@ -68,6 +68,7 @@ def test_wrong_types_name_the_line_and_the_key(extra: str, where: str) -> None:
     ("problems:\n  - id: 1\n    titel_en: One\n", "line 3: problems[0].titel_en: unknown key (a typo?)"),
     ("- id: 1\n  tags: sorting, dp\n  limits: {time: [1]}\n", "line 3: [0].limits.time"),
     ("- id: 1\n- title_en: Two\n", "line 2: [1].id: required key is missing"),
+    ("- id: 53\n  aka: 最大子序和\n", "line 2: [0].aka: "),
     ("problem:\n  - id: 1\n", "line 1: problem: unknown key (a typo?)"),
     ("a: &x 1\nb: *x\n", "line 1: anchors and aliases"),
     ("- 1\n", "line 1: [0]: expected a mapping of keys, not a number"),
