@@ -304,26 +304,42 @@ class Retriever:
 
     def _attempt(self, attempt: _Attempt, queries: Sequence[_PartQuery], scope: str | None,
                  excluded: frozenset[str], top_k: int, timings: dict[str, float]) -> list[Hit]:
-        """One pass: the problem's rows (or only general rows), then the whole base as fill-up."""
+        """One pass: the problem's rows (or only general rows), then the whole base as fill-up.
+
+        The floor decides whether the question is answered at all. With no problem named, once a
+        hit clears it, hits that clear `companion_floor_ratio` of it fill the rest of the top-k,
+        after every hit that cleared the whole floor: they are never shown alone. (A named
+        problem's own hits already pass at a lower floor, and fill-up completes them.)
+        """
+        strong: set[str] = set()
+        companions = self.settings.companion_floor_ratio if scope in (None, "general") else 1.0
+
         def passing(ranked, where: str, ratio: float = 1.0) -> list[Hit]:
             hits = []
             for row, fused, sig, dense_sim, bm25n in ranked:
-                ok = bm25n >= attempt.bm25_floor * ratio or (
-                    dense_sim is not None and dense_sim >= attempt.dense_floor * ratio)
-                if ok:
+                clears = _clears(bm25n, dense_sim, attempt, ratio)
+                if clears or _clears(bm25n, dense_sim, attempt, ratio * companions):
                     score = max(bm25n, dense_sim if dense_sim is not None else 0.0)
-                    hits.append(Hit(chunk=self.index.chunks[row], score=round(score, 4), fused=fused,
-                                    signals=sig, scope=where))
+                    hit = Hit(chunk=self.index.chunks[row], score=round(score, 4), fused=fused, signals=sig,
+                              scope=where)
+                    hits.append(hit)
+                    if clears:
+                        strong.add(hit.chunk.id)
             return hits
+
+        def finish(selected: list[Hit]) -> list[Hit]:
+            lead = [h for h in selected if h.chunk.id in strong]
+            return _diversify(lead + [h for h in selected if h.chunk.id not in strong], top_k) if lead else []
 
         k = attempt.candidates
         if scope == "general":
             rows = self._allowed(self._general_rows, excluded)
-            return _diversify(passing(self._rank(rows, k, queries, timings, "general"), "all"), top_k)
+            return finish(passing(self._rank(rows, k, queries, timings, "general"), "all"))
         selected: list[Hit] = []
         if scope is None and self.settings.general_lead > 0 and self._general_rows.size:
             rows = self._allowed(self._general_rows, excluded)
-            selected = passing(self._rank(rows, k, queries, timings, "general"), "all")[: self.settings.general_lead]
+            general = passing(self._rank(rows, k, queries, timings, "general"), "all")
+            selected = [h for h in general if h.chunk.id in strong][: self.settings.general_lead]
         if scope is not None:
             rows = self._allowed(self.index.rows_by_problem.get(scope, np.zeros(0, dtype=np.int64)), excluded)
             selected = passing(self._rank(rows, k, queries, timings, "problem"), "problem",
@@ -340,7 +356,7 @@ class Retriever:
             fill = passing(self._rank(rows, k, queries, timings, "global"), "global" if scope else "all")
             seen = {h.chunk.id for h in selected}
             selected.extend(h for h in fill if h.chunk.id not in seen)
-        return _diversify(selected, top_k)
+        return finish(selected)
 
     def twin(self, doc_id: str, lang: str) -> str | None:
         """The id of `doc_id`'s translation into `lang`, if the base has it."""
@@ -365,6 +381,11 @@ class Retriever:
                 hit = dataclasses.replace(hit, chunk=same)
             out.append(hit)
         return out
+
+
+def _clears(bm25n: float, dense_sim: float | None, attempt: _Attempt, ratio: float) -> bool:
+    """Whether a hit's normalized BM25 or dense similarity reaches the attempt's floor x `ratio`."""
+    return bm25n >= attempt.bm25_floor * ratio or (dense_sim is not None and dense_sim >= attempt.dense_floor * ratio)
 
 
 def _short_signals(sig: dict[str, Signal]) -> dict[str, Signal]:

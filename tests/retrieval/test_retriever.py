@@ -68,6 +68,28 @@ def test_widening_lowers_the_floor_once(settings, embedder):
     assert too_strict.search("two sum hash").hits == ()
 
 
+def test_companions_fill_the_top_k_only_after_a_hit_clears_the_whole_floor(settings, embedder):
+    query, bm25 = "time limit exceeded slow input", {"signals": ["bm25"]}
+    plain = settings.replace(widen_floor_ratio=1.0, general_lead=0)
+    probe = build_retriever(plain.replace(bm25_floor=0.0), embedder=embedder)
+    scores = sorted({h.score for h in probe.search(query, **bm25).hits}, reverse=True)
+    floor = scores[1] * 1.2  # the best clears it, the next ones do not, but clear 0.6 of it
+    assert scores[0] > floor
+    alone = build_retriever(plain.replace(bm25_floor=floor, companion_floor_ratio=1.0), embedder=embedder)
+    assert [h.score for h in alone.search(query, **bm25).hits] == [scores[0]]
+    with_companions = build_retriever(plain.replace(bm25_floor=floor, companion_floor_ratio=0.6), embedder=embedder)
+    hits = with_companions.search(query, **bm25).hits
+    assert hits[0].score == scores[0] and hits[1].score == scores[1]
+    assert all(0.6 * floor <= h.score < floor for h in hits[1:])
+    # Companions never answer on their own: with the floor above the best score, nothing is shown.
+    too_strict = build_retriever(plain.replace(bm25_floor=scores[0] * 1.05, companion_floor_ratio=0.6),
+                                 embedder=embedder)
+    assert too_strict.search(query, **bm25).hits == ()
+    # With a problem named, its own hits and the fill-up decide: no weaker companions from elsewhere.
+    named = with_companions.search(query, problem_id="1", **bm25).hits
+    assert all(h.score >= floor for h in named if h.scope == "global")
+
+
 @pytest.mark.parametrize("spelling", [
     "239", "#239", "P239", "p239", " 239 ", "# 239", "LC239", "leetcode 239",
     "滑动窗口最大值", "sliding window maximum", "Sliding Window Maximum", "SLIDING  WINDOW   MAXIMUM",
