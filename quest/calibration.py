@@ -6,8 +6,9 @@ cosine similarity (`dense_floor`). Cosine similarities of two models live on dif
 tuning split:
 
     maximise the answerable questions' Recall@5
-    subject to: at least `target_rejection` (90%) of the no-answer questions come back empty or
-    weak (only the single widened retry found anything)
+    subject to: at least `target_rejection` (90%) of the no-answer questions are handled
+    honestly: they come back empty or weak (only the single widened retry found anything), or
+    the student is told the problem they named is not in the base
 
 over a grid of candidate floors; among equals, the lowest floors that still reject enough. The result is stored in
 the data folder beside the index, one file per model (`calibration/<model>.json`), and
@@ -72,7 +73,7 @@ def model_key(retriever: Any) -> str:
 
 def calibrate(retriever: Any, queries: Sequence[Any], *, target_rejection: float = TARGET_REJECTION) -> Calibration:
     """Pick the floors for the retriever's model from labelled queries (see the module docstring)."""
-    from quest.evaluation import doc_ids, is_low_confidence, plan_query, score_ranking
+    from quest.evaluation import doc_ids, handled_honestly, plan_query, score_ranking
     from quest.plan import retrieve
     from quest.retrieval.retriever import Retriever
 
@@ -89,11 +90,11 @@ def calibrate(retriever: Any, queries: Sequence[Any], *, target_rejection: float
             probe = Retriever(settings, retriever.index, retriever.kb, embedder)
             recalls, rejected = [], []
             for query, planned in plans:
-                _, result = retrieve(probe, planned, top_k=10)
+                after, result = retrieve(probe, planned, top_k=10)
                 if query.answerable:
                     recalls.append(score_ranking(tuple(doc_ids(result.hits)), query.relevant, 10)["recall@5"])
                 else:
-                    rejected.append(1.0 if is_low_confidence(result.hits, result.widened) else 0.0)
+                    rejected.append(1.0 if handled_honestly(after, result) else 0.0)
             results.append((_mean(recalls), _mean(rejected), bm25_floor, dense_floor))
     return _choose(results, model, target_rejection, len(queries))
 

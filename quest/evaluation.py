@@ -24,7 +24,9 @@ Definitions (labels are graded 1..3; 3 = the answer, 2 = clearly useful, 1 = rel
   ``widen_floor_ratio``, found anything, or (optional) every hit's confidence (``Hit.score``:
   normalized BM25 or cosine similarity, 0..1) is below ``reject_below``. Tying the rule to
   the retriever's own floors makes it mean the same in every mode. The low-confidence rule
-  applied to answerable queries gives the *false rejection* rate, its price.
+  applied to answerable queries gives the *false rejection* rate, its price;
+  *handled*: low confidence, or the student was told that the problem they named is not in the
+  base (general material may follow under that notice). The floors are calibrated on this one.
 
 Each query is planned exactly as the app plans it (validate the request, then `quest.plan.plan`:
 problem resolution, judge parsing, query parts, a direct answer when the bare question names a
@@ -211,6 +213,13 @@ def is_low_confidence(hits: Sequence[Hit], widened: bool, reject_below: float = 
     return not hits or widened or all(h.score < reject_below for h in hits)
 
 
+def handled_honestly(planned: Any, result: Any, reject_below: float = 0.0) -> bool:
+    """A no-answer question is handled honestly when it comes back empty or weak, or when the
+    student is told the problem they named is not in the base (general material may follow,
+    under that notice, as the issue's not-in-base criterion asks)."""
+    return is_low_confidence(result.hits, result.widened, reject_below) or planned.resolution.missing_id is not None
+
+
 def mean(values: Iterable[float]) -> float | None:
     values = list(values)
     return sum(values) / len(values) if values else None
@@ -227,6 +236,7 @@ class QueryOutcome:
     top_score: float | None
     empty: bool  # no hits at all
     rejected: bool  # low confidence (see is_low_confidence)
+    handled: bool  # rejected, or told the named problem is not in the base (see handled_honestly)
     search_mode: str  # what the retriever reported: exact | bm25 | dense | hybrid
     ms: float
     metrics: Mapping[str, float] = field(default_factory=dict)  # answerable queries only
@@ -243,6 +253,7 @@ class ModeReport:
     metrics: Mapping[str, float | None]  # recall@1, recall@5, mrr@10, ndcg@10, full_recall@10
     empty_rate: float | None  # share of no-answer queries with an empty result
     rejection: float | None  # share of no-answer queries with a low-confidence result
+    handled: float | None  # share of no-answer queries handled honestly (see handled_honestly)
     false_rejection: float | None  # share of answerable queries that would be rejected
     mean_ms: float | None
     by_group: Mapping[str, Mapping[str, float | None]]  # group -> {"n", "recall@5", "mrr@10"}
@@ -278,6 +289,7 @@ class EvalReport:
                 **{name: _round(v) for name, v in m.metrics.items()},
                 "no_answer_empty": _round(m.empty_rate),
                 "no_answer_rejected": _round(m.rejection),
+                "no_answer_handled": _round(m.handled),
                 "false_rejection": _round(m.false_rejection),
                 "answerable_empty": _round(m.answerable_empty),
                 "not_in_base_explicit": _round(m.not_in_base_explicit),
@@ -287,7 +299,7 @@ class EvalReport:
             if details:
                 entry["queries"] = [
                     {"id": o.query_id, "ranked": list(o.ranked), "top_score": _round(o.top_score),
-                     "empty": o.empty, "rejected": o.rejected, "search_mode": o.search_mode,
+                     "empty": o.empty, "rejected": o.rejected, "handled": o.handled, "search_mode": o.search_mode,
                      **{k: _round(v) for k, v in o.metrics.items()}}
                     for o in m.outcomes
                 ]
@@ -390,7 +402,7 @@ def evaluate(retriever: Any, queries: Sequence[EvalQuery], *, modes: Sequence[st
             outcomes.append(QueryOutcome(
                 query_id=query.id, mode=mode, ranked=ranked,
                 top_score=max((h.score for h in result.hits), default=None), empty=not result.hits,
-                rejected=rejected,
+                rejected=rejected, handled=handled_honestly(planned_after, result, reject_below),
                 search_mode=result.mode, ms=ms, metrics=metrics,
                 problem_id=planned_after.problem_id, rule=planned_after.resolution.rule,
                 missing_id=planned_after.resolution.missing_id,
@@ -424,6 +436,7 @@ def _aggregate(mode: str, pairs: list[tuple[EvalQuery, QueryOutcome]], k: int,
         metrics=metrics,
         empty_rate=mean(1.0 if o.empty else 0.0 for _, o in unanswerable),
         rejection=mean(1.0 if o.rejected else 0.0 for _, o in unanswerable),
+        handled=mean(1.0 if o.handled else 0.0 for _, o in unanswerable),
         false_rejection=mean(1.0 if o.rejected else 0.0 for _, o in answerable),
         mean_ms=mean(o.ms for _, o in pairs),
         by_group=by_group,
@@ -446,7 +459,7 @@ def format_table(report: EvalReport, *, by_group: bool = True) -> str:
     """A plain-text table: one row per mode, then (optionally) Recall@5 / MRR per group."""
     k = report.k
     header = ["mode", "R@1", "R@5", f"MRR@{k}", f"nDCG@{k}", "no-answer empty", "no-answer low-conf",
-              "false low-conf", "n", "ms/query"]
+              "no-answer handled", "false low-conf", "n", "ms/query"]
     rows = [header]
     for m in report.modes:
         rows.append([
@@ -454,6 +467,7 @@ def format_table(report: EvalReport, *, by_group: bool = True) -> str:
             _fmt(m.metrics[f"ndcg@{k}"]),
             f"{_fmt(m.empty_rate, pct=True)} of {m.n_unanswerable}",
             f"{_fmt(m.rejection, pct=True)} of {m.n_unanswerable}",
+            f"{_fmt(m.handled, pct=True)} of {m.n_unanswerable}",
             f"{_fmt(m.false_rejection, pct=True)} of {m.n}",
             str(m.n), "-" if m.mean_ms is None else f"{m.mean_ms:.1f}",
         ])

@@ -57,11 +57,11 @@ def test_bm25_only_prints_the_table_and_skips_modes_that_need_a_model(small_kb, 
     assert f"3 queries from {small_kb / 'eval' / 'queries.jsonl'}" in lines
     header = next(line for line in lines if line.startswith("mode"))
     assert header.split() == ["mode", "R@1", "R@5", "MRR@10", "nDCG@10", "no-answer", "empty", "no-answer",
-                              "low-conf", "false", "low-conf", "n", "ms/query"]
+                              "low-conf", "no-answer", "handled", "false", "low-conf", "n", "ms/query"]
     row = next(line for line in lines if line.startswith("bm25 "))
     # Both answerable queries find their answer first; the off-topic one gets nothing.
-    assert row.split()[:15] == ["bm25", "1.000", "1.000", "1.000", "1.000", "100.0%", "of", "1",
-                                "100.0%", "of", "1", "0.0%", "of", "2", "2"]
+    assert row.split()[:18] == ["bm25", "1.000", "1.000", "1.000", "1.000", "100.0%", "of", "1",
+                                "100.0%", "of", "1", "100.0%", "of", "1", "0.0%", "of", "2", "2"]
     assert "skipped dense: no embedding model loaded (BM25 only)" in lines
     assert "skipped hybrid: no embedding model loaded (BM25 only)" in lines
     assert any(line.startswith("general ") for line in lines)  # per-group breakdown
@@ -76,7 +76,8 @@ def test_json_output(small_kb, tmp_path):
     bm25 = data["modes"]["bm25"]
     assert (bm25["n"], bm25["n_unanswerable"]) == (2, 1)
     assert (bm25["recall@1"], bm25["recall@5"], bm25["mrr@10"]) == (1.0, 1.0, 1.0)
-    assert (bm25["no_answer_empty"], bm25["no_answer_rejected"], bm25["false_rejection"]) == (1.0, 1.0, 0.0)
+    assert (bm25["no_answer_empty"], bm25["no_answer_rejected"], bm25["no_answer_handled"],
+            bm25["false_rejection"]) == (1.0, 1.0, 1.0, 0.0)
     # s1 finds its error pattern (grade 3) then the official solution (grade 2), the ideal order;
     # s2 is perfect too.
     assert bm25["ndcg@10"] == pytest.approx(1.0, abs=1e-4)
@@ -86,7 +87,7 @@ def test_json_output(small_kb, tmp_path):
     assert per_query["s1"]["ranked"] == ["p239-error-pop0-en", "p239-official-zh", "faq-tle-zh"]
     assert per_query["s2"]["ranked"] == ["pitfall-recursion-en"]
     assert per_query["s3"] == {"id": "s3", "ranked": [], "top_score": None, "empty": True, "rejected": True,
-                               "search_mode": "bm25"}
+                               "handled": True, "search_mode": "bm25"}
 
 
 def test_bad_arguments_are_refused_with_a_message(small_kb, tmp_path):

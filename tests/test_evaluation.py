@@ -14,6 +14,7 @@ from quest.evaluation import (
     dcg,
     doc_ids,
     full_recall_at_k,
+    handled_honestly,
     hit_at_k,
     is_low_confidence,
     load_queries,
@@ -119,6 +120,25 @@ def test_low_confidence_rule():
     assert is_low_confidence([hit("a", score=0.9)], widened=False) is False
     assert is_low_confidence([hit("a", score=0.25), hit("b", score=0.1)], widened=False, reject_below=0.3) is True
     assert is_low_confidence([hit("a", score=0.35), hit("b", score=0.1)], widened=False, reject_below=0.3) is False
+
+
+def test_a_no_answer_question_is_handled_when_weak_or_told_its_problem_is_missing():
+    from quest.judge import JudgeReport
+    from quest.plan import Plan, QueryParts, Resolution
+    from quest.request import Request
+    from quest.retrieval.types import SearchResult
+
+    def planned(resolution: Resolution) -> Plan:
+        return Plan(request=Request(question="LeetCode 2999 WA"), problem=None, resolution=resolution,
+                    report=JudgeReport(), parts=QueryParts(question="LeetCode 2999 WA"), exclude_kinds=frozenset(),
+                    lang="en", direct=False)
+
+    general = SearchResult(hits=(hit("faq-verdict-wa-en", score=0.6),), mode="bm25")
+    told = planned(Resolution(None, "id", "LeetCode 2999", missing_id="2999"))
+    assert handled_honestly(told, general) is True  # general help under "problem 2999 is not in the base"
+    assert handled_honestly(planned(Resolution()), general) is False  # shown as if it answered
+    assert handled_honestly(planned(Resolution()), SearchResult(hits=(), mode="bm25")) is True
+    assert handled_honestly(planned(Resolution()), SearchResult(hits=general.hits, mode="bm25", widened=True)) is True
 
 
 # --------------------------------------------------------------------------- loading

@@ -88,7 +88,7 @@ def _calibrate(retriever, queries: list, settings: Settings, *, as_json: bool) -
         return 0
     dense = "-" if result.dense_floor is None else f"{result.dense_floor:g}"
     print(f"calibrated for {result.model} on {result.queries} tuning queries: bm25_floor {result.bm25_floor:g}, "
-          f"dense_floor {dense}; answerable R@5 {result.recall_at_5:.3f}, no-answer rejected "
+          f"dense_floor {dense}; answerable R@5 {result.recall_at_5:.3f}, no-answer handled "
           f"{result.rejection:.1%} (target {result.target_rejection:.0%}{'' if result.met else ', not reached'})")
     print(f"stored in {path}; the retriever uses these floors for this model from now on")
     return 0
