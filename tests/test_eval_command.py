@@ -90,6 +90,35 @@ def test_json_output(small_kb, tmp_path):
                                "handled": True, "search_mode": "bm25"}
 
 
+def write_queries(path: Path, queries: list[dict]) -> None:
+    path.write_text("".join(json.dumps(q, ensure_ascii=False) + "\n" for q in queries), encoding="utf-8")
+
+
+def test_the_fresh_held_out_split_is_loaded_and_reported_on_its_own(small_kb, tmp_path):
+    eval_dir = small_kb / "eval"
+    write_queries(eval_dir / "heldout.jsonl", SMALL_QUERIES[:1])
+    write_queries(eval_dir / "heldout-fresh.jsonl", SMALL_QUERIES[1:])
+    out = run_quest("eval", "--modes", "bm25", kb=small_kb, data_dir=tmp_path / "data")
+    assert out.returncode == 0, out.stderr
+    assert [line for line in out.stdout.splitlines() if " queries from " in line] == [
+        f"3 queries from {eval_dir / 'queries.jsonl'} (tuning)",
+        f"1 queries from {eval_dir / 'heldout.jsonl'} (held-out)",
+        f"2 queries from {eval_dir / 'heldout-fresh.jsonl'} (held-out (fresh))",
+    ]
+    out = run_quest("eval", "--json", "--modes", "bm25", kb=small_kb, data_dir=tmp_path / "data")
+    assert out.returncode == 0, out.stderr
+    splits = json.loads(out.stdout)["splits"]
+    assert list(splits) == ["tuning", "held-out", "held-out (fresh)"]
+    fresh = splits["held-out (fresh)"]
+    assert fresh["queries_file"] == str(eval_dir / "heldout-fresh.jsonl")
+    # Only s2 (answered first) and s3 (off-topic, nothing found): numbers of this file alone.
+    bm25 = fresh["modes"]["bm25"]
+    assert (bm25["n"], bm25["n_unanswerable"]) == (1, 1)
+    assert (bm25["recall@1"], bm25["no_answer_empty"]) == (1.0, 1.0)
+    assert (splits["held-out"]["modes"]["bm25"]["n"], splits["held-out"]["modes"]["bm25"]["n_unanswerable"]) == (1, 0)
+    assert splits["tuning"]["modes"]["bm25"]["n"] == 2
+
+
 def test_bad_arguments_are_refused_with_a_message(small_kb, tmp_path):
     out = run_quest("eval", "--modes", "bm25,sparse", kb=small_kb, data_dir=tmp_path / "data")
     assert out.returncode == 2 and "unknown mode(s) sparse; choose from bm25, dense, hybrid" in out.stderr

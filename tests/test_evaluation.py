@@ -260,3 +260,28 @@ def test_a_document_and_its_translation_count_once():
     scores = score_ranking(ranked, relevant, 10)
     assert scores["ndcg@10"] == 1.0 and scores["full_recall@10"] == 1.0
     assert score_ranking(["p239-official-zh"], relevant, 10)["recall@1"] == 1.0
+
+
+# --------------------------------------------------------------------------- the fresh held-out set (labels only)
+
+FRESH = ROOT / "knowledge" / "eval" / "heldout-fresh.jsonl"
+
+
+def test_fresh_held_out_labels_name_existing_documents_alike_for_twins(kb):
+    """Checks the file's labels against the base; never runs retrieval on it (it must stay unseen)."""
+    fresh = load_queries(FRESH)
+    ids = set(kb.by_id())
+    twins: dict[str, list[str]] = {}
+    for doc in kb.documents:
+        twins.setdefault(translation_key(doc.id), []).append(doc.id)
+    assert len(fresh) >= 45 and sum(1 for q in fresh if q.lang == "zh") >= 18
+    assert sorted((q.id, d) for q in fresh for d in q.relevant if d not in ids) == []
+    for q in fresh:
+        assert q.problem_id is None and "real" in q.tags, q.id
+        assert ("with_code" in q.tags) == bool(q.code.strip()), q.id
+        assert ("with_error" in q.tags) == bool(q.error.strip()), q.id
+        for doc in q.relevant:
+            assert all(q.relevant.get(twin) == q.relevant[doc] for twin in twins[translation_key(doc)]), (q.id, doc)
+    sources = [json.loads(line)["source"] for line in FRESH.read_text(encoding="utf-8").splitlines()
+               if line.strip() and not line.startswith("//")]
+    assert len(sources) == len(fresh) and all(s.startswith("http") for s in sources)

@@ -1,6 +1,7 @@
 """`python -m quest eval [--queries PATH] [--modes bm25,dense,hybrid] [--json] [--k 10]`.
 
-Measures retrieval on the labelled queries (knowledge/eval/queries.jsonl) with whatever
+Measures retrieval on the labelled queries (knowledge/eval/queries.jsonl, plus the held-out splits
+heldout.jsonl and heldout-fresh.jsonl beside it, each reported on its own) with whatever
 embedding model is configured (`--model`; `--model none` for BM25 only). Modes that need an
 embedding model are skipped, with a note, when none loads.
 """
@@ -14,6 +15,10 @@ from pathlib import Path
 
 from quest.errors import InputError
 from quest.settings import Settings
+
+#: Held-out splits under <kb>/eval, reported beside the tuning split: `heldout.jsonl` (looked at while
+#: developing) and `heldout-fresh.jsonl` (collected later, evaluated once; see knowledge/eval/README.md).
+HELD_OUT_SPLITS = (("held-out", "heldout.jsonl"), ("held-out (fresh)", "heldout-fresh.jsonl"))
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -46,10 +51,11 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     if args.k < 5:
         raise InputError("--k must be at least 5", field="k")
     eval_dir = Path(settings.kb_dir) / "eval"
-    # Tuning split (the constants were tuned on it) and held-out split (never tuned on), reported apart.
+    # Tuning split (the constants were tuned on it) and the held-out splits (never tuned on), reported apart.
     splits = {"tuning": args.queries or eval_dir / "queries.jsonl"}
-    if args.queries is None and (eval_dir / "heldout.jsonl").is_file():
-        splits["held-out"] = eval_dir / "heldout.jsonl"
+    for name, held_out in HELD_OUT_SPLITS:
+        if args.queries is None and (eval_dir / held_out).is_file():
+            splits[name] = eval_dir / held_out
     loaded = {name: _load(load_queries, path) for name, path in splits.items()}
 
     settings = settings.replace(show_progress=False)
