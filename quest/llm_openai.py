@@ -11,6 +11,9 @@ Failures become the same `quest.errors` exceptions as with Ollama, plus `LLMAuth
 (401/403) and `RateLimited` (429, with the server's Retry-After). The client's own retries
 are off: the host router decides where a failed request goes next. The API key is handed to
 the client only; it never appears in a log line, an error message or the status.
+
+The client sends each chat and raises its HTTP errors; the streamed server-sent events are read
+here as plain JSON (`_chunks`), which costs a fifth of the CPU of the client's typed chunks.
 """
 
 from __future__ import annotations
@@ -97,7 +100,7 @@ class OpenAIChatModel(ClientChatModel):
             model=model, messages=[dict(m) for m in messages], stream=True,
             stream_options={"include_usage": True}, **opts)  # fmt: skip
         try:
-            response = request.__enter__()
+            response = request.__enter__()  # sends it; the `finally` below closes it, as `__exit__` would
         except Exception as exc:
             raise self._translate(exc, model=model) from None
         try:
