@@ -11,10 +11,14 @@ Failures become the same `quest.errors` exceptions as with Ollama, plus `LLMAuth
 (401/403) and `RateLimited` (429, with the server's Retry-After). The client's own retries
 are off: the host router decides where a failed request goes next. The API key is handed to
 the client only; it never appears in a log line, an error message or the status.
+
+The client sends each chat and raises its HTTP errors; the streamed server-sent events are read
+here as plain JSON (`_chunks`), which costs a fifth of the CPU of the client's typed chunks.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from collections.abc import Iterator, Mapping, Sequence
@@ -89,28 +93,33 @@ class OpenAIChatModel(ClientChatModel):
         opts.update({k: v for k, v in (options or {}).items() if k in opts})
         started = time.monotonic()
         log.info("openai chat: model=%s host=%s messages=%d", model, self.host, len(messages))
+        # The client sends the request and raises its errors (401, 404, 429, 5xx, no connection); the
+        # stream's server-sent events are read here as plain JSON: the client's typed chunk (a model
+        # built per piece) cost about twice the CPU per piece of the whole Ollama client.
+        request = client.chat.completions.with_streaming_response.create(
+            model=model, messages=[dict(m) for m in messages], stream=True,
+            stream_options={"include_usage": True}, **opts)  # fmt: skip
         try:
-            parts = client.chat.completions.create(model=model, messages=[dict(m) for m in messages], stream=True,
-                                                   stream_options={"include_usage": True}, **opts)
+            response = request.__enter__()  # sends it; the `finally` below closes it, as `__exit__` would
         except Exception as exc:
             raise self._translate(exc, model=model) from None
         try:
-            yield from self._read(parts, started)
+            yield from self._read(response.iter_lines(), started)
         finally:
-            parts.close()  # closes the HTTP response: the server sees the connection go away
+            response.close()  # closes the HTTP response: the server sees the connection go away
             log.debug("openai stream closed after %.2f s", time.monotonic() - started)
 
-    def _read(self, parts: Any, started: float) -> Iterator[ChatChunk]:
+    def _read(self, lines: Iterator[str], started: float) -> Iterator[ChatChunk]:
         deadline = started + self.settings.total_timeout
         finish: str | None = None
-        usage: Any = None
+        usage: Mapping[str, Any] | None = None
         first: float | None = None
         try:
-            for part in parts:
-                usage = part.usage or usage
-                for choice in part.choices[:1]:
-                    finish = choice.finish_reason or finish
-                    content, thinking = _delta_text(choice.delta)
+            for part in _chunks(lines):
+                usage = part.get("usage") or usage
+                for choice in (part.get("choices") or [])[:1]:
+                    finish = choice.get("finish_reason") or finish
+                    content, thinking = _delta_text(choice.get("delta"))
                     if content or thinking:
                         first = first or time.monotonic()
                         yield ChatChunk(content=content, thinking=thinking)
@@ -158,21 +167,52 @@ class OpenAIChatModel(ClientChatModel):
         return LLMError(f"Unexpected error from the OpenAI client: {type(exc).__name__}")
 
 
-def _delta_text(delta: Any) -> tuple[str, str]:
+def _chunks(lines: Iterator[str]) -> Iterator[dict[str, Any]]:
+    """The JSON chunks of a server-sent event stream, up to `data: [DONE]`.
+
+    Comment lines (`: keep-alive`), event names and ids are skipped; an event's data lines are
+    joined. A chunk that carries an `error` (some servers report a failure mid-stream that way)
+    raises, so the stream counts as broken, as the client's own reader does.
+    """
+    data: list[str] = []
+    for line in _with_final_blank(lines):
+        if line.startswith("data:"):
+            data.append(line[6:] if line.startswith("data: ") else line[5:])
+            continue
+        if line or not data:
+            continue
+        payload, data = "\n".join(data), []
+        if payload.startswith("[DONE]"):
+            return
+        chunk = json.loads(payload)
+        if not isinstance(chunk, dict):
+            raise ValueError("a stream chunk that is not a JSON object")
+        if chunk.get("error"):
+            raise ValueError("the server reported an error in the stream")
+        yield chunk
+
+
+def _with_final_blank(lines: Iterator[str]) -> Iterator[str]:
+    yield from lines
+    yield ""  # the last event, when the server did not end it with a blank line
+
+
+def _delta_text(delta: Mapping[str, Any] | None) -> tuple[str, str]:
     """(content, thinking) of one delta. Reasoning servers send the thought in a non-standard
     field: `reasoning_content` (DeepSeek, vLLM, SGLang) or `reasoning` (newer vLLM, OpenRouter)."""
-    if delta is None:
+    if not delta:
         return "", ""
-    thinking = getattr(delta, "reasoning_content", None) or getattr(delta, "reasoning", None) or ""
-    return delta.content or "", thinking if isinstance(thinking, str) else ""
+    thinking = delta.get("reasoning_content") or delta.get("reasoning") or ""
+    content = delta.get("content") or ""
+    return content if isinstance(content, str) else "", thinking if isinstance(thinking, str) else ""
 
 
-def _stats(finish: str, usage: Any, started: float, first: float | None) -> dict[str, Any]:
+def _stats(finish: str, usage: Mapping[str, Any] | None, started: float, first: float | None) -> dict[str, Any]:
     now = time.monotonic()
     stats: dict[str, Any] = {"done_reason": finish, "total_duration": int((now - started) * 1e9)}
-    if usage is not None:
-        stats["prompt_eval_count"] = usage.prompt_tokens
-        stats["eval_count"] = usage.completion_tokens
+    if usage:
+        stats["prompt_eval_count"] = usage.get("prompt_tokens")
+        stats["eval_count"] = usage.get("completion_tokens")
         if first is not None and now > first:
             stats["eval_duration"] = int((now - first) * 1e9)
     return stats

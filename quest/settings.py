@@ -118,6 +118,9 @@ class Settings:
     # Seconds between re-renders of a growing answer: each re-render sends the whole answer to
     # the browser, so tokens in between are coalesced (the first token is shown at once).
     stream_interval: float = 0.1
+    # Re-renders per second for all answers streaming at once on this replica (0: no limit):
+    # with many students the interval widens, so the CPU goes to the ones still waiting.
+    stream_updates_per_second: float = 150.0
     auth: str | None = None  # "user:password"
     store_code_in_feedback: bool = False
 

@@ -114,3 +114,29 @@ def test_closing_the_stream_closes_the_connection_promptly(fake_ollama: FakeOlla
     when, sent = fake_ollama.disconnects[0]
     assert when - closed_at < 1.0
     assert sent < 100  # the server stopped generating long before the script's end
+
+
+def test_the_fake_servers_pace_pieces_by_schedule_so_slow_writes_do_not_stretch_the_stream(monkeypatch) -> None:
+    import quest.testing.http_fake as http_fake
+
+    class Clock:
+        def __init__(self) -> None:
+            self.now = 100.0
+            self.slept: list[float] = []
+
+        def monotonic(self) -> float:
+            return self.now
+
+        def sleep(self, seconds: float) -> None:
+            self.slept.append(round(seconds, 6))
+            self.now += seconds
+
+    clock = Clock()
+    monkeypatch.setattr(http_fake, "time", clock)
+    fake = FakeOllama(tokens=["a", "b", "c"], delay=0.02)
+    pieces = []
+    for _kind, piece in fake.paced_script():
+        pieces.append(piece)
+        clock.now += 0.005  # writing each piece takes 5 ms on a busy machine
+    assert pieces == ["a", "b", "c"]
+    assert clock.slept == [0.02, 0.015, 0.015]  # the stream still takes 3 x 20 ms, not 3 x 25 ms

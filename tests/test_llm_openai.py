@@ -143,3 +143,24 @@ def test_settings_from_environment() -> None:
     assert settings.chat_model_names == ("Qwen/Qwen2.5-Coder-7B-Instruct", "deepseek-r1:7b")
     with pytest.raises(ValueError, match="llm_backend"):
         Settings.from_env({"QUEST_LLM_BACKEND": "llamafile"})
+
+
+def test_the_event_stream_reader_skips_comments_joins_data_lines_and_stops_at_done() -> None:
+    from quest.llm_openai import _chunks
+
+    lines = [": keep-alive", "", "event: message", 'data: {"choices": [{"delta": {"content": "a"}}]}', "",
+             'data: {"choices": [', 'data: {"delta": {"content": "b"}}]}', "id: 7", "",
+             "data: [DONE]", "", 'data: {"choices": []}', ""]  # fmt: skip
+    assert list(_chunks(iter(lines))) == [{"choices": [{"delta": {"content": "a"}}]},
+                                          {"choices": [{"delta": {"content": "b"}}]}]
+    # The last event counts even without its closing blank line; "data:" without a space too.
+    assert list(_chunks(iter(['data:{"usage": {"prompt_tokens": 3}}']))) == [{"usage": {"prompt_tokens": 3}}]
+
+
+def test_an_error_reported_inside_the_stream_breaks_it() -> None:
+    from quest.llm_openai import _chunks
+
+    with pytest.raises(ValueError, match="reported an error"):
+        list(_chunks(iter(['data: {"error": {"message": "overloaded"}}', ""])))
+    with pytest.raises(ValueError):
+        list(_chunks(iter(["data: not json", ""])))

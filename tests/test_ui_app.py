@@ -279,6 +279,8 @@ def test_queue_limits_come_from_settings(tmp_path):
     settings = Settings(concurrency_limit=3, max_queue_size=5, data_dir=tmp_path, kb_dir=tmp_path / "none")
     demo, _ = create_app(settings, assistant=FakeAssistant())
     assert (demo._queue.default_concurrency_limit, demo._queue.max_size) == (3, 5)
+    # Waiting students hear their queue position once a second, not on every job start and end.
+    assert (demo._queue.live_updates, demo._queue.update_intervals) == (False, 1.0)
     public = sorted(fn.api_name for fn in demo.fns.values() if fn.api_visibility == "public")
     assert public == ["ask"]
 

@@ -283,3 +283,58 @@ def test_a_thumbs_down_keeps_its_one_line_comment_also_in_an_older_store(tmp_pat
     assert desk.rate(last, session="s", turn=0, liked=False, lang="en", comment="  too\nvague  ") is True
     (row,) = desk.feedback.rows()
     assert (row["rating"], row["comment"]) == (-1, "too vague")
+
+
+def test_the_re_render_interval_widens_with_the_answers_streaming_at_once():
+    import contextlib
+
+    from quest.ui.desk import StreamPacer
+
+    pacer = StreamPacer(0.1, updates_per_second=100.0)
+    assert pacer.interval() == 0.1
+    with contextlib.ExitStack() as stack:
+        for _ in range(50):
+            stack.enter_context(pacer.streaming())
+        assert pacer.active == 50 and pacer.interval() == 0.5  # 100 re-renders a second shared by 50
+    assert pacer.active == 0 and pacer.interval() == 0.1
+    assert StreamPacer(0.1, updates_per_second=0).interval() == 0.1  # no budget: the base interval
+    assert StreamPacer(0.0, updates_per_second=100.0).interval() == 0.0  # no coalescing: every token its view
+
+
+def test_a_streaming_answer_counts_as_active_until_it_ends(tmp_path):
+    seen: list[int] = []
+    desk: HelpDesk | None = None
+
+    def script(request):
+        yield Sources(())
+        seen.append(desk.pacer.active)
+        yield Token("ok")
+        yield Done(answer="ok")
+
+    fake = FakeAssistant()
+    fake.ask = script
+    desk = _desk(fake, tmp_path)
+    assert [v.answer for v in desk.answer(Request(question="q"), session="s", lang="en")][-1] == "ok"
+    assert seen == [1] and desk.pacer.active == 0
+
+
+def test_tokens_that_came_during_the_interval_are_shown_together_once_it_ends(tmp_path):
+    """After a re-render the generator sleeps out the interval and then shows all new text at once."""
+    gate = threading.Event()
+
+    def script(request):
+        yield Sources(())
+        yield Token("a ")
+        gate.wait(10)  # the first view is out: the rest arrives within its interval
+        yield from (Token(f"{w} ") for w in "bcdef")
+        yield Done(answer="a b c d e f ")
+
+    fake = FakeAssistant()
+    fake.ask = script
+    answers = []
+    for view in _desk(fake, tmp_path, stream_interval=0.3).answer(Request(question="q"), session="s", lang="en"):
+        answers.append(view.answer)
+        if view.answer == "a ":
+            gate.set()
+    assert answers[:3] == ["", "", "a "] and answers[-1] == "a b c d e f "
+    assert len(answers) < 3 + 5  # not a view per token

@@ -197,3 +197,16 @@ def test_diagnostics_show_each_model_host_escaped():
     assert "http://gpu2:11434: skipped for 12.5 s (&lt;refused&gt;), 0 in flight, 7 served, 3 failed" in out
     zh = diagnostics_html(status, lang="zh")
     assert "gpu2:11434：暂停使用 12.5 秒（&lt;refused&gt;），进行中 0，已完成 7，失败 3" in zh
+
+
+def test_the_ask_api_serialises_an_answers_sources_again_only_when_they_change():
+    from quest.ui.api import _SourcesJson
+    from tests.fakes.assistant import make_source
+
+    found = (make_source(1), make_source(2))
+    as_json = _SourcesJson()
+    first = as_json(found, ())
+    assert as_json(found, ()) is first  # the same sources on the next token: the same text, not made again
+    cited = as_json(found, (2,))
+    assert cited is not first and '"cited": true' in cited and '"cited": true' not in first
+    assert as_json(None, ()) == "[]"

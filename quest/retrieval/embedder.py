@@ -28,6 +28,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from quest.errors import EmbeddingUnavailable
+from quest.retrieval.query_batch import QueryBatcher
 from quest.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -252,6 +253,8 @@ class FlagEmbedder:
         self._m3 = False
         self._max_length = settings.embedding_max_length
         self._lock = threading.Lock()
+        # Queries asked at the same time share one model call (quest/retrieval/query_batch.py).
+        self._queries = QueryBatcher(lambda texts: self._encode(texts, query=True, progress=False), _rows)
 
     def __repr__(self) -> str:
         state = f"dim={self.dim}, lexical={self.has_lexical}" if self.loaded else "not loaded"
@@ -367,7 +370,9 @@ class FlagEmbedder:
         return self._encode(texts, query=False, progress=progress)
 
     def encode_queries(self, texts: Sequence[str]) -> Embeddings:
-        return self._encode(texts, query=True, progress=False)
+        if isinstance(texts, str) or not self.loaded or not texts:  # its own error, or nothing to batch
+            return self._encode(texts, query=True, progress=False)
+        return self._queries.encode(texts)
 
     def _encode(self, texts: Sequence[str], *, query: bool, progress: bool) -> Embeddings:
         if not self.loaded:
@@ -434,6 +439,11 @@ class FlagEmbedder:
             return dense, weights
         out = method(batch, batch_size=len(batch) + 1, max_length=self._max_length, convert_to_numpy=True)
         return np.asarray(out, dtype=np.float32).reshape(len(batch), -1), None
+
+
+def _rows(embeddings: Embeddings, start: int, stop: int) -> Embeddings:
+    lexical = embeddings.lexical[start:stop] if embeddings.lexical is not None else None
+    return Embeddings(embeddings.dense[start:stop], lexical)
 
 
 def load_embedder(settings: Settings) -> FlagEmbedder:

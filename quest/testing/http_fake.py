@@ -108,6 +108,7 @@ class FakeServer:
     chat_path: ClassVar[str] = "/chat"  # requests whose path ends so are chats
     thinking: list[str]  # set by the subclass's fields
     tokens: list[str]
+    delay: float
 
     def handler(self) -> type[RecordingHandler]:
         """The protocol's request handler (a RecordingHandler subclass with its routes)."""
@@ -167,6 +168,17 @@ class FakeServer:
             yield "thinking", piece
         for piece in self.tokens:
             yield "content", piece
+
+    def paced_script(self) -> Iterator[tuple[str, str]]:
+        """`script()` at the model's rate: each piece `delay` after the previous one was due, not
+        after it was written, so a busy machine does not stretch the stream as a whole (a model
+        server makes its tokens at its own rate, however busy the client that reads them)."""
+        due = time.monotonic()
+        for item in self.script():
+            if self.delay:
+                due += self.delay
+                time.sleep(max(0.0, due - time.monotonic()))
+            yield item
 
     @property
     def chat_bodies(self) -> list[dict[str, Any]]:

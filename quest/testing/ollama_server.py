@@ -131,9 +131,7 @@ class _Handler(RecordingHandler):
         self.end_headers()
         sent = 0
         try:
-            for kind, piece in owner.script():
-                if owner.delay:
-                    time.sleep(owner.delay)
+            for kind, piece in owner.paced_script():
                 if self._peer_closed() or owner._stopping.is_set():
                     raise ConnectionResetError("client went away")
                 if owner.mode == "drop" and sent >= owner.drop_after:

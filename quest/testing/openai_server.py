@@ -184,9 +184,7 @@ class _Handler(RecordingHandler):
 
         try:
             self._event(chunk({"role": "assistant", "content": ""}))
-            for kind, piece in owner.script():
-                if owner.delay:
-                    time.sleep(owner.delay)
+            for kind, piece in owner.paced_script():
                 if self._peer_closed() or owner._stopping.is_set():
                     raise ConnectionResetError("client went away")
                 if owner.mode == "drop" and sent >= owner.drop_after:

@@ -65,9 +65,10 @@ def add_ask_api(settings: Settings, desk: HelpDesk, resolver: Callable[[], Probl
         session_id = (request.session_hash if request else "") or ""
         req = values.to_request(default_tier=default_tier, ui_lang=ui, resolve_problem=resolver(),
                                 session_id=session_id)  # fmt: skip
+        sources = _SourcesJson()
         try:
             for view in desk.answer(req, session=session_id or "api", lang=ui):
-                yield _api_output(view, ui)
+                yield _api_output(view, ui, sources)
         except Exception:
             log.exception("/ask failed")
             yield t("internal_error", ui), json.dumps([]), "error"
@@ -98,10 +99,23 @@ def _label(block: Any, name: str, description: str) -> None:
     block._api_info = info
 
 
-def _api_output(view: Any, lang: str) -> tuple[str, str, Any]:
+class _SourcesJson:
+    """The sources' JSON of one answer, made again only when they change (not on every token)."""
+
+    def __init__(self) -> None:
+        self._key: tuple[Any, Any] | None = None
+        self._text = "[]"
+
+    def __call__(self, sources: Any, cited: tuple[int, ...]) -> str:
+        if self._key is None or self._key[0] is not sources or self._key[1] != cited:
+            self._key, self._text = (sources, cited), sources_json(sources or (), cited)
+        return self._text
+
+
+def _api_output(view: Any, lang: str, sources: _SourcesJson) -> tuple[str, str, Any]:
     if view.error and view.request is None:
         return view.error, "[]", "error"
     answer = plain_answer(view.answer, view.notices, lang=lang, incomplete=view.incomplete and view.done)
     if view.error:
         answer = (answer + "\n\n" if answer else "") + view.error
-    return answer, sources_json(view.sources or (), view.cited), view.status_word
+    return answer, sources(view.sources, view.cited), view.status_word

@@ -8,6 +8,7 @@ logged and becomes a friendly message; a stack trace never reaches the student.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 import queue
@@ -85,6 +86,42 @@ class TurnControl:
     def cancelled(self) -> bool:
         return self._event.is_set()
 
+    def wait(self, seconds: float) -> bool:
+        """Sleep up to `seconds`, waking at once on a cancel; True when cancelled."""
+        return self._event.wait(seconds)
+
+
+class StreamPacer:
+    """How often a streaming answer is re-sent, given how many stream at once on this replica.
+
+    Every re-render costs the server the same work (Gradio's per-update pipeline, the answer and
+    its sources serialised again), so the replica keeps a budget of `updates_per_second` for all
+    answers together: one answer re-renders every `base` seconds, fifty at once every 50/budget
+    seconds (0.33 s at 150/s). Fewer re-renders leave the CPU to the retrieval and first tokens
+    of the students who are still waiting, which is what they notice.
+    """
+
+    def __init__(self, base: float, updates_per_second: float) -> None:
+        self.base = max(base, 0.0)
+        self.budget = updates_per_second
+        self.active = 0
+        self._lock = threading.Lock()
+
+    def interval(self) -> float:
+        if self.budget <= 0 or self.base == 0:  # no budget, or no coalescing at all (every token its view)
+            return self.base
+        return max(self.base, self.active / self.budget)
+
+    @contextlib.contextmanager
+    def streaming(self) -> Iterator[None]:
+        with self._lock:
+            self.active += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self.active -= 1
+
 
 class _Failure:
     pass
@@ -139,6 +176,18 @@ def _pump(events: Iterator[object], inbox: queue.Queue[object], control: TurnCon
         inbox.put(_END)
 
 
+def _take(inbox: queue.Queue[object], *, drain: bool) -> list[object]:
+    """Everything in `inbox` now if `drain`, else the next item (waiting up to `_POLL_SECONDS`)."""
+    items: list[object] = []
+    try:
+        if not drain:
+            return [inbox.get(timeout=_POLL_SECONDS)]
+        while True:
+            items.append(inbox.get_nowait())
+    except queue.Empty:
+        return items
+
+
 def apply_event(view: TurnView, event: object) -> TurnView:
     """The view after one assistant event."""
     replace = dataclasses.replace
@@ -186,6 +235,7 @@ class HelpDesk:
         self.limiter = limiter if limiter is not None else RateLimiter(settings.rate_limit_per_minute)
         self._status_lock = threading.Lock()
         self._status: tuple[float, dict[str, Any]] | None = None
+        self.pacer = StreamPacer(settings.stream_interval, settings.stream_updates_per_second)
 
     # ------------------------------------------------------------------ answering
 
@@ -222,54 +272,61 @@ class HelpDesk:
         log.debug("question text: %r; code: %r; error: %r", checked.question, checked.code, checked.error)
         view = TurnView(request=checked)
         yield view
-        yield from self._stream(assistant.ask(checked), view, control or TurnControl(), lang)
+        with self.pacer.streaming():
+            yield from self._stream(assistant.ask(checked), view, control or TurnControl(), lang)
 
     def _stream(self, events: Iterator[object], view: TurnView, control: TurnControl, lang: str) -> Iterator[TurnView]:
         """The assistant's events as views: coalesced, flushed at the end of each interval, stoppable.
 
-        A worker thread reads the events into a queue, so this generator wakes up at the end
-        of every interval even while the model is silent (a held-back code block, a slow
-        token): the latest text is shown then, and a Stop is noticed within one interval.
+        A worker thread reads the events into a queue. After showing text, this generator sleeps
+        out the interval (a Stop wakes it) and then takes everything that came at once, so it
+        wakes about once per interval rather than once per token; while the model is silent it
+        polls, so a Stop is still noticed within `_POLL_SECONDS`. The interval widens with the
+        number of answers streaming at once (see `StreamPacer`).
         """
         inbox: queue.Queue[object] = queue.Queue()
         worker = threading.Thread(target=_pump, args=(events, inbox, control), name="quest-answer", daemon=True)
         worker.start()
-        interval = max(self.settings.stream_interval, 0.0)
         wording = StudentWording(lang)
         shown_at: float | None = None
-        pending = False
+        dirty = settle = False  # text not shown yet; a view was just shown, let the next text gather
         try:
             while True:
-                try:
-                    wait = max(0.0, shown_at + interval - self.clock()) if pending and shown_at else _POLL_SECONDS
-                    item = inbox.get(timeout=min(wait, _POLL_SECONDS))
-                except queue.Empty:
+                interval = self.pacer.interval()
+                if settle:
+                    control.wait(max(0.0, shown_at + interval - self.clock()) if shown_at else 0.0)
+                items = _take(inbox, drain=settle)
+                settle = False
+                if not items:  # the interval is over, or a silent poll: a Stop, or show what there is
                     if control.cancelled and not view.done:
                         yield dataclasses.replace(view, done=True, incomplete=True, stopped=True)
                         return
-                    if pending:  # the interval is over and nothing new came: show what there is
-                        pending, shown_at = False, self.clock()
+                    if dirty:
+                        dirty, shown_at = False, self.clock()
                         yield view
                     continue
-                if isinstance(item, _Failure):
-                    yield dataclasses.replace(view, error=t("internal_error", lang), error_code="internal", done=True)
-                    return
-                if control.cancelled and not view.done:  # also at _END: the worker may have ended for the Stop
-                    yield dataclasses.replace(view, done=True, incomplete=True, stopped=True)
-                    return
-                if item is _END:
-                    break
-                item = wording.apply(item, view.answer)
-                view = apply_event(view, item)
-                if isinstance(item, (Token, Thinking)):
-                    # Coalesce tokens: every view re-sends the whole answer to the browser.
-                    now = self.clock()
-                    if shown_at is not None and now - shown_at < interval:
-                        pending = True
-                        continue
-                    shown_at = now
-                pending = False
-                yield view
+                for item in items:
+                    if isinstance(item, _Failure):
+                        yield dataclasses.replace(view, error=t("internal_error", lang), error_code="internal",
+                                                  done=True)  # fmt: skip
+                        return
+                    if control.cancelled and not view.done:  # also at _END: the worker may have ended for the Stop
+                        yield dataclasses.replace(view, done=True, incomplete=True, stopped=True)
+                        return
+                    if item is _END:
+                        break
+                    item = wording.apply(item, view.answer)
+                    view = apply_event(view, item)
+                    dirty = isinstance(item, (Token, Thinking))  # text is coalesced; anything else shows at once
+                    if not dirty:
+                        yield view
+                else:
+                    if dirty and (shown_at is None or self.clock() - shown_at >= interval):
+                        dirty, shown_at = False, self.clock()
+                        yield view
+                    settle = interval > 0 and shown_at is not None  # the next text waits for the interval
+                    continue
+                break  # _END
         finally:
             control.cancel("closed")  # the page went away or stopped: the worker closes the model's stream
         if not view.done:  # the assistant ended without Done: show what there is, marked incomplete

@@ -87,7 +87,10 @@ class QuestPage:
                 self.diagnostics = gr.HTML(self._diagnostics(self.lang0, None))
             self._wire(demo)
             add_ask_api(self.settings, self.desk, self._resolver)
-        demo.queue(default_concurrency_limit=self.settings.concurrency_limit, max_size=self.settings.max_queue_size)
+        # Queue positions once a second: "auto" re-sends every waiting student's position each time a
+        # job starts or ends, which is n² messages when a class asks at once (50: over a thousand).
+        demo.queue(default_concurrency_limit=self.settings.concurrency_limit, max_size=self.settings.max_queue_size,
+                   status_update_rate=1.0)
         return demo
 
     def _build_state(self) -> None:
