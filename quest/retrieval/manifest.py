@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from quest.errors import IndexError_
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3  # 3: chunk metadata as columns + a record blob (chunktable.py)
 SEGMENT_NAME = r"^s[0-9]{6}$"
 FILE_NAME = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,80}$"  # a plain name inside the index folder, never a path
 
@@ -36,7 +36,7 @@ class SegmentEntry(_Strict):
 
     @model_validator(mode="after")
     def _has_the_required_parts(self) -> SegmentEntry:
-        for part in ("chunks.jsonl", "bm25.npz", "terms.json"):
+        for part in ("chunks.jsonl", "columns.npz", "names.json", "bm25.npz", "terms.json"):
             if f"{self.name}.{part}" not in self.files:
                 raise ValueError(f"segment {self.name} lacks its {part}")
         for name in self.files:
@@ -46,7 +46,7 @@ class SegmentEntry(_Strict):
 
 
 class Manifest(_Strict):
-    format: Literal[2]
+    format: Literal[3]
     model: str = Field(min_length=1)
     dim: int | None = Field(default=None, ge=1)
     lexical: bool

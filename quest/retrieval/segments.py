@@ -22,9 +22,11 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from quest.errors import IndexError_
 from quest.kb.documents import Chunk
+from quest.retrieval.chunktable import ChunkTable
 from quest.retrieval.dense import DenseIndex, _best
-from quest.retrieval.sparse import LexicalIndex, bm25_bound, top_k
+from quest.retrieval.sparse import LexicalIndex, bm25_bound, gather_columns, positions, top_k
 
 K1, B, EPSILON = 1.5, 0.75, 0.25  # rank-bm25's BM25Okapi defaults
 
@@ -34,20 +36,24 @@ class Segment:
     """One immutable slice of the index. `terms` are the BM25 terms this segment introduced."""
 
     name: str
-    chunks: list[Chunk]
+    chunks: ChunkTable | Sequence  # a list of Chunk objects becomes a ChunkTable
     tf: sp.csc_matrix  # rows x global term ids known when the segment was written
     terms: list[str]
     dense: DenseIndex | None = None
     lexical: LexicalIndex | None = None
     doc_len: np.ndarray | None = None  # tokens per row; derived from `tf` when not given
     stored: dict | None = None  # the manifest's file entries once this segment is on disk
+    row_terms: tuple[np.ndarray, np.ndarray] | None = None  # (indptr, term ids) per row: `tf` by rows
 
     def __post_init__(self) -> None:
-        self.tf = sp.csc_matrix(self.tf, dtype=np.float32)
-        self.tf.sort_indices()
+        if not isinstance(self.chunks, ChunkTable) and all(isinstance(c, Chunk) for c in self.chunks):
+            self.chunks = ChunkTable.from_chunks(self.chunks)
+        if not isinstance(self.tf, sp.csc_matrix) or self.tf.dtype != np.float32:
+            self.tf = sp.csc_matrix(self.tf, dtype=np.float32)
+        self.tf.sort_indices()  # a loaded matrix is flagged sorted (written sorted): no scan of its entries
         if self.doc_len is None:
             self.doc_len = np.bincount(self.tf.indices, weights=self.tf.data, minlength=self.rows)[: self.rows]
-        sizes = {len(self.chunks), self.tf.shape[0]}
+        sizes = {len(self.chunks), self.tf.shape[0], self.doc_len.shape[0]}
         if self.dense is not None:
             sizes.add(self.dense.size)
         if self.lexical is not None:
@@ -58,6 +64,13 @@ class Segment:
     @property
     def rows(self) -> int:
         return len(self.chunks)
+
+    def terms_of_rows(self) -> tuple[np.ndarray, np.ndarray]:
+        """(indptr, term ids) by row, for the statistics of deleted rows; derived from `tf` once if not stored."""
+        if self.row_terms is None:
+            csr = self.tf.tocsr()
+            self.row_terms = (csr.indptr.astype(np.int64), csr.indices.astype(np.int32))
+        return self.row_terms
 
 
 def term_matrix(corpus: Iterable[Sequence[str]], vocab: dict[str, int]) -> tuple[sp.csc_matrix, list[str]]:
@@ -102,23 +115,29 @@ class SegmentedBM25:
             for term in seg.terms:
                 self.vocab.setdefault(term, len(self.vocab))
         self.size = int(self.offsets[-1])
-        self._columns: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._statistics()
 
     def _statistics(self) -> None:
-        """Document count, frequencies and average length over live rows only: O(stored entries)."""
+        """Document count, frequencies and average length over live rows only.
+
+        O(vocabulary + rows + the deleted rows' entries): each segment's document frequencies are
+        its column lengths, minus the terms of its deleted rows (read by row, see Segment.row_terms).
+        """
         width = len(self.vocab)
         df = np.zeros(width, dtype=np.int64)
         total_len = 0.0
         for seg, start in zip(self.segments, self.offsets[:-1], strict=False):
-            live = ~self.deleted[start:start + seg.rows]
-            total_len += float(seg.doc_len[live].sum())
-            counts = np.diff(seg.tf.indptr)
-            if not live.all():  # subtract the deleted rows' entries (found by their row ids)
-                dead_entries = np.flatnonzero(~live[seg.tf.indices])
-                dead_cols = np.searchsorted(seg.tf.indptr, dead_entries, side="right") - 1
-                counts = counts - np.bincount(dead_cols, minlength=counts.size)
+            dead = self.deleted[start:start + seg.rows]
+            counts = np.diff(np.asarray(seg.tf.indptr, dtype=np.int64))
             df[: counts.size] += counts
+            total_len += float(np.asarray(seg.doc_len, dtype=np.float64).sum())
+            gone = np.flatnonzero(dead)
+            if gone.size:
+                indptr, terms = seg.terms_of_rows()
+                lo, hi = indptr[gone], indptr[gone + 1]
+                cols = terms[positions(lo, hi)]
+                df[: counts.size] -= np.bincount(cols, minlength=counts.size)[: counts.size]
+                total_len -= float(np.asarray(seg.doc_len, dtype=np.float64)[gone].sum())
         self.n_live = int(self.size - self.deleted.sum())
         self.avgdl = total_len / self.n_live if self.n_live else 0.0
         present = df > 0
@@ -134,30 +153,24 @@ class SegmentedBM25:
         mult = np.fromiter(counts.values(), dtype=np.float64, count=len(counts))
         return cols, mult
 
-    def _column(self, col: int) -> tuple[np.ndarray, np.ndarray]:
-        """(rows, BM25 weights) of one term across all segments, computed once per index version.
+    def _segment_scores(self, seg: Segment, cols: np.ndarray, coef: np.ndarray) -> np.ndarray | None:
+        """One segment's BM25 for the query columns `cols` (weighted idf * multiplicity `coef`).
 
-        Memoized: load stays O(1) (nothing is precomputed) and a term's weights cost one pass over
-        its postings the first time a query uses it; a new Index (after an update) starts afresh,
-        so the statistics are always the current ones.
+        Computed from the raw term frequencies with the current statistics on every query: exact
+        whatever the deltas, nothing cached per index version (no memory growing with the terms
+        queried), and one vectorized pass over the query's postings, as a precomputed weight
+        matrix would need too.
         """
-        cached = self._columns.get(col)
-        if cached is not None:
-            return cached
-        rows_parts, weight_parts = [], []
-        for seg, start in zip(self.segments, self.offsets[:-1], strict=False):
-            if col >= seg.tf.shape[1]:
-                continue
-            lo, hi = seg.tf.indptr[col], seg.tf.indptr[col + 1]
-            rows = seg.tf.indices[lo:hi]
-            tf = seg.tf.data[lo:hi].astype(np.float64)
-            norm = self.k1 * (1 - self.b + self.b * seg.doc_len[rows] / self.avgdl)
-            rows_parts.append(rows.astype(np.int64) + start)
-            weight_parts.append((self.idf[col] * tf * (self.k1 + 1) / (tf + norm)).astype(np.float32))
-        cached = (np.concatenate(rows_parts) if rows_parts else np.zeros(0, np.int64),
-                  np.concatenate(weight_parts) if weight_parts else np.zeros(0, np.float32))
-        self._columns[col] = cached
-        return cached
+        inside = cols < seg.tf.shape[1]
+        rows, tf, which = gather_columns(seg.tf.indptr, seg.tf.indices, seg.tf.data, cols[inside])
+        if rows.size == 0:
+            return None
+        if int(rows.max()) >= seg.rows or int(rows.min()) < 0:
+            raise IndexError_(f"segment {seg.name}: term frequencies name rows it does not have")
+        tf = tf.astype(np.float64)
+        norm = self.k1 * (1 - self.b + self.b * np.asarray(seg.doc_len, dtype=np.float64)[rows] / self.avgdl)
+        weights = coef[inside][which] * tf * (self.k1 + 1) / (tf + norm)
+        return np.bincount(rows, weights=weights, minlength=seg.rows)
 
     def scores(self, tokens: Sequence[str]) -> np.ndarray:
         """BM25 of every row (deleted rows score 0), from the query's columns only."""
@@ -165,10 +178,12 @@ class SegmentedBM25:
         out = np.zeros(self.size, dtype=np.float32)
         if cols.size == 0 or self.n_live == 0 or self.avgdl == 0:
             return out
-        for col, times in zip(cols, mult, strict=False):
-            if self.present[col]:
-                rows, weights = self._column(int(col))
-                out[rows] += weights * np.float32(times)  # a term's rows are distinct: no lost updates
+        keep = self.present[cols]
+        cols, coef = cols[keep], self.idf[cols[keep]] * mult[keep]
+        for seg, start in zip(self.segments, self.offsets[:-1], strict=False):
+            part = self._segment_scores(seg, cols, coef)
+            if part is not None:
+                out[start:start + seg.rows] = part
         out[self.deleted] = 0.0
         return out
 

@@ -105,12 +105,30 @@ class BM25Index:
 
 
 class LexicalIndex:
-    """bge-m3 lexical weights: chunk x token-id matrix; score = sum of shared tokens' weight products."""
+    """bge-m3 lexical weights: chunk x token-id matrix; score = sum of shared tokens' weight products.
 
-    def __init__(self, matrix: sp.csr_matrix) -> None:
-        self.matrix = matrix.tocsr().astype(np.float32)
-        self.size = self.matrix.shape[0]
-        self._csc = self.matrix.tocsc()
+    Kept by token (CSC: for each token id, the rows holding it and their weights), which is all a
+    query reads; the arrays may be memory-mapped (store.py), so only the postings of the query's
+    tokens become resident. Rows (`matrix`, CSR) are derived on demand, for compaction.
+    """
+
+    def __init__(self, matrix: sp.spmatrix) -> None:
+        csc = sp.csc_matrix(matrix, dtype=np.float32)
+        csc.sort_indices()
+        self.csc = csc
+        self.size = csc.shape[0]
+
+    @classmethod
+    def from_columns(cls, indptr: np.ndarray, indices: np.ndarray, data: np.ndarray, shape: tuple[int, int]
+                     ) -> LexicalIndex:
+        """Wrap stored CSC arrays as they are (no copy, no scan: they may be memory-mapped)."""
+        csc = sp.csc_matrix((data, indices, indptr), shape=shape, copy=False)
+        csc.has_sorted_indices = True  # written sorted; checking would read every entry
+        return cls(csc)
+
+    @property
+    def matrix(self) -> sp.csr_matrix:
+        return self.csc.tocsr()
 
     @classmethod
     def from_weights(cls, weights: Sequence[Mapping[str, float]], vocab_size: int | None = None) -> LexicalIndex:
@@ -126,7 +144,7 @@ class LexicalIndex:
         return cls(matrix)
 
     def with_rows(self, keep: np.ndarray, new_weights: Sequence[Mapping[str, float]]) -> LexicalIndex:
-        new = LexicalIndex.from_weights(new_weights, vocab_size=self.matrix.shape[1]).matrix
+        new = LexicalIndex.from_weights(new_weights, vocab_size=self.csc.shape[1]).matrix
         old = self.matrix[np.asarray(keep, dtype=np.int64)]
         width = max(old.shape[1], new.shape[1])
         old.resize((old.shape[0], width))
@@ -134,16 +152,39 @@ class LexicalIndex:
         return LexicalIndex(sp.vstack([old, new], format="csr"))
 
     def scores(self, query: Mapping[str, float]) -> np.ndarray:
-        width = self._csc.shape[1]
+        width = self.csc.shape[1]
         items = [(int(t), float(w)) for t, w in query.items() if 0 <= int(t) < width]
         if not items or self.size == 0:
             return np.zeros(self.size, dtype=np.float32)
         cols = np.asarray([c for c, _ in items], dtype=np.int64)
         vals = np.asarray([w for _, w in items], dtype=np.float32)
-        return np.asarray(self._csc[:, cols] @ vals).ravel()
+        rows, data, which = gather_columns(self.csc.indptr, self.csc.indices, self.csc.data, cols)
+        if rows.size and (int(rows.max()) >= self.size or int(rows.min()) < 0):
+            raise ValueError("lexical weights name rows the index does not have")
+        weights = (np.asarray(data, dtype=np.float32) * vals[which]).astype(np.float64)
+        return np.bincount(rows, weights=weights, minlength=self.size).astype(np.float32)
 
     def search(self, query: Mapping[str, float], k: int, rows: np.ndarray | None = None) -> list[tuple[int, float]]:
         return top_k(self.scores(query), k, rows)
+
+
+def positions(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Every position in the ranges [lo, hi), concatenated in order."""
+    lo = np.asarray(lo, dtype=np.int64)
+    lengths = np.asarray(hi, dtype=np.int64) - lo
+    total = int(lengths.sum())
+    firsts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
+    return np.repeat(lo - firsts, lengths) + np.arange(total, dtype=np.int64)
+
+
+def gather_columns(indptr: np.ndarray, indices: np.ndarray, data: np.ndarray, cols: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The entries of CSC columns `cols`: (rows, values, position of each entry's column in `cols`)."""
+    cols = np.asarray(cols, dtype=np.int64)
+    lo, hi = np.asarray(indptr[cols], dtype=np.int64), np.asarray(indptr[cols + 1], dtype=np.int64)
+    at = positions(lo, hi)
+    which = np.repeat(np.arange(cols.size, dtype=np.int64), hi - lo)
+    return np.asarray(indices[at], dtype=np.int64), data[at], which
 
 
 def bm25_bound(model: Any, tokens: Sequence[str]) -> float:
