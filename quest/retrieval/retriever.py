@@ -33,6 +33,7 @@ from quest.kb.catalogue import resolve_problem, resolve_problem_id
 from quest.kb.documents import Chunk, Document, KnowledgeBase, Problem, normalize_problem_id
 from quest.kb.markdown import load_knowledge_base
 from quest.plan import Catalogue, squash
+from quest.retrieval.chunktable import NO_PROBLEM
 from quest.retrieval.embedder import Embedder
 from quest.retrieval.fusion import reciprocal_rank_fusion
 from quest.retrieval.index import Index, UpdateReport, open_index
@@ -83,9 +84,8 @@ class Retriever:
         self.embedder = embedder
         self._notices = notices
         self.catalogue = Catalogue(kb.problems)
-        self._kinds = np.asarray([c.kind for c in index.chunks], dtype=object)
-        self._general_rows = np.asarray([i for i, c in enumerate(index.chunks) if c.problem_id is None],
-                                        dtype=np.int64)
+        # From the index's columns: no chunk is decoded until a search returns it.
+        self._general_rows = np.flatnonzero(index.chunks.problem == NO_PROBLEM).astype(np.int64)
 
     # ------------------------------------------------------------------ status
 
@@ -231,21 +231,25 @@ class Retriever:
     # ------------------------------------------------------------------ internals
 
     def _exact_hits(self, pid: str, excluded: frozenset[str], top_k: int) -> list[Hit]:
-        rows = self.index.rows_by_problem.get(pid, np.zeros(0, dtype=np.int64))
-        chunks = [self.index.chunks[r] for r in rows if self.index.chunks[r].kind not in excluded]
+        rows = self._allowed(self.index.rows_by_problem.get(pid, np.zeros(0, dtype=np.int64)), excluded)
+        table = self.index.chunks
         order = {k: i for i, k in enumerate(KIND_ORDER)}
-        # One chunk per document first (its opening), best kinds first; then the rest.
-        chunks.sort(key=lambda c: (c.ordinal > 0, order.get(c.kind, 99), c.doc_id, c.ordinal))
-        return [Hit(chunk=c, score=1.0, fused=1.0, signals={"exact": Signal(1, 1.0)}, scope="exact")
-                for c in chunks[:max(top_k, 1)]]
+        # One chunk per document first (its opening), best kinds first; then the rest (sorted on the
+        # columns, so only the chunks shown are decoded).
+        rows = sorted(rows.tolist(), key=lambda r: (table.ordinal[r] > 0, order.get(table.kinds[table.kind[r]], 99),
+                                                    table.doc_id(r), table.ordinal[r]))
+        return [Hit(chunk=table[r], score=1.0, fused=1.0, signals={"exact": Signal(1, 1.0)}, scope="exact")
+                for r in rows[:max(top_k, 1)]]
 
     def _allowed(self, rows: np.ndarray | None, excluded: frozenset[str]) -> np.ndarray | None:
         """`rows` (None: all) minus chunks of excluded kinds."""
         if not excluded:
             return rows
+        kinds = self.index.chunks.kind
+        codes = self.index.chunks.kind_codes(excluded)
         if rows is None:
-            return np.flatnonzero(~np.isin(self._kinds, list(excluded))).astype(np.int64)
-        return rows[~np.isin(self._kinds[rows], list(excluded))]
+            return np.flatnonzero(~np.isin(kinds, codes)).astype(np.int64)
+        return rows[~np.isin(kinds[rows], codes)]
 
     def _rank(self, rows: np.ndarray | None, k: int, queries: Sequence[_PartQuery],
               timings: dict[str, float], scope: str) -> list[tuple[int, float, dict[str, Signal], float | None, float]]:
