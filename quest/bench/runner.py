@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from quest.bench import compare, lifecycle, stages, vectors
+from quest.bench import compare, lifecycle, stages, tiling, vectors
 from quest.bench.corpus import generate, make_queries
 from quest.bench.measure import Stopwatch, TimedEmbedder, machine
 from quest.errors import EmbeddingUnavailable
@@ -112,7 +112,7 @@ def _compare(result: dict[str, Any], index_s: Index, prepared, lookup, centres, 
     qv = np.stack([lookup[p.text.strip()][0] for p in prepared])
     if n <= FLOAT32_CHECK_UP_TO:
         progress(f"[{n}] float16 vectors against float32 exact...")
-        float32 = vectors.shaped_float32(index_s.chunks, centres)
+        float32 = vectors.shaped_float32(vectors.problem_ids_of(index_s.chunks), centres)
         result["compare_float16"] = compare.float16_against_float32(index_s.dense, float32, qv)
         del float32
     if approximate:
@@ -125,21 +125,32 @@ def bench_size(n: int, n_queries: int, settings: Settings, model: Any, model_lab
     """One corpus size; `with_model=False` skips the embedding-model profile (hours at 1M with the tiny model)."""
     result: dict[str, Any] = {"chunks": n}
     watch = Stopwatch()
-    synthetic = generate(n)
+    tiled = n >= tiling.TILE_FROM and n % tiling.TILES == 0
+    synthetic = generate(n // tiling.TILES if tiled else n)
     kb = synthetic.kb
-    queries = make_queries(synthetic, n_queries)
     result["corpus"] = {"documents": len(kb.documents), "problems": len(kb.problems),
-                        "generate_seconds": round(watch.s, 2), "queries": len(queries)}
+                        "generate_seconds": round(watch.s, 2)}
     progress(f"[{n}] {len(kb.documents)} documents, {len(kb.problems)} problems; building...")
 
     # ---- profile 1: the real pipeline with the embedding model (or BM25 only when skipped)
-    if with_model:
+    if with_model and not tiled:
+        queries = make_queries(synthetic, n_queries)
         index_m, result["model"] = _model_profile(kb, settings, model, model_label, queries, workdir / f"{n}-model",
                                                   progress, n)
     else:
         index_m, build = lifecycle.measure_build(kb, settings, None)
         result["bm25_build"] = build
-        progress(f"[{n}] chunked + BM25 in {build['seconds']:.1f}s (model profile skipped at this size)")
+        progress(f"[{n}] chunked + BM25 over {index_m.rows} chunks in {build['seconds']:.1f}s (no model profile)")
+    if tiled:
+        watch = Stopwatch()
+        synthetic = tiling.tile_kb(synthetic)
+        kb = synthetic.kb
+        index_m = tiling.tile_index(index_m, kb)
+        result["corpus"].update(tiled_from=n // tiling.TILES, tiles=tiling.TILES, documents=len(kb.documents),
+                                tile_seconds=round(watch.s, 2))
+        progress(f"[{n}] tiled {tiling.TILES} copies of the {n // tiling.TILES}-chunk base in {watch.s:.1f}s")
+    queries = make_queries(synthetic, n_queries)
+    result["corpus"]["queries"] = len(queries)
 
     # ---- profile 2: bge-m3-shaped vectors (1024-d) and lexical weights on the same chunks and BM25
     progress(f"[{n}] bge-m3-shaped profile (1024-d vectors)...")
@@ -150,13 +161,11 @@ def bench_size(n: int, n_queries: int, settings: Settings, model: Any, model_lab
     gc.collect()
     probe = Retriever(settings, index_s, kb, None)
     prepared = stages.prepare(probe, queries)
-    lookup = {p.text.strip(): (vectors.query_vector(p.query.target_problem, centres, seed=i),
-                               vectors.query_lexical(p.text))
-              for i, p in enumerate(prepared)}
+    lookup = vectors.query_lookup(prepared, centres)
     shaped = vectors.LookupEmbedder("synthetic-bge-m3-shape", vectors.DIM, lookup, lexical=True)
     generate_s = watch.s
     folder_s = workdir / f"{n}-shape"
-    persist_s = lifecycle.measure_persistence(index_s, folder_s)
+    persist_s = lifecycle.measure_persistence(index_s, folder_s, probe_queries=(n, len(kb.problems), n_queries))
     timed_s = TimedEmbedder(shaped)
     update_s = lifecycle.measure_update(index_s, kb, settings, timed_s, folder_s)
     progress(f"[{n}] compaction...")

@@ -33,15 +33,15 @@ COLUMNS = ("offsets", "kind", "problem", "doc", "ordinal")
 try:  # orjson comes with gradio and parses ~3x faster; plain json is the fallback
     import orjson
 
-    def _dumps(record: dict[str, Any]) -> bytes:
+    def encode_record(record: dict[str, Any]) -> bytes:
         return orjson.dumps(record)
 
-    _loads = orjson.loads
+    decode_record = orjson.loads
 except ImportError:  # pragma: no cover
-    def _dumps(record: dict[str, Any]) -> bytes:
+    def encode_record(record: dict[str, Any]) -> bytes:
         return json.dumps(record, ensure_ascii=False).encode("utf-8")
 
-    _loads = json.loads
+    decode_record = json.loads
 
 
 class ChunkTable(Sequence[Chunk]):
@@ -59,7 +59,7 @@ class ChunkTable(Sequence[Chunk]):
 
     @classmethod
     def from_chunks(cls, chunks: Sequence[Chunk]) -> ChunkTable:
-        lines = [_dumps(c.to_dict()) + b"\n" for c in chunks]
+        lines = [encode_record(c.to_dict()) + b"\n" for c in chunks]
         offsets = np.zeros(len(lines) + 1, dtype=np.int64)
         np.cumsum([len(line) for line in lines], out=offsets[1:])
         kinds: dict[str, int] = {}
@@ -109,7 +109,7 @@ class ChunkTable(Sequence[Chunk]):
         if not 0 <= row < len(self):
             raise IndexError(row)
         try:
-            return Chunk.from_dict(_loads(self.record(row)))
+            return Chunk.from_dict(decode_record(self.record(row)))
         except (ValueError, TypeError) as exc:  # a damaged record: say which, never a bare traceback
             raise IndexError_(f"{self.where}: chunk record {row} is damaged ({exc}); run `python -m quest index "
                               f"--verify`, or delete the index folder to rebuild it") from exc

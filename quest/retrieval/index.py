@@ -262,19 +262,20 @@ def compact_index(index: Index) -> Index:
     """One new base segment holding the live rows only (no re-embedding; the vocabulary is kept)."""
     live = np.flatnonzero(~index.deleted)
     width = len(index.bm25.vocab)
-    tf_parts, dense_parts, lexical_parts, tables = [], [], [], []
+    tf_parts, lexical_parts, tables = [], [], []
+    dense = DenseIndex.from_vectors(np.zeros((0, index.dim), np.float32)) if index.dim is not None else None
     for seg, start in zip(index.segments, offsets_of(index.segments)[:-1], strict=False):
         keep = live[(live >= start) & (live < start + seg.rows)] - start
         tables.append(seg.chunks.take(keep))
         part = seg.tf.tocsr()[keep]
         part.resize((part.shape[0], width))
         tf_parts.append(part)
-        if seg.dense is not None:
-            dense_parts.append(seg.dense.vectors[keep].astype(np.float32))
+        if seg.dense is not None and dense is not None:
+            for at in range(0, keep.size, 65536):  # float32 in batches: 1M rows would be 4 GB at once
+                dense.index.add(seg.dense.vectors[keep[at:at + 65536]].astype(np.float32))
         if seg.lexical is not None:
             lexical_parts.append(seg.lexical.matrix[keep])
     tf = sp.vstack(tf_parts, format="csr") if tf_parts else sp.csr_matrix((0, max(width, 1)), dtype=np.float32)
-    dense = DenseIndex.from_vectors(np.vstack(dense_parts)) if index.dim is not None else None
     lexical = None
     if index.lexical is not None:
         cols = max(p.shape[1] for p in lexical_parts)
