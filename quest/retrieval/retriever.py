@@ -37,7 +37,7 @@ from quest.retrieval.chunktable import NO_PROBLEM
 from quest.retrieval.embedder import Embedder
 from quest.retrieval.fusion import reciprocal_rank_fusion
 from quest.retrieval.index import Index, UpdateReport, open_index
-from quest.retrieval.sparse import normalized, top_k
+from quest.retrieval.sparse import normalized, top_k, top_k_among
 from quest.retrieval.tokenize import tokenize
 from quest.retrieval.types import Hit, RetrieverStatus, SearchResult, Signal
 from quest.settings import Settings
@@ -47,6 +47,8 @@ log = logging.getLogger(__name__)
 # Order in which an exact problem match lists its documents.
 KIND_ORDER = ("official_solution", "error_pattern", "user_explanation", "problem_statement", "faq")
 MAX_CHUNKS_PER_DOC = 2
+# A scope with at most 1/SMALL_SCOPE of the rows (one problem's) is scored for its rows alone.
+SMALL_SCOPE = 32
 
 
 @dataclass(frozen=True)
@@ -290,8 +292,7 @@ class Retriever:
                    timings: dict[str, float], scope: str) -> None:
         if q.tokens:
             t = time.perf_counter()
-            scores = q.signal_scores("bm25", lambda: self.index.bm25.scores(q.tokens))
-            lists[f"bm25:{q.name}"] = top_k(scores, k, rows)
+            lists[f"bm25:{q.name}"] = self._sparse_top(q, "bm25", self.index.bm25, q.tokens, rows, k)
             timings[f"bm25_{scope}"] = timings.get(f"bm25_{scope}", 0) + (time.perf_counter() - t) * 1000
         if q.dense is not None and self.index.dense is not None:
             t = time.perf_counter()
@@ -302,9 +303,17 @@ class Retriever:
             timings[f"dense_{scope}"] = timings.get(f"dense_{scope}", 0) + (time.perf_counter() - t) * 1000
         if q.lexical and self.index.lexical is not None:
             t = time.perf_counter()
-            scores = q.signal_scores("lexical", lambda: self.index.lexical.scores(q.lexical))
-            lists[f"lexical:{q.name}"] = top_k(scores, k, rows)
+            lists[f"lexical:{q.name}"] = self._sparse_top(q, "lexical", self.index.lexical, q.lexical, rows, k)
             timings[f"lexical_{scope}"] = timings.get(f"lexical_{scope}", 0) + (time.perf_counter() - t) * 1000
+
+    def _sparse_top(self, q: _PartQuery, signal: str, model, query, rows: np.ndarray | None,
+                    k: int) -> list[tuple[int, float]]:
+        """Top-k of a sparse signal over `rows`: scored for those rows alone when they are few (one
+        problem's), else from every row's score, computed once per part and cut per scope."""
+        if rows is not None and signal not in q.scores and rows.size * SMALL_SCOPE <= model.size:
+            rows = np.asarray(rows, dtype=np.int64)
+            return top_k_among(model.scores_for(query, rows), rows, k)
+        return top_k(q.signal_scores(signal, lambda: model.scores(query)), k, rows)
 
     def _attempt(self, attempt: _Attempt, queries: Sequence[_PartQuery], scope: str | None,
                  excluded: frozenset[str], top_k: int, timings: dict[str, float]) -> list[Hit]:

@@ -26,7 +26,7 @@ from quest.errors import IndexError_
 from quest.kb.documents import Chunk
 from quest.retrieval.chunktable import ChunkTable
 from quest.retrieval.dense import DenseIndex, _best
-from quest.retrieval.sparse import LexicalIndex, bm25_bound, gather_columns, positions, top_k
+from quest.retrieval.sparse import LexicalIndex, bm25_bound, column_matches, gather_columns, positions, top_k
 
 K1, B, EPSILON = 1.5, 0.75, 0.25  # rank-bm25's BM25Okapi defaults
 
@@ -187,6 +187,40 @@ class SegmentedBM25:
         out[self.deleted] = 0.0
         return out
 
+    def scores_for(self, tokens: Sequence[str], rows: np.ndarray) -> np.ndarray:
+        """`scores(tokens)[rows]`, computed for those rows only (a problem's few thousand of a million).
+
+        Each row is looked up in each query term's postings by binary search; the sums run over
+        the query's columns in the same order as `scores`, so the numbers are identical.
+        """
+        rows = np.asarray(rows, dtype=np.int64)
+        out = np.zeros(rows.size, dtype=np.float32)
+        cols, mult = self.query_vector(tokens)
+        if cols.size == 0 or self.n_live == 0 or self.avgdl == 0 or rows.size == 0:
+            return out
+        keep = self.present[cols]
+        cols, coef = cols[keep], self.idf[cols[keep]] * mult[keep]
+        where = np.searchsorted(self.offsets, rows, side="right") - 1
+        for s, seg in enumerate(self.segments):
+            at = np.flatnonzero(where == s)
+            if at.size == 0:
+                continue
+            order = np.argsort(rows[at], kind="stable")
+            at = at[order]
+            local = rows[at] - self.offsets[s]
+            doc_len = np.asarray(seg.doc_len, dtype=np.float64)
+            acc = np.zeros(at.size, dtype=np.float64)
+            for col, c in zip(cols.tolist(), coef.tolist(), strict=True):
+                if col >= seg.tf.shape[1]:
+                    continue
+                hit, entries = column_matches(seg.tf.indptr, seg.tf.indices, col, local)
+                tf = np.asarray(seg.tf.data[entries], dtype=np.float64)
+                norm = self.k1 * (1 - self.b + self.b * doc_len[local[hit]] / self.avgdl)
+                acc[hit] += c * tf * (self.k1 + 1) / (tf + norm)
+            out[at] = acc
+        out[self.deleted[rows]] = 0.0
+        return out
+
     def max_score(self, tokens: Sequence[str]) -> float:
         """Upper bound of any row's score (see BM25Index.max_score)."""
         return bm25_bound(self, tokens)
@@ -209,6 +243,19 @@ class SegmentedLexical:
 
     def search(self, query: Mapping[str, float], k: int, rows: np.ndarray | None = None) -> list[tuple[int, float]]:
         return top_k(self.scores(query), k, rows)
+
+    def scores_for(self, query: Mapping[str, float], rows: np.ndarray) -> np.ndarray:
+        """`scores(query)[rows]` for those rows only (see SegmentedBM25.scores_for)."""
+        rows = np.asarray(rows, dtype=np.int64)
+        out = np.zeros(rows.size, dtype=np.float32)
+        where = np.searchsorted(self.offsets, rows, side="right") - 1
+        for s, part in enumerate(self.parts):
+            at = np.flatnonzero(where == s)
+            if at.size:
+                at = at[np.argsort(rows[at], kind="stable")]
+                out[at] = part.scores_for(query, rows[at] - self.offsets[s])
+        out[self.deleted[rows]] = 0.0
+        return out
 
 
 class _Rows:

@@ -167,6 +167,34 @@ class LexicalIndex:
     def search(self, query: Mapping[str, float], k: int, rows: np.ndarray | None = None) -> list[tuple[int, float]]:
         return top_k(self.scores(query), k, rows)
 
+    def scores_for(self, query: Mapping[str, float], rows: np.ndarray) -> np.ndarray:
+        """`scores(query)[rows]` for ascending `rows`, without reading the query tokens' whole postings."""
+        width = self.csc.shape[1]
+        acc = np.zeros(rows.size, dtype=np.float64)
+        for token, weight in query.items():
+            col = int(token)
+            if not 0 <= col < width:
+                continue
+            hit, at = column_matches(self.csc.indptr, self.csc.indices, col, rows)
+            acc[hit] += (np.asarray(self.csc.data[at], dtype=np.float32) * np.float32(weight)).astype(np.float64)
+        return acc.astype(np.float32)
+
+
+def column_matches(indptr: np.ndarray, indices: np.ndarray, col: int, rows: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """Which of `rows` (ascending) column `col` holds, and where: (mask over rows, entry positions).
+
+    A binary search of each row in the column's sorted postings: O(len(rows) log postings), so
+    a search over one problem's rows never reads a common term's whole posting list.
+    """
+    lo, hi = int(indptr[col]), int(indptr[col + 1])
+    if hi == lo or rows.size == 0:
+        return np.zeros(rows.size, dtype=bool), np.zeros(0, dtype=np.int64)
+    postings = indices[lo:hi]
+    at = np.minimum(np.searchsorted(postings, rows), hi - lo - 1)
+    hit = np.asarray(postings[at]) == rows
+    return hit, lo + at[hit]
+
 
 def positions(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     """Every position in the ranges [lo, hi), concatenated in order."""
@@ -204,9 +232,12 @@ def top_k(scores: np.ndarray, k: int, rows: np.ndarray | None = None) -> list[tu
     """Best k positive scores as (row, score), ties by row id; `rows` restricts the candidates."""
     if rows is not None:
         rows = np.asarray(rows, dtype=np.int64)
-        sub = scores[rows]
-    else:
-        sub = scores
+        return top_k_among(scores[rows], rows, k)
+    return top_k_among(scores, None, k)
+
+
+def top_k_among(sub: np.ndarray, rows: np.ndarray | None, k: int) -> list[tuple[int, float]]:
+    """`top_k` over scores already cut to `rows` (sub[i] is the score of rows[i]; rows None: all rows)."""
     positive = np.flatnonzero(sub > 0)
     if positive.size == 0 or k <= 0:
         return []
