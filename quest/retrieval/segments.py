@@ -26,7 +26,7 @@ from quest.errors import IndexError_
 from quest.kb.documents import Chunk
 from quest.retrieval.chunktable import ChunkTable
 from quest.retrieval.dense import DenseIndex, _best
-from quest.retrieval.sparse import LexicalIndex, bm25_bound, column_matches, gather_columns, positions, top_k
+from quest.retrieval.sparse import LexicalIndex, bm25_bound, column_matches, positions, top_k
 
 K1, B, EPSILON = 1.5, 0.75, 0.25  # rank-bm25's BM25Okapi defaults
 
@@ -146,6 +146,9 @@ class SegmentedBM25:
         self.average_idf = float(idf[present].mean()) if present.any() else 0.0
         idf[present & (idf < 0)] = self.epsilon * self.average_idf
         self.idf, self.present, self.df = idf, present, df
+        # Each row's length normalisation k1 * (1 - b + b * dl / avgdl), once per index version (O(rows)).
+        self._norms = [(self.k1 * (1 - self.b + self.b * np.asarray(seg.doc_len, dtype=np.float64) /
+                                   (self.avgdl or 1.0))).astype(np.float32) for seg in self.segments]
 
     def query_vector(self, tokens: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         counts = Counter(self.vocab[t] for t in tokens if t in self.vocab)
@@ -153,70 +156,67 @@ class SegmentedBM25:
         mult = np.fromiter(counts.values(), dtype=np.float64, count=len(counts))
         return cols, mult
 
-    def _segment_scores(self, seg: Segment, cols: np.ndarray, coef: np.ndarray) -> np.ndarray | None:
-        """One segment's BM25 for the query columns `cols` (weighted idf * multiplicity `coef`).
+    def _weights(self, tf: np.ndarray, norm: np.ndarray, coef: float) -> np.ndarray:
+        """BM25 term weights in float32, computed the same way by `scores` and `scores_for`."""
+        tf = np.asarray(tf, dtype=np.float32)
+        return tf * np.float32(coef * (self.k1 + 1)) / (tf + norm)
 
-        Computed from the raw term frequencies with the current statistics on every query: exact
-        whatever the deltas, nothing cached per index version (no memory growing with the terms
-        queried), and one vectorized pass over the query's postings, as a precomputed weight
-        matrix would need too.
-        """
-        inside = cols < seg.tf.shape[1]
-        rows, tf, which = gather_columns(seg.tf.indptr, seg.tf.indices, seg.tf.data, cols[inside])
-        if rows.size == 0:
-            return None
-        if int(rows.max()) >= seg.rows or int(rows.min()) < 0:
-            raise IndexError_(f"segment {seg.name}: term frequencies name rows it does not have")
-        tf = tf.astype(np.float64)
-        norm = self.k1 * (1 - self.b + self.b * np.asarray(seg.doc_len, dtype=np.float64)[rows] / self.avgdl)
-        weights = coef[inside][which] * tf * (self.k1 + 1) / (tf + norm)
-        return np.bincount(rows, weights=weights, minlength=seg.rows)
+    def _query(self, tokens: Sequence[str]) -> tuple[list[int], list[float]]:
+        """The query's known, present columns and idf x multiplicity, in query order."""
+        cols, mult = self.query_vector(tokens)
+        if cols.size == 0 or self.n_live == 0 or self.avgdl == 0:
+            return [], []
+        keep = self.present[cols]
+        return cols[keep].tolist(), (self.idf[cols[keep]] * mult[keep]).tolist()
 
     def scores(self, tokens: Sequence[str]) -> np.ndarray:
-        """BM25 of every row (deleted rows score 0), from the query's columns only."""
-        cols, mult = self.query_vector(tokens)
+        """BM25 of every row (deleted rows score 0), from the query's columns only.
+
+        Computed from the raw term frequencies with the current statistics on every query: exact
+        whatever the deltas, and nothing cached per index version (no memory growing with the
+        terms queried). One column at a time, in float32: a few numpy passes over each query
+        term's postings, about what a precomputed weight matrix costs.
+        """
         out = np.zeros(self.size, dtype=np.float32)
-        if cols.size == 0 or self.n_live == 0 or self.avgdl == 0:
-            return out
-        keep = self.present[cols]
-        cols, coef = cols[keep], self.idf[cols[keep]] * mult[keep]
-        for seg, start in zip(self.segments, self.offsets[:-1], strict=False):
-            part = self._segment_scores(seg, cols, coef)
-            if part is not None:
-                out[start:start + seg.rows] = part
+        cols, coefs = self._query(tokens)
+        for seg, start, norm in zip(self.segments, self.offsets[:-1].tolist(), self._norms, strict=True):
+            part = out[start:start + seg.rows]
+            indptr, indices, data = seg.tf.indptr, seg.tf.indices, seg.tf.data
+            for col, coef in zip(cols, coefs, strict=True):
+                if col >= seg.tf.shape[1] or indptr[col] == indptr[col + 1]:
+                    continue
+                lo, hi = int(indptr[col]), int(indptr[col + 1])
+                rows = np.asarray(indices[lo:hi])
+                try:
+                    part[rows] += self._weights(data[lo:hi], norm[rows], coef)  # a column's rows are distinct
+                except IndexError as exc:
+                    raise IndexError_(f"segment {seg.name}: term frequencies name rows it does not have") from exc
         out[self.deleted] = 0.0
         return out
 
     def scores_for(self, tokens: Sequence[str], rows: np.ndarray) -> np.ndarray:
         """`scores(tokens)[rows]`, computed for those rows only (a problem's few thousand of a million).
 
-        Each row is looked up in each query term's postings by binary search; the sums run over
-        the query's columns in the same order as `scores`, so the numbers are identical.
+        Each row is looked up in each query term's postings by binary search; the same float32
+        weights are added in the same order as in `scores`, so the numbers are identical.
         """
         rows = np.asarray(rows, dtype=np.int64)
         out = np.zeros(rows.size, dtype=np.float32)
-        cols, mult = self.query_vector(tokens)
-        if cols.size == 0 or self.n_live == 0 or self.avgdl == 0 or rows.size == 0:
+        cols, coefs = self._query(tokens)
+        if not cols or rows.size == 0:
             return out
-        keep = self.present[cols]
-        cols, coef = cols[keep], self.idf[cols[keep]] * mult[keep]
         where = np.searchsorted(self.offsets, rows, side="right") - 1
-        for s, seg in enumerate(self.segments):
+        for s, (seg, norm) in enumerate(zip(self.segments, self._norms, strict=True)):
             at = np.flatnonzero(where == s)
             if at.size == 0:
                 continue
-            order = np.argsort(rows[at], kind="stable")
-            at = at[order]
+            at = at[np.argsort(rows[at], kind="stable")]
             local = rows[at] - self.offsets[s]
-            doc_len = np.asarray(seg.doc_len, dtype=np.float64)
-            acc = np.zeros(at.size, dtype=np.float64)
-            for col, c in zip(cols.tolist(), coef.tolist(), strict=True):
-                if col >= seg.tf.shape[1]:
-                    continue
-                hit, entries = column_matches(seg.tf.indptr, seg.tf.indices, col, local)
-                tf = np.asarray(seg.tf.data[entries], dtype=np.float64)
-                norm = self.k1 * (1 - self.b + self.b * doc_len[local[hit]] / self.avgdl)
-                acc[hit] += c * tf * (self.k1 + 1) / (tf + norm)
+            acc = np.zeros(at.size, dtype=np.float32)
+            for col, coef in zip(cols, coefs, strict=True):
+                if col < seg.tf.shape[1]:
+                    hit, entries = column_matches(seg.tf.indptr, seg.tf.indices, col, local)
+                    acc[hit] += self._weights(seg.tf.data[entries], norm[local[hit]], coef)
             out[at] = acc
         out[self.deleted[rows]] = 0.0
         return out

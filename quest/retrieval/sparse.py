@@ -152,32 +152,31 @@ class LexicalIndex:
         return LexicalIndex(sp.vstack([old, new], format="csr"))
 
     def scores(self, query: Mapping[str, float]) -> np.ndarray:
+        out = np.zeros(self.size, dtype=np.float32)
+        indptr, indices, data = self.csc.indptr, self.csc.indices, self.csc.data
+        for col, weight in self._items(query):
+            lo, hi = int(indptr[col]), int(indptr[col + 1])
+            if hi > lo:
+                rows = np.asarray(indices[lo:hi])
+                if rows[0] < 0 or rows[-1] >= self.size:  # sorted when written: the ends bound the rest
+                    raise ValueError("lexical weights name rows the index does not have")
+                out[rows] += np.asarray(data[lo:hi], dtype=np.float32) * weight  # a column's rows are distinct
+        return out
+
+    def _items(self, query: Mapping[str, float]) -> list[tuple[int, np.float32]]:
         width = self.csc.shape[1]
-        items = [(int(t), float(w)) for t, w in query.items() if 0 <= int(t) < width]
-        if not items or self.size == 0:
-            return np.zeros(self.size, dtype=np.float32)
-        cols = np.asarray([c for c, _ in items], dtype=np.int64)
-        vals = np.asarray([w for _, w in items], dtype=np.float32)
-        rows, data, which = gather_columns(self.csc.indptr, self.csc.indices, self.csc.data, cols)
-        if rows.size and (int(rows.max()) >= self.size or int(rows.min()) < 0):
-            raise ValueError("lexical weights name rows the index does not have")
-        weights = (np.asarray(data, dtype=np.float32) * vals[which]).astype(np.float64)
-        return np.bincount(rows, weights=weights, minlength=self.size).astype(np.float32)
+        return [(int(t), np.float32(w)) for t, w in query.items() if 0 <= int(t) < width]
 
     def search(self, query: Mapping[str, float], k: int, rows: np.ndarray | None = None) -> list[tuple[int, float]]:
         return top_k(self.scores(query), k, rows)
 
     def scores_for(self, query: Mapping[str, float], rows: np.ndarray) -> np.ndarray:
         """`scores(query)[rows]` for ascending `rows`, without reading the query tokens' whole postings."""
-        width = self.csc.shape[1]
-        acc = np.zeros(rows.size, dtype=np.float64)
-        for token, weight in query.items():
-            col = int(token)
-            if not 0 <= col < width:
-                continue
+        acc = np.zeros(rows.size, dtype=np.float32)
+        for col, weight in self._items(query):
             hit, at = column_matches(self.csc.indptr, self.csc.indices, col, rows)
-            acc[hit] += (np.asarray(self.csc.data[at], dtype=np.float32) * np.float32(weight)).astype(np.float64)
-        return acc.astype(np.float32)
+            acc[hit] += np.asarray(self.csc.data[at], dtype=np.float32) * weight
+        return acc
 
 
 def column_matches(indptr: np.ndarray, indices: np.ndarray, col: int, rows: np.ndarray
@@ -203,16 +202,6 @@ def positions(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     total = int(lengths.sum())
     firsts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
     return np.repeat(lo - firsts, lengths) + np.arange(total, dtype=np.int64)
-
-
-def gather_columns(indptr: np.ndarray, indices: np.ndarray, data: np.ndarray, cols: np.ndarray
-                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The entries of CSC columns `cols`: (rows, values, position of each entry's column in `cols`)."""
-    cols = np.asarray(cols, dtype=np.int64)
-    lo, hi = np.asarray(indptr[cols], dtype=np.int64), np.asarray(indptr[cols + 1], dtype=np.int64)
-    at = positions(lo, hi)
-    which = np.repeat(np.arange(cols.size, dtype=np.int64), hi - lo)
-    return np.asarray(indices[at], dtype=np.int64), data[at], which
 
 
 def bm25_bound(model: Any, tokens: Sequence[str]) -> float:
