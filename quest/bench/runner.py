@@ -39,6 +39,7 @@ Progress = Callable[[str], None]
 RANK_BM25_UP_TO = 100_000
 FLOAT32_CHECK_UP_TO = 100_000  # the float32 originals are regenerated whole (400 MB at 100k)
 MODEL_UP_TO = 100_000  # sizes above this run the bge-m3-shaped profile only
+_BM25_BUILDS: dict[int, tuple[Any, Index, dict[str, Any]]] = {}  # size -> (corpus, BM25-only index, build stats)
 TINY_LABEL = "tiny bge-m3-architecture test model (32-d, random weights; not production speed)"
 
 
@@ -126,7 +127,9 @@ def bench_size(n: int, n_queries: int, settings: Settings, model: Any, model_lab
     result: dict[str, Any] = {"chunks": n}
     watch = Stopwatch()
     tiled = n >= tiling.TILE_FROM and n % tiling.TILES == 0
-    synthetic = generate(n // tiling.TILES if tiled else n)
+    base = n // tiling.TILES if tiled else n
+    reused = _BM25_BUILDS.get(base) if tiled else None  # an earlier size's build of the same corpus
+    synthetic = reused[0] if reused else generate(base)
     kb = synthetic.kb
     result["corpus"] = {"documents": len(kb.documents), "problems": len(kb.problems),
                         "generate_seconds": round(watch.s, 2)}
@@ -137,9 +140,13 @@ def bench_size(n: int, n_queries: int, settings: Settings, model: Any, model_lab
         queries = make_queries(synthetic, n_queries)
         index_m, result["model"] = _model_profile(kb, settings, model, model_label, queries, workdir / f"{n}-model",
                                                   progress, n)
+    elif reused:
+        index_m, result["bm25_build"] = reused[1], {**reused[2], "reused_from_size": base}
+        progress(f"[{n}] reusing the {base}-chunk BM25 build of the earlier size")
     else:
         index_m, build = lifecycle.measure_build(kb, settings, None)
         result["bm25_build"] = build
+        _BM25_BUILDS[n] = (synthetic, index_m, build)  # the same corpus a larger, tiled size starts from
         progress(f"[{n}] chunked + BM25 over {index_m.rows} chunks in {build['seconds']:.1f}s (no model profile)")
     if tiled:
         watch = Stopwatch()
@@ -227,5 +234,6 @@ def run(sizes: Sequence[int], n_queries: int, out: Path, settings: Settings, *, 
         report.write(results, out)
         return results
     finally:
+        _BM25_BUILDS.clear()
         if own_tmp:
             shutil.rmtree(workdir, ignore_errors=True)
