@@ -88,6 +88,7 @@ class Retriever:
         self.catalogue = Catalogue(kb.problems)
         # From the index's columns: no chunk is decoded until a search returns it.
         self._general_rows = np.flatnonzero(index.chunks.problem == NO_PROBLEM).astype(np.int64)
+        self._everything_but: dict[frozenset[str], np.ndarray] = {}
 
     # ------------------------------------------------------------------ status
 
@@ -249,8 +250,10 @@ class Retriever:
             return rows
         kinds = self.index.chunks.kind
         codes = self.index.chunks.kind_codes(excluded)
-        if rows is None:
-            return np.flatnonzero(~np.isin(kinds, codes)).astype(np.int64)
+        if rows is None:  # every row but some kinds: the same few sets every time (hint tier), kept
+            if excluded not in self._everything_but:
+                self._everything_but[excluded] = np.flatnonzero(~np.isin(kinds, codes)).astype(np.int64)
+            return self._everything_but[excluded]
         return rows[~np.isin(kinds[rows], codes)]
 
     def _rank(self, rows: np.ndarray | None, k: int, queries: Sequence[_PartQuery],
