@@ -190,6 +190,13 @@ def column_matches(indptr: np.ndarray, indices: np.ndarray, col: int, rows: np.n
     if hi == lo or rows.size == 0:
         return np.zeros(rows.size, dtype=bool), np.zeros(0, dtype=np.int64)
     postings = indices[lo:hi]
+    if rows.size > hi - lo:  # more rows than postings: look the postings up among the rows instead
+        postings = np.asarray(postings)
+        at = np.minimum(np.searchsorted(rows, postings), rows.size - 1)
+        found = rows[at] == postings
+        hit = np.zeros(rows.size, dtype=bool)
+        hit[at[found]] = True  # both sorted: entries come in the order of the rows they hit
+        return hit, lo + np.flatnonzero(found)
     at = np.minimum(np.searchsorted(postings, rows), hi - lo - 1)
     hit = np.asarray(postings[at]) == rows
     return hit, lo + at[hit]
@@ -230,12 +237,12 @@ def top_k_among(sub: np.ndarray, rows: np.ndarray | None, k: int) -> list[tuple[
     positive = np.flatnonzero(sub > 0)
     if positive.size == 0 or k <= 0:
         return []
-    if positive.size > k:
-        part = np.argpartition(-sub[positive], k - 1)[:k]
-        positive = positive[part]
+    if positive.size > k:  # every row tied with the k-th best stays in, so ties go to the lowest row ids
+        kth = np.partition(sub[positive], positive.size - k)[positive.size - k]
+        positive = positive[sub[positive] >= kth]
     ids = rows[positive] if rows is not None else positive
     vals = sub[positive]
-    order = np.lexsort((ids, -vals))
+    order = np.lexsort((ids, -vals))[:k]
     return [(int(ids[i]), float(vals[i])) for i in order]
 
 
