@@ -163,7 +163,7 @@ class ChunkTable(Sequence[Chunk]):
 
 def _read_names(path: Path) -> dict[str, list[str]]:
     try:
-        names = json.loads(path.read_bytes())
+        names = decode_record(path.read_bytes())
     except (ValueError, OSError) as exc:
         raise IndexError_(f"{path}: unreadable ({exc})") from exc
     if not isinstance(names, dict) or sorted(names) != ["docs", "kinds", "problems"] or not all(

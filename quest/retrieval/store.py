@@ -43,7 +43,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from quest.errors import IndexError_
-from quest.retrieval.chunktable import ChunkTable
+from quest.retrieval.chunktable import ChunkTable, decode_record
 from quest.retrieval.dense import DenseIndex
 from quest.retrieval.manifest import FileEntry, SegmentEntry
 from quest.retrieval.segments import Segment
@@ -146,7 +146,10 @@ def read_segment(entry: SegmentEntry, folder: Path) -> Segment:
     row_terms = (bm25["row_indptr"], bm25["row_terms"])
     if row_terms[0].shape != (tf.shape[0] + 1,) or not int(row_terms[0][-1]) == row_terms[1].shape[0] == tf.nnz:
         raise IndexError_(f"{folder / (name + '.bm25.npz')}: the rows' terms do not match the term frequencies")
-    terms = json.loads((folder / f"{name}.terms.json").read_text(encoding="utf-8"))
+    try:
+        terms = decode_record((folder / f"{name}.terms.json").read_bytes())
+    except ValueError as exc:
+        raise IndexError_(f"{folder / (name + '.terms.json')}: unreadable ({exc})") from exc
     if not isinstance(terms, list) or not all(isinstance(t, str) for t in terms):
         raise IndexError_(f"{folder / (name + '.terms.json')}: not a list of terms")
     dense_file = folder / f"{name}.dense.faiss"
