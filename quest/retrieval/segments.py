@@ -30,6 +30,7 @@ from quest.retrieval.sparse import LexicalIndex, bm25_bound, column_matches, pos
 
 K1, B, EPSILON = 1.5, 0.75, 0.25  # rank-bm25's BM25Okapi defaults
 PRUNE_SHARE = 0.3  # pruned top-k gives up once its essential terms hold this share of the query's postings
+GATHER_UP_TO = 8192  # dense search over more rows than this scans the codes with a bitmap (SegmentedDense)
 LEAD = 512  # rows scored exactly first by a pruned top-k (see SegmentedBM25._settle)
 
 
@@ -369,13 +370,14 @@ class SegmentedDense:
             mask = extra[lo:hi] if mask is None else mask & extra[lo:hi]
         return mask
 
-    def search(self, query: np.ndarray, k: int, allowed: np.ndarray | None = None) -> list[tuple[int, float]]:
+    def search(self, query: np.ndarray, k: int, allowed: np.ndarray | None = None, *,
+               exact: bool = False) -> list[tuple[int, float]]:
         found: list[tuple[int, float]] = []
         for s, part in enumerate(self.parts):
             mask = self._allowed(s, allowed)
             if mask is not None and not mask.any():
                 continue
-            found += [(int(self.offsets[s]) + r, v) for r, v in part.search(query, k, mask)]
+            found += [(int(self.offsets[s]) + r, v) for r, v in part.search(query, k, mask, exact=exact)]
         if not found:
             return []
         rows = np.asarray([r for r, _ in found], dtype=np.int64)
@@ -388,9 +390,12 @@ class SegmentedDense:
         rows = rows[~self.deleted[rows]] if rows.size else rows
         if rows.size == 0 or k <= 0:
             return []
-        if rows.size * 4 >= self.size:
+        if rows.size * 4 >= self.size or rows.size > GATHER_UP_TO:
+            # Many rows: one FAISS scan of the float16 codes with a bitmap of the allowed rows costs
+            # ~1 ns per skipped row, where gathering and converting 50k rows costs tens of ms. Most
+            # of the base (hint tier) may use the IVF index; fewer rows (general documents) are exact.
             mask = np.zeros(self.size, dtype=bool)
             mask[rows] = True
-            return self.search(query, k, mask)
+            return self.search(query, k, mask, exact=rows.size * 4 < self.size)
         sims = self.vectors[rows].astype(np.float32) @ np.asarray(query, dtype=np.float32).reshape(-1)
         return [(int(rows[i]), float(sims[i])) for i in _best(sims, k, rows)]
