@@ -316,10 +316,6 @@ class Retriever:
         if rows is not None and signal not in q.scores and rows.size * SMALL_SCOPE <= model.size:
             rows = np.asarray(rows, dtype=np.int64)
             return top_k_among(model.scores_for(query, rows), rows, k)
-        if signal == "bm25" and signal not in q.scores:  # a wide scope: the rare terms may settle the top k
-            found = model.pruned_top(query, k, rows)
-            if found is not None:
-                return found
         return top_k(q.signal_scores(signal, lambda: model.scores(query)), k, rows)
 
     def _attempt(self, attempt: _Attempt, queries: Sequence[_PartQuery], scope: str | None,

@@ -26,12 +26,10 @@ from quest.errors import IndexError_
 from quest.kb.documents import Chunk
 from quest.retrieval.chunktable import ChunkTable
 from quest.retrieval.dense import DenseIndex, _best
-from quest.retrieval.sparse import LexicalIndex, bm25_bound, column_matches, positions, top_k, top_k_among
+from quest.retrieval.sparse import LexicalIndex, bm25_bound, column_matches, positions, top_k
 
 K1, B, EPSILON = 1.5, 0.75, 0.25  # rank-bm25's BM25Okapi defaults
-PRUNE_SHARE = 0.3  # pruned top-k gives up once its essential terms hold this share of the query's postings
 GATHER_UP_TO = 8192  # dense search over more rows than this scans the codes with a bitmap (SegmentedDense)
-LEAD = 512  # rows scored exactly first by a pruned top-k (see SegmentedBM25._settle)
 
 
 @dataclass(eq=False)
@@ -231,72 +229,6 @@ class SegmentedBM25:
 
     def search(self, tokens: Sequence[str], k: int, rows: np.ndarray | None = None) -> list[tuple[int, float]]:
         return top_k(self.scores(tokens), k, rows)
-
-    def pruned_top(self, tokens: Sequence[str], k: int, rows: np.ndarray | None = None
-                   ) -> list[tuple[int, float]] | None:
-        """`search(tokens, k, rows)` without scoring every row, or None when pruning would not pay.
-
-        MaxScore, exact: each term adds less than idf x multiplicity x (k1 + 1) to any row. The
-        rarest terms ("essential") are scored over their postings into partial scores; once the
-        k-th best partial score among the allowed rows reaches the bound of all remaining terms,
-        no row outside those postings can enter the top k, and neither can a row whose partial
-        score plus that bound stays below it. The few rows left are scored exactly with
-        `scores_for` (the very numbers `scores` gives), so the result equals `search`'s.
-        """
-        cols, coefs = self._query(tokens)
-        if not cols or k <= 0:
-            return None
-        lengths = np.asarray([sum(int(seg.tf.indptr[c + 1] - seg.tf.indptr[c]) for seg in self.segments
-                                  if c < seg.tf.shape[1]) for c in cols], dtype=np.int64)
-        bounds = np.asarray(coefs, dtype=np.float64) * (self.k1 + 1)
-        allowed = ~self.deleted
-        if rows is not None:
-            chosen = np.zeros(self.size, dtype=bool)
-            chosen[np.asarray(rows, dtype=np.int64)] = True
-            allowed &= chosen
-        partial = np.zeros(self.size, dtype=np.float32)
-        order = np.argsort(lengths, kind="stable")
-        budget = PRUNE_SHARE * int(lengths.sum())
-        spent = 0
-        for m, i in enumerate(order.tolist(), start=1):
-            spent += int(lengths[i])
-            if spent > budget and m > 1:
-                return None  # the rare terms do not settle it: scoring every row is as cheap
-            self._add_column(partial, cols[i], coefs[i])
-            rest = float(bounds[order[m:]].sum())
-            found = np.flatnonzero((partial > 0) & allowed)
-            if found.size < k:
-                if rest == 0:
-                    break
-                continue
-            floor = float(np.partition(partial[found], found.size - k)[found.size - k])
-            if floor * (1 - 1e-5) >= rest * (1 + 1e-5):  # margins: partial sums round in another order
-                return self._settle(tokens, k, found, partial[found], rest)
-        return None
-
-    def _settle(self, tokens: Sequence[str], k: int, found: np.ndarray, partial: np.ndarray,
-                rest: float) -> list[tuple[int, float]]:
-        """Exact top k among `found`, given their partial scores and the bound `rest` of the other terms.
-
-        The best few hundred by partial score are scored exactly first: their k-th best exact score
-        is a far higher floor than the k-th partial one, so fewer rows remain to score.
-        """
-        first = max(LEAD, k)
-        lead = np.sort(found if found.size <= first else found[np.argpartition(-partial, first - 1)[:first]])
-        exact = self.scores_for(tokens, lead)
-        floor = float(np.sort(exact)[-k]) if exact.size >= k else 0.0
-        rest_up, floor_down = rest * (1 + 1e-5), floor * (1 - 1e-5)
-        others = found[(partial + rest_up >= floor_down) & ~np.isin(found, lead, assume_unique=True)]
-        rows = np.concatenate([lead, others])
-        scores = np.concatenate([exact, self.scores_for(tokens, others)])
-        return top_k_among(scores, rows, k)
-
-    def _add_column(self, out: np.ndarray, col: int, coef: float) -> None:
-        for seg, start, norm in zip(self.segments, self.offsets[:-1].tolist(), self._norms, strict=True):
-            if col < seg.tf.shape[1] and seg.tf.indptr[col] != seg.tf.indptr[col + 1]:
-                lo, hi = int(seg.tf.indptr[col]), int(seg.tf.indptr[col + 1])
-                rows = np.asarray(seg.tf.indices[lo:hi])
-                out[start + rows] += self._weights(seg.tf.data[lo:hi], norm[rows], coef)
 
 
 class SegmentedLexical:
