@@ -29,3 +29,21 @@ def test_an_edit_appends_a_delta_and_compact_merges_it(tmp_path: Path):
     assert third["chunks"] == second["chunks"]
     folder = Path(third["folder"])
     assert sorted({p.name.split(".")[0] for p in folder.iterdir()}) == ["manifest", "s000003"]
+
+
+def test_verify_hashes_every_file_and_names_a_damaged_one(tmp_path: Path):
+    kb = tmp_path / "knowledge"
+    shutil.copytree(ROOT / "knowledge", kb)
+    data = tmp_path / "d"
+    folder = Path(json.loads(run_quest("index", "--json", data_dir=data, kb=kb).stdout)["folder"])
+    ok = run_quest("index", "--verify", data_dir=data, kb=kb)
+    assert ok.returncode == 0, ok.stderr
+    assert ok.stdout.startswith(f"ok: {folder} (") and "every file matches its SHA-256" in ok.stdout
+
+    records = folder / "s000001.chunks.jsonl"
+    body = bytearray(records.read_bytes())
+    body[len(body) // 2] ^= 0x01  # same size: only the checksum can tell
+    records.write_bytes(bytes(body))
+    bad = run_quest("index", "--verify", data_dir=data, kb=kb)
+    assert bad.returncode == 1
+    assert f"damaged: {records} does not match its checksum" in bad.stderr and "Traceback" not in bad.stderr

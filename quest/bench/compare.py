@@ -117,41 +117,41 @@ def float16_against_float32(dense, float32: np.ndarray, query_vectors: np.ndarra
 
 
 def approximate(dense, query_vectors: np.ndarray, *, k: int = K, hnsw_up_to: int = 200_000) -> dict[str, Any]:
-    """Exact float16 scan (Quest) against IVF (float16 codes) at several nprobe, and HNSW at smaller sizes."""
+    """Exact float16 scan against the segment's IVF index (Quest's own, built if the size has none) at several
+    nprobe, and HNSW at smaller sizes. The truth is the exact scan, never the IVF index."""
     import faiss
 
     (part,) = dense.parts
     vectors = part.vectors  # float16 view, (n, dim)
     n, dim = vectors.shape
-    truth = [{r for r, _ in dense.search(q, k)} for q in query_vectors]
+    truth = [{r for r, _ in part.search(q, k, exact=True)} for q in query_vectors]
     out: dict[str, Any] = {"vectors": n, "dim": dim, "k": k, "methods": []}
 
-    def record(name: str, build_s: float, search, extra_bytes: int | None, note: str = "", **params) -> None:
+    def record(name: str, build_s: float | None, search, extra_bytes: int | None, note: str = "", **params) -> None:
         times, found = _timed(search, list(query_vectors))
         recall = np.mean([len(set(f) & t) / k for f, t in zip(found, truth, strict=True)])
-        out["methods"].append({"method": name, "build_seconds": round(build_s, 2), **params,
-                               f"recall_at_{k}": round(float(recall), 4),
+        out["methods"].append({"method": name, "build_seconds": None if build_s is None else round(build_s, 2),
+                               **params, f"recall_at_{k}": round(float(recall), 4),
                                **{f"search_{key}": v for key, v in summary(times).items() if key in ("p50", "p95")},
                                "extra_bytes": extra_bytes, "note": note})
 
-    record("exact: Quest (FAISS float16 scan + float32 re-score)", 0.0, lambda q: [r for r, _ in dense.search(q, k)],
-           0)
-    rng = np.random.default_rng(0)
-    nlist = max(16, int(4 * np.sqrt(n)) // 16 * 16)
+    record("exact: Quest (FAISS float16 scan + float32 re-score)", 0.0,
+           lambda q: [r for r, _ in part.search(q, k, exact=True)], 0)
+    own = part.ivf is not None
     t = time.perf_counter()
-    quantizer = faiss.IndexFlatIP(dim)
-    ivf = faiss.IndexIVFScalarQuantizer(quantizer, dim, nlist, faiss.ScalarQuantizer.QT_fp16,
-                                        faiss.METRIC_INNER_PRODUCT)
-    sample = vectors[np.sort(rng.choice(n, min(n, nlist * 40), replace=False))].astype(np.float32)
-    ivf.train(sample)
-    for start in range(0, n, 65536):
-        ivf.add(vectors[start:start + 65536].astype(np.float32))
-    build_s = time.perf_counter() - t
+    if not own:
+        part.build_approximate()
+    build_s = None if own else time.perf_counter() - t
+    ivf = part.ivf
+    note = ("Quest's own IVF index over this segment" if own else "built here as Quest builds it") + \
+        ", trained on a sample of 40 x nlist"
     for nprobe in (8, 16, 32, 64, 128):
-        ivf.nprobe = nprobe
-        record(f"IVF{nlist},SQfp16", build_s, lambda q, ivf=ivf: ivf.search(q.reshape(1, -1), k)[1][0].tolist(),
-               n * dim * 2 + n * 8, "trained on a sample of 40 x nlist", nprobe=nprobe)
-    del ivf, quantizer
+        params = faiss.SearchParametersIVF(nprobe=nprobe)
+        record(f"IVF{ivf.nlist},SQfp16", build_s,
+               lambda q, params=params: ivf.search(q.reshape(1, -1), k, params=params)[1][0].tolist(),
+               n * dim * 2 + n * 8, note, nprobe=nprobe)
+    if not own:
+        part.ivf = None
     if n <= hnsw_up_to:
         t = time.perf_counter()
         hnsw = faiss.IndexHNSWSQ(dim, faiss.ScalarQuantizer.QT_fp16, 32, faiss.METRIC_INNER_PRODUCT)

@@ -15,6 +15,7 @@ Each section is one chunk after `chunk_document`, so `generate(n)` yields exactl
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import itertools
 import math
 import os
@@ -261,7 +262,7 @@ def edited(doc: Document, seed: int = SEED) -> Document:
     """The same document with one section rewritten (for the incremental-update measurement)."""
     rng = random.Random(f"{seed}-edit-{doc.id}")
     extra = "\n\n" + " ".join(rng.choice(_EN_WORDS) for _ in range(30)) + "."
-    return Document(**{**doc.__dict__, "text": doc.text + extra})
+    return dataclasses.replace(doc, text=doc.text + extra)
 
 
 # --------------------------------------------------------------------------- queries

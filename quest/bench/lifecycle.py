@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import json
+import logging
 import os
 import shutil
 import statistics
@@ -12,13 +13,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from quest.bench.corpus import edited
+from quest.bench.corpus import SEED, edited
 from quest.bench.measure import Stopwatch, TimedEmbedder, dir_size, peak_bytes, reset_peak, rss_bytes
 from quest.kb.documents import KnowledgeBase
 from quest.retrieval.index import Index, build_index, compact_index, load_index, save_index, update_index
 from quest.settings import Settings
 
 LOAD_RUNS = 3
+log = logging.getLogger(__name__)
 
 
 def measure_build(kb: KnowledgeBase, settings: Settings, embedder: TimedEmbedder | None) -> tuple[Index, dict]:
@@ -49,8 +51,14 @@ def measure_build(kb: KnowledgeBase, settings: Settings, embedder: TimedEmbedder
     }
 
 
-def measure_persistence(index: Index, folder: Path, runs: int = LOAD_RUNS) -> dict[str, Any]:
-    """Save once, then load `runs` times (verified against the manifest's SHA-256s; no re-embedding)."""
+def measure_persistence(index: Index, folder: Path, runs: int = LOAD_RUNS,
+                        probe_queries: tuple[int, int, int] | None = None) -> dict[str, Any]:
+    """Save once, then load `runs` times (sizes, structure and small files' SHA-256 checked; no re-embedding).
+
+    Then, in a fresh process: the load once more, resident memory after it, and with
+    `probe_queries` = (chunks, problems, queries) the bench's queries through a Retriever over
+    the loaded (memory-mapped) index, with resident memory after them (see `probe_loaded`).
+    """
     shutil.rmtree(folder, ignore_errors=True)
     watch = Stopwatch()
     save_index(index, folder)
@@ -65,44 +73,85 @@ def measure_persistence(index: Index, folder: Path, runs: int = LOAD_RUNS) -> di
         loads.append(watch.s)
         assert loaded.size == index.size
         del loaded
-    resident = resident_after_load(folder)
+    watch = Stopwatch()
+    load_index(folder, verify=True)
+    verify_s = watch.s
+    probe = probe_loaded(folder, probe_queries) or {}
     n = max(index.size, 1)
-    return {
+    resident = probe.get("after_load", {}).get("rss")
+    out = {
         "save_seconds": round(save_s, 3),
         "disk_bytes": total,
         "disk_bytes_per_chunk": round(total / n),
         "files": files,
         "load_seconds": [round(x, 3) for x in loads],
         "load_seconds_median": round(statistics.median(loads), 3),
+        "verify_seconds": round(verify_s, 3),
         "resident_bytes": resident,
         "resident_bytes_per_chunk": round(resident / n) if resident is not None else None,
     }
+    if probe:
+        out["fresh_process"] = probe
+        queried = probe.get("after_queries", {}).get("rss")
+        out["resident_after_queries_per_chunk"] = round(queried / n) if queried is not None else None
+    return out
 
 
-_RESIDENT_PROBE = """
-import gc, json, sys
+_PROBE = """
+import json, sys, time
 from pathlib import Path
-import faiss, numpy, scipy.sparse
-from quest.bench.measure import rss_bytes
+from quest.bench.measure import memory_parts
 from quest.retrieval.index import load_index
-before = rss_bytes()
+from quest.retrieval import retriever
+from quest.retrieval.tokenize import tokenize
+tokenize("预热分词器 warm up")  # jieba's dictionary and the retriever's imports are not the index's memory
+before = memory_parts()
+started = time.perf_counter()
 index = load_index(Path(sys.argv[1]))
-gc.collect()
-print(json.dumps({"before": before, "after": rss_bytes(), "rows": index.size}))
+out = {"load_seconds": round(time.perf_counter() - started, 3), "rows": index.size}
+out["after_load"] = memory_parts(before)
+if len(sys.argv) > 2:
+    from quest.bench.lifecycle import loaded_stages
+    out["stages"] = loaded_stages(index, *map(int, sys.argv[2:5]))
+    out["after_queries"] = memory_parts(before)
+print(json.dumps(out))
 """
 
 
-def resident_after_load(folder: Path) -> int | None:
-    """Resident memory a loaded index adds to a fresh process (imports excluded), measured in a child."""
+def probe_loaded(folder: Path, queries: tuple[int, int, int] | None) -> dict[str, Any] | None:
+    """Load time, memory and (optionally) query stages of the saved index in a fresh process.
+
+    Memory is what the index adds to the process (imports excluded): resident total, anonymous
+    (heap: Python objects, numpy arrays) and file-backed (pages of the memory-mapped files that
+    were read; the kernel can drop these under pressure and re-read them).
+    """
     root = Path(__file__).resolve().parents[2]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))}
+    args = [sys.executable, "-c", _PROBE, str(folder), *(map(str, queries) if queries else ())]
     try:
-        done = subprocess.run([sys.executable, "-c", _RESIDENT_PROBE, str(folder)], capture_output=True, text=True,
-                              env=env, timeout=600, check=True)
-        data = json.loads(done.stdout.strip().splitlines()[-1])
-    except (subprocess.SubprocessError, OSError, ValueError, IndexError):
+        done = subprocess.run(args, capture_output=True, text=True, env=env, timeout=1800, check=True)
+        return json.loads(done.stdout.strip().splitlines()[-1])
+    except (subprocess.SubprocessError, OSError, ValueError, IndexError) as exc:
+        stderr = getattr(exc, "stderr", "") or ""
+        log.warning("fresh-process probe failed: %s %s", exc, stderr[-2000:])
         return None
-    return int(data["after"] - data["before"])
+
+
+def loaded_stages(index: Index, n: int, problems: int, count: int) -> dict[str, Any]:
+    """The bench's queries (regenerated: they depend only on the sizes) through a Retriever over `index`."""
+    from quest.bench import stages, vectors
+    from quest.bench.corpus import SyntheticKB, make_problems, make_queries
+    from quest.retrieval.retriever import Retriever
+
+    settings = Settings(show_progress=False)
+    kb = KnowledgeBase(documents=(), problems=make_problems(problems))
+    queries = make_queries(SyntheticKB(kb=kb, n_chunks=n, seed=SEED), count)
+    centres = vectors.problem_centres(list(kb.problems))
+    prepared = stages.prepare(Retriever(settings, index, kb, None), queries)
+    embedder = vectors.LookupEmbedder("synthetic-bge-m3-shape", vectors.DIM, vectors.query_lookup(prepared, centres),
+                                      lexical=True)
+    retriever = Retriever(settings, index, kb, embedder)
+    return stages.run_stages(retriever, queries, context_chars=settings.context_max_chars)
 
 
 def measure_update(index: Index, kb: KnowledgeBase, settings: Settings, embedder: TimedEmbedder | None,

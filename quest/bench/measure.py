@@ -100,6 +100,14 @@ def rss_bytes() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
+def memory_parts(before: dict[str, int] | None = None) -> dict[str, int]:
+    """Resident memory now, in bytes: total, anonymous and file-backed (minus `before`, if given)."""
+    gc.collect()
+    now = {key: (_status_kb(field) or 0) * 1024 for key, field in (("rss", "VmRSS"), ("anon", "RssAnon"),
+                                                                     ("file", "RssFile"))}
+    return {k: v - (before or {}).get(k, 0) for k, v in now.items()}
+
+
 def reset_peak() -> bool:
     """Reset the kernel's peak-RSS mark (Linux: write 5 to /proc/self/clear_refs)."""
     try:

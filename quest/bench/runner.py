@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from quest.bench import compare, lifecycle, stages, vectors
+from quest.bench import compare, lifecycle, stages, tiling, vectors
 from quest.bench.corpus import generate, make_queries
 from quest.bench.measure import Stopwatch, TimedEmbedder, machine
 from quest.errors import EmbeddingUnavailable
@@ -39,6 +39,7 @@ Progress = Callable[[str], None]
 RANK_BM25_UP_TO = 100_000
 FLOAT32_CHECK_UP_TO = 100_000  # the float32 originals are regenerated whole (400 MB at 100k)
 MODEL_UP_TO = 100_000  # sizes above this run the bge-m3-shaped profile only
+_BM25_BUILDS: dict[int, tuple[Any, Index, dict[str, Any]]] = {}  # size -> (corpus, BM25-only index, build stats)
 TINY_LABEL = "tiny bge-m3-architecture test model (32-d, random weights; not production speed)"
 
 
@@ -112,7 +113,7 @@ def _compare(result: dict[str, Any], index_s: Index, prepared, lookup, centres, 
     qv = np.stack([lookup[p.text.strip()][0] for p in prepared])
     if n <= FLOAT32_CHECK_UP_TO:
         progress(f"[{n}] float16 vectors against float32 exact...")
-        float32 = vectors.shaped_float32(index_s.chunks, centres)
+        float32 = vectors.shaped_float32(vectors.problem_ids_of(index_s.chunks), centres)
         result["compare_float16"] = compare.float16_against_float32(index_s.dense, float32, qv)
         del float32
     if approximate:
@@ -125,21 +126,38 @@ def bench_size(n: int, n_queries: int, settings: Settings, model: Any, model_lab
     """One corpus size; `with_model=False` skips the embedding-model profile (hours at 1M with the tiny model)."""
     result: dict[str, Any] = {"chunks": n}
     watch = Stopwatch()
-    synthetic = generate(n)
+    tiled = n >= tiling.TILE_FROM and n % tiling.TILES == 0
+    base = n // tiling.TILES if tiled else n
+    reused = _BM25_BUILDS.get(base) if tiled else None  # an earlier size's build of the same corpus
+    synthetic = reused[0] if reused else generate(base)
     kb = synthetic.kb
-    queries = make_queries(synthetic, n_queries)
     result["corpus"] = {"documents": len(kb.documents), "problems": len(kb.problems),
-                        "generate_seconds": round(watch.s, 2), "queries": len(queries)}
+                        "generate_seconds": round(watch.s, 2)}
     progress(f"[{n}] {len(kb.documents)} documents, {len(kb.problems)} problems; building...")
 
     # ---- profile 1: the real pipeline with the embedding model (or BM25 only when skipped)
-    if with_model:
+    if with_model and not tiled:
+        queries = make_queries(synthetic, n_queries)
         index_m, result["model"] = _model_profile(kb, settings, model, model_label, queries, workdir / f"{n}-model",
                                                   progress, n)
+    elif reused:
+        index_m, result["bm25_build"] = reused[1], {**reused[2], "reused_from_size": base}
+        progress(f"[{n}] reusing the {base}-chunk BM25 build of the earlier size")
     else:
         index_m, build = lifecycle.measure_build(kb, settings, None)
         result["bm25_build"] = build
-        progress(f"[{n}] chunked + BM25 in {build['seconds']:.1f}s (model profile skipped at this size)")
+        _BM25_BUILDS[n] = (synthetic, index_m, build)  # the same corpus a larger, tiled size starts from
+        progress(f"[{n}] chunked + BM25 over {index_m.rows} chunks in {build['seconds']:.1f}s (no model profile)")
+    if tiled:
+        watch = Stopwatch()
+        synthetic = tiling.tile_kb(synthetic)
+        kb = synthetic.kb
+        index_m = tiling.tile_index(index_m, kb)
+        result["corpus"].update(tiled_from=n // tiling.TILES, tiles=tiling.TILES, documents=len(kb.documents),
+                                tile_seconds=round(watch.s, 2))
+        progress(f"[{n}] tiled {tiling.TILES} copies of the {n // tiling.TILES}-chunk base in {watch.s:.1f}s")
+    queries = make_queries(synthetic, n_queries)
+    result["corpus"]["queries"] = len(queries)
 
     # ---- profile 2: bge-m3-shaped vectors (1024-d) and lexical weights on the same chunks and BM25
     progress(f"[{n}] bge-m3-shaped profile (1024-d vectors)...")
@@ -150,13 +168,11 @@ def bench_size(n: int, n_queries: int, settings: Settings, model: Any, model_lab
     gc.collect()
     probe = Retriever(settings, index_s, kb, None)
     prepared = stages.prepare(probe, queries)
-    lookup = {p.text.strip(): (vectors.query_vector(p.query.target_problem, centres, seed=i),
-                               vectors.query_lexical(p.text))
-              for i, p in enumerate(prepared)}
+    lookup = vectors.query_lookup(prepared, centres)
     shaped = vectors.LookupEmbedder("synthetic-bge-m3-shape", vectors.DIM, lookup, lexical=True)
     generate_s = watch.s
     folder_s = workdir / f"{n}-shape"
-    persist_s = lifecycle.measure_persistence(index_s, folder_s)
+    persist_s = lifecycle.measure_persistence(index_s, folder_s, probe_queries=(n, len(kb.problems), n_queries))
     timed_s = TimedEmbedder(shaped)
     update_s = lifecycle.measure_update(index_s, kb, settings, timed_s, folder_s)
     progress(f"[{n}] compaction...")
@@ -218,5 +234,6 @@ def run(sizes: Sequence[int], n_queries: int, out: Path, settings: Settings, *, 
         report.write(results, out)
         return results
     finally:
+        _BM25_BUILDS.clear()
         if own_tmp:
             shutil.rmtree(workdir, ignore_errors=True)

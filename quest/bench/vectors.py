@@ -24,10 +24,10 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import scipy.sparse as sp
 
-from quest.kb.documents import Chunk
+from quest.retrieval.chunktable import IndexChunks
 from quest.retrieval.dense import DenseIndex
 from quest.retrieval.embedder import Embeddings
-from quest.retrieval.index import Index
+from quest.retrieval.index import Index, with_approximate
 from quest.retrieval.segments import Segment
 from quest.retrieval.sparse import LexicalIndex
 from quest.retrieval.tokenize import tokenize
@@ -49,19 +49,25 @@ def problem_centres(problem_ids: Sequence[str], dim: int = DIM, seed: int = 7) -
     return {pid: centres[i] for i, pid in enumerate(sorted(problem_ids, key=str))}
 
 
-def chunk_vectors(chunks: Sequence[Chunk], centres: Mapping[str, np.ndarray], dim: int = DIM,
+def chunk_vectors(problem_ids: Sequence[str | None], centres: Mapping[str, np.ndarray], dim: int = DIM,
                   seed: int = 11, batch: int = 8192) -> np.ndarray:
-    """(n, dim) float32 unit rows, generated in batches to keep the peak small."""
+    """(n, dim) float32 unit rows for chunks of these problems, generated in batches to keep the peak small."""
     rng = np.random.default_rng(seed)
-    out = np.empty((len(chunks), dim), dtype=np.float32)
+    out = np.empty((len(problem_ids), dim), dtype=np.float32)
     zero = np.zeros(dim, dtype=np.float32)
-    for start in range(0, len(chunks), batch):
-        part = chunks[start:start + batch]
+    for start in range(0, len(problem_ids), batch):
+        part = problem_ids[start:start + batch]
         noise = rng.standard_normal((len(part), dim), dtype=np.float32)
         noise *= NOISE / np.sqrt(dim)
-        base = np.stack([centres.get(c.problem_id, zero) if c.problem_id else zero for c in part])
+        base = np.stack([centres.get(pid, zero) if pid else zero for pid in part])
         out[start:start + len(part)] = _unit(base + noise)
     return out
+
+
+def problem_ids_of(chunks: IndexChunks) -> list[str | None]:
+    """Each row's problem id, from the index's columns (no chunk decoded)."""
+    names = [*chunks.problems, None]  # code -1 (no problem) picks the last entry
+    return [names[c] for c in chunks.problem.tolist()]
 
 
 def query_vector(problem_id: str, centres: Mapping[str, np.ndarray], seed: int) -> np.ndarray:
@@ -135,17 +141,19 @@ def lexical_from_terms(tf: sp.csc_matrix, terms: Sequence[str]) -> LexicalIndex:
     return LexicalIndex(matrix)
 
 
-def shaped_float32(chunks: Sequence[Chunk], centres: Mapping[str, np.ndarray], batch: int = 16384) -> np.ndarray:
+def shaped_float32(problem_ids: Sequence[str | None], centres: Mapping[str, np.ndarray],
+                   batch: int = 16384) -> np.ndarray:
     """The float32 originals of `shaped_dense` (same batches, same seeds), for the float16 recall check."""
-    return np.vstack([chunk_vectors(chunks[s:s + batch], centres, seed=11 + s // batch)
-                      for s in range(0, len(chunks), batch)])
+    return np.vstack([chunk_vectors(problem_ids[s:s + batch], centres, seed=11 + s // batch)
+                      for s in range(0, len(problem_ids), batch)])
 
 
-def shaped_dense(chunks: Sequence[Chunk], centres: Mapping[str, np.ndarray], batch: int = 16384) -> DenseIndex:
+def shaped_dense(problem_ids: Sequence[str | None], centres: Mapping[str, np.ndarray],
+                 batch: int = 16384) -> DenseIndex:
     """bge-m3-shaped vectors added batch by batch: the float32 matrix never exists whole (1M x 1024 = 4 GB)."""
     dense = DenseIndex.from_vectors(np.zeros((0, DIM), dtype=np.float32))
-    for start in range(0, len(chunks), batch):
-        part = chunk_vectors(chunks[start:start + batch], centres, seed=11 + start // batch)
+    for start in range(0, len(problem_ids), batch):
+        part = chunk_vectors(problem_ids[start:start + batch], centres, seed=11 + start // batch)
         dense.index.add(part)
     return dense
 
@@ -154,7 +162,14 @@ def shaped_index(index: Index, centres: Mapping[str, np.ndarray]) -> Index:
     """`index` (one BM25-only or model segment) with 1024-d vectors and lexical weights of bge-m3's shape."""
     (seg,) = index.segments
     terms = sorted(index.bm25.vocab, key=index.bm25.vocab.__getitem__)
+    dense = with_approximate(shaped_dense(problem_ids_of(index.chunks), centres))  # IVF at the sizes that use it
     shaped = Segment(name=seg.name, chunks=seg.chunks, tf=seg.tf, terms=seg.terms, doc_len=seg.doc_len,
-                     dense=shaped_dense(seg.chunks, centres), lexical=lexical_from_terms(seg.tf, terms))
+                     dense=dense, lexical=lexical_from_terms(seg.tf, terms))
     return Index(segments=[shaped], deleted=index.deleted.copy(), model="synthetic-bge-m3-shape",
                  doc_hashes=index.doc_hashes, chunk_max_chars=index.chunk_max_chars, dim=DIM)
+
+
+def query_lookup(prepared: Sequence, centres: Mapping[str, np.ndarray]) -> dict[str, tuple[np.ndarray, dict]]:
+    """Each prepared bench query's text -> (its bge-m3-shaped vector, its lexical weights), deterministically."""
+    return {p.text.strip(): (query_vector(p.query.target_problem, centres, seed=i), query_lexical(p.text))
+            for i, p in enumerate(prepared)}

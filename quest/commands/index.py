@@ -14,13 +14,39 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--rebuild", action="store_true", help="ignore the saved index and build from scratch")
     parser.add_argument("--compact", action="store_true",
                         help="merge the delta segments and drop deleted rows into one new base segment")
+    parser.add_argument("--verify", action="store_true",
+                        help="check every file of the saved indexes against its SHA-256 (loading checks only sizes, "
+                             "structure and small files); exit 1 if one is damaged")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     parser.set_defaults(func=run)
+
+
+def verify(settings: Settings) -> int:
+    """Every saved index under the data directory, every file hashed in full."""
+    from quest.errors import IndexError_
+    from quest.retrieval.index import load_index
+
+    folders = sorted(p.parent for p in settings.index_dir.glob("*/manifest.json"))
+    if not folders:
+        print(f"no saved index in {settings.index_dir}", file=sys.stderr)
+        return 1
+    damaged = 0
+    for folder in folders:
+        try:
+            index = load_index(folder, verify=True)
+        except IndexError_ as exc:
+            damaged += 1
+            print(f"damaged: {exc}. `python -m quest index` (or --rebuild) rebuilds it.", file=sys.stderr)
+            continue
+        print(f"ok: {folder} ({index.size} chunks in {len(index.segments)} segments; every file matches its SHA-256)")
+    return 1 if damaged else 0
 
 
 def run(args: argparse.Namespace, settings: Settings) -> int:
     import shutil
 
+    if args.verify:
+        return verify(settings)
     from quest.kb.markdown import load_knowledge_base
     from quest.retrieval.index import index_dir_for, open_index
     from quest.retrieval.retriever import load_embedder_or_none

@@ -30,6 +30,7 @@ from quest.kb.documents import Chunk, Document, KnowledgeBase
 from quest.kb.markdown import chunk_document
 from quest.retrieval import dense as dense_module
 from quest.retrieval import store
+from quest.retrieval.chunktable import NO_PROBLEM, IndexChunks, merge_tables
 from quest.retrieval.dense import DenseIndex
 from quest.retrieval.embedder import Embedder
 from quest.retrieval.manifest import FORMAT_VERSION, Manifest, SegmentEntry, parse_manifest
@@ -61,9 +62,9 @@ class Index:
     chunk_max_chars: int
     dim: int | None = None
     previous: Index | None = field(default=None, repr=False)  # an update's source: regroup only what changed
-    chunks: list[Chunk] = field(init=False)
+    chunks: IndexChunks = field(init=False)
     rows_by_problem: dict[str, np.ndarray] = field(init=False)
-    rows_by_doc: dict[str, list[int]] = field(init=False)
+    rows_by_doc: dict[str, Sequence[int]] = field(init=False)  # live rows: a range (a document's rows are adjacent)
 
     def __post_init__(self) -> None:
         offsets = offsets_of(self.segments)
@@ -73,7 +74,7 @@ class Index:
         with_lexical = {s.lexical is not None for s in self.segments}
         if len(with_dense) > 1 or len(with_lexical) > 1:
             raise IndexError_("the segments disagree on which parts they hold")
-        self.chunks = [c for s in self.segments for c in s.chunks]
+        self.chunks = IndexChunks([s.chunks for s in self.segments])
         self.bm25 = SegmentedBM25(self.segments, self.deleted)
         self.dense = None
         if with_dense == {True}:
@@ -85,48 +86,62 @@ class Index:
             self._regroup(self.previous)
             self.previous = None  # do not keep the old version alive
         else:
-            self._group_rows()
+            live = np.flatnonzero(~self.deleted)
+            self.rows_by_problem = self._by_problem(live)
+            self.rows_by_doc = self._by_doc(live)
+
+    def _by_problem(self, rows: np.ndarray) -> dict[str, np.ndarray]:
+        """`rows` (ascending) grouped by problem, in numpy: one sort of the problem codes."""
+        codes = self.chunks.problem[rows]
+        keep = codes != NO_PROBLEM
+        rows, codes = rows[keep], codes[keep]
+        if rows.size == 0:
+            return {}
+        order = np.argsort(codes, kind="stable")
+        rows, codes = rows[order], codes[order]
+        bounds = np.flatnonzero(np.diff(codes)) + 1
+        firsts = np.concatenate([[0], bounds]).astype(np.int64)
+        names = self.chunks.problems
+        return {names[int(codes[f])]: group for f, group in zip(firsts, np.split(rows, bounds), strict=True)}
+
+    def _by_doc(self, rows: np.ndarray) -> dict[str, Sequence[int]]:
+        """`rows` (ascending) grouped by document: runs of adjacent rows with one document code."""
+        if rows.size == 0:
+            return {}
+        codes = self.chunks.doc[rows]
+        starts = np.flatnonzero(np.concatenate([[True], (np.diff(codes) != 0) | (np.diff(rows) != 1)]))
+        ends = np.concatenate([starts[1:], [rows.size]])
+        docs = self.chunks.docs
+        out: dict[str, Sequence[int]] = {}
+        for code, first, last in zip(codes[starts].tolist(), rows[starts].tolist(), rows[ends - 1].tolist(),
+                                     strict=True):
+            name = docs[code]
+            run = range(first, last + 1)
+            out[name] = run if name not in out else [*out[name], *run]  # split rows: never expected, kept right
+        return out
 
     def _regroup(self, old: Index) -> None:
         """`rows_by_*` from the previous version's: drop newly deleted rows, add the appended ones."""
         gone = np.flatnonzero(self.deleted[: old.rows] & ~old.deleted)
-        touched_docs = {old.chunks[r].doc_id for r in gone}
-        touched = {old.chunks[r].problem_id for r in gone} - {None}
+        chunks = self.chunks
+        touched_docs = {chunks.docs[c] for c in np.unique(chunks.doc[gone]).tolist()}
+        codes = np.unique(chunks.problem[gone])
+        touched = {chunks.problems[c] for c in codes[codes != NO_PROBLEM].tolist()}
         by_doc = dict(old.rows_by_doc)
         for doc_id in touched_docs:
             by_doc.pop(doc_id, None)
-        extra: dict[str, list[int]] = {}
-        created: set[str] = set()
-        for row in range(old.rows, self.rows):
-            chunk = self.chunks[row]
-            if chunk.doc_id not in created:  # a fresh list: never append to the old version's
-                created.add(chunk.doc_id)
-                by_doc[chunk.doc_id] = []
-            by_doc[chunk.doc_id].append(row)
-            if chunk.problem_id is not None:
-                extra.setdefault(chunk.problem_id, []).append(row)
+        appended = np.arange(old.rows, self.rows, dtype=np.int64)
+        by_doc.update(self._by_doc(appended))
+        extra = self._by_problem(appended)
         by_problem = dict(old.rows_by_problem)
         for pid in touched | extra.keys():
             rows = by_problem.get(pid, np.zeros(0, dtype=np.int64))
-            rows = np.concatenate([rows[~self.deleted[rows]], np.asarray(extra.get(pid, []), dtype=np.int64)])
+            rows = np.concatenate([rows[~self.deleted[rows]], extra.get(pid, np.zeros(0, dtype=np.int64))])
             if rows.size:
                 by_problem[pid] = rows
             else:
                 by_problem.pop(pid, None)
         self.rows_by_problem, self.rows_by_doc = by_problem, by_doc
-
-    def _group_rows(self) -> None:
-        by_problem: dict[str, list[int]] = {}
-        by_doc: dict[str, list[int]] = {}
-        deleted = self.deleted
-        for row, chunk in enumerate(self.chunks):
-            if deleted[row]:
-                continue
-            if chunk.problem_id is not None:
-                by_problem.setdefault(chunk.problem_id, []).append(row)
-            by_doc.setdefault(chunk.doc_id, []).append(row)
-        self.rows_by_problem = {k: np.asarray(v, dtype=np.int64) for k, v in by_problem.items()}
-        self.rows_by_doc = by_doc
 
     @property
     def size(self) -> int:
@@ -140,7 +155,8 @@ class Index:
 
     @property
     def live_chunks(self) -> list[Chunk]:
-        return [c for c, dead in zip(self.chunks, self.deleted, strict=True) if not dead]
+        """Every live chunk, decoded (tests and small tools; search decodes only its hits)."""
+        return [self.chunks[r] for r in np.flatnonzero(~self.deleted)]
 
     @property
     def documents(self) -> int:
@@ -246,18 +262,20 @@ def compact_index(index: Index) -> Index:
     """One new base segment holding the live rows only (no re-embedding; the vocabulary is kept)."""
     live = np.flatnonzero(~index.deleted)
     width = len(index.bm25.vocab)
-    tf_parts, dense_parts, lexical_parts = [], [], []
+    tf_parts, lexical_parts, tables = [], [], []
+    dense = DenseIndex.from_vectors(np.zeros((0, index.dim), np.float32)) if index.dim is not None else None
     for seg, start in zip(index.segments, offsets_of(index.segments)[:-1], strict=False):
         keep = live[(live >= start) & (live < start + seg.rows)] - start
+        tables.append(seg.chunks.take(keep))
         part = seg.tf.tocsr()[keep]
         part.resize((part.shape[0], width))
         tf_parts.append(part)
-        if seg.dense is not None:
-            dense_parts.append(seg.dense.vectors[keep].astype(np.float32))
+        if seg.dense is not None and dense is not None:
+            for at in range(0, keep.size, 65536):  # float32 in batches: 1M rows would be 4 GB at once
+                dense.index.add(seg.dense.vectors[keep[at:at + 65536]].astype(np.float32))
         if seg.lexical is not None:
             lexical_parts.append(seg.lexical.matrix[keep])
     tf = sp.vstack(tf_parts, format="csr") if tf_parts else sp.csr_matrix((0, max(width, 1)), dtype=np.float32)
-    dense = DenseIndex.from_vectors(np.vstack(dense_parts)) if index.dim is not None else None
     lexical = None
     if index.lexical is not None:
         cols = max(p.shape[1] for p in lexical_parts)
@@ -265,7 +283,7 @@ def compact_index(index: Index) -> Index:
             p.resize((p.shape[0], cols))
         lexical = LexicalIndex(sp.vstack(lexical_parts, format="csr"))
     terms = sorted(index.bm25.vocab, key=index.bm25.vocab.__getitem__)
-    base = Segment(name=_next_name(index.segments), chunks=[index.chunks[r] for r in live], tf=tf, terms=terms,
+    base = Segment(name=_next_name(index.segments), chunks=merge_tables(tables), tf=tf, terms=terms,
                    dense=with_approximate(dense), lexical=lexical)
     return Index(segments=[base], deleted=np.zeros(base.rows, dtype=bool), model=index.model,
                  doc_hashes=dict(index.doc_hashes), chunk_max_chars=index.chunk_max_chars, dim=index.dim)
@@ -333,8 +351,13 @@ def _remove_unreferenced(folder: Path, keep: set[str]) -> None:
             path.unlink(missing_ok=True)
 
 
-def load_index(folder: Path, *, verify: bool = True) -> Index:
-    """Load a saved index, checking every file against the manifest; raise IndexError_ if they disagree."""
+def load_index(folder: Path, *, verify: bool | None = None) -> Index:
+    """Load a saved index, checking every file against the manifest; raise IndexError_ if they disagree.
+
+    `verify`: None checks sizes, structure and the SHA-256 of small files (store.HASH_ON_LOAD), so
+    loading stays ~constant in time; True hashes every file (`python -m quest index --verify`);
+    False checks sizes and structure only.
+    """
     manifest = read_manifest(folder)
     if manifest.tokenizer != TOKENIZER_VERSION:  # BM25 rows from other tokens would silently miss matches
         raise IndexError_(f"{folder}: built with tokenizer version {manifest.tokenizer}, this Quest uses "
@@ -348,7 +371,7 @@ def load_index(folder: Path, *, verify: bool = True) -> Index:
                       chunk_max_chars=manifest.chunk_max_chars, dim=manifest.dim)
     except IndexError_:
         raise
-    except Exception as exc:  # corrupt content that slipped past the size check (verify=False)
+    except Exception as exc:  # corrupt content that slipped past the size check (a large file, unhashed)
         raise IndexError_(f"{folder}: cannot read the index ({type(exc).__name__}: {exc})") from exc
     if index.dense is not None and manifest.dim != index.dense.dim:
         raise IndexError_(f"{folder}: vector dimension {index.dense.dim} does not match the manifest")

@@ -14,8 +14,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from quest.errors import IndexError_
+from quest.retrieval.chunktable import decode_record
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3  # 3: chunk metadata as columns + a record blob (chunktable.py)
 SEGMENT_NAME = r"^s[0-9]{6}$"
 FILE_NAME = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,80}$"  # a plain name inside the index folder, never a path
 
@@ -36,7 +37,7 @@ class SegmentEntry(_Strict):
 
     @model_validator(mode="after")
     def _has_the_required_parts(self) -> SegmentEntry:
-        for part in ("chunks.jsonl", "bm25.npz", "terms.json"):
+        for part in ("chunks.jsonl", "columns.npz", "names.json", "bm25.npz", "terms.json"):
             if f"{self.name}.{part}" not in self.files:
                 raise ValueError(f"segment {self.name} lacks its {part}")
         for name in self.files:
@@ -46,7 +47,7 @@ class SegmentEntry(_Strict):
 
 
 class Manifest(_Strict):
-    format: Literal[2]
+    format: Literal[3]
     model: str = Field(min_length=1)
     dim: int | None = Field(default=None, ge=1)
     lexical: bool
@@ -88,8 +89,8 @@ def _plain(name: str) -> bool:
 def parse_manifest(text: str, where: str) -> Manifest:
     """The manifest in `text`, or IndexError_ naming the first thing wrong with it."""
     try:
-        raw = json.loads(text)
-    except json.JSONDecodeError as exc:
+        raw = decode_record(text)  # orjson when installed: ~4x faster on a 250k-document manifest
+    except (json.JSONDecodeError, ValueError) as exc:
         raise IndexError_(f"{where}: unreadable manifest ({exc})") from exc
     if isinstance(raw, dict) and raw.get("format") != FORMAT_VERSION:
         raise IndexError_(f"{where}: index format {raw.get('format')!r}, expected {FORMAT_VERSION}")

@@ -33,10 +33,11 @@ from quest.kb.catalogue import resolve_problem, resolve_problem_id
 from quest.kb.documents import Chunk, Document, KnowledgeBase, Problem, normalize_problem_id
 from quest.kb.markdown import load_knowledge_base
 from quest.plan import Catalogue, squash
+from quest.retrieval.chunktable import NO_PROBLEM
 from quest.retrieval.embedder import Embedder
 from quest.retrieval.fusion import reciprocal_rank_fusion
 from quest.retrieval.index import Index, UpdateReport, open_index
-from quest.retrieval.sparse import normalized, top_k
+from quest.retrieval.sparse import normalized, top_k, top_k_among
 from quest.retrieval.tokenize import tokenize
 from quest.retrieval.types import Hit, RetrieverStatus, SearchResult, Signal
 from quest.settings import Settings
@@ -46,6 +47,8 @@ log = logging.getLogger(__name__)
 # Order in which an exact problem match lists its documents.
 KIND_ORDER = ("official_solution", "error_pattern", "user_explanation", "problem_statement", "faq")
 MAX_CHUNKS_PER_DOC = 2
+# A scope with at most 1/SMALL_SCOPE of the rows (one problem's) is scored for its rows alone.
+SMALL_SCOPE = 32
 
 
 @dataclass(frozen=True)
@@ -83,9 +86,9 @@ class Retriever:
         self.embedder = embedder
         self._notices = notices
         self.catalogue = Catalogue(kb.problems)
-        self._kinds = np.asarray([c.kind for c in index.chunks], dtype=object)
-        self._general_rows = np.asarray([i for i, c in enumerate(index.chunks) if c.problem_id is None],
-                                        dtype=np.int64)
+        # From the index's columns: no chunk is decoded until a search returns it.
+        self._general_rows = np.flatnonzero(index.chunks.problem == NO_PROBLEM).astype(np.int64)
+        self._everything_but: dict[frozenset[str], np.ndarray] = {}
 
     # ------------------------------------------------------------------ status
 
@@ -231,21 +234,27 @@ class Retriever:
     # ------------------------------------------------------------------ internals
 
     def _exact_hits(self, pid: str, excluded: frozenset[str], top_k: int) -> list[Hit]:
-        rows = self.index.rows_by_problem.get(pid, np.zeros(0, dtype=np.int64))
-        chunks = [self.index.chunks[r] for r in rows if self.index.chunks[r].kind not in excluded]
+        rows = self._allowed(self.index.rows_by_problem.get(pid, np.zeros(0, dtype=np.int64)), excluded)
+        table = self.index.chunks
         order = {k: i for i, k in enumerate(KIND_ORDER)}
-        # One chunk per document first (its opening), best kinds first; then the rest.
-        chunks.sort(key=lambda c: (c.ordinal > 0, order.get(c.kind, 99), c.doc_id, c.ordinal))
-        return [Hit(chunk=c, score=1.0, fused=1.0, signals={"exact": Signal(1, 1.0)}, scope="exact")
-                for c in chunks[:max(top_k, 1)]]
+        # One chunk per document first (its opening), best kinds first; then the rest (sorted on the
+        # columns, so only the chunks shown are decoded).
+        rows = sorted(rows.tolist(), key=lambda r: (table.ordinal[r] > 0, order.get(table.kinds[table.kind[r]], 99),
+                                                    table.doc_id(r), table.ordinal[r]))
+        return [Hit(chunk=table[r], score=1.0, fused=1.0, signals={"exact": Signal(1, 1.0)}, scope="exact")
+                for r in rows[:max(top_k, 1)]]
 
     def _allowed(self, rows: np.ndarray | None, excluded: frozenset[str]) -> np.ndarray | None:
         """`rows` (None: all) minus chunks of excluded kinds."""
         if not excluded:
             return rows
-        if rows is None:
-            return np.flatnonzero(~np.isin(self._kinds, list(excluded))).astype(np.int64)
-        return rows[~np.isin(self._kinds[rows], list(excluded))]
+        kinds = self.index.chunks.kind
+        codes = self.index.chunks.kind_codes(excluded)
+        if rows is None:  # every row but some kinds: the same few sets every time (hint tier), kept
+            if excluded not in self._everything_but:
+                self._everything_but[excluded] = np.flatnonzero(~np.isin(kinds, codes)).astype(np.int64)
+            return self._everything_but[excluded]
+        return rows[~np.isin(kinds[rows], codes)]
 
     def _rank(self, rows: np.ndarray | None, k: int, queries: Sequence[_PartQuery],
               timings: dict[str, float], scope: str) -> list[tuple[int, float, dict[str, Signal], float | None, float]]:
@@ -286,8 +295,7 @@ class Retriever:
                    timings: dict[str, float], scope: str) -> None:
         if q.tokens:
             t = time.perf_counter()
-            scores = q.signal_scores("bm25", lambda: self.index.bm25.scores(q.tokens))
-            lists[f"bm25:{q.name}"] = top_k(scores, k, rows)
+            lists[f"bm25:{q.name}"] = self._sparse_top(q, "bm25", self.index.bm25, q.tokens, rows, k)
             timings[f"bm25_{scope}"] = timings.get(f"bm25_{scope}", 0) + (time.perf_counter() - t) * 1000
         if q.dense is not None and self.index.dense is not None:
             t = time.perf_counter()
@@ -298,9 +306,17 @@ class Retriever:
             timings[f"dense_{scope}"] = timings.get(f"dense_{scope}", 0) + (time.perf_counter() - t) * 1000
         if q.lexical and self.index.lexical is not None:
             t = time.perf_counter()
-            scores = q.signal_scores("lexical", lambda: self.index.lexical.scores(q.lexical))
-            lists[f"lexical:{q.name}"] = top_k(scores, k, rows)
+            lists[f"lexical:{q.name}"] = self._sparse_top(q, "lexical", self.index.lexical, q.lexical, rows, k)
             timings[f"lexical_{scope}"] = timings.get(f"lexical_{scope}", 0) + (time.perf_counter() - t) * 1000
+
+    def _sparse_top(self, q: _PartQuery, signal: str, model, query, rows: np.ndarray | None,
+                    k: int) -> list[tuple[int, float]]:
+        """Top-k of a sparse signal over `rows`: scored for those rows alone when they are few (one
+        problem's), else from every row's score, computed once per part and cut per scope."""
+        if rows is not None and signal not in q.scores and rows.size * SMALL_SCOPE <= model.size:
+            rows = np.asarray(rows, dtype=np.int64)
+            return top_k_among(model.scores_for(query, rows), rows, k)
+        return top_k(q.signal_scores(signal, lambda: model.scores(query)), k, rows)
 
     def _attempt(self, attempt: _Attempt, queries: Sequence[_PartQuery], scope: str | None,
                  excluded: frozenset[str], top_k: int, timings: dict[str, float]) -> list[Hit]:

@@ -22,11 +22,14 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from quest.errors import IndexError_
 from quest.kb.documents import Chunk
+from quest.retrieval.chunktable import ChunkTable
 from quest.retrieval.dense import DenseIndex, _best
-from quest.retrieval.sparse import LexicalIndex, bm25_bound, top_k
+from quest.retrieval.sparse import LexicalIndex, bm25_bound, column_matches, positions, top_k
 
 K1, B, EPSILON = 1.5, 0.75, 0.25  # rank-bm25's BM25Okapi defaults
+GATHER_UP_TO = 8192  # dense search over more rows than this scans the codes with a bitmap (SegmentedDense)
 
 
 @dataclass(eq=False)
@@ -34,20 +37,24 @@ class Segment:
     """One immutable slice of the index. `terms` are the BM25 terms this segment introduced."""
 
     name: str
-    chunks: list[Chunk]
+    chunks: ChunkTable | Sequence  # a list of Chunk objects becomes a ChunkTable
     tf: sp.csc_matrix  # rows x global term ids known when the segment was written
     terms: list[str]
     dense: DenseIndex | None = None
     lexical: LexicalIndex | None = None
     doc_len: np.ndarray | None = None  # tokens per row; derived from `tf` when not given
     stored: dict | None = None  # the manifest's file entries once this segment is on disk
+    row_terms: tuple[np.ndarray, np.ndarray] | None = None  # (indptr, term ids) per row: `tf` by rows
 
     def __post_init__(self) -> None:
-        self.tf = sp.csc_matrix(self.tf, dtype=np.float32)
-        self.tf.sort_indices()
+        if not isinstance(self.chunks, ChunkTable) and all(isinstance(c, Chunk) for c in self.chunks):
+            self.chunks = ChunkTable.from_chunks(self.chunks)
+        if not isinstance(self.tf, sp.csc_matrix) or self.tf.dtype != np.float32:
+            self.tf = sp.csc_matrix(self.tf, dtype=np.float32)
+        self.tf.sort_indices()  # a loaded matrix is flagged sorted (written sorted): no scan of its entries
         if self.doc_len is None:
             self.doc_len = np.bincount(self.tf.indices, weights=self.tf.data, minlength=self.rows)[: self.rows]
-        sizes = {len(self.chunks), self.tf.shape[0]}
+        sizes = {len(self.chunks), self.tf.shape[0], self.doc_len.shape[0]}
         if self.dense is not None:
             sizes.add(self.dense.size)
         if self.lexical is not None:
@@ -58,6 +65,13 @@ class Segment:
     @property
     def rows(self) -> int:
         return len(self.chunks)
+
+    def terms_of_rows(self) -> tuple[np.ndarray, np.ndarray]:
+        """(indptr, term ids) by row, for the statistics of deleted rows; derived from `tf` once if not stored."""
+        if self.row_terms is None:
+            csr = self.tf.tocsr()
+            self.row_terms = (csr.indptr.astype(np.int64), csr.indices.astype(np.int32))
+        return self.row_terms
 
 
 def term_matrix(corpus: Iterable[Sequence[str]], vocab: dict[str, int]) -> tuple[sp.csc_matrix, list[str]]:
@@ -102,23 +116,29 @@ class SegmentedBM25:
             for term in seg.terms:
                 self.vocab.setdefault(term, len(self.vocab))
         self.size = int(self.offsets[-1])
-        self._columns: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._statistics()
 
     def _statistics(self) -> None:
-        """Document count, frequencies and average length over live rows only: O(stored entries)."""
+        """Document count, frequencies and average length over live rows only.
+
+        O(vocabulary + rows + the deleted rows' entries): each segment's document frequencies are
+        its column lengths, minus the terms of its deleted rows (read by row, see Segment.row_terms).
+        """
         width = len(self.vocab)
         df = np.zeros(width, dtype=np.int64)
         total_len = 0.0
         for seg, start in zip(self.segments, self.offsets[:-1], strict=False):
-            live = ~self.deleted[start:start + seg.rows]
-            total_len += float(seg.doc_len[live].sum())
-            counts = np.diff(seg.tf.indptr)
-            if not live.all():  # subtract the deleted rows' entries (found by their row ids)
-                dead_entries = np.flatnonzero(~live[seg.tf.indices])
-                dead_cols = np.searchsorted(seg.tf.indptr, dead_entries, side="right") - 1
-                counts = counts - np.bincount(dead_cols, minlength=counts.size)
+            dead = self.deleted[start:start + seg.rows]
+            counts = np.diff(np.asarray(seg.tf.indptr, dtype=np.int64))
             df[: counts.size] += counts
+            total_len += float(np.asarray(seg.doc_len, dtype=np.float64).sum())
+            gone = np.flatnonzero(dead)
+            if gone.size:
+                indptr, terms = seg.terms_of_rows()
+                lo, hi = indptr[gone], indptr[gone + 1]
+                cols = terms[positions(lo, hi)]
+                df[: counts.size] -= np.bincount(cols, minlength=counts.size)[: counts.size]
+                total_len -= float(np.asarray(seg.doc_len, dtype=np.float64)[gone].sum())
         self.n_live = int(self.size - self.deleted.sum())
         self.avgdl = total_len / self.n_live if self.n_live else 0.0
         present = df > 0
@@ -127,6 +147,9 @@ class SegmentedBM25:
         self.average_idf = float(idf[present].mean()) if present.any() else 0.0
         idf[present & (idf < 0)] = self.epsilon * self.average_idf
         self.idf, self.present, self.df = idf, present, df
+        # Each row's length normalisation k1 * (1 - b + b * dl / avgdl), once per index version (O(rows)).
+        self._norms = [(self.k1 * (1 - self.b + self.b * np.asarray(seg.doc_len, dtype=np.float64) /
+                                   (self.avgdl or 1.0))).astype(np.float32) for seg in self.segments]
 
     def query_vector(self, tokens: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         counts = Counter(self.vocab[t] for t in tokens if t in self.vocab)
@@ -134,42 +157,70 @@ class SegmentedBM25:
         mult = np.fromiter(counts.values(), dtype=np.float64, count=len(counts))
         return cols, mult
 
-    def _column(self, col: int) -> tuple[np.ndarray, np.ndarray]:
-        """(rows, BM25 weights) of one term across all segments, computed once per index version.
+    def _weights(self, tf: np.ndarray, norm: np.ndarray, coef: float) -> np.ndarray:
+        """BM25 term weights in float32, computed the same way by `scores` and `scores_for`."""
+        tf = np.asarray(tf, dtype=np.float32)
+        return tf * np.float32(coef * (self.k1 + 1)) / (tf + norm)
 
-        Memoized: load stays O(1) (nothing is precomputed) and a term's weights cost one pass over
-        its postings the first time a query uses it; a new Index (after an update) starts afresh,
-        so the statistics are always the current ones.
-        """
-        cached = self._columns.get(col)
-        if cached is not None:
-            return cached
-        rows_parts, weight_parts = [], []
-        for seg, start in zip(self.segments, self.offsets[:-1], strict=False):
-            if col >= seg.tf.shape[1]:
-                continue
-            lo, hi = seg.tf.indptr[col], seg.tf.indptr[col + 1]
-            rows = seg.tf.indices[lo:hi]
-            tf = seg.tf.data[lo:hi].astype(np.float64)
-            norm = self.k1 * (1 - self.b + self.b * seg.doc_len[rows] / self.avgdl)
-            rows_parts.append(rows.astype(np.int64) + start)
-            weight_parts.append((self.idf[col] * tf * (self.k1 + 1) / (tf + norm)).astype(np.float32))
-        cached = (np.concatenate(rows_parts) if rows_parts else np.zeros(0, np.int64),
-                  np.concatenate(weight_parts) if weight_parts else np.zeros(0, np.float32))
-        self._columns[col] = cached
-        return cached
+    def _query(self, tokens: Sequence[str]) -> tuple[list[int], list[float]]:
+        """The query's known, present columns and idf x multiplicity, in query order."""
+        cols, mult = self.query_vector(tokens)
+        if cols.size == 0 or self.n_live == 0 or self.avgdl == 0:
+            return [], []
+        keep = self.present[cols]
+        return cols[keep].tolist(), (self.idf[cols[keep]] * mult[keep]).tolist()
 
     def scores(self, tokens: Sequence[str]) -> np.ndarray:
-        """BM25 of every row (deleted rows score 0), from the query's columns only."""
-        cols, mult = self.query_vector(tokens)
+        """BM25 of every row (deleted rows score 0), from the query's columns only.
+
+        Computed from the raw term frequencies with the current statistics on every query: exact
+        whatever the deltas, and nothing cached per index version (no memory growing with the
+        terms queried). One column at a time, in float32: a few numpy passes over each query
+        term's postings, about what a precomputed weight matrix costs.
+        """
         out = np.zeros(self.size, dtype=np.float32)
-        if cols.size == 0 or self.n_live == 0 or self.avgdl == 0:
-            return out
-        for col, times in zip(cols, mult, strict=False):
-            if self.present[col]:
-                rows, weights = self._column(int(col))
-                out[rows] += weights * np.float32(times)  # a term's rows are distinct: no lost updates
+        cols, coefs = self._query(tokens)
+        for seg, start, norm in zip(self.segments, self.offsets[:-1].tolist(), self._norms, strict=True):
+            part = out[start:start + seg.rows]
+            indptr, indices, data = seg.tf.indptr, seg.tf.indices, seg.tf.data
+            for col, coef in zip(cols, coefs, strict=True):
+                if col >= seg.tf.shape[1] or indptr[col] == indptr[col + 1]:
+                    continue
+                lo, hi = int(indptr[col]), int(indptr[col + 1])
+                rows = np.asarray(indices[lo:hi])
+                try:
+                    part[rows] += self._weights(data[lo:hi], norm[rows], coef)  # a column's rows are distinct
+                except IndexError as exc:
+                    raise IndexError_(f"segment {seg.name}: term frequencies name rows it does not have") from exc
         out[self.deleted] = 0.0
+        return out
+
+    def scores_for(self, tokens: Sequence[str], rows: np.ndarray) -> np.ndarray:
+        """`scores(tokens)[rows]`, computed for those rows only (a problem's few thousand of a million).
+
+        Each row is looked up in each query term's postings by binary search; the same float32
+        weights are added in the same order as in `scores`, so the numbers are identical.
+        """
+        rows = np.asarray(rows, dtype=np.int64)
+        out = np.zeros(rows.size, dtype=np.float32)
+        cols, coefs = self._query(tokens)
+        if not cols or rows.size == 0:
+            return out
+        where = np.searchsorted(self.offsets, rows, side="right") - 1
+        for s, (seg, norm) in enumerate(zip(self.segments, self._norms, strict=True)):
+            at = np.flatnonzero(where == s)
+            if at.size == 0:
+                continue
+            if at.size > 1 and not bool((rows[at][1:] > rows[at][:-1]).all()):
+                at = at[np.argsort(rows[at], kind="stable")]
+            local = rows[at] - self.offsets[s]
+            acc = np.zeros(at.size, dtype=np.float32)
+            for col, coef in zip(cols, coefs, strict=True):
+                if col < seg.tf.shape[1]:
+                    hit, entries = column_matches(seg.tf.indptr, seg.tf.indices, col, local)
+                    acc[hit] += self._weights(seg.tf.data[entries], norm[local[hit]], coef)
+            out[at] = acc
+        out[self.deleted[rows]] = 0.0
         return out
 
     def max_score(self, tokens: Sequence[str]) -> float:
@@ -194,6 +245,19 @@ class SegmentedLexical:
 
     def search(self, query: Mapping[str, float], k: int, rows: np.ndarray | None = None) -> list[tuple[int, float]]:
         return top_k(self.scores(query), k, rows)
+
+    def scores_for(self, query: Mapping[str, float], rows: np.ndarray) -> np.ndarray:
+        """`scores(query)[rows]` for those rows only (see SegmentedBM25.scores_for)."""
+        rows = np.asarray(rows, dtype=np.int64)
+        out = np.zeros(rows.size, dtype=np.float32)
+        where = np.searchsorted(self.offsets, rows, side="right") - 1
+        for s, part in enumerate(self.parts):
+            at = np.flatnonzero(where == s)
+            if at.size:
+                at = at[np.argsort(rows[at], kind="stable")]
+                out[at] = part.scores_for(query, rows[at] - self.offsets[s])
+        out[self.deleted[rows]] = 0.0
+        return out
 
 
 class _Rows:
@@ -238,13 +302,14 @@ class SegmentedDense:
             mask = extra[lo:hi] if mask is None else mask & extra[lo:hi]
         return mask
 
-    def search(self, query: np.ndarray, k: int, allowed: np.ndarray | None = None) -> list[tuple[int, float]]:
+    def search(self, query: np.ndarray, k: int, allowed: np.ndarray | None = None, *,
+               exact: bool = False) -> list[tuple[int, float]]:
         found: list[tuple[int, float]] = []
         for s, part in enumerate(self.parts):
             mask = self._allowed(s, allowed)
             if mask is not None and not mask.any():
                 continue
-            found += [(int(self.offsets[s]) + r, v) for r, v in part.search(query, k, mask)]
+            found += [(int(self.offsets[s]) + r, v) for r, v in part.search(query, k, mask, exact=exact)]
         if not found:
             return []
         rows = np.asarray([r for r, _ in found], dtype=np.int64)
@@ -257,9 +322,12 @@ class SegmentedDense:
         rows = rows[~self.deleted[rows]] if rows.size else rows
         if rows.size == 0 or k <= 0:
             return []
-        if rows.size * 4 >= self.size:
+        if rows.size * 4 >= self.size or rows.size > GATHER_UP_TO:
+            # Many rows: one FAISS scan of the float16 codes with a bitmap of the allowed rows costs
+            # ~1 ns per skipped row, where gathering and converting 50k rows costs tens of ms. Most
+            # of the base (hint tier) may use the IVF index; fewer rows (general documents) are exact.
             mask = np.zeros(self.size, dtype=bool)
             mask[rows] = True
-            return self.search(query, k, mask)
+            return self.search(query, k, mask, exact=rows.size * 4 < self.size)
         sims = self.vectors[rows].astype(np.float32) @ np.asarray(query, dtype=np.float32).reshape(-1)
         return [(int(rows[i]), float(sims[i])) for i in _best(sims, k, rows)]

@@ -105,12 +105,30 @@ class BM25Index:
 
 
 class LexicalIndex:
-    """bge-m3 lexical weights: chunk x token-id matrix; score = sum of shared tokens' weight products."""
+    """bge-m3 lexical weights: chunk x token-id matrix; score = sum of shared tokens' weight products.
 
-    def __init__(self, matrix: sp.csr_matrix) -> None:
-        self.matrix = matrix.tocsr().astype(np.float32)
-        self.size = self.matrix.shape[0]
-        self._csc = self.matrix.tocsc()
+    Kept by token (CSC: for each token id, the rows holding it and their weights), which is all a
+    query reads; the arrays may be memory-mapped (store.py), so only the postings of the query's
+    tokens become resident. Rows (`matrix`, CSR) are derived on demand, for compaction.
+    """
+
+    def __init__(self, matrix: sp.spmatrix) -> None:
+        csc = sp.csc_matrix(matrix, dtype=np.float32)
+        csc.sort_indices()
+        self.csc = csc
+        self.size = csc.shape[0]
+
+    @classmethod
+    def from_columns(cls, indptr: np.ndarray, indices: np.ndarray, data: np.ndarray, shape: tuple[int, int]
+                     ) -> LexicalIndex:
+        """Wrap stored CSC arrays as they are (no copy, no scan: they may be memory-mapped)."""
+        csc = sp.csc_matrix((data, indices, indptr), shape=shape, copy=False)
+        csc.has_sorted_indices = True  # written sorted; checking would read every entry
+        return cls(csc)
+
+    @property
+    def matrix(self) -> sp.csr_matrix:
+        return self.csc.tocsr()
 
     @classmethod
     def from_weights(cls, weights: Sequence[Mapping[str, float]], vocab_size: int | None = None) -> LexicalIndex:
@@ -126,7 +144,7 @@ class LexicalIndex:
         return cls(matrix)
 
     def with_rows(self, keep: np.ndarray, new_weights: Sequence[Mapping[str, float]]) -> LexicalIndex:
-        new = LexicalIndex.from_weights(new_weights, vocab_size=self.matrix.shape[1]).matrix
+        new = LexicalIndex.from_weights(new_weights, vocab_size=self.csc.shape[1]).matrix
         old = self.matrix[np.asarray(keep, dtype=np.int64)]
         width = max(old.shape[1], new.shape[1])
         old.resize((old.shape[0], width))
@@ -134,16 +152,63 @@ class LexicalIndex:
         return LexicalIndex(sp.vstack([old, new], format="csr"))
 
     def scores(self, query: Mapping[str, float]) -> np.ndarray:
-        width = self._csc.shape[1]
-        items = [(int(t), float(w)) for t, w in query.items() if 0 <= int(t) < width]
-        if not items or self.size == 0:
-            return np.zeros(self.size, dtype=np.float32)
-        cols = np.asarray([c for c, _ in items], dtype=np.int64)
-        vals = np.asarray([w for _, w in items], dtype=np.float32)
-        return np.asarray(self._csc[:, cols] @ vals).ravel()
+        out = np.zeros(self.size, dtype=np.float32)
+        indptr, indices, data = self.csc.indptr, self.csc.indices, self.csc.data
+        for col, weight in self._items(query):
+            lo, hi = int(indptr[col]), int(indptr[col + 1])
+            if hi > lo:
+                rows = np.asarray(indices[lo:hi])
+                if rows[0] < 0 or rows[-1] >= self.size:  # sorted when written: the ends bound the rest
+                    raise ValueError("lexical weights name rows the index does not have")
+                out[rows] += np.asarray(data[lo:hi], dtype=np.float32) * weight  # a column's rows are distinct
+        return out
+
+    def _items(self, query: Mapping[str, float]) -> list[tuple[int, np.float32]]:
+        width = self.csc.shape[1]
+        return [(int(t), np.float32(w)) for t, w in query.items() if 0 <= int(t) < width]
 
     def search(self, query: Mapping[str, float], k: int, rows: np.ndarray | None = None) -> list[tuple[int, float]]:
         return top_k(self.scores(query), k, rows)
+
+    def scores_for(self, query: Mapping[str, float], rows: np.ndarray) -> np.ndarray:
+        """`scores(query)[rows]` for ascending `rows`, without reading the query tokens' whole postings."""
+        acc = np.zeros(rows.size, dtype=np.float32)
+        for col, weight in self._items(query):
+            hit, at = column_matches(self.csc.indptr, self.csc.indices, col, rows)
+            acc[hit] += np.asarray(self.csc.data[at], dtype=np.float32) * weight
+        return acc
+
+
+def column_matches(indptr: np.ndarray, indices: np.ndarray, col: int, rows: np.ndarray
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """Which of `rows` (ascending) column `col` holds, and where: (mask over rows, entry positions).
+
+    A binary search of each row in the column's sorted postings: O(len(rows) log postings), so
+    a search over one problem's rows never reads a common term's whole posting list.
+    """
+    lo, hi = int(indptr[col]), int(indptr[col + 1])
+    if hi == lo or rows.size == 0:
+        return np.zeros(rows.size, dtype=bool), np.zeros(0, dtype=np.int64)
+    postings = indices[lo:hi]
+    if rows.size > hi - lo:  # more rows than postings: look the postings up among the rows instead
+        postings = np.asarray(postings)
+        at = np.minimum(np.searchsorted(rows, postings), rows.size - 1)
+        found = rows[at] == postings
+        hit = np.zeros(rows.size, dtype=bool)
+        hit[at[found]] = True  # both sorted: entries come in the order of the rows they hit
+        return hit, lo + np.flatnonzero(found)
+    at = np.minimum(np.searchsorted(postings, rows), hi - lo - 1)
+    hit = np.asarray(postings[at]) == rows
+    return hit, lo + at[hit]
+
+
+def positions(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Every position in the ranges [lo, hi), concatenated in order."""
+    lo = np.asarray(lo, dtype=np.int64)
+    lengths = np.asarray(hi, dtype=np.int64) - lo
+    total = int(lengths.sum())
+    firsts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
+    return np.repeat(lo - firsts, lengths) + np.arange(total, dtype=np.int64)
 
 
 def bm25_bound(model: Any, tokens: Sequence[str]) -> float:
@@ -163,18 +228,21 @@ def top_k(scores: np.ndarray, k: int, rows: np.ndarray | None = None) -> list[tu
     """Best k positive scores as (row, score), ties by row id; `rows` restricts the candidates."""
     if rows is not None:
         rows = np.asarray(rows, dtype=np.int64)
-        sub = scores[rows]
-    else:
-        sub = scores
+        return top_k_among(scores[rows], rows, k)
+    return top_k_among(scores, None, k)
+
+
+def top_k_among(sub: np.ndarray, rows: np.ndarray | None, k: int) -> list[tuple[int, float]]:
+    """`top_k` over scores already cut to `rows` (sub[i] is the score of rows[i]; rows None: all rows)."""
     positive = np.flatnonzero(sub > 0)
     if positive.size == 0 or k <= 0:
         return []
-    if positive.size > k:
-        part = np.argpartition(-sub[positive], k - 1)[:k]
-        positive = positive[part]
+    if positive.size > k:  # every row tied with the k-th best stays in, so ties go to the lowest row ids
+        kth = np.partition(sub[positive], positive.size - k)[positive.size - k]
+        positive = positive[sub[positive] >= kth]
     ids = rows[positive] if rows is not None else positive
     vals = sub[positive]
-    order = np.lexsort((ids, -vals))
+    order = np.lexsort((ids, -vals))[:k]
     return [(int(ids[i]), float(vals[i])) for i in order]
 
 

@@ -1,34 +1,49 @@
 """Segment files on disk: every file is written under a new name, fsynced, and renamed into place.
 
-Per segment `sNNNNNN` (see segments.py)::
+Per segment `sNNNNNN` (see segments.py and chunktable.py)::
 
-    sNNNNNN.chunks.jsonl   chunk metadata, one JSON object per row
-    sNNNNNN.bm25.npz       term frequencies (CSC arrays + row lengths; plain arrays, no pickle)
+    sNNNNNN.chunks.jsonl   chunk records, one JSON object per line (memory-mapped, decoded per hit)
+    sNNNNNN.columns.npz    per-row columns: record offsets, kind / problem / document codes, ordinal
+    sNNNNNN.names.json     the names those codes stand for
+    sNNNNNN.bm25.npz       term frequencies by term (CSC) and by row (term ids only), row lengths
     sNNNNNN.terms.json     the BM25 terms this segment introduced, in global-id order
     sNNNNNN.dense.faiss    float16 vectors (FAISS scalar quantizer; memory-mapped on load)
     sNNNNNN.ivf.faiss      an IVF index over the same rows, for large segments (memory-mapped)
-    sNNNNNN.lexical.npz    bge-m3 lexical weights (only for bge-m3)
+    sNNNNNN.lexical.npz    bge-m3 lexical weights by token (CSC; only for bge-m3)
 
 and `deleted-<hash>.npy`, the sorted ids of deleted rows. A file's name never changes meaning
 while a manifest refers to it (segments get new numbers, the deleted list is named by its
 content), so writing a delta can never damage the index the current manifest describes.
+
+The .npz files are uncompressed zip archives of plain .npy arrays (no pickle), and on load
+each array is memory-mapped where it lies inside the archive (`map_npz`): loading costs the
+same at any size, and only the pages a query reads (the query terms' postings) become resident.
+
+Checking on load (`check_file`): every file must exist with exactly the size the manifest
+records, and files up to HASH_ON_LOAD bytes (the manifest-sized metadata: columns, names,
+terms, deleted rows; every file of a small index) must match their SHA-256. Larger files get
+the size check plus structural checks (record offsets, codes, array shapes, FAISS headers);
+hashing them would make the load linear again (seconds per GB), so their full SHA-256 is
+checked by `python -m quest index --verify` (`verify=True`). A bit flip inside a large
+file is the one damage this leaves to `--verify`; truncation, a missing or swapped file and an
+interrupted write are all caught on load.
 """
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import json
 import os
+import struct
+import zipfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
 
 from quest.errors import IndexError_
-from quest.kb.documents import Chunk
+from quest.retrieval.chunktable import ChunkTable, decode_record
 from quest.retrieval.dense import DenseIndex
 from quest.retrieval.manifest import FileEntry, SegmentEntry
 from quest.retrieval.segments import Segment
@@ -54,13 +69,18 @@ def write_atomic(path: Path, writer: Callable[[Path], None]) -> FileEntry:
     return entry
 
 
-def check_file(path: Path, entry: FileEntry, verify: bool) -> None:
+HASH_ON_LOAD = 32 * 2**20
+
+
+def check_file(path: Path, entry: FileEntry, verify: bool | None = None) -> None:
+    """Presence and size always; SHA-256 for every file (`verify=True`), none (False), or small ones (None)."""
     if not path.exists():
         raise IndexError_(f"{path} is missing")
     size = path.stat().st_size
     if size != entry.size:
         raise IndexError_(f"{path} is truncated or changed ({size} bytes, expected {entry.size})")
-    if verify and digest(path) != entry.sha256:
+    hashed = verify if verify is not None else size <= HASH_ON_LOAD
+    if hashed and digest(path) != entry.sha256:
         raise IndexError_(f"{path} does not match its checksum")
 
 
@@ -69,11 +89,17 @@ def check_file(path: Path, entry: FileEntry, verify: bool) -> None:
 
 def write_segment(seg: Segment, folder: Path) -> dict[str, FileEntry]:
     name = seg.name
+    table: ChunkTable = seg.chunks
+    tf = seg.tf
+    row_indptr, row_terms = seg.terms_of_rows()
     writers: dict[str, Callable[[Path], None]] = {
-        f"{name}.chunks.jsonl": lambda p: p.write_bytes(_chunk_lines(seg.chunks)),
-        f"{name}.bm25.npz": lambda p: _save_arrays(p, indptr=seg.tf.indptr, indices=seg.tf.indices,
-                                                   data=seg.tf.data, shape=np.asarray(seg.tf.shape),
-                                                   doc_len=seg.doc_len),
+        f"{name}.chunks.jsonl": lambda p: p.write_bytes(memoryview(table.records)[: int(table.offsets[-1])]),
+        f"{name}.columns.npz": table.save_columns,
+        f"{name}.names.json": table.save_names,
+        f"{name}.bm25.npz": lambda p: _save_arrays(
+            p, indptr=np.asarray(tf.indptr, dtype=np.int64), indices=np.asarray(tf.indices, dtype=np.int32),
+            data=np.asarray(tf.data, dtype=np.float32), shape=np.asarray(tf.shape, dtype=np.int64),
+            doc_len=np.asarray(seg.doc_len, dtype=np.float32), row_indptr=row_indptr, row_terms=row_terms),
         f"{name}.terms.json": lambda p: p.write_text(json.dumps(seg.terms, ensure_ascii=False), encoding="utf-8"),
     }
     if seg.dense is not None:
@@ -81,7 +107,10 @@ def write_segment(seg: Segment, folder: Path) -> dict[str, FileEntry]:
         if seg.dense.ivf is not None:
             writers[f"{name}.ivf.faiss"] = seg.dense.save_approximate
     if seg.lexical is not None:
-        writers[f"{name}.lexical.npz"] = lambda p: _save_npz(p, seg.lexical.matrix)
+        lex = seg.lexical.csc
+        writers[f"{name}.lexical.npz"] = lambda p: _save_arrays(
+            p, indptr=np.asarray(lex.indptr, dtype=np.int64), indices=np.asarray(lex.indices, dtype=np.int32),
+            data=np.asarray(lex.data, dtype=np.float32), shape=np.asarray(lex.shape, dtype=np.int64))
     seg.stored = {file: write_atomic(folder / file, writer) for file, writer in writers.items()}
     return seg.stored
 
@@ -104,34 +133,91 @@ def _save_array(path: Path, array: np.ndarray) -> None:
         np.save(fh, array, allow_pickle=False)
 
 
-def _save_npz(path: Path, matrix: sp.spmatrix) -> None:
-    with path.open("wb") as fh:
-        sp.save_npz(fh, matrix.tocsr(), compressed=False)
-
-
 # --------------------------------------------------------------------------- reading
 
 
 def read_segment(entry: SegmentEntry, folder: Path) -> Segment:
     name = entry.name
-    chunks = _read_chunks(folder / f"{name}.chunks.jsonl")
-    with np.load(folder / f"{name}.bm25.npz", allow_pickle=False) as arrays:
-        shape = tuple(int(x) for x in arrays["shape"])
-        tf = sp.csc_matrix((arrays["data"], arrays["indices"], arrays["indptr"]), shape=shape)
-        doc_len = np.asarray(arrays["doc_len"], dtype=np.float64)
-    terms = json.loads((folder / f"{name}.terms.json").read_text(encoding="utf-8"))
+    chunks = ChunkTable.open(folder / f"{name}.chunks.jsonl", folder / f"{name}.columns.npz",
+                             folder / f"{name}.names.json")
+    bm25 = map_npz(folder / f"{name}.bm25.npz", ("indptr", "indices", "data", "shape", "doc_len", "row_indptr",
+                                                  "row_terms"))
+    tf = _csc(bm25, f"{name}.bm25.npz")
+    row_terms = (bm25["row_indptr"], bm25["row_terms"])
+    if row_terms[0].shape != (tf.shape[0] + 1,) or not int(row_terms[0][-1]) == row_terms[1].shape[0] == tf.nnz:
+        raise IndexError_(f"{folder / (name + '.bm25.npz')}: the rows' terms do not match the term frequencies")
+    try:
+        terms = decode_record((folder / f"{name}.terms.json").read_bytes())
+    except ValueError as exc:
+        raise IndexError_(f"{folder / (name + '.terms.json')}: unreadable ({exc})") from exc
     if not isinstance(terms, list) or not all(isinstance(t, str) for t in terms):
         raise IndexError_(f"{folder / (name + '.terms.json')}: not a list of terms")
     dense_file = folder / f"{name}.dense.faiss"
     dense = DenseIndex.load(dense_file) if dense_file.name in entry.files else None
     if dense is not None and f"{name}.ivf.faiss" in entry.files:
         dense.load_approximate(folder / f"{name}.ivf.faiss")
-    lexical_file = folder / f"{name}.lexical.npz"
-    lexical = LexicalIndex(sp.load_npz(lexical_file)) if lexical_file.name in entry.files else None
+    lexical = None
+    if f"{name}.lexical.npz" in entry.files:
+        lex = map_npz(folder / f"{name}.lexical.npz", ("indptr", "indices", "data", "shape"))
+        matrix = _csc(lex, f"{name}.lexical.npz")
+        lexical = LexicalIndex.from_columns(matrix.indptr, matrix.indices, matrix.data, matrix.shape)
     if len(chunks) != entry.rows:
         raise IndexError_(f"{folder}: segment {name} holds {len(chunks)} chunks but the manifest says {entry.rows}")
-    return Segment(name=name, chunks=chunks, tf=tf, terms=terms, dense=dense, lexical=lexical, doc_len=doc_len,
-                   stored=dict(entry.files))
+    return Segment(name=name, chunks=chunks, tf=tf, terms=terms, dense=dense, lexical=lexical,
+                   doc_len=bm25["doc_len"], stored=dict(entry.files), row_terms=row_terms)
+
+
+def _csc(arrays: dict[str, np.ndarray], where: str) -> sp.csc_matrix:
+    """A CSC matrix over stored (memory-mapped) arrays after O(columns) checks; its entries are not read."""
+    shape = tuple(int(x) for x in arrays["shape"])
+    indptr, indices, data = arrays["indptr"], arrays["indices"], arrays["data"]
+    if len(shape) != 2 or indptr.shape != (shape[1] + 1,) or indices.shape != data.shape \
+            or int(indptr[0]) != 0 or int(indptr[-1]) != indices.shape[0] or bool((np.diff(indptr) < 0).any()):
+        raise IndexError_(f"{where}: the sparse matrix's arrays do not fit together")
+    matrix = sp.csc_matrix((data, indices, indptr), shape=shape, copy=False)
+    matrix.has_sorted_indices = True  # written sorted; checking would read every entry
+    return matrix
+
+
+def map_npz(path: Path, names: Sequence[str]) -> dict[str, np.ndarray]:
+    """The arrays `names` of an uncompressed .npz, each memory-mapped where it lies in the archive.
+
+    Object arrays (pickle) are refused; a damaged archive is an IndexError_.
+    """
+    out: dict[str, np.ndarray] = {}
+    try:
+        with zipfile.ZipFile(path) as archive, path.open("rb") as fh:
+            members = {info.filename: info for info in archive.infolist()}
+            for name in names:
+                info = members.get(f"{name}.npy")
+                if info is None or info.compress_type != zipfile.ZIP_STORED:
+                    raise IndexError_(f"{path}: no uncompressed array {name!r}")
+                fh.seek(info.header_offset)
+                local = fh.read(30)
+                if local[:4] != b"PK\x03\x04":
+                    raise IndexError_(f"{path}: damaged archive entry {name!r}")
+                name_len, extra_len = struct.unpack("<HH", local[26:30])
+                fh.seek(info.header_offset + 30 + name_len + extra_len)
+                out[name] = _map_npy(path, fh, info.file_size)
+    except (zipfile.BadZipFile, ValueError, OSError, struct.error) as exc:
+        raise IndexError_(f"{path}: unreadable arrays ({exc})") from exc
+    return out
+
+
+def _map_npy(path: Path, fh, member_size: int) -> np.ndarray:
+    start = fh.tell()
+    version = np.lib.format.read_magic(fh)
+    reader = {(1, 0): np.lib.format.read_array_header_1_0, (2, 0): np.lib.format.read_array_header_2_0}[version]
+    shape, fortran, dtype = reader(fh)
+    if dtype.hasobject or fortran:
+        raise ValueError("object or Fortran-ordered array")
+    offset = fh.tell()
+    count = int(np.prod(shape, dtype=np.int64))
+    if offset - start + count * dtype.itemsize != member_size:
+        raise ValueError("array size does not match its archive entry")
+    if count == 0:
+        return np.zeros(shape, dtype=dtype)
+    return np.memmap(path, dtype=dtype, mode="r", offset=offset, shape=shape)
 
 
 def read_deleted(folder: Path, files: dict[str, FileEntry], rows: int) -> np.ndarray:
@@ -142,41 +228,3 @@ def read_deleted(folder: Path, files: dict[str, FileEntry], rows: int) -> np.nda
             raise IndexError_(f"{folder / name}: deleted row ids out of range")
         mask[ids] = True
     return mask
-
-
-def _chunk_lines(chunks: Sequence[Chunk]) -> bytes:
-    """One JSON object per line, UTF-8; newlines inside strings are escaped by JSON."""
-    try:
-        import orjson
-    except ImportError:  # pragma: no cover - orjson comes with gradio
-        return "".join(json.dumps(c.to_dict(), ensure_ascii=False) + "\n" for c in chunks).encode("utf-8")
-    return b"".join(orjson.dumps(c.to_dict()) + b"\n" for c in chunks)
-
-
-def _read_chunks(path: Path) -> list[Chunk]:
-    """chunks.jsonl, parsed in one call (JSON escapes every newline inside strings, so each raw
-    newline ends a record). orjson (already installed with gradio) parses ~3x faster when present."""
-    body = path.read_bytes().strip(b"\n")
-    if not body:
-        return []
-    # 100k records create ~1M objects: pausing the cyclic GC meanwhile saves its repeated full passes.
-    paused = gc.isenabled()
-    gc.disable()
-    try:
-        records = _json_loads(b"[" + body.replace(b"\n", b",") + b"]")
-        return _chunks_from(records)
-    finally:
-        if paused:
-            gc.enable()
-
-
-def _chunks_from(records: list[dict[str, Any]]) -> list[Chunk]:
-    return [Chunk.from_dict(r) for r in records]
-
-
-def _json_loads(data: bytes) -> Any:
-    try:
-        import orjson
-    except ImportError:  # pragma: no cover - orjson comes with gradio
-        return json.loads(data)
-    return orjson.loads(data)

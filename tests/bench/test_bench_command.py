@@ -26,8 +26,12 @@ def test_bench_command_writes_the_report(tmp_path, capsys, monkeypatch):
     assert size["shape"]["dim"] == 1024
     assert size["compare_bm25"]["top10_identical"] == "20/20"
     assert size["compare_restricted_dense"]["filter_recall_of_exact_top30"] == 1.0
-    assert {m["method"].split(",")[0] for m in size["compare_approximate"]["methods"]} >= {"IVF48", "HNSW32"}
+    assert {m["method"].split(",")[0] for m in size["compare_approximate"]["methods"]} >= {"IVF16", "HNSW32"}
     assert size["compare_float16"]["recall_at_30"] >= 0.9
+    fresh = size["shape"]["persistence"]["fresh_process"]  # the saved index, loaded and queried in a new process
+    assert fresh["rows"] == 200 and fresh["stages"]["stages"]["retrieval"]["n"] == 20
+    assert set(fresh["after_load"]) == set(fresh["after_queries"]) == {"rss", "anon", "file"}
+    assert size["shape"]["persistence"]["verify_seconds"] > 0
     compaction = size["shape"]["compaction"]
     assert compaction["deleted_rows_before"] > 0 and compaction["rows_after"] >= 200
     assert size["shape"]["update"]["segments_after"] == 2

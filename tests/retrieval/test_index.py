@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 from quest.errors import IndexError_
 from quest.kb.markdown import load_knowledge_base
+from quest.retrieval.chunktable import ChunkTable
 from quest.retrieval.index import index_dir_for, load_index, open_index
 from quest.retrieval.retriever import Retriever
 from quest.retrieval.tokenize import TOKENIZER_VERSION
@@ -110,16 +112,33 @@ def test_chunks_and_vectors_that_disagree_are_refused(settings, embedder):
     kb = load_knowledge_base(settings.kb_dir)
     open_index(kb, settings, embedder)
     folder = index_dir_for(settings, embedder.name)
-    chunks = folder / "s000001.chunks.jsonl"
-    lines = chunks.read_text(encoding="utf-8").splitlines()
-    chunks.write_text("\n".join(lines[:-1]) + "\n", encoding="utf-8")
+    names = ("s000001.chunks.jsonl", "s000001.columns.npz", "s000001.names.json")
+    table = ChunkTable.open(*(folder / n for n in names))
+    shorter = table.take(np.arange(len(table) - 1))  # one chunk fewer, every chunk file consistent
+    (folder / names[0]).write_bytes(bytes(shorter.records))
+    shorter.save_columns(folder / names[1])
+    shorter.save_names(folder / names[2])
     manifest = json.loads((folder / "manifest.json").read_text())
     # Even with a manifest forged to match the file sizes, the parts must agree on the row count.
-    manifest["segments"][0]["files"][chunks.name]["size"] = chunks.stat().st_size
+    for name in names:
+        manifest["segments"][0]["files"][name]["size"] = (folder / name).stat().st_size
     manifest["segments"][0]["rows"] -= 1
     manifest["rows"] -= 1
     (folder / "manifest.json").write_text(json.dumps(manifest))
     with pytest.raises(IndexError_, match="disagree"):
+        load_index(folder, verify=False)
+
+
+def test_a_truncated_record_file_is_refused_even_unhashed(settings, embedder):
+    kb = load_knowledge_base(settings.kb_dir)
+    open_index(kb, settings, embedder)
+    folder = index_dir_for(settings, embedder.name)
+    chunks = folder / "s000001.chunks.jsonl"
+    chunks.write_bytes(chunks.read_bytes()[:-40])
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["segments"][0]["files"][chunks.name]["size"] = chunks.stat().st_size  # the size forged too
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(IndexError_, match="record offsets do not match the file"):
         load_index(folder, verify=False)
 
 

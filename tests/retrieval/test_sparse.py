@@ -65,5 +65,6 @@ def test_top_k_breaks_ties_by_row():
 def test_lexical_scores_are_dot_products():
     index = LexicalIndex.from_weights([{"5": 0.5, "7": 0.2}, {"7": 1.0}, {}])
     np.testing.assert_allclose(index.scores({"7": 0.5, "999": 1.0}), [0.1, 0.5, 0.0])
+    np.testing.assert_allclose(index.scores_for({"7": 0.5, "5": 2.0}, np.array([0, 2])), [1.1, 0.0])
     grown = index.with_rows(np.array([1]), [{"3": 1.0}])
     np.testing.assert_allclose(grown.scores({"3": 2.0, "7": 1.0}), [1.0, 2.0])
