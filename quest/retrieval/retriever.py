@@ -286,8 +286,11 @@ class Retriever:
                    timings: dict[str, float], scope: str) -> None:
         if q.tokens:
             t = time.perf_counter()
-            scores = q.signal_scores("bm25", lambda: self.index.bm25.scores(q.tokens))
-            lists[f"bm25:{q.name}"] = top_k(scores, k, rows)
+            if getattr(self.index.bm25, "remote", False):  # a vector store ranks (QUEST_VECTOR_STORE)
+                lists[f"bm25:{q.name}"] = self.index.bm25.search(q.tokens, k, rows)
+            else:
+                scores = q.signal_scores("bm25", lambda: self.index.bm25.scores(q.tokens))
+                lists[f"bm25:{q.name}"] = top_k(scores, k, rows)
             timings[f"bm25_{scope}"] = timings.get(f"bm25_{scope}", 0) + (time.perf_counter() - t) * 1000
         if q.dense is not None and self.index.dense is not None:
             t = time.perf_counter()
@@ -298,8 +301,11 @@ class Retriever:
             timings[f"dense_{scope}"] = timings.get(f"dense_{scope}", 0) + (time.perf_counter() - t) * 1000
         if q.lexical and self.index.lexical is not None:
             t = time.perf_counter()
-            scores = q.signal_scores("lexical", lambda: self.index.lexical.scores(q.lexical))
-            lists[f"lexical:{q.name}"] = top_k(scores, k, rows)
+            if getattr(self.index.lexical, "remote", False):
+                lists[f"lexical:{q.name}"] = self.index.lexical.search(q.lexical, k, rows)
+            else:
+                scores = q.signal_scores("lexical", lambda: self.index.lexical.scores(q.lexical))
+                lists[f"lexical:{q.name}"] = top_k(scores, k, rows)
             timings[f"lexical_{scope}"] = timings.get(f"lexical_{scope}", 0) + (time.perf_counter() - t) * 1000
 
     def _attempt(self, attempt: _Attempt, queries: Sequence[_PartQuery], scope: str | None,

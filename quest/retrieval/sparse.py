@@ -170,12 +170,25 @@ def top_k(scores: np.ndarray, k: int, rows: np.ndarray | None = None) -> list[tu
     if positive.size == 0 or k <= 0:
         return []
     if positive.size > k:
-        part = np.argpartition(-sub[positive], k - 1)[:k]
-        positive = positive[part]
+        positive = positive[first_k(sub[positive], k, rows[positive] if rows is not None else positive)]
     ids = rows[positive] if rows is not None else positive
     vals = sub[positive]
     order = np.lexsort((ids, -vals))
     return [(int(ids[i]), float(vals[i])) for i in order]
+
+
+def first_k(values: np.ndarray, k: int, ids: np.ndarray | None = None) -> np.ndarray:
+    """Positions of the k highest values (unordered); rows tied at the k-th value are taken by id
+    ascending, so the choice does not depend on how the values were laid out (a vector store's
+    ranked list, fetched past the tie, picks the same rows)."""
+    part = np.argpartition(-values, k - 1)[:k]
+    kth = values[part].min()
+    above = np.flatnonzero(values > kth)
+    tied = np.flatnonzero(values == kth)
+    if above.size + tied.size == k:
+        return np.concatenate([above, tied])
+    keys = ids[tied] if ids is not None else tied
+    return np.concatenate([above, tied[np.argsort(keys, kind="stable")][: k - above.size]])
 
 
 def _tf_matrix(corpus: Iterable[Sequence[str]], vocab: dict[str, int]) -> sp.csr_matrix:
