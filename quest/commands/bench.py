@@ -48,6 +48,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=int, default=11, help="soak: seed of the schedule and the chaos")
     parser.add_argument("--model-up-to", type=int, default=100_000,
                         help="run the embedding-model profile only for sizes up to this (default: 100000)")
+    # Issue 14: the local store against Milvus Lite at the given --sizes (see quest/bench/milvus_bench.py).
+    parser.add_argument("--milvus", action="store_true", help="compare the local store with Milvus Lite side by side")
     parser.set_defaults(func=run)
 
 
@@ -58,6 +60,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         return run_fleet(args)
     if args.soak:
         return _soak(args)
+    if args.milvus:
+        return _milvus(args, settings)
     if args.queries < 1:
         print("error: --queries must be at least 1", file=sys.stderr)
         return 2
@@ -114,3 +118,15 @@ def _soak(args: argparse.Namespace) -> int:
     for goal in results.get("goals", []):
         print(f"  {'met   ' if goal['met'] else 'MISSED'} {goal['goal']}: {goal['value']}")
     return 0 if "skipped" not in results else 1
+
+
+def _milvus(args: argparse.Namespace, settings: Settings) -> int:
+    import tempfile
+
+    from quest.bench import milvus_bench
+
+    results = milvus_bench.run(args.sizes, args.queries, args.out, settings,
+                               Path(tempfile.mkdtemp(prefix="quest-milvus-bench-")),
+                               progress=lambda m: print(m, file=sys.stderr, flush=True))
+    print(f"wrote {args.out / 'report.md'} and {args.out / 'results.json'} ({len(results['sizes'])} sizes)")
+    return 0

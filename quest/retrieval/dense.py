@@ -21,6 +21,8 @@ from pathlib import Path
 import faiss
 import numpy as np
 
+from quest.retrieval.sparse import first_k
+
 LARGE_SUBSET = 4  # a restriction to more than 1/4 of the rows is one filtered scan of all rows
 # Global search over a segment this large goes through an IVF index (float16 codes, memory-mapped)
 # instead of the exact scan; NPROBE lists are visited. Both chosen by `python -m quest bench`
@@ -36,7 +38,7 @@ def _best(sims: np.ndarray, k: int, ids: np.ndarray | None = None) -> np.ndarray
     n = sims.shape[0]
     if k <= 0 or n == 0:
         return np.zeros(0, dtype=np.int64)
-    part = np.argpartition(-sims, k - 1)[:k] if n > k else np.arange(n)
+    part = first_k(sims, k, ids) if n > k else np.arange(n)
     keys = ids[part] if ids is not None else part
     return part[np.lexsort((keys, -sims[part]))]
 

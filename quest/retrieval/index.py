@@ -448,14 +448,14 @@ def _save_unless_read_only(index: Index, folder: Path, settings: Settings) -> No
 
 
 def attach_vector_store(index: Index, settings: Settings) -> None:
-    """With QUEST_VECTOR_STORE set to Milvus, dense search moves there (kept in sync with the index)."""
+    """With QUEST_VECTOR_STORE set to Milvus, the ranked lists come from there (kept in sync with the index)."""
     store = (settings.vector_store or "local").strip()
     if store == "local" or index.dense is None:
         return
-    from quest.retrieval.milvus import MilvusDense
-
     try:
-        index.dense = MilvusDense.attach(store, index)
+        from quest.retrieval.milvus import attach  # dense, BM25 and lexical ranked lists move there
+
+        attach(store, index)
     except ImportError as exc:
         raise IndexError_(f"QUEST_VECTOR_STORE={store} needs pymilvus (pip install -r requirements-milvus.txt)") \
             from exc

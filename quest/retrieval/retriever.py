@@ -295,7 +295,10 @@ class Retriever:
                    timings: dict[str, float], scope: str) -> None:
         if q.tokens:
             t = time.perf_counter()
-            lists[f"bm25:{q.name}"] = self._sparse_top(q, "bm25", self.index.bm25, q.tokens, rows, k)
+            if getattr(self.index.bm25, "remote", False):  # a vector store ranks (QUEST_VECTOR_STORE)
+                lists[f"bm25:{q.name}"] = self.index.bm25.search(q.tokens, k, rows)
+            else:
+                lists[f"bm25:{q.name}"] = self._sparse_top(q, "bm25", self.index.bm25, q.tokens, rows, k)
             timings[f"bm25_{scope}"] = timings.get(f"bm25_{scope}", 0) + (time.perf_counter() - t) * 1000
         if q.dense is not None and self.index.dense is not None:
             t = time.perf_counter()
@@ -306,7 +309,10 @@ class Retriever:
             timings[f"dense_{scope}"] = timings.get(f"dense_{scope}", 0) + (time.perf_counter() - t) * 1000
         if q.lexical and self.index.lexical is not None:
             t = time.perf_counter()
-            lists[f"lexical:{q.name}"] = self._sparse_top(q, "lexical", self.index.lexical, q.lexical, rows, k)
+            if getattr(self.index.lexical, "remote", False):
+                lists[f"lexical:{q.name}"] = self.index.lexical.search(q.lexical, k, rows)
+            else:
+                lists[f"lexical:{q.name}"] = self._sparse_top(q, "lexical", self.index.lexical, q.lexical, rows, k)
             timings[f"lexical_{scope}"] = timings.get(f"lexical_{scope}", 0) + (time.perf_counter() - t) * 1000
 
     def _sparse_top(self, q: _PartQuery, signal: str, model, query, rows: np.ndarray | None,

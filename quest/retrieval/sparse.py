@@ -246,6 +246,20 @@ def top_k_among(sub: np.ndarray, rows: np.ndarray | None, k: int) -> list[tuple[
     return [(int(ids[i]), float(vals[i])) for i in order]
 
 
+def first_k(values: np.ndarray, k: int, ids: np.ndarray | None = None) -> np.ndarray:
+    """Positions of the k highest values (unordered); rows tied at the k-th value are taken by id
+    ascending, so the choice does not depend on how the values were laid out (a vector store's
+    ranked list, fetched past the tie, picks the same rows)."""
+    part = np.argpartition(-values, k - 1)[:k]
+    kth = values[part].min()
+    above = np.flatnonzero(values > kth)
+    tied = np.flatnonzero(values == kth)
+    if above.size + tied.size == k:
+        return np.concatenate([above, tied])
+    keys = ids[tied] if ids is not None else tied
+    return np.concatenate([above, tied[np.argsort(keys, kind="stable")][: k - above.size]])
+
+
 def _tf_matrix(corpus: Iterable[Sequence[str]], vocab: dict[str, int]) -> sp.csr_matrix:
     indptr = [0]
     indices: list[int] = []

@@ -1,0 +1,40 @@
+"""`python -m quest bench --milvus` end to end on a tiny corpus against Milvus Lite (speed reported, not asserted)."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from quest.cli import main
+
+try:
+    import milvus_lite  # noqa: F401
+    import pymilvus  # noqa: F401
+except ImportError:  # pragma: no cover - requirements-dev.txt installs both; CI must run this test
+    if os.environ.get("CI"):
+        raise
+    pytest.skip("pymilvus / milvus-lite not installed (pip install -r requirements-milvus.txt)",
+                allow_module_level=True)
+
+pytestmark = pytest.mark.slow
+
+
+def test_bench_milvus_writes_the_side_by_side_report(tmp_path, capsys):
+    out = tmp_path / "out"
+    assert main(["bench", "--milvus", "--sizes", "300", "--queries", "12", "--out", str(out)]) == 0
+    results = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    (size,) = results["sizes"]
+    assert size["queries"] == 12
+    for store in ("local", "milvus"):
+        stages = size[store]["stages"]
+        for key in ("dense_problem", "dense_global", "bm25_global", "lexical_global", "hybrid_global",
+                    "retrieval_no_embed"):
+            assert stages[key]["n"] == 12 and stages[key]["p95"] >= stages[key]["p50"] > 0, (store, key)
+    for key in ("dense_problem", "dense_global", "bm25_global", "lexical_global"):  # exact lists: identical
+        assert size["agreement"][key] == {"top30_same_set": 1.0, "top5_same_order": 1.0}, key
+    assert size["milvus"]["insert_seconds"] > 0 and size["milvus"]["disk_bytes"] > 0
+    report = (out / "report.md").read_text(encoding="utf-8")
+    assert "| dense global |" in report and "hybrid: dense + BM25 + lexical, RRF k=60" in report
+    assert "wrote" in capsys.readouterr().out
