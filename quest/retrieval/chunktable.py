@@ -103,11 +103,7 @@ class ChunkTable(Sequence[Chunk]):
     def __getitem__(self, row):  # type: ignore[override]
         if isinstance(row, slice):
             return [self[i] for i in range(*row.indices(len(self)))]
-        row = int(row)
-        if row < 0:
-            row += len(self)
-        if not 0 <= row < len(self):
-            raise IndexError(row)
+        row = checked_row(row, len(self))
         try:
             return Chunk.from_dict(decode_record(self.record(row)))
         except (ValueError, TypeError) as exc:  # a damaged record: say which, never a bare traceback
@@ -201,11 +197,7 @@ class IndexChunks(Sequence[Chunk]):
     def __getitem__(self, row):  # type: ignore[override]
         if isinstance(row, slice):
             return [self[i] for i in range(*row.indices(len(self)))]
-        row = int(row)
-        if row < 0:
-            row += len(self)
-        if not 0 <= row < len(self):
-            raise IndexError(row)
+        row = checked_row(row, len(self))
         table, local = self.locate(row)
         return table[local]
 
@@ -255,3 +247,13 @@ def merge_tables(tables: Sequence[ChunkTable]) -> ChunkTable:
                "doc": doc.astype(np.int32).reshape(-1), "ordinal": view.ordinal}
     return ChunkTable(blob, columns, {"kinds": view.kinds, "problems": view.problems,
                                       "docs": [view.docs[i] for i in used.tolist()]})
+
+
+def checked_row(row: int, length: int) -> int:
+    """`row` as a list index into `length` rows: negative counts from the end; out of range raises IndexError."""
+    index = int(row)
+    if index < 0:
+        index += length
+    if not 0 <= index < length:
+        raise IndexError(row)
+    return index
