@@ -341,7 +341,8 @@ class Retriever:
             for row, fused, sig, dense_sim, bm25n in ranked:
                 clears = _clears(bm25n, dense_sim, attempt, ratio)
                 if clears or _clears(bm25n, dense_sim, attempt, ratio * companions):
-                    score = max(bm25n, dense_sim if dense_sim is not None else 0.0)
+                    # A plain float: numpy scalars round ~10x slower, and hits are compared and shown as floats.
+                    score = float(max(bm25n, dense_sim if dense_sim is not None else 0.0))
                     hit = Hit(chunk=self.index.chunks[row], score=round(score, 4), fused=fused, signals=sig,
                               scope=where)
                     hits.append(hit)

@@ -29,7 +29,10 @@ from quest.retrieval.dense import DenseIndex, _best
 from quest.retrieval.sparse import LexicalIndex, bm25_bound, column_matches, positions, top_k
 
 K1, B, EPSILON = 1.5, 0.75, 0.25  # rank-bm25's BM25Okapi defaults
-GATHER_UP_TO = 8192  # dense search over more rows than this scans the codes with a bitmap (SegmentedDense)
+# Dense search over more rows than this scans the codes with a bitmap (SegmentedDense): at 100k the
+# 5k general rows cost ~7 ms gathered and converted to float32, and the scan keeps retrieval p95
+# under 30 ms (43 ms with 8192; docs/bench/scale-100k-final).
+GATHER_UP_TO = 1024
 
 
 @dataclass(eq=False)
