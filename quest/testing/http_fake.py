@@ -85,6 +85,32 @@ class RecordingHandler(BaseHTTPRequestHandler):
         except OSError:
             return True
 
+    def _stall(self) -> None:
+        """Send nothing (no headers, no token) for the owner's `stall_seconds`, or until the client
+        leaves (recorded as a disconnect after 0 pieces) or the server stops."""
+        owner = self.owner
+        deadline = time.monotonic() + owner.stall_seconds
+        while time.monotonic() < deadline and not owner._stopping.is_set():
+            if self._peer_closed():
+                owner.disconnects.append((time.monotonic(), 0))
+                owner.client_closed.set()
+                break
+            time.sleep(0.02)
+        self.close_connection = True
+
+    def _dropped(self, sent: int) -> bool:
+        """Before the next streamed piece: raise if the client left or the server stops; in mode
+        "drop", cut the connection once `drop_after` pieces went out and return True."""
+        owner = self.owner
+        if self._peer_closed() or owner._stopping.is_set():
+            raise ConnectionResetError("client went away")
+        if owner.mode == "drop" and sent >= owner.drop_after:
+            self.wfile.flush()
+            self.connection.shutdown(socket.SHUT_RDWR)
+            self.close_connection = True
+            return True
+        return False
+
     def _end_chunked(self) -> None:
         self.wfile.write(b"0\r\n\r\n")
         self.wfile.flush()

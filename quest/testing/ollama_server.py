@@ -26,8 +26,6 @@ host to pass as `--ollama-host` (`stop()` when done).
 from __future__ import annotations
 
 import json
-import socket
-import time
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -110,14 +108,7 @@ class _Handler(RecordingHandler):
             self._json(404, {"error": f'model "{model}" not found, try pulling it first'})
             return
         if owner.mode == "stall":
-            deadline = time.monotonic() + owner.stall_seconds
-            while time.monotonic() < deadline and not owner._stopping.is_set():
-                if self._peer_closed():
-                    owner.disconnects.append((time.monotonic(), 0))
-                    owner.client_closed.set()
-                    break
-                time.sleep(0.02)
-            self.close_connection = True
+            self._stall()
             return
         created = "2026-12-01T09:00:00.000000Z"
         if body.get("stream", True) is False:
@@ -132,12 +123,7 @@ class _Handler(RecordingHandler):
         sent = 0
         try:
             for kind, piece in owner.paced_script():
-                if self._peer_closed() or owner._stopping.is_set():
-                    raise ConnectionResetError("client went away")
-                if owner.mode == "drop" and sent >= owner.drop_after:
-                    self.wfile.flush()
-                    self.connection.shutdown(socket.SHUT_RDWR)
-                    self.close_connection = True
+                if self._dropped(sent):
                     return
                 message = {"role": "assistant", "content": piece if kind == "content" else ""}
                 if kind == "thinking":

@@ -28,9 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-import socket
 import threading
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -159,17 +157,6 @@ class _Handler(RecordingHandler):
             with owner._slot():
                 self._stream(model, bool((body.get("stream_options") or {}).get("include_usage")))
 
-    def _stall(self) -> None:
-        owner = self.owner
-        deadline = time.monotonic() + owner.stall_seconds
-        while time.monotonic() < deadline and not owner._stopping.is_set():
-            if self._peer_closed():
-                owner.disconnects.append((time.monotonic(), 0))
-                owner.client_closed.set()
-                break
-            time.sleep(0.02)
-        self.close_connection = True
-
     def _stream(self, model: str, include_usage: bool) -> None:
         owner = self.owner
         self.send_response(200)
@@ -185,11 +172,7 @@ class _Handler(RecordingHandler):
         try:
             self._event(chunk({"role": "assistant", "content": ""}))
             for kind, piece in owner.paced_script():
-                if self._peer_closed() or owner._stopping.is_set():
-                    raise ConnectionResetError("client went away")
-                if owner.mode == "drop" and sent >= owner.drop_after:
-                    self.connection.shutdown(socket.SHUT_RDWR)
-                    self.close_connection = True
+                if self._dropped(sent):
                     return
                 self._event(chunk({"reasoning_content": piece} if kind == "thinking" else {"content": piece}))
                 sent += 1
