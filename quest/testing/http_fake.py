@@ -127,14 +127,30 @@ class RecordingHandler(BaseHTTPRequestHandler):
         self.wfile.flush()
 
 
+DEFAULT_TOKENS = ["Use ", "a ", "deque", " [1]", "."]
+
+
+@dataclass
 class FakeServer:
-    """Start, stop and the request log of a fake server; a dataclass subclass calls `_init_server()`."""
+    """Start, stop and the request log of a fake model server, and what every protocol's fake streams.
+
+    `mode`: "normal"; "stall" sends nothing for `stall_seconds`; "drop" cuts the connection after
+    `drop_after` pieces (a protocol may add its own modes).
+    """
+
+    tokens: list[str] = field(default_factory=lambda: list(DEFAULT_TOKENS))
+    thinking: list[str] = field(default_factory=list)
+    delay: float = 0.0  # seconds between pieces
+    models: list[str] = field(default_factory=lambda: ["qwen2.5-coder:1.5b", "deepseek-r1:7b"])
+    mode: str = "normal"
+    stall_seconds: float = 10.0
+    drop_after: int = 2
 
     thread_name: ClassVar[str] = "fake-server"
     chat_path: ClassVar[str] = "/chat"  # requests whose path ends so are chats
-    thinking: list[str]  # set by the subclass's fields
-    tokens: list[str]
-    delay: float
+
+    def __post_init__(self) -> None:
+        self._init_server()
 
     def handler(self) -> type[RecordingHandler]:
         """The protocol's request handler (a RecordingHandler subclass with its routes)."""

@@ -31,18 +31,9 @@ from typing import Any, ClassVar
 
 from quest.testing.http_fake import FakeServer, RecordingHandler
 
-DEFAULT_TOKENS = ["Use ", "a ", "deque", " [1]", "."]
-
 
 @dataclass
 class FakeOllama(FakeServer):
-    tokens: list[str] = field(default_factory=lambda: list(DEFAULT_TOKENS))
-    thinking: list[str] = field(default_factory=list)
-    delay: float = 0.0
-    models: list[str] = field(default_factory=lambda: ["qwen2.5-coder:1.5b", "deepseek-r1:7b"])
-    mode: str = "normal"  # normal | stall | drop
-    stall_seconds: float = 10.0
-    drop_after: int = 2
     final: dict[str, Any] = field(default_factory=lambda: {
         "done_reason": "stop",
         "total_duration": 1_500_000_000,
@@ -56,9 +47,6 @@ class FakeOllama(FakeServer):
 
     thread_name: ClassVar[str] = "fake-ollama"
     chat_path: ClassVar[str] = "/api/chat"
-
-    def __post_init__(self) -> None:
-        self._init_server()
 
     def handler(self) -> type[RecordingHandler]:
         return _Handler

@@ -35,7 +35,6 @@ from typing import Any, ClassVar
 
 from quest.testing.http_fake import FakeServer, RecordingHandler
 
-DEFAULT_TOKENS = ["Use ", "a ", "deque", " [1]", "."]
 CREATED = 1_764_579_600  # 2025-12-01 09:00 UTC, fixed so recorded replies compare exactly
 
 ERROR_TYPES = {
@@ -49,16 +48,10 @@ ERROR_TYPES = {
 
 @dataclass
 class FakeOpenAI(FakeServer):
-    tokens: list[str] = field(default_factory=lambda: list(DEFAULT_TOKENS))
-    thinking: list[str] = field(default_factory=list)
-    delay: float = 0.0
-    models: list[str] = field(default_factory=lambda: ["qwen2.5-coder:1.5b", "deepseek-r1:7b"])
     api_key: str | None = None
-    mode: str = "normal"  # normal | status | stall | drop
+    # mode "status" (besides the shared ones) answers every chat with HTTP `status`
     status: int = 500
     retry_after: float | None = None
-    stall_seconds: float = 10.0
-    drop_after: int = 2
     slots: int | None = None
     usage: dict[str, int] = field(default_factory=lambda: {"prompt_tokens": 420, "completion_tokens": 50,
                                                            "total_tokens": 470})
@@ -67,7 +60,7 @@ class FakeOpenAI(FakeServer):
     chat_path: ClassVar[str] = "/chat/completions"
 
     def __post_init__(self) -> None:
-        self._init_server()
+        super().__post_init__()
         self.in_flight = 0
         self.max_in_flight = 0
         self._slots = threading.BoundedSemaphore(self.slots) if self.slots else None

@@ -19,7 +19,8 @@ import pytest
 
 from quest.settings import Settings
 from quest.testing.app_server import KB_GENERAL, KB_PROBLEMS, free_port, small_knowledge_base
-from quest.testing.ollama_server import DEFAULT_TOKENS, FakeOllama
+from quest.testing.http_fake import DEFAULT_TOKENS
+from quest.testing.ollama_server import FakeOllama
 
 __all__ = ["KB_GENERAL", "KB_PROBLEMS", "LOCKED_PROBLEM", "RunningApp", "free_port", "live_app", "quest_app",
            "small_knowledge_base"]

@@ -6,8 +6,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from quest.testing.http_fake import RecordedRequest
-from quest.testing.ollama_server import DEFAULT_TOKENS, FakeOllama
+from quest.testing.http_fake import DEFAULT_TOKENS, RecordedRequest
+from quest.testing.ollama_server import FakeOllama
 
 __all__ = ["DEFAULT_TOKENS", "FakeOllama", "RecordedRequest", "fake_ollama"]
 
