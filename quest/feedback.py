@@ -18,6 +18,7 @@ from __future__ import annotations
 import csv
 import json
 import logging
+import sqlite3
 import threading
 import time
 from collections.abc import Sequence
@@ -220,8 +221,18 @@ class FeedbackStore:
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     # WAL: readers (the export, another process) never block the writer and vice versa.
     cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA busy_timeout=10000")
+    # Switching a new file to WAL fails at once with "database is locked", without the busy
+    # timeout, while another connection (a replica starting at the same moment) opens it: retry.
+    deadline = time.monotonic() + 10.0
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            break
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
     cursor.close()
 
 
