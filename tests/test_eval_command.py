@@ -119,6 +119,18 @@ def test_the_fresh_held_out_split_is_loaded_and_reported_on_its_own(small_kb, tm
     assert splits["tuning"]["modes"]["bm25"]["n"] == 2
 
 
+
+def test_the_dec_held_out_split_is_reported_as_a_fourth_split(small_kb, tmp_path):
+    eval_dir = small_kb / "eval"
+    write_queries(eval_dir / "heldout-dec.jsonl", SMALL_QUERIES[1:])
+    out = run_quest("eval", "--json", "--modes", "bm25", kb=small_kb, data_dir=tmp_path / "data")
+    assert out.returncode == 0, out.stderr
+    splits = json.loads(out.stdout)["splits"]
+    assert list(splits) == ["tuning", "held-out (Dec)"]  # the other held-out files are absent here
+    dec = splits["held-out (Dec)"]
+    assert dec["queries_file"] == str(eval_dir / "heldout-dec.jsonl")
+    assert (dec["modes"]["bm25"]["n"], dec["modes"]["bm25"]["n_unanswerable"]) == (1, 1)
+
 def test_bad_arguments_are_refused_with_a_message(small_kb, tmp_path):
     out = run_quest("eval", "--modes", "bm25,sparse", kb=small_kb, data_dir=tmp_path / "data")
     assert out.returncode == 2 and "unknown mode(s) sparse; choose from bm25, dense, hybrid" in out.stderr

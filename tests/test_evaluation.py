@@ -285,3 +285,62 @@ def test_fresh_held_out_labels_name_existing_documents_alike_for_twins(kb):
     sources = [json.loads(line)["source"] for line in FRESH.read_text(encoding="utf-8").splitlines()
                if line.strip() and not line.startswith("//")]
     assert len(sources) == len(fresh) and all(s.startswith("http") for s in sources)
+
+
+# --------------------------------------------------------------------------- the Dec held-out set (labels only)
+
+DEC = ROOT / "knowledge" / "eval" / "heldout-dec.jsonl"
+EARLIER_SPLITS = [ROOT / "knowledge" / "eval" / name
+                  for name in ("queries.jsonl", "heldout.jsonl", "heldout-fresh.jsonl")]
+
+
+def _sources(path: Path) -> list[str]:
+    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
+               if line.strip() and not line.startswith("//")]
+    return [r["source"] for r in records if "source" in r]
+
+
+def test_dec_held_out_labels_name_existing_documents_and_problems(kb):
+    """Checks the labels against the base; never runs retrieval on the set (it must stay unseen)."""
+    dec = load_queries(DEC)
+    ids = set(kb.by_id())
+    twins: dict[str, list[str]] = {}
+    for doc in kb.documents:
+        twins.setdefault(translation_key(doc.id), []).append(doc.id)
+    assert sorted((q.id, d) for q in dec for d in q.relevant if d not in ids) == []
+    assert sorted((q.id, q.problem_id) for q in dec if q.problem_id and q.problem_id not in kb.problems) == []
+    for q in dec:
+        for doc in q.relevant:
+            assert all(q.relevant.get(twin) == q.relevant[doc] for twin in twins[translation_key(doc)]), (q.id, doc)
+        if q.answerable:
+            top = max(q.relevant.values())
+            best_langs = {kb.by_id()[d].lang for d, g in q.relevant.items() if g == top}
+            assert ("cross_lingual" in q.tags) == (q.lang not in best_langs), q.id
+
+
+def test_dec_held_out_tags_match_each_question():
+    for q in load_queries(DEC):
+        assert "real" in q.tags, q.id
+        assert ("with_code" in q.tags) == bool(q.code.strip()), q.id
+        assert ("with_error" in q.tags) == bool(q.error.strip()), q.id
+        groups = {"no_field", "not_in_base", "general"} & set(q.tags)
+        assert len(groups) <= 1, q.id  # a question belongs to at most one of these groups
+        if groups:
+            assert q.problem_id is None, q.id
+        assert q.answerable or "not_in_base" in q.tags, q.id
+
+
+def test_dec_held_out_mix_and_sources():
+    dec = load_queries(DEC)
+    tags = Counter(t for q in dec for t in q.tags)
+    assert len(dec) >= 45 and sum(1 for q in dec if q.lang == "zh") >= 20
+    assert tags["no_field"] >= 18 and tags["not_in_base"] >= 10 and tags["general"] >= 8, tags
+    assert sum(1 for q in dec if "not_in_base" in q.tags and "title_only" in q.tags) >= 6
+    assert sum(1 for q in dec if q.problem_id) >= 8
+    assert sum(1 for q in dec if "general" in q.tags and q.error.strip()) >= 8
+    assert len({q.question for q in dec}) == len(dec), "duplicate questions"
+    sources = _sources(DEC)
+    assert len(sources) == len(dec) and all(s.startswith("http") for s in sources)
+    assert len(set(sources)) == len(sources), "a source used twice"
+    earlier = {s for path in EARLIER_SPLITS for s in _sources(path)}
+    assert not set(sources) & earlier, "a source already used by another split"

@@ -1,7 +1,7 @@
 """`python -m quest eval [--queries PATH] [--modes bm25,dense,hybrid] [--json] [--k 10]`.
 
 Measures retrieval on the labelled queries (knowledge/eval/queries.jsonl, plus the held-out splits
-heldout.jsonl and heldout-fresh.jsonl beside it, each reported on its own) with whatever
+heldout.jsonl, heldout-fresh.jsonl and heldout-dec.jsonl beside it, each reported on its own) with whatever
 embedding model is configured (`--model`; `--model none` for BM25 only). Modes that need an
 embedding model are skipped, with a note, when none loads.
 """
@@ -17,8 +17,10 @@ from quest.errors import InputError
 from quest.settings import Settings
 
 #: Held-out splits under <kb>/eval, reported beside the tuning split: `heldout.jsonl` (looked at while
-#: developing) and `heldout-fresh.jsonl` (collected later, evaluated once; see knowledge/eval/README.md).
-HELD_OUT_SPLITS = (("held-out", "heldout.jsonl"), ("held-out (fresh)", "heldout-fresh.jsonl"))
+#: developing), `heldout-fresh.jsonl` and `heldout-dec.jsonl` (collected later, each evaluated once; see
+#: knowledge/eval/README.md).
+HELD_OUT_SPLITS = (("held-out", "heldout.jsonl"), ("held-out (fresh)", "heldout-fresh.jsonl"),
+                   ("held-out (Dec)", "heldout-dec.jsonl"))
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
