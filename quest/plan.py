@@ -30,11 +30,12 @@ from quest.judge import JudgeReport, parse
 from quest.kb.catalogue import resolve_problem
 from quest.kb.documents import Problem, normalize_problem_id
 from quest.policy import excluded_kinds
+from quest.problem_names import NamedTitle, named_title, normalize, sequel_after
 from quest.query import MAX_QUERY_CHARS, key_code_lines
 from quest.request import Request
 from quest.retrieval.tokenize import to_simplified
 
-RULES = ("field", "id", "title", "consensus", "none")
+RULES = ("field", "id", "title", "name", "consensus", "none")
 
 _PUNCT = re.compile(r"[\s\-_·.,:;!?'\"()（）【】\[\]，。：；！？、《》<>/]+")
 # Ids with a marker that says "this is a problem number". Group 1 is the id.
@@ -70,7 +71,8 @@ class Resolution:
     problem_id: str | None = None
     rule: str = "none"  # one of RULES
     evidence: str = ""  # what matched, e.g. "#239" or the title
-    missing_id: str | None = None  # an id named in the request that the base does not have
+    # An id (or, by the rules "title" and "name", a title) named in the request that the base does not have.
+    missing_id: str | None = None
     # Several imported problem sets share the id named: which ones (qualified ids), to ask.
     candidates: tuple[str, ...] = ()
 
@@ -80,6 +82,9 @@ class Resolution:
             options = "; ".join(self.candidates)
             return (f"有多个题目是 {self.evidence}，你指的是哪一个：{options}？" if lang == "zh"
                     else f"several problems are {self.evidence}; which one do you mean: {options}?")
+        if self.missing_id is not None and self.rule in ("title", "name"):  # named by its title
+            return (f"题目「{self.missing_id}」不在知识库中" if lang == "zh"
+                    else f'problem "{self.missing_id}" is not in the knowledge base')
         if self.missing_id is not None:
             return (f"题目 {self.missing_id} 不在知识库中" if lang == "zh"
                     else f"problem {self.missing_id} is not in the knowledge base")
@@ -98,10 +103,13 @@ class Catalogue:
         self.problems = problems
         tags = {squash(t) for p in problems.values() for t in p.tags}
         self.titles: dict[str, str] = {}
+        self.shown: dict[str, str] = {}  # normalized title -> the title as written
         self.weak: set[str] = set()
         self.slugs: dict[str, str] = {}
         for pid, p in problems.items():
-            keys = [k for k in (squash(t) for t in (p.title_zh, p.title_en, *p.aka) if t) if k]
+            written = {squash(t): t for t in (p.title_zh, p.title_en, *p.aka) if t and squash(t)}
+            keys = list(written)
+            self.shown.update(written)
             # A title that is a technique's name ("Binary Search" = tag binary_search) names the
             # technique in most questions: both of that problem's titles count only as a whole question.
             technique = any(k in tags for k in keys)
@@ -215,14 +223,83 @@ def by_id(request: Request, cat: Catalogue) -> Resolution | None:
 
 
 def by_title(request: Request, cat: Catalogue) -> Resolution | None:
-    text = squash(request.question)
+    """A base title inside the question; or the title it names after a judge or marker ("力扣 <title>",
+    《title》, "题目：<title>") — reported as not in the base when no base title is that one."""
+    name = named_title(request.question)
+    if name is not None and name.bounded:  # 《…》 or quoted: its edges are known, so judge it first
+        return _by_name(name, cat)
+    found = _title_inside(request.question, cat)
+    if found is None and name is not None:
+        return _by_name(name, cat)
+    return found
+
+
+def _title_inside(question: str, cat: Catalogue) -> Resolution | None:
+    """The longest base title the question contains, unless a sequel marker follows it ("课程表 II" is
+    problem 210, not 207): then that other problem is reported as not in the base."""
+    text, where = _squash_positions(normalize(question))
     if not text:
         return None
     best: tuple[int, str, str] | None = None
+    sequel: str | None = None
     for key, pid in cat.titles.items():
-        if key in text and (key not in cat.weak or key == text) and (best is None or len(key) > best[0]):
+        if key not in text or (key in cat.weak and key != text) or (best is not None and len(key) <= best[0]):
+            continue
+        ends = [where[m.start() + len(key) - 1] + 1 for m in re.finditer(re.escape(key), text)]
+        marks = [sequel_after(normalize(question), end) for end in ends]
+        if any(mark is None for mark in marks):
             best = (len(key), key, pid)
-    return Resolution(best[2], "title", best[1]) if best else None
+        elif sequel is None:
+            sequel = f"{cat.shown.get(key, key)} {_sequel_shown(marks[0] or '')}"
+    if best is not None:
+        return Resolution(best[2], "title", best[1])
+    return Resolution(None, "title", sequel, missing_id=sequel) if sequel else None
+
+
+def _by_name(name: NamedTitle, cat: Catalogue) -> Resolution | None:
+    """What a named title is: a base problem (its title, an earlier title, or a clear abbreviation of
+    one), or a problem the base does not have. None when it cannot tell."""
+    key = squash(name.text)
+    if key in cat.titles:
+        return Resolution(cat.titles[key], "title", name.text)
+    starts = [k for k in cat.titles if key.startswith(k)]
+    if starts:
+        # "Two Sum II" names another problem; a longer unbounded name may be the title plus the
+        # rest of the sentence ("二分查找边界"), so only a bounded one is a different problem.
+        longest = max(starts, key=len)
+        if not name.bounded and sequel_after(key, len(longest)) is None:
+            return None
+        return Resolution(None, "name", name.text, missing_id=name.text)
+    close = max(cat.titles, key=lambda k: _likeness(key, k), default=None)
+    if close is not None and _likeness(key, close) >= NAME_LIKENESS:
+        return Resolution(cat.titles[close], "title", name.text)
+    return Resolution(None, "name", name.text, missing_id=name.text)
+
+
+# A named title this close to a base title is that title written differently ("Kth Largest Element").
+NAME_LIKENESS = 0.85
+
+
+def _likeness(named: str, title: str) -> float:
+    """1.0 when `named` is a long enough start of `title`; else the Dice overlap of character pairs."""
+    if len(named) >= 4 and title.startswith(named) and len(named) >= 0.6 * len(title):
+        return 1.0
+    a = {named[i:i + 2] for i in range(len(named) - 1)}
+    b = {title[i:i + 2] for i in range(len(title) - 1)}
+    return 2 * len(a & b) / (len(a) + len(b)) if a and b else 0.0
+
+
+_ROMAN_OR_DIGIT = re.compile(r"[ivx]+|\d+")
+
+
+def _sequel_shown(mark: str) -> str:
+    return mark.upper() if _ROMAN_OR_DIGIT.fullmatch(mark) else mark
+
+
+def _squash_positions(text: str) -> tuple[str, list[int]]:
+    """`squash` of an already normalized text, with each kept character's position in `text`."""
+    kept = [(i, ch) for i, ch in enumerate(text) if not _PUNCT.fullmatch(ch)]
+    return "".join(ch for _, ch in kept), [i for i, _ in kept]
 
 
 RESOLVERS = (by_field, by_id, by_title)
