@@ -127,3 +127,104 @@ def test_imported_problems_by_their_judge_number_qualified_or_asked_about():
     assert shared.problem_id is None and shared.missing_id is None
     assert shared.candidates == ("hustoj-main:2000", "contest:2000")
     assert shared.describe() == "several problems are 2000; which one do you mean: hustoj-main:2000; contest:2000?"
+
+
+# --------------------------------------------------------------------------- titles that name another problem
+
+SEQUELS = {
+    **PROBLEMS,
+    "207": Problem(id="207", title_zh="课程表", title_en="Course Schedule"),
+    "1": Problem(id="1", title_zh="两数之和", title_en="Two Sum"),
+    "42": Problem(id="42", title_zh="接雨水", title_en="Trapping Rain Water"),
+    "53": Problem(id="53", title_zh="最大子数组和", title_en="Maximum Subarray", aka=("最大子序和",)),
+    "215": Problem(id="215", title_zh="数组中的第K个最大元素", title_en="Kth Largest Element in an Array"),
+    "20": Problem(id="20", title_zh="有效的括号", title_en="Valid Parentheses"),
+}
+SEQ = Catalogue(SEQUELS)
+
+
+@pytest.mark.parametrize("question,missing", [
+    ("课程表 II 拓扑排序之后怎么输出顺序", "课程表 II"),
+    ("课程表II 有环的时候返回空数组", "课程表 II"),
+    ("课程表Ⅱ BFS 写法", "课程表 II"),
+    ("课程表 ＩＩ 为什么 WA", "课程表 II"),
+    ("LeetCode Course Schedule II returns an empty list", "Course Schedule II"),
+    ("买卖股票的最佳时机 III 两次交易的状态怎么定义", "买卖股票的最佳时机 III"),
+    ("Best Time to Buy and Sell Stock IV with k transactions", "Best Time to Buy and Sell Stock IV"),
+    ("Two Sum II sorted input, two pointers", "Two Sum II"),
+    ("两数之和 IV 输入 BST", "两数之和 IV"),
+    ("接雨水2 用优先队列从边界往里走", "接雨水 2"),
+])
+def test_a_base_title_followed_by_a_sequel_marker_is_another_problem(question, missing):
+    found = resolve(Request(question=question), SEQ)
+    assert (found.problem_id, found.rule, found.missing_id) == (None, "title", missing)
+
+
+@pytest.mark.parametrize("question,pid", [
+    ("课程表这题是拓扑排序吗？", "207"),
+    ("Course Schedule in 2 passes of BFS?", "207"),  # a number that is not right after the title
+    ("two sum in python times out", "1"),
+    ("Two Sum: is it 2 loops or a hash map", "1"),
+    ("接雨水 2.5 秒超时", "42"),  # "2.5" is a number, not a sequel
+    ("课程表 II 和课程表有什么区别", "207"),  # the plain title is named too
+])
+def test_a_title_without_a_sequel_marker_still_names_the_problem(question, pid):
+    found = resolve(Request(question=question), SEQ)
+    assert (found.problem_id, found.rule, found.missing_id) == (pid, "title", None)
+
+
+@pytest.mark.parametrize("question,missing", [
+    ("力扣 跳跃游戏 贪心为什么错", "跳跃游戏"),
+    ("力扣接雨水变形：打家劫舍为什么超时", None),  # the base title is in the question: that rule wins
+    ("力扣每日一题 打家劫舍 dp 为什么输出 3", "打家劫舍"),
+    ("LeetCode Jump Game greedy keeps failing", "Jump Game"),
+    ("leetcode house robber ii tle", "house robber ii"),
+    ("《乘积最大子数组》为什么要记录最小值", "乘积最大子数组"),
+    ("《买卖股票的最佳时机含冷冻期》的状态机", "买卖股票的最佳时机含冷冻期"),
+    ("题目：跳跃游戏 II，贪心写法", "跳跃游戏 II"),
+    ("the problem called Jump Game II counts one jump too many", "Jump Game II"),
+    ('LeetCode "House Robber" why', "House Robber"),
+])
+def test_a_problem_named_by_judge_and_title_that_the_base_lacks_is_reported(question, missing):
+    found = resolve(Request(question=question), SEQ)
+    if missing is None:
+        assert (found.problem_id, found.missing_id) == ("42", None)
+    else:
+        assert (found.problem_id, found.rule, found.missing_id) == (None, "name", missing)
+        assert found.describe("en") == f'problem "{missing}" is not in the knowledge base'
+        assert found.describe("zh") == f"题目「{missing}」不在知识库中"
+
+
+@pytest.mark.parametrize("question,pid", [
+    ("力扣 最大子序和 全是负数时输出 0", "53"),  # an earlier title (aka)
+    ("LeetCode Kth Largest Element quickselect times out", "215"),  # the start of the title
+    ("the problem called Valid Parenthesis crashes on ')('", "20"),  # one letter off
+    ("力扣 二分查找 为什么死循环", "704"),  # a technique title counts when a judge names it
+    ("《两数之和》哈希表", "1"),
+])
+def test_a_named_title_in_other_words_still_resolves_to_the_base_problem(question, pid):
+    found = resolve(Request(question=question), SEQ)
+    assert (found.problem_id, found.rule, found.missing_id) == (pid, "title", None)
+
+
+@pytest.mark.parametrize("question", [
+    "力扣上的题用 Python 总是超时",
+    "LeetCode says Time Limit Exceeded on the last test",
+    "on leetcode, my code fails only when submitted",
+    "在力扣做题时 Python 递归太深",
+    "LeetCode hot 100 刷完了，下一步刷什么",
+    "力扣 二分查找边界总是差一",  # the technique title plus the rest of the sentence: cannot tell
+])
+def test_a_judge_without_a_problem_title_names_nothing(question):
+    found = resolve(Request(question=question), SEQ)
+    assert (found.problem_id, found.missing_id) == (None, None)
+
+
+def test_a_missing_title_keeps_the_search_to_general_documents():
+    retriever = FakeRetriever()
+    p = plan(Request(question="LeetCode Two Sum II: two pointers or binary search?"), retriever)
+    assert (p.problem_id, p.resolution.missing_id, p.direct) == (None, "Two Sum II", False)
+    from quest.plan import retrieve
+
+    retrieve(retriever, p)
+    assert retriever.searches[-1].general_only is True and retriever.searches[-1].problem_id is None
