@@ -324,6 +324,18 @@ def by_consensus(doc_problems: Sequence[str | None], top: int = 5, needed: int =
 
 # --------------------------------------------------------------------------- the plan
 
+# Memory addresses, process ids and register dumps differ on every run ("0x602000000014",
+# "==31==", "pc 0x55d1 bp 0x7ffd sp 0x7ffd"): no document holds them, and as unseen words they only
+# raise the error part's BM25 bound, so the sanitizer's real words count for less.
+_VOLATILE = re.compile(r"==\d+==|\b(?:pc|bp|sp)\s+0x[0-9a-f]+|\b0x[0-9a-f]{4,}\b", re.I)
+
+
+def without_addresses(error: str) -> str:
+    """The error part without the run-specific numbers sanitizers print."""
+    lines = (re.sub(r"[ \t]{2,}", " ", _VOLATILE.sub(" ", line)).strip() for line in error.split("\n"))
+    return "\n".join(line for line in lines if line)
+
+
 
 def catalogue_of(retriever: Any) -> Catalogue:
     cat = getattr(retriever, "catalogue", None)
@@ -344,7 +356,7 @@ def plan(request: Request, retriever: Any) -> Plan:
     code = "\n".join(key_code_lines(request.code, report.lines, limit=8)) if request.code else ""
     titles = " ".join(t for t in (problem.title_zh, problem.title_en) if t) if problem is not None else ""
     bound = MAX_QUERY_CHARS  # each part is bounded on its own: one long part cannot crowd out the others
-    parts = QueryParts(question=request.question.strip()[:bound], error=report.query_text()[:bound],
+    parts = QueryParts(question=request.question.strip()[:bound], error=without_addresses(report.query_text())[:bound],
                        code=code[:bound], problem=titles)
     return Plan(request=request, problem=problem, resolution=resolution, report=report, parts=parts,
                 exclude_kinds=excluded_kinds(request.tier), lang=request.answer_lang(), direct=direct)

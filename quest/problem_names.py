@@ -49,7 +49,12 @@ _EN_STOP = frozenset((
     "java", "c++", "cpp", "c", "javascript", "js", "go", "rust", "c#", "kotlin", "typescript", "but", "can",
     "does", "do", "did", "should", "would", "could", "passes", "passed", "exceeded", "limit", "accepted",
     "approach", "answer", "output", "input", "test", "tests", "case", "cases", "question", "problem", "please",
-    "anyone", "someone", "stuck", "issue", "hint", "explain", "explanation", "editorial", "vs", "-", "—"))
+    "anyone", "someone", "stuck", "issue", "hint", "explain", "explanation", "editorial", "vs", "-", "—",
+    "show", "shows", "showed", "say", "said", "tell", "tells", "this", "that", "these", "it", "its", "me", "you",
+    "we", "they", "accept", "accepts", "reject", "rejects", "rejected", "run", "runs", "ran", "submit", "submitted",
+    "pass", "compile", "compiles", "crash", "crashes", "crashed", "always", "never", "still", "now", "today",
+    "here", "there", "has", "have", "had", "will", "won't", "doesn't", "don't", "didn't", "isn't", "not", "no",
+    "so", "because", "if", "after", "before", "while", "only", "just", "also", "then", "again"))
 _EN_TRAILING = frozenset(("in", "with", "of", "to", "and", "the", "a", "an", "for", "on", "at", "by", "from"))
 # A "title" made of these alone names no problem ("LeetCode problem", "力扣每日一题", "LeetCode hot 100").
 _GENERIC = frozenset((
@@ -128,6 +133,9 @@ def _cut_english(rest: str) -> str:
         words.append(word)
     while words and words[-1].casefold() in _EN_TRAILING:
         words.pop()
+    # A lowercase name needs two words: "leetcode premium", "leetcode discuss" name no problem.
+    if len(words) == 1 and not words[0][:1].isupper():
+        return ""
     return " ".join(words)
 
 

@@ -228,3 +228,16 @@ def test_a_missing_title_keeps_the_search_to_general_documents():
 
     retrieve(retriever, p)
     assert retriever.searches[-1].general_only is True and retriever.searches[-1].problem_id is None
+
+
+def test_the_error_part_drops_run_specific_addresses_and_keeps_the_words():
+    asan = ("==31==ERROR: AddressSanitizer: stack-buffer-overflow on address 0x7ffd2c0a1f40 at pc 0x0000003a9c1b "
+            "bp 0x7ffd2c0a1d10 sp 0x7ffd2c0a1d08\nWRITE of size 4 at 0x7ffd2c0a1f40 thread T0")
+    p = plan(Request(question="why", error=asan), FakeRetriever())
+    assert p.parts.error == ("RE Runtime Error 运行错误\nbuffer overflow out of bounds 数组越界 下标越界\n"
+                             "ERROR: AddressSanitizer: stack-buffer-overflow on address at")
+    assert "heap" not in p.parts.error  # a stack overflow is not reported as a heap one
+    ubsan = "runtime error: signed integer overflow: 2147483647 + 1 cannot be represented in type 'int'"
+    assert "2147483647" in plan(Request(question="why", error=ubsan), FakeRetriever()).parts.error
+    exit_code = "Process finished with exit code -1073741571 (0xC00000FD)"
+    assert "-1073741571" in plan(Request(question="why", error=exit_code), FakeRetriever()).parts.error
