@@ -102,6 +102,7 @@ class Catalogue:
     def __init__(self, problems: Mapping[str, Problem]) -> None:
         self.problems = problems
         tags = {squash(t) for p in problems.values() for t in p.tags}
+        self.techniques = tags  # "dynamicprogramming": a name that is a technique names no problem
         self.titles: dict[str, str] = {}
         self.shown: dict[str, str] = {}  # normalized title -> the title as written
         self.weak: set[str] = set()
@@ -260,6 +261,8 @@ def _by_name(name: NamedTitle, cat: Catalogue) -> Resolution | None:
     """What a named title is: a base problem (its title, an earlier title, or a clear abbreviation of
     one), or a problem the base does not have. None when it cannot tell."""
     key = squash(name.text)
+    if key in cat.techniques or (not name.marked and key in cat.weak):
+        return None  # "Dynamic Programming: …", "Binary Search: …" are about the technique
     if key in cat.titles:
         return Resolution(cat.titles[key], "title", name.text)
     starts = [k for k in cat.titles if key.startswith(k)]

@@ -83,6 +83,7 @@ def sequel_after(normalized: str, end: int) -> str | None:
 class NamedTitle:
     text: str
     bounded: bool  # between 《》 or quotes: the whole title, nothing more or less
+    marked: bool = True  # after a judge or a marker; False: only its Title Case at the start says so
 
 
 def named_title(question: str) -> NamedTitle | None:
@@ -94,7 +95,28 @@ def named_title(question: str) -> NamedTitle | None:
             found = NamedTitle(m.group(1).strip(), True) if m.groups() else _cut_title(_LEAD.sub("", text[m.end():]))
             if found.text and _is_title(found.text):
                 return found
-    return None
+    return _leading_title(text)
+
+
+# "House Robber: my dp ...", "Jump Game II - greedy ...": a Title Case name that opens the question
+# and is set off by a colon or a dash, the way forum and discussion posts are titled.
+_LEADING = re.compile(r"^\s*(?:\[[^\]]{1,20}\]\s*)?([A-Z][^:：\n]{2,80}?)\s*(?:[:：]|\s[-–—]\s)")
+_NOT_A_PROBLEM = re.compile(r"segmentation fault|stack overflow|presentation error|output limit|accepted|"
+                            r"exception|error|sanitizer|exceeded|overflow|help|question|update|edit", re.I)
+
+
+def _leading_title(text: str) -> NamedTitle | None:
+    m = _LEADING.match(text)
+    if not m:
+        return None
+    words = m.group(1).split()
+    capitalized = [w for w in words if w.casefold() not in _EN_TRAILING]
+    if len(capitalized) < 2 or not all(w[:1].isupper() or w[:1].isdigit() for w in capitalized):
+        return None
+    if any(w.casefold() in _EN_STOP for w in words) or _NOT_A_PROBLEM.search(m.group(1)):
+        return None
+    title = " ".join(words)
+    return NamedTitle(title, False, marked=False) if _is_title(title) else None
 
 
 def _cut_title(rest: str) -> NamedTitle:

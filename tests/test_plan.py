@@ -136,7 +136,8 @@ SEQUELS = {
     "207": Problem(id="207", title_zh="课程表", title_en="Course Schedule"),
     "1": Problem(id="1", title_zh="两数之和", title_en="Two Sum"),
     "42": Problem(id="42", title_zh="接雨水", title_en="Trapping Rain Water"),
-    "53": Problem(id="53", title_zh="最大子数组和", title_en="Maximum Subarray", aka=("最大子序和",)),
+    "53": Problem(id="53", title_zh="最大子数组和", title_en="Maximum Subarray", aka=("最大子序和",),
+                  tags=("array", "dynamic_programming")),
     "215": Problem(id="215", title_zh="数组中的第K个最大元素", title_en="Kth Largest Element in an Array"),
     "20": Problem(id="20", title_zh="有效的括号", title_en="Valid Parentheses"),
 }
@@ -184,6 +185,8 @@ def test_a_title_without_a_sequel_marker_still_names_the_problem(question, pid):
     ("题目：跳跃游戏 II，贪心写法", "跳跃游戏 II"),
     ("the problem called Jump Game II counts one jump too many", "Jump Game II"),
     ('LeetCode "House Robber" why', "House Robber"),
+    ("House Robber - my dp fails on the input 0 2 3", "House Robber"),  # a post's title opens the question
+    ("[C++] Partition List: the second loop never sets the pointer", "Partition List"),
 ])
 def test_a_problem_named_by_judge_and_title_that_the_base_lacks_is_reported(question, missing):
     found = resolve(Request(question=question), SEQ)
@@ -214,6 +217,12 @@ def test_a_named_title_in_other_words_still_resolves_to_the_base_problem(questio
     "在力扣做题时 Python 递归太深",
     "LeetCode hot 100 刷完了，下一步刷什么",
     "力扣 二分查找边界总是差一",  # the technique title plus the rest of the sentence: cannot tell
+    "Binary Search: off by one again",  # a technique, not problem 704, unless a judge names it
+    "Dynamic Programming - where do I start?",
+    "Time Limit Exceeded: help with my loop",
+    "Segmentation Fault - only on the judge",
+    "Java Scanner: reading a million ints is slow",
+    "My Code: fails on test 3",
 ])
 def test_a_judge_without_a_problem_title_names_nothing(question):
     found = resolve(Request(question=question), SEQ)
