@@ -30,7 +30,7 @@ from quest.judge import JudgeReport, parse
 from quest.kb.catalogue import resolve_problem
 from quest.kb.documents import Problem, normalize_problem_id
 from quest.policy import excluded_kinds
-from quest.problem_names import NamedTitle, named_title, normalize, sequel_after
+from quest.problem_names import JUDGES, NamedTitle, named_title, normalize, sequel_after
 from quest.query import MAX_QUERY_CHARS, key_code_lines
 from quest.request import Request
 from quest.retrieval.tokenize import to_simplified
@@ -299,6 +299,25 @@ def _sequel_shown(mark: str) -> str:
     return mark.upper() if _ROMAN_OR_DIGIT.fullmatch(mark) else mark
 
 
+_JUDGE_BEFORE = re.compile(rf"(?<![a-z0-9])(?:{JUDGES})(?![a-z0-9])\s*(?:上的?|的)?\s*(?:题目?|problem)?\s*[:：#]?\s*$",
+                           re.I)
+
+
+def without_title(question: str, title: str) -> str:
+    """`question` minus the words of `title` (matched as titles are: case, width, spacing, script)."""
+    norm = normalize(question)
+    key = squash(title)
+    if len(norm) != len(question) or not key:  # positions would not line up: keep the question whole
+        return question
+    text, where = _squash_positions(norm)
+    at = text.find(key)
+    if at < 0:
+        return question
+    start, end = where[at], where[at + len(key) - 1] + 1
+    before = _JUDGE_BEFORE.sub("", question[:start])  # "力扣 ", "蓝桥杯 ": they name the same problem
+    return f"{before} {question[end:]}".strip()
+
+
 def _squash_positions(text: str) -> tuple[str, list[int]]:
     """`squash` of an already normalized text, with each kept character's position in `text`."""
     kept = [(i, ch) for i, ch in enumerate(text) if not _PUNCT.fullmatch(ch)]
@@ -359,7 +378,12 @@ def plan(request: Request, retriever: Any) -> Plan:
     code = "\n".join(key_code_lines(request.code, report.lines, limit=8)) if request.code else ""
     titles = " ".join(t for t in (problem.title_zh, problem.title_en) if t) if problem is not None else ""
     bound = MAX_QUERY_CHARS  # each part is bounded on its own: one long part cannot crowd out the others
-    parts = QueryParts(question=request.question.strip()[:bound], error=without_addresses(report.query_text())[:bound],
+    question = request.question
+    if resolution.missing_id is not None and resolution.rule in ("id", "title", "name"):
+        # No general document holds the id or title of a problem the base lacks: its words would only
+        # raise the question's BM25 bound and push what does match (the bug, the error) under the floor.
+        question = without_title(question, resolution.evidence) or question
+    parts = QueryParts(question=question.strip()[:bound], error=without_addresses(report.query_text())[:bound],
                        code=code[:bound], problem=titles)
     return Plan(request=request, problem=problem, resolution=resolution, report=report, parts=parts,
                 exclude_kinds=excluded_kinds(request.tier), lang=request.answer_lang(), direct=direct)

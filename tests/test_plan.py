@@ -250,3 +250,14 @@ def test_the_error_part_drops_run_specific_addresses_and_keeps_the_words():
     assert "2147483647" in plan(Request(question="why", error=ubsan), FakeRetriever()).parts.error
     exit_code = "Process finished with exit code -1073741571 (0xC00000FD)"
     assert "-1073741571" in plan(Request(question="why", error=exit_code), FakeRetriever()).parts.error
+
+
+@pytest.mark.parametrize("question,missing,searched", [
+    ("蓝桥杯 杨辉三角形 我用 arr = [[]]*n 建列表", "杨辉三角形", "我用 arr = [[]]*n 建列表"),
+    ("LeetCode Two Sum II: two pointers or binary search?", "Two Sum II", ": two pointers or binary search?"),
+    ("力扣 27 移除元素 提交报 heap-buffer-overflow", "27", "移除元素 提交报 heap-buffer-overflow"),
+])
+def test_the_question_part_leaves_out_the_judge_and_the_missing_problem(question, missing, searched):
+    # No general document holds them; they would only raise the question's BM25 bound.
+    p = plan(Request(question=question), FakeRetriever())
+    assert (p.resolution.missing_id, p.parts.question) == (missing, searched)
