@@ -44,12 +44,15 @@ _ID_PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p, re.I) for p in (
     r"/p/([A-Za-z]*\d+)\b",
     r"/problem/(\d+)\b",
     r"(?:codeforces|cf)\s*(?:problem\s*)?(\d+\s*[A-Za-z]\d?)\b",
-    r"(?:leetcode|lc|力扣|luogu|洛谷|hdu|poj|problem|题目|题号)\s*(?:no\.?|#|:|：)?\s*([A-Za-z]?\d+)\b",
+    r"(?:leetcode|lc|力扣|领扣|lintcode|luogu|洛谷|hdu|poj|zoj|uva|acwing|problem|题目|题号)\s*(?:no\.?|#|:|：)?\s*"
+    r"([A-Za-z]?\d+)\b",
+    r"(?:牛客网?|nowcoder)\s*(?:题号|#|:|：)?\s*([A-Za-z]{1,3}\d+)\b",  # NC78, BM1
     r"第\s*(\d+)\s*题",
     r"(?<![\d.])(\d+)\s*题(?!目)",
     r"(?:^|\s)#(\d+)\b",
     r"^\s*(\d+)\s*[.、．:：]\s*(?=\D)",
 ))
+_OTHER_JUDGE = re.compile(r"\s*(?:luogu|洛谷|hdu|poj|zoj|uva|acwing|牛客|nowcoder|codeforces|cf)", re.I)
 _SLUG = re.compile(r"leetcode(?:-cn)?\.(?:com|cn)/problems/([a-z0-9-]+)", re.I)
 _WHOLE_ID = re.compile(r"^\s*(?:#|p|lc)?\s*0*(\d+)\s*$", re.I)
 _COMMENT = re.compile(r"^\s*(?://|#|/\*|\*|--)(.*)$", re.M)
@@ -196,7 +199,14 @@ def _id_in(text: str, cat: Catalogue) -> Resolution | None:
     for pattern in _ID_PATTERNS:
         m = pattern.search(text)
         if m:
-            return _named(m.group(1), "id", m.group(0).strip(), cat)
+            found = _named(m.group(1), "id", m.group(0).strip(), cat)
+            if found is None or not _OTHER_JUDGE.match(m.group(0)) or found.candidates:
+                return found
+            if found.problem_id is None or not cat.problems[found.problem_id].source_name:
+                # The starter problems carry LeetCode's numbers: "AcWing 1" or "POJ 1000" is another
+                # problem, and it is reported with its judge's name ("洛谷 P1001", not "1001").
+                return Resolution(None, "id", found.evidence, missing_id=found.evidence)
+            return found
     return _leading_number_with_title(text, cat)
 
 

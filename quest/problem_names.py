@@ -64,6 +64,7 @@ _GENERIC = frozenset((
 # Words between the judge and the title that are not part of it ("力扣每日一题 跳跃游戏", "hot 100").
 _LEAD = re.compile(r"^(?:(?:每日一题|每日|热题|hot|top|100|题库|周赛|双周赛|面试题|原题|经典)\s*)+", re.I)
 _VERDICT_WORDS = re.compile(r"\b(?:time|memory) limit|\bwrong answer|\bruntime error|\bcompil", re.I)
+_FUNCTION_CHARS = frozenset("也都还就才又很太是在有和跟与把被给让对从")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 _EN_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'+#]*|-")
 
@@ -166,6 +167,8 @@ def _is_title(title: str) -> bool:
     if not words or all(w in _GENERIC for w in words):
         return False
     if re.fullmatch(r"[\d\s#.]+", title):  # a bare number is an id: the id rule reads it
+        return False
+    if title[0] in _FUNCTION_CHARS:  # "力扣上也有", "洛谷里都是": the sentence goes on, no title follows
         return False
     squashed = re.sub(r"\W+", "", title)
     return len(squashed) >= 2 if _HAN.search(title) else len(squashed) >= 3

@@ -261,3 +261,22 @@ def test_the_question_part_leaves_out_the_judge_and_the_missing_problem(question
     # No general document holds them; they would only raise the question's BM25 bound.
     p = plan(Request(question=question), FakeRetriever())
     assert (p.resolution.missing_id, p.parts.question) == (missing, searched)
+
+
+@pytest.mark.parametrize("question,missing", [
+    ("AcWing 789 数的范围 二分总是死循环", "AcWing 789"),
+    ("acwing 1 a+b 为什么 WA", "acwing 1"),  # starter problem 1 is LeetCode's Two Sum, not AcWing's
+    ("洛谷 P1001 A+B Problem 用 int 会溢出吗", "洛谷 P1001"),
+    ("POJ 1000 A+B Problem", "POJ 1000"),
+    ("牛客 NC78 反转链表 Java 报 NullPointerException", "牛客 NC78"),
+])
+def test_an_id_on_another_judge_is_never_a_leetcode_numbered_starter_problem(question, missing):
+    found = resolve(Request(question=question), CAT)
+    assert (found.problem_id, found.rule, found.missing_id) == (None, "id", missing)
+    assert found.describe() == f"problem {missing} is not in the knowledge base"
+    assert resolve(Request(question="leetcode 1 two sum why TLE"), SEQ).problem_id == "1"  # LeetCode's own number
+
+
+def test_a_judge_followed_by_a_function_word_names_nothing():
+    assert res("在力扣做题 Acwing 上也有类似的").missing_id is None
+    assert res("洛谷里都是这种输入格式").missing_id is None
