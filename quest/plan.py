@@ -52,6 +52,9 @@ _ID_PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p, re.I) for p in (
     r"(?:^|\s)#(\d+)\b",
     r"^\s*(\d+)\s*[.、．:：]\s*(?=\D)",
 ))
+_CONTEST = re.compile(r"(?:bi)?weekly\s+contest\s*\d*|contest\s*\d+|round\s*#?\s*\d+|div\.?\s*[1-4]|"
+                      r"(?:双)?周赛\s*(?:第?\s*\d+\s*场)?|比赛|模拟赛", re.I)
+_GENERIC_MARKER = re.compile(r"\s*(?:problem|题目|题号|第|#|\d)", re.I)
 _OTHER_JUDGE = re.compile(r"\s*(?:luogu|洛谷|hdu|poj|zoj|uva|acwing|牛客|nowcoder|codeforces|cf)", re.I)
 _SLUG = re.compile(r"leetcode(?:-cn)?\.(?:com|cn)/problems/([a-z0-9-]+)", re.I)
 _WHOLE_ID = re.compile(r"^\s*(?:#|p|lc)?\s*0*(\d+)\s*$", re.I)
@@ -199,6 +202,11 @@ def _id_in(text: str, cat: Catalogue) -> Resolution | None:
     for pattern in _ID_PATTERNS:
         m = pattern.search(text)
         if m:
+            contest = _CONTEST.search(text)
+            if contest and _GENERIC_MARKER.match(m.group(0)) and not re.search(r"[/?]", m.group(0)):
+                # "weekly contest 380 problem 3", "周赛第3题": a contest's problem, not the starter problem 3.
+                named = f"{contest.group(0).strip()} {m.group(0).strip()}"
+                return Resolution(None, "id", named, missing_id=named)
             found = _named(m.group(1), "id", m.group(0).strip(), cat)
             if found is None or not _OTHER_JUDGE.match(m.group(0)) or found.candidates:
                 return found

@@ -26,7 +26,7 @@ JUDGES = (r"leetcode(?:[-.]?cn)?(?:\.com)?|lc|力扣|领扣|lintcode|洛谷|luog
           r"atcoder|poj|hdu|zoj|uva|spoj|hackerrank|codewars|kattis|codechef|cses|pta|计蒜客|蓝桥杯")
 # A judge's name, then "上的/的/里的" and "第…题/题目/problem" in any order, then the title.
 _AFTER_JUDGE = re.compile(
-    rf"(?<![a-z0-9])(?:{JUDGES})(?![a-z0-9])\s*(?:上面?的?|里面?的?|中的?|的)?\s*"
+    rf"(?<![a-z0-9])(?:{JUDGES})(?![a-z0-9])\s*(?:上面?的?|里面?的?|中(?!等)的?|的)?\s*"
     r"(?:(?:这道|那道|一道|道)?(?:题目|题|problem|question)\s*(?:是|叫|叫做|called|named)?)?\s*[:：\-–—]?\s*", re.I)
 _MARKERS = (
     re.compile(r"《([^》]{1,60})》"),
@@ -58,11 +58,18 @@ _EN_STOP = frozenset((
 _EN_TRAILING = frozenset(("in", "with", "of", "to", "and", "the", "a", "an", "for", "on", "at", "by", "from"))
 # A "title" made of these alone names no problem ("LeetCode problem", "力扣每日一题", "LeetCode hot 100").
 _GENERIC = frozenset((
-    "题", "题目", "每日一题", "周赛", "双周赛", "面试题", "刷题", "做题", "上", "原题", "这道题", "一道题", "hot",
-    "100", "hot100", "top", "interview", "daily", "weekly", "biweekly", "contest", "challenge", "easy", "medium",
-    "hard", "online", "judge", "oj", "premium", "study", "plan", "上面", "上的", "里", "中", "题库"))
+    "hot 100 hot100 top interview daily weekly biweekly contest challenge easy medium hard online judge "
+    "oj premium study plan sql database shell bfs dfs dp greedy backtracking recursion graph tree array "
+    "string hashmap heap stack queue math sorting simulation "
+    "题 题目 每日一题 周赛 双周赛 面试题 刷题 做题 上 原题 这道题 一道题 上面 上的 里 中 题库 评测机 评测 "
+    "评测姬 判题 后台 编译器 系统 网站 官方 题解区 讨论区 社区 平台 账号 会员 动态规划 贪心 回溯 二分 "
+    "双指针 滑动窗口 单调栈 单调队列 前缀和 差分 哈希 哈希表 链表 二叉树 树 图 并查集 拓扑排序 最短路 "
+    "搜索 深搜 广搜 递归 排序 堆 栈 队列 字符串 数组 数学 位运算 模拟 分治 背包 树状数组 线段树 字典树 "
+    "记忆化搜索 入门 专题 推荐"
+).split())
 # Words between the judge and the title that are not part of it ("力扣每日一题 跳跃游戏", "hot 100").
-_LEAD = re.compile(r"^(?:(?:每日一题|每日|热题|hot|top|100|题库|周赛|双周赛|面试题|原题|经典)\s*)+", re.I)
+_LEAD = re.compile(r"^(?:(?:每日一题|每日|热题|hot|top|100|题库|周赛|双周赛|面试题|原题|经典|中等题?|简单题?|困难题?|"
+                   r"第[一二三四五六七八九十\d]+题)\s*)+", re.I)
 _VERDICT_WORDS = re.compile(r"\b(?:time|memory) limit|\bwrong answer|\bruntime error|\bcompil", re.I)
 _FUNCTION_CHARS = frozenset("也都还就才又很太是在有和跟与把被给让对从")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
@@ -94,7 +101,7 @@ def named_title(question: str) -> NamedTitle | None:
         for m in pattern.finditer(text):
             # 《…》 holds the title itself; after a judge or "题目：" it is cut from the rest.
             found = NamedTitle(m.group(1).strip(), True) if m.groups() else _cut_title(_LEAD.sub("", text[m.end():]))
-            if found.text and _is_title(found.text):
+            if found.text and _is_title(found.text) and (found.bounded or not _NOT_A_PROBLEM.search(found.text)):
                 return found
     return _leading_title(text)
 

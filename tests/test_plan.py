@@ -280,3 +280,27 @@ def test_an_id_on_another_judge_is_never_a_leetcode_numbered_starter_problem(que
 def test_a_judge_followed_by_a_function_word_names_nothing():
     assert res("在力扣做题 Acwing 上也有类似的").missing_id is None
     assert res("洛谷里都是这种输入格式").missing_id is None
+
+
+@pytest.mark.parametrize("question,missing", [
+    ("leetcode weekly contest 380 problem 3 gets TLE", "weekly contest 380 problem 3"),
+    ("力扣周赛第3题超时", "周赛 第3题"),
+    ("双周赛 第 2 题 WA 了", "双周赛 第 2 题"),
+])
+def test_a_contest_problem_number_is_not_the_starter_problem_with_that_number(question, missing):
+    cat = Catalogue({**SEQUELS, "3": Problem(id="3", title_zh="无重复字符的最长子串")})
+    found = resolve(Request(question=question), cat)
+    assert (found.problem_id, found.missing_id) == (None, missing)
+    assert resolve(Request(question="第3题 为什么超时"), cat).problem_id == "3"  # no contest: the base's own
+
+
+@pytest.mark.parametrize("question", [
+    "LeetCode 的 AddressSanitizer 报错是什么意思",
+    "洛谷 评测机 RE 是什么原因",
+    "力扣 中等题 BFS 超时",
+    "力扣 动态规划 入门 推荐",
+    "LeetCode SQL question about joins",
+    "力扣 周赛 第三题 超时",
+])
+def test_a_judge_followed_by_a_tool_a_technique_or_a_difficulty_names_no_problem(question):
+    assert res(question) == Resolution()
