@@ -202,20 +202,25 @@ def _id_in(text: str, cat: Catalogue) -> Resolution | None:
     for pattern in _ID_PATTERNS:
         m = pattern.search(text)
         if m:
-            contest = _CONTEST.search(text)
-            if contest and _GENERIC_MARKER.match(m.group(0)) and not re.search(r"[/?]", m.group(0)):
-                # "weekly contest 380 problem 3", "周赛第3题": a contest's problem, not the starter problem 3.
-                named = f"{contest.group(0).strip()} {m.group(0).strip()}"
-                return Resolution(None, "id", named, missing_id=named)
-            found = _named(m.group(1), "id", m.group(0).strip(), cat)
-            if found is None or not _OTHER_JUDGE.match(m.group(0)) or found.candidates:
-                return found
-            if found.problem_id is None or not cat.problems[found.problem_id].source_name:
-                # The starter problems carry LeetCode's numbers: "AcWing 1" or "POJ 1000" is another
-                # problem, and it is reported with its judge's name ("洛谷 P1001", not "1001").
-                return Resolution(None, "id", found.evidence, missing_id=found.evidence)
-            return found
+            return _id_named(m, text, cat)
     return _leading_number_with_title(text, cat)
+
+
+def _id_named(m: re.Match[str], text: str, cat: Catalogue) -> Resolution | None:
+    """The problem an id pattern's match names, minding whose numbering the id is in."""
+    contest = _CONTEST.search(text)
+    if contest and _GENERIC_MARKER.match(m.group(0)) and not re.search(r"[/?]", m.group(0)):
+        # "weekly contest 380 problem 3", "周赛第3题": a contest's problem, not the starter problem 3.
+        named = f"{contest.group(0).strip()} {m.group(0).strip()}"
+        return Resolution(None, "id", named, missing_id=named)
+    found = _named(m.group(1), "id", m.group(0).strip(), cat)
+    if found is None or not _OTHER_JUDGE.match(m.group(0)) or found.candidates:
+        return found
+    if found.problem_id is None or not cat.problems[found.problem_id].source_name:
+        # The starter problems carry LeetCode's numbers: "AcWing 1" or "POJ 1000" is another
+        # problem, and it is reported with its judge's name ("洛谷 P1001", not "1001").
+        return Resolution(None, "id", found.evidence, missing_id=found.evidence)
+    return found
 
 
 def _leading_number_with_title(text: str, cat: Catalogue) -> Resolution | None:
