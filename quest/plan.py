@@ -11,11 +11,16 @@ The problem is resolved by small rules, tried in this order; the plan records wh
                  ``problem.php?id=1007``, ``/p/P1000``, ``/problem/1007``, ``/problems/two-sum``);
 3. ``title``     a title in either language contained in the question (normalized: case, width,
                  spacing, traditional -> simplified). Titles that are only a technique's name
-                 ("Binary Search", a title equal to a tag) count only as the whole question;
+                 ("Binary Search", a title equal to a tag) count only as the whole question. A
+                 title followed by a sequel marker ("课程表 II", "Two Sum IV") is another problem;
+   ``name``      a title the question names after a judge or marker ("力扣 跳跃游戏", 《…》, "题目：",
+                 "House Robber - …"; `quest.problem_names`) that no base title matches;
 4. ``consensus`` after searching: most of the top documents come from one problem.
 
-An id that is not in the base is reported (``missing_id``) and never mapped to another
-problem: the search then keeps to general documents.
+An id or title that is not in the base is reported (``missing_id``) and never mapped to another
+problem: the search then keeps to general documents, and the question part leaves the judge and
+the missing id or title out. An id after another judge ("AcWing 1", "POJ 1000") or a contest's
+problem number is never a (LeetCode-numbered) starter problem.
 """
 
 from __future__ import annotations
