@@ -300,6 +300,7 @@ class EvalReport:
                 entry["queries"] = [
                     {"id": o.query_id, "ranked": list(o.ranked), "top_score": _round(o.top_score),
                      "empty": o.empty, "rejected": o.rejected, "handled": o.handled, "search_mode": o.search_mode,
+                     "problem_id": o.problem_id, "rule": o.rule, "missing_id": o.missing_id,
                      **{k: _round(v) for k, v in o.metrics.items()}}
                     for o in m.outcomes
                 ]

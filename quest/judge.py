@@ -124,7 +124,7 @@ _KINDS: tuple[tuple[re.Pattern[str], str, str], ...] = tuple((re.compile(p, re.I
 KIND_WORDS: dict[str, str] = {
     "heap-use-after-free": "heap-use-after-free use after free dangling pointer iterator invalidation "
                            "悬空指针 释放后使用",
-    "buffer-overflow": "heap-buffer-overflow buffer overflow out of bounds 数组越界 下标越界",
+    "buffer-overflow": "buffer overflow out of bounds 数组越界 下标越界",  # heap or stack: the raw line says
     "stack-overflow": "stack overflow recursion too deep 栈溢出 递归太深",
     "double-free": "double free 重复释放",
     "segv": "segmentation fault SIGSEGV 段错误 越界 空指针",

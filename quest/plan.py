@@ -11,11 +11,16 @@ The problem is resolved by small rules, tried in this order; the plan records wh
                  ``problem.php?id=1007``, ``/p/P1000``, ``/problem/1007``, ``/problems/two-sum``);
 3. ``title``     a title in either language contained in the question (normalized: case, width,
                  spacing, traditional -> simplified). Titles that are only a technique's name
-                 ("Binary Search", a title equal to a tag) count only as the whole question;
+                 ("Binary Search", a title equal to a tag) count only as the whole question. A
+                 title followed by a sequel marker ("课程表 II", "Two Sum IV") is another problem;
+   ``name``      a title the question names after a judge or marker ("力扣 跳跃游戏", 《…》, "题目：",
+                 "House Robber - …"; `quest.problem_names`) that no base title matches;
 4. ``consensus`` after searching: most of the top documents come from one problem.
 
-An id that is not in the base is reported (``missing_id``) and never mapped to another
-problem: the search then keeps to general documents.
+An id or title that is not in the base is reported (``missing_id``) and never mapped to another
+problem: the search then keeps to general documents, and the question part leaves the judge and
+the missing id or title out. An id after another judge ("AcWing 1", "POJ 1000") or a contest's
+problem number is never a (LeetCode-numbered) starter problem.
 """
 
 from __future__ import annotations
@@ -30,11 +35,12 @@ from quest.judge import JudgeReport, parse
 from quest.kb.catalogue import resolve_problem
 from quest.kb.documents import Problem, normalize_problem_id
 from quest.policy import excluded_kinds
+from quest.problem_names import JUDGES, NamedTitle, named_title, normalize, sequel_after
 from quest.query import MAX_QUERY_CHARS, key_code_lines
 from quest.request import Request
 from quest.retrieval.tokenize import to_simplified
 
-RULES = ("field", "id", "title", "consensus", "none")
+RULES = ("field", "id", "title", "name", "consensus", "none")
 
 _PUNCT = re.compile(r"[\s\-_·.,:;!?'\"()（）【】\[\]，。：；！？、《》<>/]+")
 # Ids with a marker that says "this is a problem number". Group 1 is the id.
@@ -43,12 +49,18 @@ _ID_PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p, re.I) for p in (
     r"/p/([A-Za-z]*\d+)\b",
     r"/problem/(\d+)\b",
     r"(?:codeforces|cf)\s*(?:problem\s*)?(\d+\s*[A-Za-z]\d?)\b",
-    r"(?:leetcode|lc|力扣|luogu|洛谷|hdu|poj|problem|题目|题号)\s*(?:no\.?|#|:|：)?\s*([A-Za-z]?\d+)\b",
+    r"(?:leetcode|lc|力扣|领扣|lintcode|luogu|洛谷|hdu|poj|zoj|uva|acwing|problem|题目|题号)\s*(?:no\.?|#|:|：)?\s*"
+    r"([A-Za-z]?\d+)\b",
+    r"(?:牛客网?|nowcoder)\s*(?:题号|#|:|：)?\s*([A-Za-z]{1,3}\d+)\b",  # NC78, BM1
     r"第\s*(\d+)\s*题",
     r"(?<![\d.])(\d+)\s*题(?!目)",
     r"(?:^|\s)#(\d+)\b",
     r"^\s*(\d+)\s*[.、．:：]\s*(?=\D)",
 ))
+_CONTEST = re.compile(r"(?:bi)?weekly\s+contest\s*\d*|contest\s*\d+|round\s*#?\s*\d+|div\.?\s*[1-4]|"
+                      r"(?:双)?周赛\s*(?:第?\s*\d+\s*场)?|比赛|模拟赛", re.I)
+_GENERIC_MARKER = re.compile(r"\s*(?:problem|题目|题号|第|#|\d)", re.I)
+_OTHER_JUDGE = re.compile(r"\s*(?:luogu|洛谷|hdu|poj|zoj|uva|acwing|牛客|nowcoder|codeforces|cf)", re.I)
 _SLUG = re.compile(r"leetcode(?:-cn)?\.(?:com|cn)/problems/([a-z0-9-]+)", re.I)
 _WHOLE_ID = re.compile(r"^\s*(?:#|p|lc)?\s*0*(\d+)\s*$", re.I)
 _COMMENT = re.compile(r"^\s*(?://|#|/\*|\*|--)(.*)$", re.M)
@@ -70,7 +82,8 @@ class Resolution:
     problem_id: str | None = None
     rule: str = "none"  # one of RULES
     evidence: str = ""  # what matched, e.g. "#239" or the title
-    missing_id: str | None = None  # an id named in the request that the base does not have
+    # An id (or, by the rules "title" and "name", a title) named in the request that the base does not have.
+    missing_id: str | None = None
     # Several imported problem sets share the id named: which ones (qualified ids), to ask.
     candidates: tuple[str, ...] = ()
 
@@ -80,6 +93,9 @@ class Resolution:
             options = "; ".join(self.candidates)
             return (f"有多个题目是 {self.evidence}，你指的是哪一个：{options}？" if lang == "zh"
                     else f"several problems are {self.evidence}; which one do you mean: {options}?")
+        if self.missing_id is not None and self.rule in ("title", "name"):  # named by its title
+            return (f"题目「{self.missing_id}」不在知识库中" if lang == "zh"
+                    else f'problem "{self.missing_id}" is not in the knowledge base')
         if self.missing_id is not None:
             return (f"题目 {self.missing_id} 不在知识库中" if lang == "zh"
                     else f"problem {self.missing_id} is not in the knowledge base")
@@ -97,11 +113,15 @@ class Catalogue:
     def __init__(self, problems: Mapping[str, Problem]) -> None:
         self.problems = problems
         tags = {squash(t) for p in problems.values() for t in p.tags}
+        self.techniques = tags  # "dynamicprogramming": a name that is a technique names no problem
         self.titles: dict[str, str] = {}
+        self.shown: dict[str, str] = {}  # normalized title -> the title as written
         self.weak: set[str] = set()
         self.slugs: dict[str, str] = {}
         for pid, p in problems.items():
-            keys = [k for k in (squash(t) for t in (p.title_zh, p.title_en, *p.aka) if t) if k]
+            written = {squash(t): t for t in (p.title_zh, p.title_en, *p.aka) if t and squash(t)}
+            keys = list(written)
+            self.shown.update(written)
             # A title that is a technique's name ("Binary Search" = tag binary_search) names the
             # technique in most questions: both of that problem's titles count only as a whole question.
             technique = any(k in tags for k in keys)
@@ -187,8 +207,25 @@ def _id_in(text: str, cat: Catalogue) -> Resolution | None:
     for pattern in _ID_PATTERNS:
         m = pattern.search(text)
         if m:
-            return _named(m.group(1), "id", m.group(0).strip(), cat)
+            return _id_named(m, text, cat)
     return _leading_number_with_title(text, cat)
+
+
+def _id_named(m: re.Match[str], text: str, cat: Catalogue) -> Resolution | None:
+    """The problem an id pattern's match names, minding whose numbering the id is in."""
+    contest = _CONTEST.search(text)
+    if contest and _GENERIC_MARKER.match(m.group(0)) and not re.search(r"[/?]", m.group(0)):
+        # "weekly contest 380 problem 3", "周赛第3题": a contest's problem, not the starter problem 3.
+        named = f"{contest.group(0).strip()} {m.group(0).strip()}"
+        return Resolution(None, "id", named, missing_id=named)
+    found = _named(m.group(1), "id", m.group(0).strip(), cat)
+    if found is None or not _OTHER_JUDGE.match(m.group(0)) or found.candidates:
+        return found
+    if found.problem_id is None or not cat.problems[found.problem_id].source_name:
+        # The starter problems carry LeetCode's numbers: "AcWing 1" or "POJ 1000" is another
+        # problem, and it is reported with its judge's name ("洛谷 P1001", not "1001").
+        return Resolution(None, "id", found.evidence, missing_id=found.evidence)
+    return found
 
 
 def _leading_number_with_title(text: str, cat: Catalogue) -> Resolution | None:
@@ -215,14 +252,104 @@ def by_id(request: Request, cat: Catalogue) -> Resolution | None:
 
 
 def by_title(request: Request, cat: Catalogue) -> Resolution | None:
-    text = squash(request.question)
+    """A base title inside the question; or the title it names after a judge or marker ("力扣 <title>",
+    《title》, "题目：<title>") — reported as not in the base when no base title is that one."""
+    name = named_title(request.question)
+    if name is not None and name.bounded:  # 《…》 or quoted: its edges are known, so judge it first
+        return _by_name(name, cat)
+    found = _title_inside(request.question, cat)
+    if found is None and name is not None:
+        return _by_name(name, cat)
+    return found
+
+
+def _title_inside(question: str, cat: Catalogue) -> Resolution | None:
+    """The longest base title the question contains, unless a sequel marker follows it ("课程表 II" is
+    problem 210, not 207): then that other problem is reported as not in the base."""
+    text, where = _squash_positions(normalize(question))
     if not text:
         return None
     best: tuple[int, str, str] | None = None
+    sequel: str | None = None
     for key, pid in cat.titles.items():
-        if key in text and (key not in cat.weak or key == text) and (best is None or len(key) > best[0]):
+        if key not in text or (key in cat.weak and key != text) or (best is not None and len(key) <= best[0]):
+            continue
+        ends = [where[m.start() + len(key) - 1] + 1 for m in re.finditer(re.escape(key), text)]
+        marks = [sequel_after(normalize(question), end) for end in ends]
+        if any(mark is None for mark in marks):
             best = (len(key), key, pid)
-    return Resolution(best[2], "title", best[1]) if best else None
+        elif sequel is None:
+            sequel = f"{cat.shown.get(key, key)} {_sequel_shown(marks[0] or '')}"
+    if best is not None:
+        return Resolution(best[2], "title", best[1])
+    return Resolution(None, "title", sequel, missing_id=sequel) if sequel else None
+
+
+def _by_name(name: NamedTitle, cat: Catalogue) -> Resolution | None:
+    """What a named title is: a base problem (its title, an earlier title, or a clear abbreviation of
+    one), or a problem the base does not have. None when it cannot tell."""
+    key = squash(name.text)
+    if key in cat.techniques or (not name.marked and key in cat.weak):
+        return None  # "Dynamic Programming: …", "Binary Search: …" are about the technique
+    if key in cat.titles:
+        return Resolution(cat.titles[key], "title", name.text)
+    starts = [k for k in cat.titles if key.startswith(k)]
+    if starts:
+        # "Two Sum II" names another problem; a longer unbounded name may be the title plus the
+        # rest of the sentence ("二分查找边界"), so only a bounded one is a different problem.
+        longest = max(starts, key=len)
+        if not name.bounded and sequel_after(key, len(longest)) is None:
+            return None
+        return Resolution(None, "name", name.text, missing_id=name.text)
+    close = max(cat.titles, key=lambda k: _likeness(key, k), default=None)
+    if close is not None and _likeness(key, close) >= NAME_LIKENESS:
+        return Resolution(cat.titles[close], "title", name.text)
+    return Resolution(None, "name", name.text, missing_id=name.text)
+
+
+# A named title this close to a base title is that title written differently ("Kth Largest Element").
+NAME_LIKENESS = 0.85
+
+
+def _likeness(named: str, title: str) -> float:
+    """1.0 when `named` is a long enough start of `title`; else the Dice overlap of character pairs."""
+    if len(named) >= 4 and title.startswith(named) and len(named) >= 0.6 * len(title):
+        return 1.0
+    a = {named[i:i + 2] for i in range(len(named) - 1)}
+    b = {title[i:i + 2] for i in range(len(title) - 1)}
+    return 2 * len(a & b) / (len(a) + len(b)) if a and b else 0.0
+
+
+_ROMAN_OR_DIGIT = re.compile(r"[ivx]+|\d+")
+
+
+def _sequel_shown(mark: str) -> str:
+    return mark.upper() if _ROMAN_OR_DIGIT.fullmatch(mark) else mark
+
+
+_JUDGE_BEFORE = re.compile(rf"(?<![a-z0-9])(?:{JUDGES})(?![a-z0-9])\s*(?:上的?|的)?\s*(?:题目?|problem)?\s*[:：#]?\s*$",
+                           re.I)
+
+
+def without_title(question: str, title: str) -> str:
+    """`question` minus the words of `title` (matched as titles are: case, width, spacing, script)."""
+    norm = normalize(question)
+    key = squash(title)
+    if len(norm) != len(question) or not key:  # positions would not line up: keep the question whole
+        return question
+    text, where = _squash_positions(norm)
+    at = text.find(key)
+    if at < 0:
+        return question
+    start, end = where[at], where[at + len(key) - 1] + 1
+    before = _JUDGE_BEFORE.sub("", question[:start])  # "力扣 ", "蓝桥杯 ": they name the same problem
+    return f"{before} {question[end:]}".strip()
+
+
+def _squash_positions(text: str) -> tuple[str, list[int]]:
+    """`squash` of an already normalized text, with each kept character's position in `text`."""
+    kept = [(i, ch) for i, ch in enumerate(text) if not _PUNCT.fullmatch(ch)]
+    return "".join(ch for _, ch in kept), [i for i, _ in kept]
 
 
 RESOLVERS = (by_field, by_id, by_title)
@@ -247,6 +374,18 @@ def by_consensus(doc_problems: Sequence[str | None], top: int = 5, needed: int =
 
 # --------------------------------------------------------------------------- the plan
 
+# Memory addresses, process ids and register dumps differ on every run ("0x602000000014",
+# "==31==", "pc 0x55d1 bp 0x7ffd sp 0x7ffd"): no document holds them, and as unseen words they only
+# raise the error part's BM25 bound, so the sanitizer's real words count for less.
+_VOLATILE = re.compile(r"==\d+==|\b(?:pc|bp|sp)\s+0x[0-9a-f]+|\b0x[0-9a-f]{4,}\b", re.I)
+
+
+def without_addresses(error: str) -> str:
+    """The error part without the run-specific numbers sanitizers print."""
+    lines = (re.sub(r"[ \t]{2,}", " ", _VOLATILE.sub(" ", line)).strip() for line in error.split("\n"))
+    return "\n".join(line for line in lines if line)
+
+
 
 def catalogue_of(retriever: Any) -> Catalogue:
     cat = getattr(retriever, "catalogue", None)
@@ -267,7 +406,12 @@ def plan(request: Request, retriever: Any) -> Plan:
     code = "\n".join(key_code_lines(request.code, report.lines, limit=8)) if request.code else ""
     titles = " ".join(t for t in (problem.title_zh, problem.title_en) if t) if problem is not None else ""
     bound = MAX_QUERY_CHARS  # each part is bounded on its own: one long part cannot crowd out the others
-    parts = QueryParts(question=request.question.strip()[:bound], error=report.query_text()[:bound],
+    question = request.question
+    if resolution.missing_id is not None and resolution.rule in ("id", "title", "name"):
+        # No general document holds the id or title of a problem the base lacks: its words would only
+        # raise the question's BM25 bound and push what does match (the bug, the error) under the floor.
+        question = without_title(question, resolution.evidence) or question
+    parts = QueryParts(question=question.strip()[:bound], error=without_addresses(report.query_text())[:bound],
                        code=code[:bound], problem=titles)
     return Plan(request=request, problem=problem, resolution=resolution, report=report, parts=parts,
                 exclude_kinds=excluded_kinds(request.tier), lang=request.answer_lang(), direct=direct)

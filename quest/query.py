@@ -20,7 +20,8 @@ _KEY_LINE = re.compile(
 _NOTABLE = re.compile(
     r"\.pop\(0\)|\.insert\(0|popleft|appendleft|\bmax\(|\bmin\(|\bsorted?\(|\.index\(|\bin\s+\w+\s*:|"
     r"sys\.setrecursionlimit|input\(\)|sys\.stdin|\bdeque\b|heapq|bisect|\bendl\b|\bcin\b|scanf|Scanner|"
-    r"\bnew\s+\w+\[|malloc|memset|\blong long\b|Integer|\.equals\(|recursion|\bdfs\b|\bbfs\b"
+    r"\bnew\s+\w+\[|malloc|memset|\blong long\b|Integer|\.equals\(|recursion|\bdfs\b|\bbfs\b|"
+    r"\[[^\]\n]*\]+\s*\*\s*\w"  # [[]] * n, [[0] * m] * n: one inner list shared n times
 )
 MAX_QUERY_CHARS = 1500
 

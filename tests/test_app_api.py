@@ -181,3 +181,10 @@ def test_no_stack_trace_and_no_data_dir_files_are_served(live_app: RunningApp):
         with pytest.raises(urllib.error.HTTPError) as info:
             urllib.request.urlopen(live_app.url + path, timeout=10)
         assert info.value.code in (403, 404)
+
+
+def test_a_problem_the_base_lacks_named_by_its_title_is_said_so(live_app: RunningApp):
+    answer, sources, status = _ask(live_app, question="力扣 课程表 II 有环时为什么没返回空数组", lang="zh")[-1]
+    assert status in ("done", "fallback")
+    assert answer.startswith("> 题目「课程表 II」不在知识库中")
+    assert all(s["problem_id"] is None for s in json.loads(sources))  # never problem 207's material

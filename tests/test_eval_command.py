@@ -87,7 +87,9 @@ def test_json_output(small_kb, tmp_path):
     assert per_query["s1"]["ranked"] == ["p239-error-pop0-en", "p239-official-zh", "faq-tle-zh"]
     assert per_query["s2"]["ranked"] == ["pitfall-recursion-en"]
     assert per_query["s3"] == {"id": "s3", "ranked": [], "top_score": None, "empty": True, "rejected": True,
-                               "handled": True, "search_mode": "bm25"}
+                               "handled": True, "search_mode": "bm25", "problem_id": None, "rule": "none",
+                               "missing_id": None}
+    assert (per_query["s1"]["problem_id"], per_query["s1"]["rule"]) == ("239", "field")
 
 
 def write_queries(path: Path, queries: list[dict]) -> None:

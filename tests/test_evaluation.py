@@ -214,6 +214,13 @@ def test_query_set_size_and_mix(queries):
     assert len({q.question for q in queries}) == len(queries), "duplicate questions"
 
 
+def test_questions_modelled_on_public_posts_name_their_source():
+    records = [json.loads(line) for line in QUERIES.read_text(encoding="utf-8").splitlines() if line.strip()]
+    real = [r for r in records if "real" in r["tags"]]
+    assert len(real) >= 29 and all(r.get("source", "").startswith("http") for r in real)
+    assert sum(1 for r in records if "not_in_base" in r["tags"]) >= 26  # the not-in-base rule is tuned on them
+
+
 def test_tags_match_the_query(queries):
     for q in queries:
         assert ("with_code" in q.tags) == bool(q.code.strip()), q.id

@@ -127,3 +127,180 @@ def test_imported_problems_by_their_judge_number_qualified_or_asked_about():
     assert shared.problem_id is None and shared.missing_id is None
     assert shared.candidates == ("hustoj-main:2000", "contest:2000")
     assert shared.describe() == "several problems are 2000; which one do you mean: hustoj-main:2000; contest:2000?"
+
+
+# --------------------------------------------------------------------------- titles that name another problem
+
+SEQUELS = {
+    **PROBLEMS,
+    "207": Problem(id="207", title_zh="课程表", title_en="Course Schedule"),
+    "1": Problem(id="1", title_zh="两数之和", title_en="Two Sum"),
+    "42": Problem(id="42", title_zh="接雨水", title_en="Trapping Rain Water"),
+    "53": Problem(id="53", title_zh="最大子数组和", title_en="Maximum Subarray", aka=("最大子序和",),
+                  tags=("array", "dynamic_programming")),
+    "215": Problem(id="215", title_zh="数组中的第K个最大元素", title_en="Kth Largest Element in an Array"),
+    "20": Problem(id="20", title_zh="有效的括号", title_en="Valid Parentheses"),
+}
+SEQ = Catalogue(SEQUELS)
+
+
+@pytest.mark.parametrize("question,missing", [
+    ("课程表 II 拓扑排序之后怎么输出顺序", "课程表 II"),
+    ("课程表II 有环的时候返回空数组", "课程表 II"),
+    ("课程表Ⅱ BFS 写法", "课程表 II"),
+    ("课程表 ＩＩ 为什么 WA", "课程表 II"),
+    ("LeetCode Course Schedule II returns an empty list", "Course Schedule II"),
+    ("买卖股票的最佳时机 III 两次交易的状态怎么定义", "买卖股票的最佳时机 III"),
+    ("Best Time to Buy and Sell Stock IV with k transactions", "Best Time to Buy and Sell Stock IV"),
+    ("Two Sum II sorted input, two pointers", "Two Sum II"),
+    ("两数之和 IV 输入 BST", "两数之和 IV"),
+    ("接雨水2 用优先队列从边界往里走", "接雨水 2"),
+])
+def test_a_base_title_followed_by_a_sequel_marker_is_another_problem(question, missing):
+    found = resolve(Request(question=question), SEQ)
+    assert (found.problem_id, found.rule, found.missing_id) == (None, "title", missing)
+
+
+@pytest.mark.parametrize("question,pid", [
+    ("课程表这题是拓扑排序吗？", "207"),
+    ("Course Schedule in 2 passes of BFS?", "207"),  # a number that is not right after the title
+    ("two sum in python times out", "1"),
+    ("Two Sum: is it 2 loops or a hash map", "1"),
+    ("接雨水 2.5 秒超时", "42"),  # "2.5" is a number, not a sequel
+    ("课程表 II 和课程表有什么区别", "207"),  # the plain title is named too
+])
+def test_a_title_without_a_sequel_marker_still_names_the_problem(question, pid):
+    found = resolve(Request(question=question), SEQ)
+    assert (found.problem_id, found.rule, found.missing_id) == (pid, "title", None)
+
+
+@pytest.mark.parametrize("question,missing", [
+    ("力扣 跳跃游戏 贪心为什么错", "跳跃游戏"),
+    ("力扣接雨水变形：打家劫舍为什么超时", None),  # the base title is in the question: that rule wins
+    ("力扣每日一题 打家劫舍 dp 为什么输出 3", "打家劫舍"),
+    ("LeetCode Jump Game greedy keeps failing", "Jump Game"),
+    ("leetcode house robber ii tle", "house robber ii"),
+    ("《乘积最大子数组》为什么要记录最小值", "乘积最大子数组"),
+    ("《买卖股票的最佳时机含冷冻期》的状态机", "买卖股票的最佳时机含冷冻期"),
+    ("题目：跳跃游戏 II，贪心写法", "跳跃游戏 II"),
+    ("the problem called Jump Game II counts one jump too many", "Jump Game II"),
+    ('LeetCode "House Robber" why', "House Robber"),
+    ("House Robber - my dp fails on the input 0 2 3", "House Robber"),  # a post's title opens the question
+    ("[C++] Partition List: the second loop never sets the pointer", "Partition List"),
+])
+def test_a_problem_named_by_judge_and_title_that_the_base_lacks_is_reported(question, missing):
+    found = resolve(Request(question=question), SEQ)
+    if missing is None:
+        assert (found.problem_id, found.missing_id) == ("42", None)
+    else:
+        assert (found.problem_id, found.rule, found.missing_id) == (None, "name", missing)
+        assert found.describe("en") == f'problem "{missing}" is not in the knowledge base'
+        assert found.describe("zh") == f"题目「{missing}」不在知识库中"
+
+
+@pytest.mark.parametrize("question,pid", [
+    ("力扣 最大子序和 全是负数时输出 0", "53"),  # an earlier title (aka)
+    ("LeetCode Kth Largest Element quickselect times out", "215"),  # the start of the title
+    ("the problem called Valid Parenthesis crashes on ')('", "20"),  # one letter off
+    ("力扣 二分查找 为什么死循环", "704"),  # a technique title counts when a judge names it
+    ("《两数之和》哈希表", "1"),
+])
+def test_a_named_title_in_other_words_still_resolves_to_the_base_problem(question, pid):
+    found = resolve(Request(question=question), SEQ)
+    assert (found.problem_id, found.rule, found.missing_id) == (pid, "title", None)
+
+
+@pytest.mark.parametrize("question", [
+    "力扣上的题用 Python 总是超时",
+    "LeetCode says Time Limit Exceeded on the last test",
+    "on leetcode, my code fails only when submitted",
+    "在力扣做题时 Python 递归太深",
+    "LeetCode hot 100 刷完了，下一步刷什么",
+    "力扣 二分查找边界总是差一",  # the technique title plus the rest of the sentence: cannot tell
+    "Binary Search: off by one again",  # a technique, not problem 704, unless a judge names it
+    "Dynamic Programming - where do I start?",
+    "Time Limit Exceeded: help with my loop",
+    "Segmentation Fault - only on the judge",
+    "Java Scanner: reading a million ints is slow",
+    "My Code: fails on test 3",
+])
+def test_a_judge_without_a_problem_title_names_nothing(question):
+    found = resolve(Request(question=question), SEQ)
+    assert (found.problem_id, found.missing_id) == (None, None)
+
+
+def test_a_missing_title_keeps_the_search_to_general_documents():
+    retriever = FakeRetriever()
+    p = plan(Request(question="LeetCode Two Sum II: two pointers or binary search?"), retriever)
+    assert (p.problem_id, p.resolution.missing_id, p.direct) == (None, "Two Sum II", False)
+    from quest.plan import retrieve
+
+    retrieve(retriever, p)
+    assert retriever.searches[-1].general_only is True and retriever.searches[-1].problem_id is None
+
+
+def test_the_error_part_drops_run_specific_addresses_and_keeps_the_words():
+    asan = ("==31==ERROR: AddressSanitizer: stack-buffer-overflow on address 0x7ffd2c0a1f40 at pc 0x0000003a9c1b "
+            "bp 0x7ffd2c0a1d10 sp 0x7ffd2c0a1d08\nWRITE of size 4 at 0x7ffd2c0a1f40 thread T0")
+    p = plan(Request(question="why", error=asan), FakeRetriever())
+    assert p.parts.error == ("RE Runtime Error 运行错误\nbuffer overflow out of bounds 数组越界 下标越界\n"
+                             "ERROR: AddressSanitizer: stack-buffer-overflow on address at")
+    assert "heap" not in p.parts.error  # a stack overflow is not reported as a heap one
+    ubsan = "runtime error: signed integer overflow: 2147483647 + 1 cannot be represented in type 'int'"
+    assert "2147483647" in plan(Request(question="why", error=ubsan), FakeRetriever()).parts.error
+    exit_code = "Process finished with exit code -1073741571 (0xC00000FD)"
+    assert "-1073741571" in plan(Request(question="why", error=exit_code), FakeRetriever()).parts.error
+
+
+@pytest.mark.parametrize("question,missing,searched", [
+    ("蓝桥杯 杨辉三角形 我用 arr = [[]]*n 建列表", "杨辉三角形", "我用 arr = [[]]*n 建列表"),
+    ("LeetCode Two Sum II: two pointers or binary search?", "Two Sum II", ": two pointers or binary search?"),
+    ("力扣 27 移除元素 提交报 heap-buffer-overflow", "27", "移除元素 提交报 heap-buffer-overflow"),
+])
+def test_the_question_part_leaves_out_the_judge_and_the_missing_problem(question, missing, searched):
+    # No general document holds them; they would only raise the question's BM25 bound.
+    p = plan(Request(question=question), FakeRetriever())
+    assert (p.resolution.missing_id, p.parts.question) == (missing, searched)
+
+
+@pytest.mark.parametrize("question,missing", [
+    ("AcWing 789 数的范围 二分总是死循环", "AcWing 789"),
+    ("acwing 1 a+b 为什么 WA", "acwing 1"),  # starter problem 1 is LeetCode's Two Sum, not AcWing's
+    ("洛谷 P1001 A+B Problem 用 int 会溢出吗", "洛谷 P1001"),
+    ("POJ 1000 A+B Problem", "POJ 1000"),
+    ("牛客 NC78 反转链表 Java 报 NullPointerException", "牛客 NC78"),
+])
+def test_an_id_on_another_judge_is_never_a_leetcode_numbered_starter_problem(question, missing):
+    found = resolve(Request(question=question), CAT)
+    assert (found.problem_id, found.rule, found.missing_id) == (None, "id", missing)
+    assert found.describe() == f"problem {missing} is not in the knowledge base"
+    assert resolve(Request(question="leetcode 1 two sum why TLE"), SEQ).problem_id == "1"  # LeetCode's own number
+
+
+def test_a_judge_followed_by_a_function_word_names_nothing():
+    assert res("在力扣做题 Acwing 上也有类似的").missing_id is None
+    assert res("洛谷里都是这种输入格式").missing_id is None
+
+
+@pytest.mark.parametrize("question,missing", [
+    ("leetcode weekly contest 380 problem 3 gets TLE", "weekly contest 380 problem 3"),
+    ("力扣周赛第3题超时", "周赛 第3题"),
+    ("双周赛 第 2 题 WA 了", "双周赛 第 2 题"),
+])
+def test_a_contest_problem_number_is_not_the_starter_problem_with_that_number(question, missing):
+    cat = Catalogue({**SEQUELS, "3": Problem(id="3", title_zh="无重复字符的最长子串")})
+    found = resolve(Request(question=question), cat)
+    assert (found.problem_id, found.missing_id) == (None, missing)
+    assert resolve(Request(question="第3题 为什么超时"), cat).problem_id == "3"  # no contest: the base's own
+
+
+@pytest.mark.parametrize("question", [
+    "LeetCode 的 AddressSanitizer 报错是什么意思",
+    "洛谷 评测机 RE 是什么原因",
+    "力扣 中等题 BFS 超时",
+    "力扣 动态规划 入门 推荐",
+    "LeetCode SQL question about joins",
+    "力扣 周赛 第三题 超时",
+])
+def test_a_judge_followed_by_a_tool_a_technique_or_a_difficulty_names_no_problem(question):
+    assert res(question) == Resolution()

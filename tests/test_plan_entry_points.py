@@ -63,3 +63,19 @@ def test_ask_json_carries_the_plan(base, fake_ollama: FakeOllama):
     plan = payload["stats"]["plan"]
     assert (plan["problem_id"], plan["rule"], plan["direct"]) == ("146", "id", False)
     assert {s["problem_id"] for s in payload["sources"][:2]} == {"146"}
+
+
+def test_search_reports_a_problem_named_by_a_title_the_base_does_not_have(base):
+    result = quest(base, "search", "LeetCode Course Schedule II: my DFS returns the order backwards")
+    assert (result["plan"]["missing_id"], result["plan"]["rule"]) == ("Course Schedule II", "title")
+    assert 'problem "Course Schedule II" is not in the knowledge base' in result["notices"]
+    assert {s["problem_id"] for s in result["sources"]} <= {None}  # never problem 207's material
+
+
+def test_ask_says_a_problem_named_by_judge_and_title_is_not_in_the_base(base, fake_ollama: FakeOllama):
+    fake_ollama.tokens = ["Check the base case [1]."]
+    payload = quest(base, "ask", "力扣 打家劫舍 dp 为什么 [2,1,1,2] 我输出 3", "--ollama-host", fake_ollama.url)
+    plan = payload["stats"]["plan"]
+    assert (plan["problem_id"], plan["rule"], plan["missing_id"]) == (None, "name", "打家劫舍")
+    assert "题目「打家劫舍」不在知识库中" in [n["text"] for n in payload["notices"]]
+    assert {s["problem_id"] for s in payload["sources"]} <= {None}

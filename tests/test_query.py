@@ -62,3 +62,9 @@ def test_parts_with_only_an_error():
     assert plan(request, FakeRetriever()).parts.as_dict() == {
         "error": "RE Runtime Error 运行错误\nstack overflow recursion too deep 栈溢出 递归太深\nRecursionError\n"
                  "RecursionError: maximum recursion depth exceeded"}
+
+
+def test_a_list_repeated_with_star_is_a_key_line():
+    code = "n = int(input())\narr = [[]] * n\nfor i in range(n):\n    arr[i].append(1)\n"
+    assert key_code_lines(code) == ["n = int(input())", "arr = [[]] * n", "for i in range(n):"]
+    assert key_code_lines("grid = [[0] * m] * n\nx = 1\n") == ["grid = [[0] * m] * n"]

@@ -268,8 +268,16 @@ class Retriever:
         for q in queries:
             self._rank_part(q, rows, k, lists, timings, scope)
         t = time.perf_counter()
-        fused = reciprocal_rank_fusion({name: [r for r, _ in ranked] for name, ranked in lists.items()},
-                                       k=self.settings.rrf_k)
+        # Inside the problem's own rows its titles match every document alike: they vouch that a
+        # document is on topic (the floor below) but must not decide the order — what the student
+        # asked does. Elsewhere they pull the problem's documents ahead of the rest.
+        titles_only = scope == "problem" and "bm25:problem" in lists
+        ordering = {name: [r for r, _ in ranked] for name, ranked in lists.items()
+                    if not (titles_only and name == "bm25:problem")}
+        fused = reciprocal_rank_fusion(ordering, k=self.settings.rrf_k)
+        if titles_only:  # the problem's documents only its titles found: after the rest, in their order
+            found = {r for r, _ in fused}
+            fused += [(r, 0.0) for r, _ in lists["bm25:problem"] if r not in found]
         signals: dict[int, dict[str, Signal]] = {}
         for name, ranked in lists.items():
             for rank, (row, score) in enumerate(ranked, start=1):

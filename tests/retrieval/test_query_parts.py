@@ -77,3 +77,18 @@ def test_traditional_characters_and_whole_compound_tokens():
     assert tokenize("買賣股票的最佳時機") == tokenize("买卖股票的最佳时机")
     assert "3sum" in tokenize("3Sum") and "o(n^2)" in tokenize("O(n^2)") and "kth" in tokenize("k-th")
     assert "3sum" not in tokenize("3 sum")
+
+
+def test_a_problems_titles_vouch_for_its_documents_but_the_question_orders_them(retriever):
+    question = "max-heap of (value, index) pairs, python"  # only the heap explanation says so
+    titles = "滑动窗口最大值 Sliding Window Maximum"
+    asked = retriever.search(question, parts={"question": question}, problem_id="239")
+    both = retriever.search(question, parts={"question": question, "problem": titles}, problem_id="239")
+    own = [h.chunk.doc_id for h in both.hits if h.scope == "problem"]
+    # What the student asked decides the order; the titles (which every document of the problem
+    # matches) add the documents the question missed, after those it found. (Fused with the
+    # question, the titles used to put the explanation third.)
+    found_by_question = [d for d in ids(asked) if d in own]
+    assert own[: len(found_by_question)] == found_by_question
+    assert own[0] == "p239-explain-en"
+    assert set(own) == {"p239-explain-en", "p239-error-pop0-en", "p239-official-zh"}

@@ -1,0 +1,181 @@
+"""How a question names a problem in words: sequel suffixes and judge-plus-title names.
+
+Two facts the title rule of `quest.plan` needs and that plain substring matching gets wrong:
+
+- A base title followed by a sequel marker is another problem: "课程表 II", "Course Schedule II",
+  "买卖股票的最佳时机 III", "Two Sum IV", "接雨水2", "课程表Ⅱ" (roman numerals, digits, full width,
+  with or without a space) — `sequel_after` finds that suffix.
+- A question often names a problem by a judge or a marker followed by its title ("力扣 跳跃游戏
+  为什么…", "LeetCode Jump Game greedy fails", "《最长回文子序列》", "题目：…", "the problem Jump
+  Game") without any id — `named_title` cuts that title out, so the planner can tell the student
+  when the base does not have it instead of showing another problem's material.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from quest.retrieval.tokenize import to_simplified
+
+# After NFKC + casefold: "Ⅱ" -> "ii", "ＩＩ" -> "ii". A lone "v"/"x"/"i" is too often a word or a variable.
+_SEQUEL = re.compile(r"[ \t\-_·:：]*(viii|vii|vi|iv|iii|ii|ix|[2-9])(?![a-z0-9.%])")
+
+JUDGES = (r"leetcode(?:[-.]?cn)?(?:\.com)?|lc|力扣|领扣|lintcode|洛谷|luogu|牛客网?|nowcoder|codeforces|acwing|"
+          r"atcoder|poj|hdu|zoj|uva|spoj|hackerrank|codewars|kattis|codechef|cses|pta|计蒜客|蓝桥杯")
+# A judge's name, then "上的/的/里的" and "第…题/题目/problem" in any order, then the title.
+_AFTER_JUDGE = re.compile(
+    rf"(?<![a-z0-9])(?:{JUDGES})(?![a-z0-9])\s*(?:上面?的?|里面?的?|中(?!等)的?|的)?\s*"
+    r"(?:(?:这道|那道|一道|道)?(?:题目|题|problem|question)\s*(?:是|叫|叫做|called|named)?)?\s*[:：\-–—]?\s*", re.I)
+_MARKERS = (
+    re.compile(r"《([^》]{1,60})》"),
+    re.compile(r"(?:题目|题名|题目名|这道题|这题)\s*(?:是|叫|叫做)?\s*[:：]\s*", re.I),
+    re.compile(r"(?<![a-z])(?:the\s+)?(?:problem|question)\s+(?:called|named|titled)\s+", re.I),
+    re.compile(r"(?<![a-z])problem\s*[:：]\s*", re.I),
+)
+_QUOTED = re.compile(r"""^["“'‘「『]([^"”'’」』]{2,60})["”'’」』]""")
+# Where a Chinese title ends: the rest of the sentence begins.
+_ZH_STOP = re.compile(
+    r"为什么|为啥|为何|怎么|怎样|如何|超时|超出|报错|错误|出错|提交|一直|总是|老是|通过|过不了|没过|求助|求问|请问|"
+    r"问题|题解|解法|思路|做法|代码|这道|这题|这个|时候|运行|结果|答案|出现|显示|遇到|卡在|能不能|可以|是不是|有没有|"
+    r"什么|用了|用的|使用|我的|我用|我在|做题|刷题|刷完|刷了|刷到|里面|以及|并且|但是|不过|一题|这里|样例|测试|输出|输入|内存|解答|执行|"
+    r"[，。？！、；：（）()\[\]【】,.?!;:\n]")
+_EN_STOP = frozenset((
+    "why", "how", "what", "when", "where", "which", "is", "are", "was", "were", "keeps", "keep", "gets", "get",
+    "got", "gives", "give", "giving", "returns", "return", "returning", "fails", "failing", "failed", "throws",
+    "throwing", "shows", "says", "tle", "wa", "mle", "re", "ce", "wrong", "runtime", "memory", "error",
+    "my", "i", "i'm", "im", "using", "solution", "solutions", "code", "submission", "help", "python", "python3",
+    "java", "c++", "cpp", "c", "javascript", "js", "go", "rust", "c#", "kotlin", "typescript", "but", "can",
+    "does", "do", "did", "should", "would", "could", "passes", "passed", "exceeded", "limit", "accepted",
+    "approach", "answer", "output", "input", "test", "tests", "case", "cases", "question", "problem", "please",
+    "anyone", "someone", "stuck", "issue", "hint", "explain", "explanation", "editorial", "vs", "-", "—",
+    "show", "shows", "showed", "say", "said", "tell", "tells", "this", "that", "these", "it", "its", "me", "you",
+    "we", "they", "accept", "accepts", "reject", "rejects", "rejected", "run", "runs", "ran", "submit", "submitted",
+    "pass", "compile", "compiles", "crash", "crashes", "crashed", "always", "never", "still", "now", "today",
+    "here", "there", "has", "have", "had", "will", "won't", "doesn't", "don't", "didn't", "isn't", "not", "no",
+    "so", "because", "if", "after", "before", "while", "only", "just", "also", "then", "again"))
+_EN_TRAILING = frozenset(("in", "with", "of", "to", "and", "the", "a", "an", "for", "on", "at", "by", "from"))
+# A "title" made of these alone names no problem ("LeetCode problem", "力扣每日一题", "LeetCode hot 100").
+_GENERIC = frozenset((
+    "hot 100 hot100 top interview daily weekly biweekly contest challenge easy medium hard online judge "
+    "oj premium study plan sql database shell bfs dfs dp greedy backtracking recursion graph tree array "
+    "string hashmap heap stack queue math sorting simulation "
+    "题 题目 每日一题 周赛 双周赛 面试题 刷题 做题 上 原题 这道题 一道题 上面 上的 里 中 题库 评测机 评测 "
+    "评测姬 判题 后台 编译器 系统 网站 官方 题解区 讨论区 社区 平台 账号 会员 动态规划 贪心 回溯 二分 "
+    "双指针 滑动窗口 单调栈 单调队列 前缀和 差分 哈希 哈希表 链表 二叉树 树 图 并查集 拓扑排序 最短路 "
+    "搜索 深搜 广搜 递归 排序 堆 栈 队列 字符串 数组 数学 位运算 模拟 分治 背包 树状数组 线段树 字典树 "
+    "记忆化搜索 入门 专题 推荐"
+).split())
+# Words between the judge and the title that are not part of it ("力扣每日一题 跳跃游戏", "hot 100").
+_LEAD = re.compile(r"^(?:(?:每日一题|每日|热题|hot|top|100|题库|周赛|双周赛|面试题|原题|经典|中等题?|简单题?|困难题?|"
+                   r"第[一二三四五六七八九十\d]+题)\s*)+", re.I)
+_VERDICT_WORDS = re.compile(r"\b(?:time|memory) limit|\bwrong answer|\bruntime error|\bcompil", re.I)
+_FUNCTION_CHARS = frozenset("也都还就才又很太是在有和跟与把被给让对从")
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+_EN_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'+#]*|-")
+
+
+def normalize(text: str) -> str:
+    """Width-, script- and case-insensitive form that keeps spacing (positions still mean something)."""
+    return to_simplified(unicodedata.normalize("NFKC", text)).casefold()
+
+
+def sequel_after(normalized: str, end: int) -> str | None:
+    """The sequel marker ("ii", "3") right after position `end` of a normalized text, if any."""
+    m = _SEQUEL.match(normalized, end)
+    return m.group(1) if m else None
+
+
+@dataclass(frozen=True)
+class NamedTitle:
+    text: str
+    bounded: bool  # between 《》 or quotes: the whole title, nothing more or less
+    marked: bool = True  # after a judge or a marker; False: only its Title Case at the start says so
+
+
+def named_title(question: str) -> NamedTitle | None:
+    """The title a question names after a judge or marker ("力扣 跳跃游戏 为什么错" -> "跳跃游戏"), if any."""
+    text = unicodedata.normalize("NFKC", question)
+    for pattern in (_AFTER_JUDGE, *_MARKERS):
+        for m in pattern.finditer(text):
+            # 《…》 holds the title itself; after a judge or "题目：" it is cut from the rest.
+            found = NamedTitle(m.group(1).strip(), True) if m.groups() else _cut_title(_LEAD.sub("", text[m.end():]))
+            if found.text and _is_title(found.text) and (found.bounded or not _NOT_A_PROBLEM.search(found.text)):
+                return found
+    return _leading_title(text)
+
+
+# "House Robber: my dp ...", "Jump Game II - greedy ...": a Title Case name that opens the question
+# and is set off by a colon or a dash, the way forum and discussion posts are titled.
+_LEADING = re.compile(r"^\s*(?:\[[^\]]{1,20}\]\s*)?([A-Z][^:：\n]{2,80}?)\s*(?:[:：]|\s[-–—]\s)")
+_NOT_A_PROBLEM = re.compile(r"segmentation fault|stack overflow|presentation error|output limit|accepted|"
+                            r"exception|error|sanitizer|exceeded|overflow|help|question|update|edit", re.I)
+
+
+def _leading_title(text: str) -> NamedTitle | None:
+    m = _LEADING.match(text)
+    if not m:
+        return None
+    words = m.group(1).split()
+    capitalized = [w for w in words if w.casefold() not in _EN_TRAILING]
+    if len(capitalized) < 2 or not all(w[:1].isupper() or w[:1].isdigit() for w in capitalized):
+        return None
+    if any(w.casefold() in _EN_STOP for w in words) or _NOT_A_PROBLEM.search(m.group(1)):
+        return None
+    title = " ".join(words)
+    return NamedTitle(title, False, marked=False) if _is_title(title) else None
+
+
+def _cut_title(rest: str) -> NamedTitle:
+    quoted = _QUOTED.match(rest)
+    if quoted:
+        return NamedTitle(quoted.group(1).strip(), True)
+    rest = rest.split("\n", 1)[0][:80]
+    return NamedTitle(_cut_chinese(rest) if _HAN.match(rest) else _cut_english(rest), False)
+
+
+def _cut_chinese(rest: str) -> str:
+    stop = _ZH_STOP.search(rest)
+    head = rest[: stop.start()] if stop else rest
+    words = head.split()
+    if not words:
+        return ""
+    title = words[0]
+    if len(words) > 1 and _SEQUEL.fullmatch(words[1].casefold()):  # "课程表 II"
+        title += " " + words[1]
+    return title
+
+
+def _cut_english(rest: str) -> str:
+    rest = _VERDICT_WORDS.split(rest, 1)[0]
+    words: list[str] = []
+    for m in _EN_WORD.finditer(rest):
+        between = rest[(m.start() - 1 if m.start() else 0):m.start()]
+        if words and between.strip() and between.strip() not in "-'":  # punctuation ends the title
+            break
+        word = m.group(0)
+        if word.casefold() in _EN_STOP or len(words) >= 12:
+            break
+        # "LeetCode Jump Game greedy fails": a Title Case name ends at the first plain lowercase word.
+        if words and words[0][:1].isupper() and word.islower() and word not in _EN_TRAILING:
+            break
+        words.append(word)
+    while words and words[-1].casefold() in _EN_TRAILING:
+        words.pop()
+    # A lowercase name needs two words: "leetcode premium", "leetcode discuss" name no problem.
+    if len(words) == 1 and not words[0][:1].isupper():
+        return ""
+    return " ".join(words)
+
+
+def _is_title(title: str) -> bool:
+    words = [w for w in re.split(r"\s+", title.casefold()) if w]
+    if not words or all(w in _GENERIC for w in words):
+        return False
+    if re.fullmatch(r"[\d\s#.]+", title):  # a bare number is an id: the id rule reads it
+        return False
+    if title[0] in _FUNCTION_CHARS:  # "力扣上也有", "洛谷里都是": the sentence goes on, no title follows
+        return False
+    squashed = re.sub(r"\W+", "", title)
+    return len(squashed) >= 2 if _HAN.search(title) else len(squashed) >= 3
