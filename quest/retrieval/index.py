@@ -33,6 +33,7 @@ from quest.retrieval import store
 from quest.retrieval.chunktable import NO_PROBLEM, IndexChunks, merge_tables
 from quest.retrieval.dense import DenseIndex
 from quest.retrieval.embedder import Embedder
+from quest.retrieval.layout import grouped_chunks, grouped_order, is_identity
 from quest.retrieval.manifest import FORMAT_VERSION, Manifest, SegmentEntry, parse_manifest
 from quest.retrieval.segments import Segment, SegmentedBM25, SegmentedDense, SegmentedLexical, offsets_of, term_matrix
 from quest.retrieval.sparse import LexicalIndex
@@ -219,7 +220,7 @@ def with_approximate(dense: DenseIndex | None) -> DenseIndex | None:
 def build_index(kb: KnowledgeBase, settings: Settings, embedder: Embedder | None,
                 progress: Progress | None = None) -> Index:
     """Chunk, tokenize and embed every document into one base segment."""
-    chunks = [c for d in kb.documents for c in chunk_document(d, settings.chunk_max_chars)]
+    chunks = grouped_chunks([c for d in kb.documents for c in chunk_document(d, settings.chunk_max_chars)])
     if progress:
         progress(f"Indexing {len(kb.documents)} documents ({len(chunks)} chunks)...")
     dim = embedder.dim if embedder is not None else None
@@ -259,34 +260,58 @@ def update_index(index: Index, kb: KnowledgeBase, settings: Settings, embedder: 
 
 
 def compact_index(index: Index) -> Index:
-    """One new base segment holding the live rows only (no re-embedding; the vocabulary is kept)."""
+    """One new base segment holding the live rows only, grouped by problem (see layout.py).
+
+    No re-embedding, and the vocabulary is kept. The parts are merged in row order and then
+    permuted (one extra copy of one part at a time); the vectors are gathered straight in the
+    new order, in float32 batches (1M rows would be 4 GB at once).
+    """
     live = np.flatnonzero(~index.deleted)
+    perm = grouped_order(index.chunks.problem[live])
     width = len(index.bm25.vocab)
     tf_parts, lexical_parts, tables = [], [], []
-    dense = DenseIndex.from_vectors(np.zeros((0, index.dim), np.float32)) if index.dim is not None else None
     for seg, start in zip(index.segments, offsets_of(index.segments)[:-1], strict=False):
         keep = live[(live >= start) & (live < start + seg.rows)] - start
         tables.append(seg.chunks.take(keep))
         part = seg.tf.tocsr()[keep]
         part.resize((part.shape[0], width))
         tf_parts.append(part)
-        if seg.dense is not None and dense is not None:
-            for at in range(0, keep.size, 65536):  # float32 in batches: 1M rows would be 4 GB at once
-                dense.index.add(seg.dense.vectors[keep[at:at + 65536]].astype(np.float32))
         if seg.lexical is not None:
             lexical_parts.append(seg.lexical.matrix[keep])
+    identity = is_identity(perm)
     tf = sp.vstack(tf_parts, format="csr") if tf_parts else sp.csr_matrix((0, max(width, 1)), dtype=np.float32)
-    lexical = None
-    if index.lexical is not None:
-        cols = max(p.shape[1] for p in lexical_parts)
-        for p in lexical_parts:
-            p.resize((p.shape[0], cols))
-        lexical = LexicalIndex(sp.vstack(lexical_parts, format="csr"))
+    del tf_parts
+    tf = tf if identity else tf[perm]
+    chunks = merge_tables(tables)
+    del tables
+    chunks = chunks if identity else chunks.take(perm)
     terms = sorted(index.bm25.vocab, key=index.bm25.vocab.__getitem__)
-    base = Segment(name=_next_name(index.segments), chunks=merge_tables(tables), tf=tf, terms=terms,
-                   dense=with_approximate(dense), lexical=lexical)
+    base = Segment(name=_next_name(index.segments), chunks=chunks, tf=tf, terms=terms,
+                   dense=with_approximate(_gathered_dense(index, live[perm])),
+                   lexical=_merged_lexical(lexical_parts, None if identity else perm))
     return Index(segments=[base], deleted=np.zeros(base.rows, dtype=bool), model=index.model,
                  doc_hashes=dict(index.doc_hashes), chunk_max_chars=index.chunk_max_chars, dim=index.dim)
+
+
+def _gathered_dense(index: Index, rows: np.ndarray) -> DenseIndex | None:
+    """A new float16 index over `rows` of `index`, in that order."""
+    if index.dense is None:
+        return None
+    dense = DenseIndex.from_vectors(np.zeros((0, index.dim), np.float32))
+    for at in range(0, rows.size, 65536):
+        dense.index.add(index.dense.vectors[rows[at:at + 65536]].astype(np.float32))
+    return dense
+
+
+def _merged_lexical(parts: list[sp.csr_matrix], perm: np.ndarray | None) -> LexicalIndex | None:
+    if not parts:
+        return None
+    cols = max(p.shape[1] for p in parts)
+    for p in parts:
+        p.resize((p.shape[0], cols))
+    matrix = sp.vstack(parts, format="csr")
+    parts.clear()
+    return LexicalIndex(matrix if perm is None else matrix[perm])
 
 
 # --------------------------------------------------------------------------- persistence

@@ -268,8 +268,8 @@ class Retriever:
         for q in queries:
             self._rank_part(q, rows, k, lists, timings, scope)
         t = time.perf_counter()
-        fused = reciprocal_rank_fusion({name: [r for r, _ in ranked] for name, ranked in lists.items()},
-                                       k=self.settings.rrf_k)
+        fused = self._by_chunk_on_ties(reciprocal_rank_fusion(
+            {name: [r for r, _ in ranked] for name, ranked in lists.items()}, k=self.settings.rrf_k))
         signals: dict[int, dict[str, Signal]] = {}
         for name, ranked in lists.items():
             for rank, (row, score) in enumerate(ranked, start=1):
@@ -290,6 +290,13 @@ class Retriever:
             out.append((row, fused_score, _short_signals(sig), sims.get(row), bm25n))
         timings["fusion"] = timings.get("fusion", 0) + (time.perf_counter() - t) * 1000
         return out
+
+    def _by_chunk_on_ties(self, fused: list[tuple[int, float]]) -> list[tuple[int, float]]:
+        """Equal fused scores ordered by chunk (document id, ordinal), not by row number: rows are
+        numbered by the index's layout (grouped by problem at a build or compaction, appended by
+        an update), and the same chunks must rank the same way in any layout."""
+        table = self.index.chunks
+        return sorted(fused, key=lambda pair: (-pair[1], table.doc_id(pair[0]), int(table.ordinal[pair[0]])))
 
     def _rank_part(self, q: _PartQuery, rows: np.ndarray | None, k: int, lists: dict[str, list[tuple[int, float]]],
                    timings: dict[str, float], scope: str) -> None:
