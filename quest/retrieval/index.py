@@ -341,10 +341,15 @@ def _written(folder: Path) -> dict[str, SegmentEntry]:
         return {}
 
 
-def save_index(index: Index, folder: Path) -> None:
-    """Write the segments not yet on disk, the deleted rows and (last, atomically) the manifest."""
+def save_index(index: Index, folder: Path, timings: dict[str, float] | None = None) -> None:
+    """Write the segments not yet on disk, the deleted rows and (last, atomically) the manifest.
+
+    `timings` (optional) receives the seconds of each phase, for `python -m quest bench`.
+    """
+    clock = _Phases(timings)
     folder.mkdir(parents=True, exist_ok=True)
     on_disk = _written(folder)
+    clock.lap("read_manifest")
     entries = []
     for seg in index.segments:
         known = on_disk.get(seg.name)
@@ -354,15 +359,33 @@ def save_index(index: Index, folder: Path) -> None:
             entries.append(known)
             continue
         entries.append(SegmentEntry(name=seg.name, rows=seg.rows, files=store.write_segment(seg, folder)))
+    clock.lap("segments")
     deleted = store.write_deleted(index.deleted, folder)
+    clock.lap("deleted")
     manifest = Manifest(format=FORMAT_VERSION, model=index.model, dim=index.dim, lexical=index.lexical is not None,
                         chunk_max_chars=index.chunk_max_chars, tokenizer=TOKENIZER_VERSION, rows=index.rows,
                         documents=index.doc_hashes,
                         segments=entries, deleted=deleted, deleted_rows=int(index.deleted.sum()),
                         saved_at=time.strftime("%Y-%m-%dT%H:%M:%S%z"))
     body = manifest.model_dump_json(indent=1)
+    clock.lap("manifest_build")
     store.write_atomic(folder / "manifest.json", lambda p: p.write_text(body, encoding="utf-8"))
+    clock.lap("manifest_write")
     _remove_unreferenced(folder, set(manifest.files()))
+    clock.lap("cleanup")
+
+
+class _Phases:
+    """Seconds per phase into an optional dict (nothing recorded without one)."""
+
+    def __init__(self, into: dict[str, float] | None) -> None:
+        self.into, self.last = into, time.perf_counter()
+
+    def lap(self, name: str) -> None:
+        now = time.perf_counter()
+        if self.into is not None:
+            self.into[name] = round(self.into.get(name, 0.0) + now - self.last, 4)
+        self.last = now
 
 
 _OURS = re.compile(r"^(s\d{6}\..+|deleted-[0-9a-f]+\.npy|\..+\.tmp|chunks\.jsonl|bm25\.npz|bm25_vocab\.json|"
