@@ -122,8 +122,10 @@ def _compare(result: dict[str, Any], index_s: Index, prepared, lookup, centres, 
 
 
 def bench_size(n: int, n_queries: int, settings: Settings, model: Any, model_label: str, workdir: Path,
-               *, approximate: bool, progress: Progress, with_model: bool = True) -> dict[str, Any]:
-    """One corpus size; `with_model=False` skips the embedding-model profile (hours at 1M with the tiny model)."""
+               *, approximate: bool, progress: Progress, with_model: bool = True, keep: bool = False) -> dict[str, Any]:
+    """One corpus size; `with_model=False` skips the embedding-model profile (hours at 1M with the tiny model).
+
+    `keep` leaves the saved (compacted) index in `workdir` for later measurements."""
     result: dict[str, Any] = {"chunks": n}
     watch = Stopwatch()
     tiled = n >= tiling.TILE_FROM and n % tiling.TILES == 0
@@ -193,7 +195,8 @@ def bench_size(n: int, n_queries: int, settings: Settings, model: Any, model_lab
     result["shape"]["compaction"] = lifecycle.measure_compaction(loaded, kb, settings, timed_s, folder_s)
     del loaded
     gc.collect()
-    shutil.rmtree(folder_s, ignore_errors=True)
+    if not keep:
+        shutil.rmtree(folder_s, ignore_errors=True)
     result["seconds"] = round(time.perf_counter() - watch.started, 1)
     return result
 
@@ -223,7 +226,7 @@ def run(sizes: Sequence[int], n_queries: int, out: Path, settings: Settings, *, 
         for n in sizes:
             results["sizes"].append(bench_size(n, n_queries, settings, model, label, workdir,
                                                approximate=n == approximate_at, progress=progress,
-                                               with_model=n <= model_up_to))
+                                               with_model=n <= model_up_to, keep=not own_tmp))
             gc.collect()
         if concurrency:
             from quest.bench import concurrency as conc
