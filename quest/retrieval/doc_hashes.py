@@ -1,0 +1,89 @@
+"""Document hashes on disk: a base file written once, and the manifest's changes since.
+
+The index remembers every document's content hash, to embed only what changed. At a million
+chunks that is ~264k hashes (14 MB of JSON): rewriting, re-reading and validating them in the
+manifest on every one-document update was most of the update's save. So a full save writes
+them to `documents-<hash>.json` (named by its content, never rewritten), and each later save
+lists only the documents changed or removed since that file in the manifest: an update writes
+O(changed). When the changes pass a tenth of the base, the next save writes a new base file.
+
+Crash safety is the manifest's: the base file is complete and fsynced before the manifest that
+names it, and the previous one is removed only after the new manifest is in place.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from quest.errors import IndexError_
+from quest.retrieval import store
+from quest.retrieval.chunktable import decode_record, encode_record
+from quest.retrieval.manifest import FileEntry, Manifest
+
+REBASE_RATIO = 0.1  # changes beyond this share of the base's documents: write a new base file
+REBASE_MIN = 1_000  # ... and beyond this many (a small index rewrites its few hashes anyway)
+
+
+@dataclass(frozen=True)
+class StoredHashes:
+    """The base file of document hashes as written to or read from an index folder."""
+
+    name: str
+    entry: FileEntry
+    hashes: Mapping[str, str]
+
+
+@dataclass(frozen=True)
+class HashesToSave:
+    base: StoredHashes
+    changed: dict[str, str]
+    removed: list[str]
+
+
+def changes(base: Mapping[str, str], current: Mapping[str, str]) -> tuple[dict[str, str], list[str]]:
+    """Documents new or changed in `current` (id -> hash), and those `base` has and `current` lacks."""
+    changed = {doc_id: h for doc_id, h in current.items() if base.get(doc_id) != h}
+    removed = [doc_id for doc_id in base if doc_id not in current]
+    return changed, removed
+
+
+def plan(current: Mapping[str, str], stored: StoredHashes | None, folder: Path) -> HashesToSave:
+    """Reuse the folder's base file and list the changes, or write a new base (first save, many changes)."""
+    if stored is not None and _present(folder, stored):
+        changed, removed = changes(stored.hashes, current)
+        if len(changed) + len(removed) <= max(REBASE_MIN, int(len(stored.hashes) * REBASE_RATIO)):
+            return HashesToSave(stored, changed, removed)
+    return HashesToSave(write_base(current, folder), {}, [])
+
+
+def _present(folder: Path, stored: StoredHashes) -> bool:
+    path = folder / stored.name
+    return path.exists() and path.stat().st_size == stored.entry.size
+
+
+def write_base(hashes: Mapping[str, str], folder: Path) -> StoredHashes:
+    body = encode_record(dict(hashes))
+    name = f"documents-{hashlib.sha256(body).hexdigest()[:16]}.json"
+    entry = store.write_atomic(folder / name, lambda p: p.write_bytes(body))
+    return StoredHashes(name, entry, dict(hashes))
+
+
+def read(folder: Path, manifest: Manifest) -> tuple[dict[str, str], StoredHashes | None]:
+    """Every document's hash (base file + the manifest's changes), and the base as stored."""
+    if not manifest.documents_base:
+        return dict(manifest.documents), None
+    ((name, entry),) = manifest.documents_base.items()
+    try:
+        base = decode_record((folder / name).read_bytes())
+    except (OSError, ValueError) as exc:
+        raise IndexError_(f"{folder / name}: unreadable ({exc})") from exc
+    if not isinstance(base, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in base.items()):
+        raise IndexError_(f"{folder / name}: not a map of document ids to hashes")
+    hashes = dict(base)
+    for doc_id in manifest.documents_removed:
+        hashes.pop(doc_id, None)
+    hashes.update(manifest.documents_changed)
+    return hashes, StoredHashes(name, entry, base)
