@@ -39,7 +39,7 @@ def test_an_update_lists_only_the_changed_and_removed_documents(settings, kb_dir
     official = kb_dir / "docs" / "p1-official.md"
     official.write_text(official.read_text(encoding="utf-8").replace("dictionary", "hash table"), encoding="utf-8")
     (kb_dir / "docs" / "faq-recursion.md").unlink()
-    _, report = open_index(load_knowledge_base(kb_dir), settings, embedder)
+    updated, report = open_index(load_knowledge_base(kb_dir), settings, embedder)
     assert report.action == "updated"
     second = manifest_of(folder)
     assert second["documents_base"] == first["documents_base"] and (folder / base_name).stat().st_ino == inode
