@@ -289,7 +289,9 @@ def compact_index(index: Index) -> Index:
     del tables
     chunks = chunks if identity else chunks.take(perm)
     terms = sorted(index.bm25.vocab, key=index.bm25.vocab.__getitem__)
-    base = Segment(name=_next_name(index.segments), chunks=chunks, tf=tf, terms=terms,
+    row_terms = (tf.indptr.astype(np.int64), tf.indices.astype(np.int32))  # saved with it: not derived again
+    tf = sp.csc_matrix(tf, dtype=np.float32)
+    base = Segment(name=_next_name(index.segments), chunks=chunks, tf=tf, terms=terms, row_terms=row_terms,
                    dense=with_approximate(_gathered_dense(index, live[perm])),
                    lexical=_merged_lexical(lexical_parts, None if identity else perm))
     return Index(segments=[base], deleted=np.zeros(base.rows, dtype=bool), model=index.model,
