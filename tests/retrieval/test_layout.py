@@ -9,9 +9,11 @@ import numpy as np
 from quest.kb.documents import KnowledgeBase
 from quest.kb.markdown import load_knowledge_base
 from quest.retrieval import index as index_module
+from quest.retrieval.dense import DenseIndex
 from quest.retrieval.index import build_index, compact_index, update_index
 from quest.retrieval.layout import grouped_chunks, grouped_order
 from quest.retrieval.retriever import Retriever
+from quest.retrieval.segments import SegmentedDense
 from tests.fakes.embedder import HashingEmbedder
 
 QUERIES = ("hash table two sum", "滑动窗口 超时", "RecursionError deep recursion", "list.pop(0) TLE",
@@ -90,3 +92,25 @@ def test_compaction_regroups_a_delta_into_its_problem_and_changes_no_result(sett
     np.testing.assert_array_equal(  # the vectors moved with their rows
         compacted.dense.vectors[compacted.rows_by_doc["p239-explain-en"]],
         updated.dense.vectors[updated.rows_by_doc["p239-explain-en"]])
+
+
+def test_dense_search_over_contiguous_runs_equals_the_exact_product():
+    rng = np.random.default_rng(3)
+    vectors = rng.standard_normal((700, 32)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    parts = [DenseIndex.from_vectors(vectors[:500]), DenseIndex.from_vectors(vectors[500:])]
+    deleted = np.zeros(700, dtype=bool)
+    deleted[[120, 130]] = True
+    dense = SegmentedDense(parts, np.array([0, 500, 700]), deleted, 32)
+    query = rng.standard_normal(32).astype(np.float32)
+    stored = dense.vectors[np.arange(700)].astype(np.float32)  # the float16 values, as every path scores them
+    grouped = np.concatenate([np.arange(100, 160), np.arange(480, 520), np.arange(650, 660)])  # 4 runs, 2 segments
+    scattered = np.arange(0, 700, 7)  # 100 runs: gathered instead
+    for rows in (grouped, scattered):
+        assert (dense._runs(rows[~deleted[rows]]) is None) == (rows is scattered)
+        live = rows[~deleted[rows]]
+        sims = stored[live] @ query
+        expected = live[np.lexsort((live, -sims))][:15]
+        found = dense.search_rows(query, rows, 15)
+        assert [r for r, _ in found] == expected.tolist()
+        np.testing.assert_allclose([s for _, s in found], stored[expected] @ query, rtol=1e-5)
