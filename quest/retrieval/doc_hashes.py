@@ -4,8 +4,9 @@ The index remembers every document's content hash, to embed only what changed. A
 chunks that is ~264k hashes (14 MB of JSON): rewriting, re-reading and validating them in the
 manifest on every one-document update was most of the update's save. So a full save writes
 them to `documents-<hash>.json` (named by its content, never rewritten), and each later save
-lists only the documents changed or removed since that file in the manifest: an update writes
-O(changed). When the changes pass a tenth of the base, the next save writes a new base file.
+lists only the documents changed or removed since that file in the manifest (HashDelta, carried
+from update to update, so no save compares every hash): an update writes O(changed). When the
+changes pass a tenth of the base, the next save writes a new base file.
 
 Crash safety is the manifest's: the base file is complete and fsynced before the manifest that
 names it, and the previous one is removed only after the new manifest is in place.
@@ -14,8 +15,8 @@ names it, and the previous one is removed only after the new manifest is in plac
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from quest.errors import IndexError_
@@ -37,26 +38,38 @@ class StoredHashes:
 
 
 @dataclass(frozen=True)
+class HashDelta:
+    """Documents changed (id -> hash) or removed since the base file, kept up to date by each update."""
+
+    changed: Mapping[str, str] = field(default_factory=dict)
+    removed: frozenset[str] = frozenset()
+
+    def __len__(self) -> int:
+        return len(self.changed) + len(self.removed)
+
+    def after(self, base: Mapping[str, str] | None, changed: Mapping[str, str], removed: Iterable[str]) -> HashDelta:
+        """This delta plus one update's changes: O(changed), never a pass over every document."""
+        now = {**self.changed, **changed}
+        gone = set(self.removed) - changed.keys()
+        for doc_id in removed:
+            now.pop(doc_id, None)
+            if base is not None and doc_id in base:
+                gone.add(doc_id)
+        return HashDelta(now, frozenset(gone))
+
+
+@dataclass(frozen=True)
 class HashesToSave:
     base: StoredHashes
-    changed: dict[str, str]
-    removed: list[str]
+    delta: HashDelta
 
 
-def changes(base: Mapping[str, str], current: Mapping[str, str]) -> tuple[dict[str, str], list[str]]:
-    """Documents new or changed in `current` (id -> hash), and those `base` has and `current` lacks."""
-    changed = {doc_id: h for doc_id, h in current.items() if base.get(doc_id) != h}
-    removed = [doc_id for doc_id in base if doc_id not in current]
-    return changed, removed
-
-
-def plan(current: Mapping[str, str], stored: StoredHashes | None, folder: Path) -> HashesToSave:
-    """Reuse the folder's base file and list the changes, or write a new base (first save, many changes)."""
-    if stored is not None and _present(folder, stored):
-        changed, removed = changes(stored.hashes, current)
-        if len(changed) + len(removed) <= max(REBASE_MIN, int(len(stored.hashes) * REBASE_RATIO)):
-            return HashesToSave(stored, changed, removed)
-    return HashesToSave(write_base(current, folder), {}, [])
+def plan(current: Mapping[str, str], stored: StoredHashes | None, delta: HashDelta, folder: Path) -> HashesToSave:
+    """Reuse the folder's base file with the update's delta, or write a new base (first save, many changes)."""
+    if stored is not None and _present(folder, stored) and len(delta) <= max(
+            REBASE_MIN, int(len(stored.hashes) * REBASE_RATIO)):
+        return HashesToSave(stored, delta)
+    return HashesToSave(write_base(current, folder), HashDelta())
 
 
 def _present(folder: Path, stored: StoredHashes) -> bool:
@@ -71,10 +84,10 @@ def write_base(hashes: Mapping[str, str], folder: Path) -> StoredHashes:
     return StoredHashes(name, entry, dict(hashes))
 
 
-def read(folder: Path, manifest: Manifest) -> tuple[dict[str, str], StoredHashes | None]:
-    """Every document's hash (base file + the manifest's changes), and the base as stored."""
+def read(folder: Path, manifest: Manifest) -> tuple[dict[str, str], StoredHashes | None, HashDelta]:
+    """Every document's hash (base file + the manifest's changes), the base as stored, and the changes."""
     if not manifest.documents_base:
-        return dict(manifest.documents), None
+        return dict(manifest.documents), None, HashDelta()
     ((name, entry),) = manifest.documents_base.items()
     try:
         base = decode_record((folder / name).read_bytes())
@@ -86,4 +99,5 @@ def read(folder: Path, manifest: Manifest) -> tuple[dict[str, str], StoredHashes
     for doc_id in manifest.documents_removed:
         hashes.pop(doc_id, None)
     hashes.update(manifest.documents_changed)
-    return hashes, StoredHashes(name, entry, base)
+    delta = HashDelta(dict(manifest.documents_changed), frozenset(manifest.documents_removed))
+    return hashes, StoredHashes(name, entry, base), delta

@@ -32,7 +32,7 @@ from quest.retrieval import dense as dense_module
 from quest.retrieval import doc_hashes, store
 from quest.retrieval.chunktable import NO_PROBLEM, IndexChunks, merge_tables
 from quest.retrieval.dense import DenseIndex
-from quest.retrieval.doc_hashes import StoredHashes
+from quest.retrieval.doc_hashes import HashDelta, StoredHashes
 from quest.retrieval.embedder import Embedder
 from quest.retrieval.layout import grouped_chunks, grouped_order, is_identity
 from quest.retrieval.manifest import FORMAT_VERSION, Manifest, SegmentEntry, parse_manifest
@@ -65,6 +65,7 @@ class Index:
     dim: int | None = None
     previous: Index | None = field(default=None, repr=False)  # an update's source: regroup only what changed
     stored_hashes: StoredHashes | None = field(default=None, repr=False)  # the folder's base file of doc hashes
+    hash_delta: HashDelta = field(default_factory=HashDelta, repr=False)  # documents changed since that file
     chunks: IndexChunks = field(init=False)
     rows_by_problem: dict[str, np.ndarray] = field(init=False)
     rows_by_doc: dict[str, Sequence[int]] = field(init=False)  # live rows: a range (a document's rows are adjacent)
@@ -257,7 +258,9 @@ def update_index(index: Index, kb: KnowledgeBase, settings: Settings, embedder: 
         deleted = np.concatenate([deleted, np.zeros(len(new_chunks), dtype=bool)])
     updated = Index(segments=segments, deleted=deleted, model=index.model, doc_hashes=hashes,
                     chunk_max_chars=index.chunk_max_chars, dim=index.dim, previous=index,
-                    stored_hashes=index.stored_hashes)
+                    stored_hashes=index.stored_hashes, hash_delta=index.hash_delta.after(
+                        index.stored_hashes.hashes if index.stored_hashes else None,
+                        {d.id: hashes[d.id] for d in changed}, removed))
     return updated, UpdateReport("updated", embedded_docs=tuple(d.id for d in changed), removed_docs=tuple(removed),
                                  seconds=time.perf_counter() - started)
 
@@ -367,13 +370,13 @@ def save_index(index: Index, folder: Path, timings: dict[str, float] | None = No
     clock.lap("segments")
     deleted = store.write_deleted(index.deleted, folder)
     clock.lap("deleted")
-    hashes = doc_hashes.plan(index.doc_hashes, index.stored_hashes, folder)  # O(changed) after the first save
-    index.stored_hashes = hashes.base
+    hashes = doc_hashes.plan(index.doc_hashes, index.stored_hashes, index.hash_delta, folder)  # O(changed)
+    index.stored_hashes, index.hash_delta = hashes.base, hashes.delta
     clock.lap("documents")
     manifest = Manifest(format=FORMAT_VERSION, model=index.model, dim=index.dim, lexical=index.lexical is not None,
                         chunk_max_chars=index.chunk_max_chars, tokenizer=TOKENIZER_VERSION, rows=index.rows,
-                        documents_base={hashes.base.name: hashes.base.entry}, documents_changed=hashes.changed,
-                        documents_removed=hashes.removed,
+                        documents_base={hashes.base.name: hashes.base.entry},
+                        documents_changed=dict(hashes.delta.changed), documents_removed=sorted(hashes.delta.removed),
                         segments=entries, deleted=deleted, deleted_rows=int(index.deleted.sum()),
                         saved_at=time.strftime("%Y-%m-%dT%H:%M:%S%z"))
     body = manifest.model_dump_json(indent=1)
@@ -425,9 +428,9 @@ def load_index(folder: Path, *, verify: bool | None = None) -> Index:
     try:
         segments = [store.read_segment(entry, folder) for entry in manifest.segments]
         deleted = store.read_deleted(folder, manifest.deleted, manifest.rows)
-        hashes, stored_hashes = doc_hashes.read(folder, manifest)
+        hashes, stored_hashes, hash_delta = doc_hashes.read(folder, manifest)
         index = Index(segments=segments, deleted=deleted, model=manifest.model, doc_hashes=hashes,
-                      stored_hashes=stored_hashes,
+                      stored_hashes=stored_hashes, hash_delta=hash_delta,
                       chunk_max_chars=manifest.chunk_max_chars, dim=manifest.dim)
     except IndexError_:
         raise

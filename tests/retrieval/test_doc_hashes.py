@@ -56,20 +56,23 @@ def test_an_update_lists_only_the_changed_and_removed_documents(settings, kb_dir
     assert load_index(folder).doc_hashes == kb_hashes(kb_dir)
 
 
-def test_many_changes_write_a_new_base_file(tmp_path, monkeypatch):
+def test_the_delta_follows_updates_and_many_changes_write_a_new_base_file(tmp_path, monkeypatch):
     monkeypatch.setattr(doc_hashes, "REBASE_MIN", 2)
     base = {f"d{i}": f"h{i}" for i in range(30)}
     stored = doc_hashes.write_base(base, tmp_path)
-    few = doc_hashes.plan({**base, "d1": "new", "d30": "h30"}, stored, tmp_path)
-    assert few.base is stored and few.changed == {"d1": "new", "d30": "h30"} and few.removed == []
-    gone = dict(base)
-    del gone["d4"]
-    assert doc_hashes.plan(gone, stored, tmp_path).removed == ["d4"]
-    many = {**base, **{f"d{i}": "changed" for i in range(5)}}
-    rebased = doc_hashes.plan(many, stored, tmp_path)
-    assert rebased.base.name != stored.name and rebased.changed == {} and rebased.base.hashes == many
+    delta = doc_hashes.HashDelta().after(base, {"d1": "new", "d30": "h30"}, ["d4"])
+    assert delta == doc_hashes.HashDelta({"d1": "new", "d30": "h30"}, frozenset({"d4"}))
+    # d30 removed again (never in the base: forgotten), d4 back (no longer removed).
+    again = delta.after(base, {"d4": "h4b"}, ["d30"])
+    assert again == doc_hashes.HashDelta({"d1": "new", "d4": "h4b"}, frozenset())
+    few = doc_hashes.plan({}, stored, delta, tmp_path)  # the current map is not read when the delta is used
+    assert few.base is stored and few.delta is delta
+    many = doc_hashes.HashDelta({f"d{i}": "changed" for i in range(5)})
+    current = {**base, **many.changed}
+    rebased = doc_hashes.plan(current, stored, many, tmp_path)
+    assert rebased.base.name != stored.name and len(rebased.delta) == 0 and rebased.base.hashes == current
     (tmp_path / stored.name).unlink()
-    assert doc_hashes.plan(base, stored, tmp_path).base.name == stored.name  # a missing base is written again
+    assert doc_hashes.plan(base, stored, delta, tmp_path).base.name == stored.name  # a missing base is rewritten
 
 
 @pytest.mark.parametrize("change", [
