@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from quest.bench.corpus import SEED, edited
-from quest.bench.measure import Stopwatch, TimedEmbedder, dir_size, peak_bytes, reset_peak, rss_bytes
+from quest.bench.measure import AnonPeak, Stopwatch, TimedEmbedder, dir_size, peak_bytes, reset_peak, rss_bytes
 from quest.kb.documents import KnowledgeBase
 from quest.retrieval.index import Index, build_index, compact_index, load_index, save_index, update_index
 from quest.settings import Settings
@@ -213,17 +213,19 @@ def measure_compaction(index: Index, kb: KnowledgeBase, settings: Settings, embe
     gc.collect()
     before = rss_bytes()
     peak_reset = reset_peak()
-    cpu = time.process_time()
-    watch = Stopwatch()
-    merged = compact_index(updated)
-    merge_s, merge_cpu = watch.s, time.process_time() - cpu
-    cpu = time.process_time()
-    watch = Stopwatch()
-    save_index(merged, folder)
-    save_s, save_cpu = watch.s, time.process_time() - cpu
+    with AnonPeak() as anon:
+        cpu = time.process_time()
+        watch = Stopwatch()
+        merged = compact_index(updated)
+        merge_s, merge_cpu = watch.s, time.process_time() - cpu
+        cpu = time.process_time()
+        watch = Stopwatch()
+        save_index(merged, folder)
+        save_s, save_cpu = watch.s, time.process_time() - cpu
     peak = peak_bytes() if peak_reset else None
     return {"edited_documents": edits, "deleted_rows_before": deleted, "rows_after": merged.rows,
             "merge_seconds": round(merge_s, 3), "save_seconds": round(save_s, 3),
             "merge_cpu_seconds": round(merge_cpu, 3), "save_cpu_seconds": round(save_cpu, 3),
             "total_seconds": round(merge_s + save_s, 3),
-            "peak_rss_growth_bytes": (peak - before) if peak is not None else None}
+            "peak_rss_growth_bytes": (peak - before) if peak is not None else None,  # + mapped files' pages
+            "peak_anon_growth_bytes": anon.growth, "peak_anon_bytes": anon.peak}

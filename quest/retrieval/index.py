@@ -292,11 +292,13 @@ def compact_index(index: Index) -> Index:
     del tables
     chunks = chunks if identity else chunks.take(perm)
     terms = sorted(index.bm25.vocab, key=index.bm25.vocab.__getitem__)
-    row_terms = (tf.indptr.astype(np.int64), tf.indices.astype(np.int32))  # saved with it: not derived again
+    # The rows' term ids are saved with the segment: kept from the CSR rather than derived again.
+    row_terms = (np.asarray(tf.indptr, dtype=np.int64), np.asarray(tf.indices, dtype=np.int32))
     tf = sp.csc_matrix(tf, dtype=np.float32)
+    # Lexical weights before the vectors: their merge's transient copies never coexist with the IVF.
+    lexical = _merged_lexical(lexical_parts, None if identity else perm)
     base = Segment(name=_next_name(index.segments), chunks=chunks, tf=tf, terms=terms, row_terms=row_terms,
-                   dense=with_approximate(_gathered_dense(index, live[perm])),
-                   lexical=_merged_lexical(lexical_parts, None if identity else perm))
+                   dense=with_approximate(_gathered_dense(index, live[perm])), lexical=lexical)
     return Index(segments=[base], deleted=np.zeros(base.rows, dtype=bool), model=index.model,
                  doc_hashes=dict(index.doc_hashes), chunk_max_chars=index.chunk_max_chars, dim=index.dim)
 
