@@ -32,6 +32,7 @@ LARGE_SUBSET = 4  # a restriction to more than 1/4 of the rows is one filtered s
 # with one, 0.55 ms and 33 ms (a parallel region waits for a core another process holds). A server
 # answers several requests at once anyway. Training and filling an IVF index use every core.
 SEARCH_THREADS = 1
+COPY_RUNS_BELOW = 16  # a run of rows under 1/16 of the index is searched in a scratch copy (search_range)
 faiss.omp_set_num_threads(SEARCH_THREADS)
 # Global search over a segment this large goes through an IVF index (float16 codes, memory-mapped)
 # instead of the exact scan; NPROBE lists are visited. Both chosen by `python -m quest bench`
@@ -160,8 +161,16 @@ class DenseIndex:
         if hi <= lo or k <= 0:
             return []
         q = np.ascontiguousarray(query, dtype=np.float32).reshape(1, -1)
-        params = faiss.SearchParameters(sel=faiss.IDSelectorRange(int(lo), int(hi)))
-        _, ids = self.index.search(q, min(k, hi - lo), params=params)
+        if (hi - lo) * COPY_RUNS_BELOW <= self.size:
+            # FAISS checks the selector for every row of the index (~1.5 ms at 1M rows); a small run's
+            # codes are copied into a scratch index instead (5 MB for 2,500 rows, ~0.4 ms).
+            scratch = _empty_index(self.dim)
+            scratch.add_sa_codes(self.vectors[lo:hi].view(np.uint8))
+            _, ids = scratch.search(q, min(k, hi - lo))
+            ids = np.where(ids >= 0, ids + lo, -1)
+        else:
+            params = faiss.SearchParameters(sel=faiss.IDSelectorRange(int(lo), int(hi)))
+            _, ids = self.index.search(q, min(k, hi - lo), params=params)
         rows = ids[0][ids[0] >= 0].astype(np.int64)
         sims = self.rescore(rows, q)
         return [(int(rows[i]), float(sims[i])) for i in _best(sims, k, rows)]

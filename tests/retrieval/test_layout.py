@@ -5,9 +5,11 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
+import pytest
 
 from quest.kb.documents import KnowledgeBase
 from quest.kb.markdown import load_knowledge_base
+from quest.retrieval import dense as dense_module
 from quest.retrieval import index as index_module
 from quest.retrieval.dense import DenseIndex
 from quest.retrieval.index import build_index, compact_index, update_index
@@ -94,7 +96,9 @@ def test_compaction_regroups_a_delta_into_its_problem_and_changes_no_result(sett
         updated.dense.vectors[updated.rows_by_doc["p239-explain-en"]])
 
 
-def test_dense_search_over_contiguous_runs_equals_the_exact_product():
+@pytest.mark.parametrize("copy_below", [1, 10**9])  # runs searched with a range selector / in a scratch copy
+def test_dense_search_over_contiguous_runs_equals_the_exact_product(copy_below, monkeypatch):
+    monkeypatch.setattr(dense_module, "COPY_RUNS_BELOW", copy_below)
     rng = np.random.default_rng(3)
     vectors = rng.standard_normal((700, 32)).astype(np.float32)
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
