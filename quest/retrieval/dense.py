@@ -33,6 +33,7 @@ LARGE_SUBSET = 4  # a restriction to more than 1/4 of the rows is one filtered s
 # answers several requests at once anyway. Training and filling an IVF index use every core.
 SEARCH_THREADS = 1
 COPY_RUNS_BELOW = 16  # a run of rows under 1/16 of the index is searched in a scratch copy (search_range)
+COPY_RUNS_UP_TO = 8192  # ... if it has at most this many rows (16 MB of 1024-d codes)
 faiss.omp_set_num_threads(SEARCH_THREADS)
 # Global search over a segment this large goes through an IVF index (float16 codes, memory-mapped)
 # instead of the exact scan; NPROBE lists are visited. Both chosen by `python -m quest bench`
@@ -161,9 +162,10 @@ class DenseIndex:
         if hi <= lo or k <= 0:
             return []
         q = np.ascontiguousarray(query, dtype=np.float32).reshape(1, -1)
-        if (hi - lo) * COPY_RUNS_BELOW <= self.size:
+        if (hi - lo) * COPY_RUNS_BELOW <= self.size and hi - lo <= COPY_RUNS_UP_TO:
             # FAISS checks the selector for every row of the index (~1.5 ms at 1M rows); a small run's
-            # codes are copied into a scratch index instead (5 MB for 2,500 rows, ~0.4 ms).
+            # codes are copied into a scratch index instead (5 MB for 2,500 rows, ~0.4 ms). A long run
+            # (the general documents: 50k rows at 1M) would be 100 MB to copy: the selector is cheaper.
             scratch = _empty_index(self.dim)
             scratch.add_sa_codes(self.vectors[lo:hi].view(np.uint8))
             _, ids = scratch.search(q, min(k, hi - lo))
