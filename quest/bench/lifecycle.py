@@ -10,11 +10,12 @@ import shutil
 import statistics
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 from quest.bench.corpus import SEED, edited
-from quest.bench.measure import Stopwatch, TimedEmbedder, dir_size, peak_bytes, reset_peak, rss_bytes
+from quest.bench.measure import AnonPeak, Stopwatch, TimedEmbedder, dir_size, peak_bytes, reset_peak, rss_bytes
 from quest.kb.documents import KnowledgeBase
 from quest.retrieval.index import Index, build_index, compact_index, load_index, save_index, update_index
 from quest.settings import Settings
@@ -167,12 +168,15 @@ def measure_update(index: Index, kb: KnowledgeBase, settings: Settings, embedder
     changed = KnowledgeBase(documents=tuple(docs), problems=kb.problems, errors=kb.errors)
     if embedder is not None:
         embedder.reset()
+    cpu = time.process_time()
     watch = Stopwatch()
     updated, report = update_index(index, changed, settings, embedder)
-    update_s = watch.s
+    update_s, update_cpu = watch.s, time.process_time() - cpu
+    cpu = time.process_time()
     watch = Stopwatch()
-    save_index(updated, folder)
-    save_s = watch.s
+    phases: dict[str, float] = {}
+    save_index(updated, folder, phases)
+    save_s, save_cpu = watch.s, time.process_time() - cpu
     embed = embedder.document_seconds if embedder is not None else 0.0
     new_chunks = embedder.documents if embedder is not None else None
     total = update_s + save_s
@@ -185,6 +189,10 @@ def measure_update(index: Index, kb: KnowledgeBase, settings: Settings, embedder
         "embedded_chunks": new_chunks,
         "update_seconds": round(update_s, 3),
         "save_seconds": round(save_s, 3),
+        "update_cpu_seconds": round(update_cpu, 3),  # user + system time: the wall time minus waiting
+        "save_cpu_seconds": round(save_cpu, 3),
+        "save_phases_seconds": phases,
+        "manifest_bytes": (folder / "manifest.json").stat().st_size,
         "embed_seconds": round(embed, 3),
         "total_seconds": round(total, 3),
         "beyond_embedding_seconds": round(total - embed, 3),
@@ -203,12 +211,21 @@ def measure_compaction(index: Index, kb: KnowledgeBase, settings: Settings, embe
     save_index(updated, folder)
     deleted = int(updated.deleted.sum())
     gc.collect()
-    watch = Stopwatch()
-    merged = compact_index(updated)
-    merge_s = watch.s
-    watch = Stopwatch()
-    save_index(merged, folder)
-    save_s = watch.s
+    before = rss_bytes()
+    peak_reset = reset_peak()
+    with AnonPeak() as anon:
+        cpu = time.process_time()
+        watch = Stopwatch()
+        merged = compact_index(updated)
+        merge_s, merge_cpu = watch.s, time.process_time() - cpu
+        cpu = time.process_time()
+        watch = Stopwatch()
+        save_index(merged, folder)
+        save_s, save_cpu = watch.s, time.process_time() - cpu
+    peak = peak_bytes() if peak_reset else None
     return {"edited_documents": edits, "deleted_rows_before": deleted, "rows_after": merged.rows,
             "merge_seconds": round(merge_s, 3), "save_seconds": round(save_s, 3),
-            "total_seconds": round(merge_s + save_s, 3)}
+            "merge_cpu_seconds": round(merge_cpu, 3), "save_cpu_seconds": round(save_cpu, 3),
+            "total_seconds": round(merge_s + save_s, 3),
+            "peak_rss_growth_bytes": (peak - before) if peak is not None else None,  # + mapped files' pages
+            "peak_anon_growth_bytes": anon.growth, "peak_anon_bytes": anon.peak}

@@ -24,6 +24,7 @@ from quest.bench.corpus import SyntheticKB
 from quest.kb.documents import KnowledgeBase
 from quest.retrieval.chunktable import ChunkTable, decode_record, encode_record
 from quest.retrieval.index import Index
+from quest.retrieval.layout import grouped_order
 from quest.retrieval.segments import Segment
 
 TILE_FROM = 200_000
@@ -74,9 +75,13 @@ def _offsets(blobs: list[bytes]) -> np.ndarray:
 def tile_index(index: Index, kb: KnowledgeBase, times: int = TILES) -> Index:
     """`index` (one BM25-only base segment over the base corpus) copied `times` times, matching `tile_kb`."""
     (seg,) = index.segments
-    tf = sp.vstack([seg.tf.tocsr()] * times, format="csr")
-    tiled = Segment(name=seg.name, chunks=_tiled_table(seg.chunks, times), tf=tf, terms=seg.terms,
-                    doc_len=np.tile(np.asarray(seg.doc_len), times))
+    table = _tiled_table(seg.chunks, times)
+    # Grouped by problem, as a full build of the tiled corpus would store it (quest/retrieval/layout.py).
+    order = grouped_order(table.problem)
+    tf = sp.vstack([seg.tf.tocsr()] * times, format="csr")[order]
+    tiled = Segment(name=seg.name, chunks=table.take(order), tf=tf, terms=seg.terms,
+                    doc_len=np.tile(np.asarray(seg.doc_len), times)[order])
+    del table
     return Index(segments=[tiled], deleted=np.zeros(tiled.rows, dtype=bool), model=index.model,
                  doc_hashes={d.id: d.content_hash for d in kb.documents}, chunk_max_chars=index.chunk_max_chars,
                  dim=index.dim)

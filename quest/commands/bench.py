@@ -50,6 +50,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="run the embedding-model profile only for sizes up to this (default: 100000)")
     # Issue 14: the local store against Milvus Lite at the given --sizes (see quest/bench/milvus_bench.py).
     parser.add_argument("--milvus", action="store_true", help="compare the local store with Milvus Lite side by side")
+    parser.add_argument("--keep-index", type=Path, default=None,
+                        help="work in this folder and keep each size's saved (compacted) index there")
     parser.set_defaults(func=run)
 
 
@@ -67,7 +69,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         return 2
     results = runner.run(args.sizes, args.queries, args.out, settings, embedder=args.embedder,
                          concurrency=args.concurrency, approximate_at=args.approximate_at,
-                         model_up_to=args.model_up_to,
+                         model_up_to=args.model_up_to, workdir=args.keep_index,
                          concurrency_options={"tokens": args.tokens, "rate": args.rate},
                          progress=lambda m: print(m, file=sys.stderr, flush=True))
     missed = [t["target"] for t in results.get("targets", []) if not t["met"]]

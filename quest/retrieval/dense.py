@@ -16,6 +16,9 @@ scan with a bitmap of the allowed rows.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import faiss
@@ -24,6 +27,14 @@ import numpy as np
 from quest.retrieval.sparse import first_k
 
 LARGE_SUBSET = 4  # a restriction to more than 1/4 of the rows is one filtered scan of all rows
+# FAISS searches on one thread. Measured on the shared 2-vCPU machine under load (load average 6):
+# with 2 OpenMP threads, an exact scan of 2,500 contiguous rows took 20 ms and a 200k-row scan 72 ms;
+# with one, 0.55 ms and 33 ms (a parallel region waits for a core another process holds). A server
+# answers several requests at once anyway. Training and filling an IVF index use every core.
+SEARCH_THREADS = 1
+COPY_RUNS_BELOW = 16  # a run of rows under 1/16 of the index is searched in a scratch copy (search_range)
+COPY_RUNS_UP_TO = 8192  # ... if it has at most this many rows (16 MB of 1024-d codes)
+faiss.omp_set_num_threads(SEARCH_THREADS)
 # Global search over a segment this large goes through an IVF index (float16 codes, memory-mapped)
 # instead of the exact scan; NPROBE lists are visited. Both chosen by `python -m quest bench`
 # (docs/bench/README.md): the smallest size where the exact scan passes ~15 ms on 2 cores, and
@@ -49,6 +60,16 @@ def bitmap_selector(mask: np.ndarray) -> tuple[faiss.IDSelector, np.ndarray]:
     return faiss.IDSelectorBitmap(int(mask.shape[0]), faiss.swig_ptr(bits)), bits
 
 
+@contextmanager
+def all_cores() -> Iterator[None]:
+    """FAISS on every core for a build (k-means, encoding), back to SEARCH_THREADS after."""
+    faiss.omp_set_num_threads(os.cpu_count() or 1)
+    try:
+        yield
+    finally:
+        faiss.omp_set_num_threads(SEARCH_THREADS)
+
+
 def _empty_index(dim: int) -> faiss.Index:
     return faiss.IndexScalarQuantizer(dim, faiss.ScalarQuantizer.QT_fp16, faiss.METRIC_INNER_PRODUCT)
 
@@ -72,9 +93,10 @@ class DenseIndex:
         ivf = faiss.IndexIVFScalarQuantizer(quantizer, self.dim, nlist, faiss.ScalarQuantizer.QT_fp16,
                                             faiss.METRIC_INNER_PRODUCT)
         ivf.referenced_objects = [quantizer]  # the quantizer must live as long as the index
-        ivf.train(self.vectors[sample].astype(np.float32))
-        for start in range(0, n, 65536):  # float32 batches: the whole matrix is never copied
-            ivf.add(self.vectors[start:start + 65536].astype(np.float32))
+        with all_cores():
+            ivf.train(self.vectors[sample].astype(np.float32))
+            for start in range(0, n, 65536):  # float32 batches: the whole matrix is never copied
+                ivf.add(self.vectors[start:start + 65536].astype(np.float32))
         self.ivf = ivf
 
     @classmethod
@@ -127,6 +149,30 @@ class DenseIndex:
         else:
             params = faiss.SearchParameters(sel=selector) if selector is not None else None
             _, ids = self.index.search(q, min(k, self.size), params=params)
+        rows = ids[0][ids[0] >= 0].astype(np.int64)
+        sims = self.rescore(rows, q)
+        return [(int(rows[i]), float(sims[i])) for i in _best(sims, k, rows)]
+
+    def search_range(self, query: np.ndarray, lo: int, hi: int, k: int) -> list[tuple[int, float]]:
+        """Exact top-k among rows lo..hi-1 (one problem's rows, stored together: see layout.py).
+
+        FAISS computes the products from the float16 codes of those rows only (~0.5 ms for 2,500
+        rows), where gathering them and converting to float32 in numpy costs ~12 ms.
+        """
+        if hi <= lo or k <= 0:
+            return []
+        q = np.ascontiguousarray(query, dtype=np.float32).reshape(1, -1)
+        if (hi - lo) * COPY_RUNS_BELOW <= self.size and hi - lo <= COPY_RUNS_UP_TO:
+            # FAISS checks the selector for every row of the index (~1.5 ms at 1M rows); a small run's
+            # codes are copied into a scratch index instead (5 MB for 2,500 rows, ~0.4 ms). A long run
+            # (the general documents: 50k rows at 1M) would be 100 MB to copy: the selector is cheaper.
+            scratch = _empty_index(self.dim)
+            scratch.add_sa_codes(self.vectors[lo:hi].view(np.uint8))
+            _, ids = scratch.search(q, min(k, hi - lo))
+            ids = np.where(ids >= 0, ids + lo, -1)
+        else:
+            params = faiss.SearchParameters(sel=faiss.IDSelectorRange(int(lo), int(hi)))
+            _, ids = self.index.search(q, min(k, hi - lo), params=params)
         rows = ids[0][ids[0] >= 0].astype(np.int64)
         sims = self.rescore(rows, q)
         return [(int(rows[i]), float(sims[i])) for i in _best(sims, k, rows)]

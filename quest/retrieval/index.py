@@ -29,10 +29,12 @@ from quest.errors import IndexError_
 from quest.kb.documents import Chunk, Document, KnowledgeBase
 from quest.kb.markdown import chunk_document
 from quest.retrieval import dense as dense_module
-from quest.retrieval import store
+from quest.retrieval import doc_hashes, store
 from quest.retrieval.chunktable import NO_PROBLEM, IndexChunks, merge_tables
 from quest.retrieval.dense import DenseIndex
+from quest.retrieval.doc_hashes import HashDelta, StoredHashes
 from quest.retrieval.embedder import Embedder
+from quest.retrieval.layout import grouped_chunks, grouped_order, is_identity
 from quest.retrieval.manifest import FORMAT_VERSION, Manifest, SegmentEntry, parse_manifest
 from quest.retrieval.segments import Segment, SegmentedBM25, SegmentedDense, SegmentedLexical, offsets_of, term_matrix
 from quest.retrieval.sparse import LexicalIndex
@@ -62,6 +64,8 @@ class Index:
     chunk_max_chars: int
     dim: int | None = None
     previous: Index | None = field(default=None, repr=False)  # an update's source: regroup only what changed
+    stored_hashes: StoredHashes | None = field(default=None, repr=False)  # the folder's base file of doc hashes
+    hash_delta: HashDelta = field(default_factory=HashDelta, repr=False)  # documents changed since that file
     chunks: IndexChunks = field(init=False)
     rows_by_problem: dict[str, np.ndarray] = field(init=False)
     rows_by_doc: dict[str, Sequence[int]] = field(init=False)  # live rows: a range (a document's rows are adjacent)
@@ -219,7 +223,7 @@ def with_approximate(dense: DenseIndex | None) -> DenseIndex | None:
 def build_index(kb: KnowledgeBase, settings: Settings, embedder: Embedder | None,
                 progress: Progress | None = None) -> Index:
     """Chunk, tokenize and embed every document into one base segment."""
-    chunks = [c for d in kb.documents for c in chunk_document(d, settings.chunk_max_chars)]
+    chunks = grouped_chunks([c for d in kb.documents for c in chunk_document(d, settings.chunk_max_chars)])
     if progress:
         progress(f"Indexing {len(kb.documents)} documents ({len(chunks)} chunks)...")
     dim = embedder.dim if embedder is not None else None
@@ -253,40 +257,71 @@ def update_index(index: Index, kb: KnowledgeBase, settings: Settings, embedder: 
                                      index.lexical is not None, settings.show_progress))
         deleted = np.concatenate([deleted, np.zeros(len(new_chunks), dtype=bool)])
     updated = Index(segments=segments, deleted=deleted, model=index.model, doc_hashes=hashes,
-                    chunk_max_chars=index.chunk_max_chars, dim=index.dim, previous=index)
+                    chunk_max_chars=index.chunk_max_chars, dim=index.dim, previous=index,
+                    stored_hashes=index.stored_hashes, hash_delta=index.hash_delta.after(
+                        index.stored_hashes.hashes if index.stored_hashes else None,
+                        {d.id: hashes[d.id] for d in changed}, removed))
     return updated, UpdateReport("updated", embedded_docs=tuple(d.id for d in changed), removed_docs=tuple(removed),
                                  seconds=time.perf_counter() - started)
 
 
 def compact_index(index: Index) -> Index:
-    """One new base segment holding the live rows only (no re-embedding; the vocabulary is kept)."""
+    """One new base segment holding the live rows only, grouped by problem (see layout.py).
+
+    No re-embedding, and the vocabulary is kept. The parts are merged in row order and then
+    permuted (one extra copy of one part at a time); the vectors are gathered straight in the
+    new order, in float32 batches (1M rows would be 4 GB at once).
+    """
     live = np.flatnonzero(~index.deleted)
+    perm = grouped_order(index.chunks.problem[live])
     width = len(index.bm25.vocab)
     tf_parts, lexical_parts, tables = [], [], []
-    dense = DenseIndex.from_vectors(np.zeros((0, index.dim), np.float32)) if index.dim is not None else None
     for seg, start in zip(index.segments, offsets_of(index.segments)[:-1], strict=False):
         keep = live[(live >= start) & (live < start + seg.rows)] - start
         tables.append(seg.chunks.take(keep))
         part = seg.tf.tocsr()[keep]
         part.resize((part.shape[0], width))
         tf_parts.append(part)
-        if seg.dense is not None and dense is not None:
-            for at in range(0, keep.size, 65536):  # float32 in batches: 1M rows would be 4 GB at once
-                dense.index.add(seg.dense.vectors[keep[at:at + 65536]].astype(np.float32))
         if seg.lexical is not None:
             lexical_parts.append(seg.lexical.matrix[keep])
+    identity = is_identity(perm)
     tf = sp.vstack(tf_parts, format="csr") if tf_parts else sp.csr_matrix((0, max(width, 1)), dtype=np.float32)
-    lexical = None
-    if index.lexical is not None:
-        cols = max(p.shape[1] for p in lexical_parts)
-        for p in lexical_parts:
-            p.resize((p.shape[0], cols))
-        lexical = LexicalIndex(sp.vstack(lexical_parts, format="csr"))
+    del tf_parts
+    tf = tf if identity else tf[perm]
+    chunks = merge_tables(tables)
+    del tables
+    chunks = chunks if identity else chunks.take(perm)
     terms = sorted(index.bm25.vocab, key=index.bm25.vocab.__getitem__)
-    base = Segment(name=_next_name(index.segments), chunks=merge_tables(tables), tf=tf, terms=terms,
-                   dense=with_approximate(dense), lexical=lexical)
+    # The rows' term ids are saved with the segment: kept from the CSR rather than derived again.
+    row_terms = (np.asarray(tf.indptr, dtype=np.int64), np.asarray(tf.indices, dtype=np.int32))
+    tf = sp.csc_matrix(tf, dtype=np.float32)
+    # Lexical weights before the vectors: their merge's transient copies never coexist with the IVF.
+    lexical = _merged_lexical(lexical_parts, None if identity else perm)
+    base = Segment(name=_next_name(index.segments), chunks=chunks, tf=tf, terms=terms, row_terms=row_terms,
+                   dense=with_approximate(_gathered_dense(index, live[perm])), lexical=lexical)
     return Index(segments=[base], deleted=np.zeros(base.rows, dtype=bool), model=index.model,
                  doc_hashes=dict(index.doc_hashes), chunk_max_chars=index.chunk_max_chars, dim=index.dim)
+
+
+def _gathered_dense(index: Index, rows: np.ndarray) -> DenseIndex | None:
+    """A new float16 index over `rows` of `index`, in that order."""
+    if index.dense is None:
+        return None
+    dense = DenseIndex.from_vectors(np.zeros((0, index.dim), np.float32))
+    for at in range(0, rows.size, 65536):
+        dense.index.add(index.dense.vectors[rows[at:at + 65536]].astype(np.float32))
+    return dense
+
+
+def _merged_lexical(parts: list[sp.csr_matrix], perm: np.ndarray | None) -> LexicalIndex | None:
+    if not parts:
+        return None
+    cols = max(p.shape[1] for p in parts)
+    for p in parts:
+        p.resize((p.shape[0], cols))
+    matrix = sp.vstack(parts, format="csr")
+    parts.clear()
+    return LexicalIndex(matrix if perm is None else matrix[perm])
 
 
 # --------------------------------------------------------------------------- persistence
@@ -316,10 +351,15 @@ def _written(folder: Path) -> dict[str, SegmentEntry]:
         return {}
 
 
-def save_index(index: Index, folder: Path) -> None:
-    """Write the segments not yet on disk, the deleted rows and (last, atomically) the manifest."""
+def save_index(index: Index, folder: Path, timings: dict[str, float] | None = None) -> None:
+    """Write the segments not yet on disk, the deleted rows and (last, atomically) the manifest.
+
+    `timings` (optional) receives the seconds of each phase, for `python -m quest bench`.
+    """
+    clock = _Phases(timings)
     folder.mkdir(parents=True, exist_ok=True)
     on_disk = _written(folder)
+    clock.lap("read_manifest")
     entries = []
     for seg in index.segments:
         known = on_disk.get(seg.name)
@@ -329,18 +369,41 @@ def save_index(index: Index, folder: Path) -> None:
             entries.append(known)
             continue
         entries.append(SegmentEntry(name=seg.name, rows=seg.rows, files=store.write_segment(seg, folder)))
+    clock.lap("segments")
     deleted = store.write_deleted(index.deleted, folder)
+    clock.lap("deleted")
+    hashes = doc_hashes.plan(index.doc_hashes, index.stored_hashes, index.hash_delta, folder)  # O(changed)
+    index.stored_hashes, index.hash_delta = hashes.base, hashes.delta
+    clock.lap("documents")
     manifest = Manifest(format=FORMAT_VERSION, model=index.model, dim=index.dim, lexical=index.lexical is not None,
                         chunk_max_chars=index.chunk_max_chars, tokenizer=TOKENIZER_VERSION, rows=index.rows,
-                        documents=index.doc_hashes,
+                        documents_base={hashes.base.name: hashes.base.entry},
+                        documents_changed=dict(hashes.delta.changed), documents_removed=sorted(hashes.delta.removed),
                         segments=entries, deleted=deleted, deleted_rows=int(index.deleted.sum()),
                         saved_at=time.strftime("%Y-%m-%dT%H:%M:%S%z"))
     body = manifest.model_dump_json(indent=1)
+    clock.lap("manifest_build")
     store.write_atomic(folder / "manifest.json", lambda p: p.write_text(body, encoding="utf-8"))
+    clock.lap("manifest_write")
     _remove_unreferenced(folder, set(manifest.files()))
+    clock.lap("cleanup")
 
 
-_OURS = re.compile(r"^(s\d{6}\..+|deleted-[0-9a-f]+\.npy|\..+\.tmp|chunks\.jsonl|bm25\.npz|bm25_vocab\.json|"
+class _Phases:
+    """Seconds per phase into an optional dict (nothing recorded without one)."""
+
+    def __init__(self, into: dict[str, float] | None) -> None:
+        self.into, self.last = into, time.perf_counter()
+
+    def lap(self, name: str) -> None:
+        now = time.perf_counter()
+        if self.into is not None:
+            self.into[name] = round(self.into.get(name, 0.0) + now - self.last, 4)
+        self.last = now
+
+
+_OURS = re.compile(r"^(s\d{6}\..+|deleted-[0-9a-f]+\.npy|documents-[0-9a-f]+\.json|"
+                   r"\..+\.tmp|chunks\.jsonl|bm25\.npz|bm25_vocab\.json|"
                    r"dense\.faiss|lexical\.npz)$")
 
 
@@ -367,7 +430,9 @@ def load_index(folder: Path, *, verify: bool | None = None) -> Index:
     try:
         segments = [store.read_segment(entry, folder) for entry in manifest.segments]
         deleted = store.read_deleted(folder, manifest.deleted, manifest.rows)
-        index = Index(segments=segments, deleted=deleted, model=manifest.model, doc_hashes=dict(manifest.documents),
+        hashes, stored_hashes, hash_delta = doc_hashes.read(folder, manifest)
+        index = Index(segments=segments, deleted=deleted, model=manifest.model, doc_hashes=hashes,
+                      stored_hashes=stored_hashes, hash_delta=hash_delta,
                       chunk_max_chars=manifest.chunk_max_chars, dim=manifest.dim)
     except IndexError_:
         raise

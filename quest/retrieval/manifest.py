@@ -54,7 +54,11 @@ class Manifest(_Strict):
     chunk_max_chars: int = Field(ge=1)
     tokenizer: int = Field(ge=1)  # quest.retrieval.tokenize.TOKENIZER_VERSION the BM25 rows were built with
     rows: int = Field(ge=0)
-    documents: dict[str, str]
+    documents: dict[str, str] = Field(default_factory=dict)  # every hash inline (no documents_base)
+    # Or (doc_hashes.py): a base file of hashes, plus the documents changed or removed since it.
+    documents_base: dict[str, FileEntry] = Field(default_factory=dict, max_length=1)  # {"documents-N.json": entry}
+    documents_changed: dict[str, str] = Field(default_factory=dict)
+    documents_removed: list[str] = Field(default_factory=list)
     segments: list[SegmentEntry] = Field(min_length=1)
     deleted: dict[str, FileEntry] = Field(default_factory=dict, max_length=1)  # {"deleted-N.npy": entry}
     deleted_rows: int = Field(ge=0)
@@ -70,11 +74,17 @@ class Manifest(_Strict):
             raise ValueError("deleted_rows does not match the deleted-rows file")
         if any(not _plain(name) for name in self.deleted):
             raise ValueError("the deleted-rows file has an unsafe name")
+        if any(not _plain(name) or not name.startswith("documents-") for name in self.documents_base):
+            raise ValueError("the document hashes file has an unsafe name")
+        inline = bool(self.documents)
+        changes = bool(self.documents_changed or self.documents_removed)
+        if (self.documents_base and inline) or (not self.documents_base and changes):
+            raise ValueError("document hashes are either inline or a base file with its changes")
         return self
 
     def files(self) -> dict[str, FileEntry]:
         """Every file the manifest describes, by name."""
-        out = dict(self.deleted)
+        out = dict(self.deleted) | dict(self.documents_base)
         for seg in self.segments:
             out.update(seg.files)
         return out

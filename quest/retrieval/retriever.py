@@ -24,6 +24,7 @@ import re
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import numpy as np
 
@@ -67,6 +68,20 @@ class _PartQuery:
         if signal not in self.scores:
             self.scores[signal] = compute()
         return self.scores[signal]
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    """A row that passed the floor; it becomes a Hit (its chunk decoded) only if it is shown."""
+
+    row: int
+    score: float
+    fused: float
+    signals: dict[str, Signal]
+    scope: str
+
+
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -274,7 +289,7 @@ class Retriever:
         titles_only = scope == "problem" and "bm25:problem" in lists
         ordering = {name: [r for r, _ in ranked] for name, ranked in lists.items()
                     if not (titles_only and name == "bm25:problem")}
-        fused = reciprocal_rank_fusion(ordering, k=self.settings.rrf_k)
+        fused = self._by_chunk_on_ties(reciprocal_rank_fusion(ordering, k=self.settings.rrf_k))
         if titles_only:  # the problem's documents only its titles found: after the rest, in their order
             found = {r for r, _ in fused}
             fused += [(r, 0.0) for r, _ in lists["bm25:problem"] if r not in found]
@@ -298,6 +313,13 @@ class Retriever:
             out.append((row, fused_score, _short_signals(sig), sims.get(row), bm25n))
         timings["fusion"] = timings.get("fusion", 0) + (time.perf_counter() - t) * 1000
         return out
+
+    def _by_chunk_on_ties(self, fused: list[tuple[int, float]]) -> list[tuple[int, float]]:
+        """Equal fused scores ordered by chunk (document id, ordinal), not by row number: rows are
+        numbered by the index's layout (grouped by problem at a build or compaction, appended by
+        an update), and the same chunks must rank the same way in any layout."""
+        table = self.index.chunks
+        return sorted(fused, key=lambda pair: (-pair[1], table.doc_id(pair[0]), int(table.ordinal[pair[0]])))
 
     def _rank_part(self, q: _PartQuery, rows: np.ndarray | None, k: int, lists: dict[str, list[tuple[int, float]]],
                    timings: dict[str, float], scope: str) -> None:
@@ -341,36 +363,41 @@ class Retriever:
         after every hit that cleared the whole floor: they are never shown alone. (A named
         problem's own hits already pass at a lower floor, and fill-up completes them.)
         """
-        strong: set[str] = set()
+        strong: set[int] = set()  # rows (one per chunk)
         companions = self.settings.companion_floor_ratio if scope in (None, "general") else 1.0
+        table = self.index.chunks
 
-        def passing(ranked, where: str, ratio: float = 1.0) -> list[Hit]:
-            hits = []
+        def passing(ranked, where: str, ratio: float = 1.0) -> list[_Candidate]:
+            out = []
             for row, fused, sig, dense_sim, bm25n in ranked:
                 clears = _clears(bm25n, dense_sim, attempt, ratio)
                 if clears or _clears(bm25n, dense_sim, attempt, ratio * companions):
                     # A plain float: numpy scalars round ~10x slower, and hits are compared and shown as floats.
                     score = float(max(bm25n, dense_sim if dense_sim is not None else 0.0))
-                    hit = Hit(chunk=self.index.chunks[row], score=round(score, 4), fused=fused, signals=sig,
-                              scope=where)
-                    hits.append(hit)
+                    out.append(_Candidate(row, round(score, 4), fused, sig, where))
                     if clears:
-                        strong.add(hit.chunk.id)
-            return hits
+                        strong.add(row)
+            return out
 
-        def finish(selected: list[Hit]) -> list[Hit]:
-            lead = [h for h in selected if h.chunk.id in strong]
-            return _diversify(lead + [h for h in selected if h.chunk.id not in strong], top_k) if lead else []
+        def finish(selected: list[_Candidate]) -> list[Hit]:
+            # Only the chunks shown are decoded: the candidates carry rows, and documents come from the columns.
+            lead = [c for c in selected if c.row in strong]
+            if not lead:
+                return []
+            shown = _diversify(lead + [c for c in selected if c.row not in strong], top_k,
+                               lambda c: table.doc_id(c.row))
+            return [Hit(chunk=table[c.row], score=c.score, fused=c.fused, signals=c.signals, scope=c.scope)
+                    for c in shown]
 
         k = attempt.candidates
         if scope == "general":
             rows = self._allowed(self._general_rows, excluded)
             return finish(passing(self._rank(rows, k, queries, timings, "general"), "all"))
-        selected: list[Hit] = []
+        selected: list[_Candidate] = []
         if scope is None and self.settings.general_lead > 0 and self._general_rows.size:
             rows = self._allowed(self._general_rows, excluded)
             general = passing(self._rank(rows, k, queries, timings, "general"), "all")
-            selected = [h for h in general if h.chunk.id in strong][: self.settings.general_lead]
+            selected = [c for c in general if c.row in strong][: self.settings.general_lead]
         if scope is not None:
             rows = self._allowed(self.index.rows_by_problem.get(scope, np.zeros(0, dtype=np.int64)), excluded)
             selected = passing(self._rank(rows, k, queries, timings, "problem"), "problem",
@@ -379,14 +406,14 @@ class Retriever:
                 # General documents that clear the full floor follow the problem's own (a bug that is
                 # not about the problem: state kept between test cases, slow input); they never lead.
                 general = self._allowed(self._general_rows, excluded)
-                own = {h.chunk.id for h in selected}
-                selected += [h for h in passing(self._rank(general, k, queries, timings, "general"), "global")
-                             if h.chunk.id not in own]
+                own = {c.row for c in selected}
+                selected += [c for c in passing(self._rank(general, k, queries, timings, "general"), "global")
+                             if c.row not in own]
         if scope is None or len(selected) < self.settings.min_problem_hits:
             rows = self._allowed(None, excluded)
             fill = passing(self._rank(rows, k, queries, timings, "global"), "global" if scope else "all")
-            seen = {h.chunk.id for h in selected}
-            selected.extend(h for h in fill if h.chunk.id not in seen)
+            seen = {c.row for c in selected}
+            selected.extend(c for c in fill if c.row not in seen)
         return finish(selected)
 
     def twin(self, doc_id: str, lang: str) -> str | None:
@@ -434,7 +461,7 @@ def translation_key(doc_id: str) -> str:
     return re.sub(r"[-_.](zh|en)$", "", doc_id)
 
 
-def _diversify(hits: list[Hit], top_k: int) -> list[Hit]:
+def _diversify(hits: list[_T], top_k: int, doc_of: Callable[[_T], str] = lambda h: h.chunk.doc_id) -> list[_T]:
     """Spread the top-k over documents: each document's best chunk first, then second chunks.
 
     A document and its translation count as one document: whichever ranks first represents
@@ -442,16 +469,17 @@ def _diversify(hits: list[Hit], top_k: int) -> list[Hit]:
     solution. Order is kept within each pass, and problem hits still precede fill-up hits
     inside a pass.
     """
-    firsts: list[Hit] = []
-    seconds: list[Hit] = []
+    firsts: list[_T] = []
+    seconds: list[_T] = []
     chosen: dict[str, str] = {}  # translation key -> the doc id that represents it
     taken: dict[str, int] = {}
     for hit in hits:
-        key = translation_key(hit.chunk.doc_id)
+        doc_id = doc_of(hit)
+        key = translation_key(doc_id)
         if key not in chosen:
-            chosen[key] = hit.chunk.doc_id
+            chosen[key] = doc_id
             firsts.append(hit)
-        elif chosen[key] == hit.chunk.doc_id and taken.get(key, 1) < MAX_CHUNKS_PER_DOC:
+        elif chosen[key] == doc_id and taken.get(key, 1) < MAX_CHUNKS_PER_DOC:
             seconds.append(hit)
         else:
             continue

@@ -33,6 +33,7 @@ K1, B, EPSILON = 1.5, 0.75, 0.25  # rank-bm25's BM25Okapi defaults
 # 5k general rows cost ~7 ms gathered and converted to float32, and the scan keeps retrieval p95
 # under 30 ms (43 ms with 8192; docs/bench/scale-100k-final).
 GATHER_UP_TO = 1024
+MAX_RUNS = 16  # rows in at most this many contiguous runs are searched run by run (SegmentedDense._runs)
 
 
 @dataclass(eq=False)
@@ -319,12 +320,35 @@ class SegmentedDense:
         sims = np.asarray([v for _, v in found], dtype=np.float32)
         return [(int(rows[i]), float(sims[i])) for i in _best(sims, k, rows)]
 
+    def _runs(self, rows: np.ndarray) -> list[tuple[int, int, int]] | None:
+        """`rows` (ascending) as at most MAX_RUNS (segment, local start, local end) runs, or None if scattered.
+
+        A problem's rows are one run in a grouped base (layout.py) plus a few from deltas.
+        """
+        if rows.size > 1 and not bool((rows[1:] > rows[:-1]).all()):
+            return None
+        seg = np.searchsorted(self.offsets, rows, side="right") - 1
+        breaks = np.flatnonzero((np.diff(rows) != 1) | (np.diff(seg) != 0)) + 1
+        if breaks.size >= MAX_RUNS:
+            return None
+        firsts = np.concatenate([[0], breaks]).astype(np.int64)
+        lasts = np.concatenate([breaks, [rows.size]]).astype(np.int64) - 1
+        return [(int(seg[a]), int(rows[a] - self.offsets[seg[a]]), int(rows[b] - self.offsets[seg[a]]) + 1)
+                for a, b in zip(firsts.tolist(), lasts.tolist(), strict=True)]
+
     def search_rows(self, query: np.ndarray, rows: np.ndarray, k: int) -> list[tuple[int, float]]:
-        """Exact top-k among `rows` (deleted ones dropped)."""
+        """Exact top-k among `rows` (deleted ones dropped): by contiguous runs when the rows form a few."""
         rows = np.asarray(rows, dtype=np.int64)
         rows = rows[~self.deleted[rows]] if rows.size else rows
         if rows.size == 0 or k <= 0:
             return []
+        runs = None if rows.size * 4 >= self.size else self._runs(rows)
+        if runs is not None:
+            found = [(int(self.offsets[s]) + r, v) for s, lo, hi in runs
+                     for r, v in self.parts[s].search_range(query, lo, hi, k)]
+            found_rows = np.asarray([r for r, _ in found], dtype=np.int64)
+            sims = np.asarray([v for _, v in found], dtype=np.float32)
+            return [(int(found_rows[i]), float(sims[i])) for i in _best(sims, k, found_rows)]
         if rows.size * 4 >= self.size or rows.size > GATHER_UP_TO:
             # Many rows: one FAISS scan of the float16 codes with a bitmap of the allowed rows costs
             # ~1 ns per skipped row, where gathering and converting 50k rows costs tens of ms. Most
