@@ -315,8 +315,10 @@ def _properties(client: Any, name: str) -> dict[str, str]:
 
 
 def state_tag(index: Any) -> str:
-    """A digest of what the collection must mirror: every document's hash, the chunking and the BM25 average."""
-    h = hashlib.sha256(f"{index.model}\x00{index.chunk_max_chars}\x00{float(index.bm25.avgdl)!r}".encode())
+    """A digest of what the collection must mirror: every document's hash, the chunking, the BM25 average."""
+    # The drift threshold too: rows left unrewritten under a looser one are not in sync under this one.
+    h = hashlib.sha256(f"{index.model}\x00{index.chunk_max_chars}\x00{float(index.bm25.avgdl)!r}\x00{BM25_DRIFT!r}"
+                       .encode())
     for doc in sorted(index.doc_hashes):
         h.update(f"\x00{doc}\x01{index.doc_hashes[doc]}".encode())
     return h.hexdigest()[:32]
