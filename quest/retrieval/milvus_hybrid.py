@@ -13,9 +13,10 @@ list is recomputed from its returned fields against the query (the inner product
 by), and each list is rebuilt as the top k of the returned rows by that score, ties broken by
 row as the local store breaks them. Nothing is missing from a rebuilt list: every row of a
 list's top k was returned, and a row that was not can at most tie with the list's k-th score.
-For a full list (k rows or more) those ties are looked up in one more call, a range search at
-the k-th score for each full list, so the lists equal the local store's exactly, and so does
-the retriever's fusion over them. The server's fused scores equal RRF over the rebuilt lists
+For a full sparse list (k rows or more) those ties are looked up in one more call, a range
+search at the k-th score of each such list, so the BM25 and lexical lists equal the local
+store's exactly (see `_Found.full_bands` for the dense list's cut), and so does the retriever's
+fusion over them. The server's fused scores equal RRF over the rebuilt lists
 wherever Milvus broke no score ties its own way (tests/retrieval/test_milvus_hybrid.py).
 
 When this cannot be exact (a restriction Milvus cannot express as a filter, an entity of a row
@@ -157,9 +158,17 @@ class _Found:
         return {q.name: self.ranked(i)[:k] for i, q in enumerate(self.queries)}
 
     def full_bands(self, k: int) -> dict[int, tuple[float, float]]:
-        """For each list with k rows or more: the band of scores tied with its k-th."""
+        """For each full sparse list (k rows or more): the band of scores tied with its k-th.
+
+        Only the sparse lists: the local BM25 and lexical top-k keep the lowest rows of a tie at
+        the cut, which the range search reproduces. The local dense search keeps, among rows with
+        identical float32 scores, the ones FAISS's float16 arithmetic happens to rank first, which
+        no other engine reproduces, so a dense list takes Milvus's cut (one call instead of two).
+        """
         out = {}
         for i in range(len(self.queries)):
+            if self.queries[i].field == "dense":
+                continue
             ranked = self.ranked(i)
             if len(ranked) >= k:
                 out[i] = _tie_band(ranked[k - 1][1])
