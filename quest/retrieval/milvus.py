@@ -4,8 +4,9 @@ The local index stays the source of truth (chunks, the BM25 statistics, the segm
 Milvus holds every live row's dense vector, its BM25 weights and (for bge-m3) its lexical weights
 in one collection, and answers the ranked lists: dense, BM25 and lexical, over the whole base or a
 problem's rows. The retriever, its floors, the exact match and the fill-up logic do not change:
-`MilvusDense`, `MilvusBM25` and `MilvusLexical` replace the index's parts with the same interface.
-`MilvusStore.hybrid` fuses several lists by RRF (k = 60) on the server in one call.
+`MilvusDense`, `MilvusBM25` and `MilvusLexical` replace the index's parts with the same interface,
+and `MilvusBM25.scope_lists` answers every list of a search scope from one server-side RRF call
+(milvus_hybrid.py); the per-list `search` path remains for restrictions no filter expresses.
 
 One collection per embedding model. Each live chunk is one entity whose primary key is the chunk
 id plus its document's content hash, so an edited document's chunks are new keys: `sync` inserts
