@@ -340,11 +340,13 @@ class _Fetch:
     def _fetch(self, rows: list[int]) -> np.ndarray:
         if not rows:
             return np.zeros((0, self.owner.dim), dtype=np.float32)
-        known = self.owner.vectors  # the rows a scope search just returned come with their vectors
-        keys = [self.owner.key(r) for r in rows if r not in known]
+        # The rows a scope search just returned came with their vectors (another thread may clear the cache).
+        found = [self.owner.vectors.get(r) for r in rows]
+        keys = [self.owner.key(r) for r, v in zip(rows, found, strict=True) if v is None]
         got = self.owner.client.get(self.owner.collection, ids=keys, output_fields=["dense"]) if keys else []
         by_key = {item["key"]: item["dense"] for item in got}
-        return np.asarray([known[r] if r in known else by_key[self.owner.key(r)] for r in rows], dtype=np.float32)
+        return np.asarray([by_key[self.owner.key(r)] if v is None else v for r, v in zip(rows, found, strict=True)],
+                          dtype=np.float32)
 
 
 class MilvusDense:
