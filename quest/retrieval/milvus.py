@@ -32,14 +32,12 @@ import numpy as np
 from quest.retrieval.chunktable import NO_PROBLEM as TABLE_NO_PROBLEM
 from quest.retrieval.dense import _best
 from quest.retrieval.fusion import RRF_K
-from quest.retrieval.milvus_hybrid import ListQuery, scope_lists
+from quest.retrieval.milvus_hybrid import MAX_LIMIT, TIE_MARGIN, ListQuery, scope_lists
 from quest.retrieval.milvus_sparse import BM25_DRIFT, SparseRows, bm25_query, extends, lexical_query, vocabulary_tag
 
 log = logging.getLogger(__name__)
 
-MAX_LIMIT = 16_384  # Milvus's top-k ceiling
 BATCH = 2_000
-TIE_MARGIN = 20  # extra candidates fetched so rows tied at the k-th place are chosen by row id, as locally
 NO_PROBLEM = ""  # partition-key value for general documents
 SCHEMA = "2"  # dense + bm25 (+ lexical) sparse fields; collections of another schema are other names
 VOCAB_PROPERTY = "quest.bm25_vocabulary"

@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-TIE_MARGIN = 20  # rows tied at a full list's k-th score fetched beyond k; a longer tie falls back
+TIE_MARGIN = 20  # rows tied at a list's k-th score fetched beyond k, so the tie is cut by row as locally
 MAX_LIMIT = 16_384  # Milvus's top-k ceiling
 VECTOR_CACHE = 65_536  # dense vectors kept for the retriever's similarity check (rows of recent results)
 
