@@ -388,7 +388,10 @@ class MilvusBM25(_Local):
         None when that cannot be exact and the retriever should ask list by list."""
         asked = [ListQuery(name, signal, self._vector(signal, query)) for name, signal, query in queries]
         found = scope_lists(self.store, asked, k, rows, rrf_k)
-        return None if found is None else found.lists
+        if found is None:
+            log.debug("milvus %s: this scope's lists are asked one by one", self.store.collection)
+            return None
+        return found.lists
 
     def _vector(self, signal: str, query: Any) -> Any:
         if signal == "dense":
