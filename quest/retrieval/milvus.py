@@ -4,8 +4,9 @@ The local index stays the source of truth (chunks, the BM25 statistics, the segm
 Milvus holds every live row's dense vector, its BM25 weights and (for bge-m3) its lexical weights
 in one collection, and answers the ranked lists: dense, BM25 and lexical, over the whole base or a
 problem's rows. The retriever, its floors, the exact match and the fill-up logic do not change:
-`MilvusDense`, `MilvusBM25` and `MilvusLexical` replace the index's parts with the same interface.
-`MilvusStore.hybrid` fuses several lists by RRF (k = 60) on the server in one call.
+`MilvusDense`, `MilvusBM25` and `MilvusLexical` replace the index's parts with the same interface,
+and `MilvusBM25.scope_lists` answers every list of a search scope from one server-side RRF call
+(milvus_hybrid.py); the per-list `search` path remains for restrictions no filter expresses.
 
 One collection per embedding model. Each live chunk is one entity whose primary key is the chunk
 id plus its document's content hash, so an edited document's chunks are new keys: `sync` inserts
@@ -19,25 +20,28 @@ store's (ties broken by row, as locally).
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import re
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from quest.retrieval.chunktable import NO_PROBLEM as TABLE_NO_PROBLEM
 from quest.retrieval.dense import _best
 from quest.retrieval.fusion import RRF_K
+from quest.retrieval.milvus_hybrid import MAX_LIMIT, TIE_MARGIN, ListQuery, scope_lists
 from quest.retrieval.milvus_sparse import BM25_DRIFT, SparseRows, bm25_query, extends, lexical_query, vocabulary_tag
 
 log = logging.getLogger(__name__)
 
-MAX_LIMIT = 16_384  # Milvus's top-k ceiling
 BATCH = 2_000
-TIE_MARGIN = 20  # extra candidates fetched so rows tied at the k-th place are chosen by row id, as locally
 NO_PROBLEM = ""  # partition-key value for general documents
 SCHEMA = "2"  # dense + bm25 (+ lexical) sparse fields; collections of another schema are other names
 VOCAB_PROPERTY = "quest.bm25_vocabulary"
+STATE_PROPERTY = "quest.synced_state"  # state_tag of the index the last complete sync mirrored
 
 
 def milvus_uri(store: str) -> str:
@@ -62,15 +66,39 @@ class MilvusStore:
         self.client, self.collection = client, collection
         self.dim = index.dim
         self.size = index.rows
-        self.keys = [f"{c.id}@{index.doc_hashes.get(c.doc_id, '')[:16]}" for c in index.chunks]
-        self.row_of = {key: row for row, key in enumerate(self.keys) if not index.deleted[row]}
-        self.kinds = np.asarray([c.kind for c in index.chunks], dtype=object)
-        self.problems = np.asarray([c.problem_id or NO_PROBLEM for c in index.chunks], dtype=object)
+        # Keys, kinds and problems come from the index's columns: no chunk record is decoded here.
+        table = index.chunks
+        self.table, self.doc_hashes, self.rows_by_doc = table, index.doc_hashes, index.rows_by_doc
+        self.kind = np.asarray(table.kind)
+        self.kind_names = list(table.kinds)
+        self.problem = np.asarray(table.problem)
+        self.problem_names = list(table.problems)
         self.rows_by_problem = dict(index.rows_by_problem)
-        general = [r for r, c in enumerate(index.chunks) if c.problem_id is None and not index.deleted[r]]
-        self.rows_by_problem[NO_PROBLEM] = np.asarray(general, dtype=np.int64)  # `problem_id == ""` selects them
+        self.general = np.flatnonzero((self.problem == TABLE_NO_PROBLEM) & ~index.deleted).astype(np.int64)
         self.deleted = index.deleted
         self.has_lexical = index.lexical is not None
+        self.vectors: dict[int, np.ndarray] = {}  # dense vectors the last searches returned, by row
+
+    def key(self, row: int) -> str:
+        """The entity key of `row`: its chunk id ("<doc id>#<ordinal>") and its document's hash."""
+        doc = self.table.doc_id(row)
+        return f"{doc}#{int(self.table.ordinal[row])}@{self.doc_hashes.get(doc, '')[:16]}"
+
+    def row_of(self, key: str) -> int | None:
+        """The live row a key names, or None (a deleted chunk, an older version of its document)."""
+        chunk, _, digest = key.rpartition("@")
+        doc, _, ordinal = chunk.rpartition("#")
+        rows = self.rows_by_doc.get(doc)
+        if rows is None or self.doc_hashes.get(doc, "")[:16] != digest or not ordinal.isdigit():
+            return None
+        i = int(ordinal)
+        if i < len(rows) and int(self.table.ordinal[rows[i]]) == i:  # a document's rows are in ordinal order
+            return int(rows[i])
+        return next((int(r) for r in rows if int(self.table.ordinal[r]) == i), None)
+
+    def live_keys(self) -> dict[str, int]:
+        """Every live row's key (tests and tools: O(rows))."""
+        return {self.key(int(r)): int(r) for rows in self.rows_by_doc.values() for r in rows}
 
     # ------------------------------------------------------------------ setup
 
@@ -82,7 +110,7 @@ class MilvusStore:
         client = client or MilvusClient(milvus_uri(store))
         name = collection_name(index.model)
         terms = list(index.bm25.vocab)  # id order: ids are assigned by appending
-        if client.has_collection(name) and not extends(_stored_vocabulary(client, name), terms):
+        if client.has_collection(name) and not extends(_properties(client, name).get(VOCAB_PROPERTY, "0:"), terms):
             log.info("milvus %s: written with another BM25 vocabulary (a rebuilt index); recreating", name)
             client.drop_collection(name)
         if not client.has_collection(name):
@@ -90,7 +118,9 @@ class MilvusStore:
         client.load_collection(name)  # a collection from an earlier run starts released
         milvus = cls(client, name, index)
         milvus.sync(index)
-        client.alter_collection_properties(name, properties={VOCAB_PROPERTY: vocabulary_tag(terms)})
+        # Written only after a complete sync: a sync cut short leaves the old state, so the next one diffs again.
+        client.alter_collection_properties(name, properties={VOCAB_PROPERTY: vocabulary_tag(terms),
+                                                             STATE_PROPERTY: state_tag(index)})
         return milvus
 
     def _existing(self) -> dict[str, float]:
@@ -107,13 +137,21 @@ class MilvusStore:
 
     def sync(self, index: Any) -> tuple[int, int]:
         """Insert the live rows Milvus lacks, delete the entities the index no longer has, and
-        rewrite the rows whose BM25 weights were written with a drifted average length."""
+        rewrite the rows whose BM25 weights were written with a drifted average length.
+
+        Documents are compared first: when the collection's recorded state (every document's hash)
+        is the index's, nothing is read or written. Otherwise only the keys are listed, and the
+        rows of documents whose hash Milvus lacks (or holds partly) are the ones encoded and sent.
+        """
+        if _properties(self.client, self.collection).get(STATE_PROPERTY) == state_tag(index):
+            return 0, 0
         have = self._existing()
         avgdl = float(index.bm25.avgdl)
-        stale = sorted(have.keys() - self.row_of.keys())
-        missing = sorted(self.row_of[k] for k in self.row_of.keys() - have.keys())
-        drifted = sorted(self.row_of[k] for k, written in have.items()
-                         if k in self.row_of and _drift(written, avgdl) > BM25_DRIFT)
+        rows_of = {key: self.row_of(key) for key in have}
+        stale = sorted(key for key, row in rows_of.items() if row is None)
+        missing = self._missing(have.keys())
+        drifted = sorted(row for key, row in rows_of.items()
+                         if row is not None and _drift(have[key], avgdl) > BM25_DRIFT)
         for start in range(0, len(stale), BATCH):
             self.client.delete(self.collection, ids=stale[start:start + BATCH])
         self._write(index, missing, self.client.insert)
@@ -125,6 +163,16 @@ class MilvusStore:
                      self.collection, len(missing), len(stale), len(drifted))
         return len(missing), len(stale)
 
+    def _missing(self, have: Any) -> list[int]:
+        """Live rows whose keys Milvus lacks, looked up only for documents it does not hold whole."""
+        held = Counter(_document_version(key) for key in have)
+        rows: list[int] = []
+        for doc, digest in self.doc_hashes.items():
+            own = self.rows_by_doc.get(doc, ())
+            if held.get(f"{doc}@{digest[:16]}", 0) != len(own):
+                rows.extend(int(r) for r in own if self.key(int(r)) not in have)
+        return sorted(rows)
+
     def _write(self, index: Any, rows: list[int], send: Any) -> None:
         sparse = SparseRows(index)
         avgdl = float(index.bm25.avgdl)
@@ -133,13 +181,17 @@ class MilvusStore:
             vectors = index.dense.vectors[part].astype(np.float32)
             entities = []
             for i, r in enumerate(part.tolist()):
-                entity = {"key": self.keys[r], "problem_id": index.chunks[r].problem_id or NO_PROBLEM,
-                          "kind": index.chunks[r].kind, "avgdl": avgdl, "dense": vectors[i].tolist(),
+                entity = {"key": self.key(r), "problem_id": self._problem_value(r),
+                          "kind": self.kind_names[int(self.kind[r])], "avgdl": avgdl, "dense": vectors[i].tolist(),
                           "bm25": sparse.bm25(r)}
                 if self.has_lexical:
                     entity["lexical"] = sparse.lexical(r)
                 entities.append(entity)
             send(self.collection, entities)
+
+    def _problem_value(self, row: int) -> str:
+        code = int(self.problem[row])
+        return NO_PROBLEM if code == TABLE_NO_PROBLEM else self.problem_names[code]
 
     # ------------------------------------------------------------------ search
 
@@ -147,7 +199,12 @@ class MilvusStore:
         """Milvus's own top-`limit` as (row, score), in its order."""
         hits = self.client.search(self.collection, data=[data], anns_field=field, limit=min(limit, MAX_LIMIT),
                                   filter=expr, output_fields=["key"], search_params={"metric_type": "IP"})[0]
-        return [(self.row_of[h["key"]], float(h["distance"])) for h in hits if h["key"] in self.row_of]
+        return self._rows(hits)
+
+    def _rows(self, hits: Any) -> list[tuple[int, float]]:
+        """(row, score) of the hits that are live rows (an entity of a deleted chunk is skipped)."""
+        found = ((self.row_of(h["key"]), float(h["distance"])) for h in hits)
+        return [(row, score) for row, score in found if row is not None]
 
     def _search(self, field: str, data: Any, k: int, expr: str = "") -> list[tuple[int, float]]:
         limit = k + TIE_MARGIN
@@ -189,28 +246,34 @@ class MilvusStore:
         if problem is not None:
             return problem
         if rows.size <= BATCH:
-            return f"key in {_quote([self.keys[r] for r in rows])}"
+            return f"key in {_quote([self.key(int(r)) for r in rows])}"
         allowed = np.zeros(self.size, dtype=bool)
         allowed[rows] = True
-        barred = set(self.kinds[~allowed & ~self.deleted].tolist())
-        if not barred & set(self.kinds[rows].tolist()):  # the restriction is "everything but these kinds"
-            return f"kind not in {_quote(sorted(barred))}" if barred else ""
+        barred = set(np.unique(self.kind[~allowed & ~self.deleted]).tolist())
+        if not barred & set(np.unique(self.kind[rows]).tolist()):  # the restriction is "everything but these kinds"
+            return self._kind_filter(barred, "") if barred else ""
         return None
 
     def _problem_filter(self, rows: np.ndarray) -> str | None:
         """`problem_id == P` (the partition key) when `rows` are one problem's rows minus whole kinds."""
-        problems = set(self.problems[rows].tolist())
-        if len(problems) != 1:
+        problems = np.unique(self.problem[rows])
+        if problems.size != 1:
             return None
-        (pid,) = problems
-        every = self.rows_by_problem.get(pid)
+        code = int(problems[0])
+        pid = NO_PROBLEM if code == TABLE_NO_PROBLEM else self.problem_names[code]
+        every = self.general if code == TABLE_NO_PROBLEM else self.rows_by_problem.get(pid)
         if every is None:
             return None
-        left_out = np.setdiff1d(every, rows)
-        barred = set(self.kinds[left_out].tolist())
-        if barred & set(self.kinds[rows].tolist()):
+        barred = set(np.unique(self.kind[np.setdiff1d(every, rows)]).tolist())
+        if barred & set(np.unique(self.kind[rows]).tolist()):
             return None
-        return f"problem_id == {_quote([pid])[1:-1]}" + _kind_filter(barred)
+        return self._kind_filter(barred, f"problem_id == {_quote([pid])[1:-1]}")
+
+    def _kind_filter(self, codes: set[int], first: str) -> str:
+        if not codes:
+            return first
+        barred = f"kind not in {_quote(sorted(self.kind_names[c] for c in codes))}"
+        return f"{first} and {barred}" if first else barred
 
     def hybrid(self, requests: Sequence[tuple[str, Any]], k: int, rows: np.ndarray | None = None,
                rrf_k: int = RRF_K) -> list[tuple[int, float]]:
@@ -228,7 +291,7 @@ class MilvusStore:
                                  limit=min(k, MAX_LIMIT), filter=expr) for field, data in requests]
         hits = self.client.hybrid_search(self.collection, reqs, RRFRanker(rrf_k), limit=min(k * len(reqs), MAX_LIMIT),
                                          output_fields=["key"])[0]
-        return [(self.row_of[h["key"]], float(h["distance"])) for h in hits if h["key"] in self.row_of]
+        return self._rows(hits)
 
 
 def _tied(a: float, b: float) -> bool:
@@ -240,8 +303,24 @@ def _drift(written: float, current: float) -> float:
     return abs(1 - written / current) if current else 0.0
 
 
-def _stored_vocabulary(client: Any, name: str) -> str:
-    return str((client.describe_collection(name).get("properties") or {}).get(VOCAB_PROPERTY, "0:"))
+def _document_version(key: str) -> str:
+    """"<doc id>#<ordinal>@<hash>" -> "<doc id>@<hash>"."""
+    chunk, _, digest = key.rpartition("@")
+    return f"{chunk.rpartition('#')[0]}@{digest}"
+
+
+def _properties(client: Any, name: str) -> dict[str, str]:
+    return {str(k): str(v) for k, v in (client.describe_collection(name).get("properties") or {}).items()}
+
+
+def state_tag(index: Any) -> str:
+    """A digest of what the collection must mirror: every document's hash, the chunking, the BM25 average."""
+    # The drift threshold too: rows left unrewritten under a looser one are not in sync under this one.
+    h = hashlib.sha256(f"{index.model}\x00{index.chunk_max_chars}\x00{float(index.bm25.avgdl)!r}\x00{BM25_DRIFT!r}"
+                       .encode())
+    for doc in sorted(index.doc_hashes):
+        h.update(f"\x00{doc}\x01{index.doc_hashes[doc]}".encode())
+    return h.hexdigest()[:32]
 
 
 class _Fetch:
@@ -257,12 +336,15 @@ class _Fetch:
         return self._fetch([int(r) for r in np.asarray(rows).ravel()])
 
     def _fetch(self, rows: list[int]) -> np.ndarray:
-        keys = [self.owner.keys[r] for r in rows]
-        if not keys:
+        if not rows:
             return np.zeros((0, self.owner.dim), dtype=np.float32)
-        got = self.owner.client.get(self.owner.collection, ids=keys, output_fields=["dense"])
+        # The rows a scope search just returned came with their vectors (another thread may clear the cache).
+        found = [self.owner.vectors.get(r) for r in rows]
+        keys = [self.owner.key(r) for r, v in zip(rows, found, strict=True) if v is None]
+        got = self.owner.client.get(self.owner.collection, ids=keys, output_fields=["dense"]) if keys else []
         by_key = {item["key"]: item["dense"] for item in got}
-        return np.asarray([by_key[key] for key in keys], dtype=np.float32)
+        return np.asarray([by_key[self.owner.key(r)] if v is None else v for r, v in zip(rows, found, strict=True)],
+                          dtype=np.float32)
 
 
 class MilvusDense:
@@ -300,6 +382,22 @@ class _Local:
 class MilvusBM25(_Local):
     """BM25 ranked lists from the `bm25` sparse field: idf-weighted query . saturated document weights."""
 
+    def scope_lists(self, queries: Sequence[tuple[str, str, Any]], rows: np.ndarray | None, k: int,
+                    rrf_k: int = RRF_K) -> dict[str, list[tuple[int, float]]] | None:
+        """Every (name, signal, query) list over `rows` from one server-side RRF call (milvus_hybrid.py);
+        None when that cannot be exact and the retriever should ask list by list."""
+        asked = [ListQuery(name, signal, self._vector(signal, query)) for name, signal, query in queries]
+        found = scope_lists(self.store, asked, k, rows, rrf_k)
+        if found is None:
+            log.debug("milvus %s: this scope's lists are asked one by one", self.store.collection)
+            return None
+        return found.lists
+
+    def _vector(self, signal: str, query: Any) -> Any:
+        if signal == "dense":
+            return _dense(query)
+        return bm25_query(self.local, query) if signal == "bm25" else lexical_query(query)
+
     def search(self, tokens: Sequence[str], k: int, rows: np.ndarray | None = None) -> list[tuple[int, float]]:
         query = bm25_query(self.local, tokens)
         return self.store.ranked("bm25", query, k, rows) if query else []
@@ -324,10 +422,6 @@ def attach(store: str, index: Any) -> None:
 
 def _dense(query: np.ndarray) -> list[float]:
     return np.asarray(query, dtype=np.float32).ravel().tolist()
-
-
-def _kind_filter(barred: set[str]) -> str:
-    return f" and kind not in {_quote(sorted(barred))}" if barred else ""
 
 
 def _create(client: Any, name: str, dim: int, *, lexical: bool) -> None:

@@ -279,9 +279,11 @@ class Retriever:
         part is normalized by its own bound, so a long question cannot lower what a short error
         part matches, and adding a part never removes a row another part found.
         """
-        lists: dict[str, list[tuple[int, float]]] = {}
-        for q in queries:
-            self._rank_part(q, rows, k, lists, timings, scope)
+        lists = self._store_lists(queries, rows, k, timings, scope)
+        if lists is None:
+            lists = {}
+            for q in queries:
+                self._rank_part(q, rows, k, lists, timings, scope)
         t = time.perf_counter()
         # Inside the problem's own rows its titles match every document alike: they vouch that a
         # document is on topic (the floor below) but must not decide the order — what the student
@@ -320,6 +322,25 @@ class Retriever:
         an update), and the same chunks must rank the same way in any layout."""
         table = self.index.chunks
         return sorted(fused, key=lambda pair: (-pair[1], table.doc_id(pair[0]), int(table.ordinal[pair[0]])))
+
+    def _store_lists(self, queries: Sequence[_PartQuery], rows: np.ndarray | None, k: int,
+                     timings: dict[str, float], scope: str) -> dict[str, list[tuple[int, float]]] | None:
+        """Every list of every part from a vector store that ranks them in one call (QUEST_VECTOR_STORE), or None."""
+        ranker = getattr(self.index.bm25, "scope_lists", None)
+        if ranker is None:
+            return None
+        asked = []
+        for q in queries:  # the order _rank_part fills the lists in
+            if q.tokens:
+                asked.append((f"bm25:{q.name}", "bm25", q.tokens))
+            if q.dense is not None and self.index.dense is not None:
+                asked.append((f"dense:{q.name}", "dense", q.dense))
+            if q.lexical and self.index.lexical is not None:
+                asked.append((f"lexical:{q.name}", "lexical", q.lexical))
+        t = time.perf_counter()
+        lists = ranker(asked, rows, k, self.settings.rrf_k)
+        timings[f"store_{scope}"] = timings.get(f"store_{scope}", 0) + (time.perf_counter() - t) * 1000
+        return lists
 
     def _rank_part(self, q: _PartQuery, rows: np.ndarray | None, k: int, lists: dict[str, list[tuple[int, float]]],
                    timings: dict[str, float], scope: str) -> None:

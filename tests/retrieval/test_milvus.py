@@ -1,4 +1,4 @@
-"""The Milvus vector store gives the local store's top-5 on every eval query (Milvus Lite, in CI too)."""
+"""The Milvus vector store gives the local store's top-5 hits on every eval query (Milvus Lite, in CI too)."""
 
 from __future__ import annotations
 
@@ -31,13 +31,58 @@ pytestmark = pytest.mark.slow
 
 def top5(retriever: Retriever, queries, *, signals=None, exclude_kinds=frozenset()) -> list[list[str]]:
     """Each eval query planned and searched exactly as the app does, with the given signals and exclusions."""
+    return [[h.chunk.id for h in hits] for hits, _ in searched(retriever, queries, signals, exclude_kinds)]
+
+
+def searched(retriever: Retriever, queries, signals=None, exclude_kinds=frozenset()):
+    """(top-5 hits, the search's timings and widening) for each eval query."""
     out = []
     for q in queries:
         planned = plan_query(retriever, q, retriever.settings)
         planned = dataclasses.replace(planned, exclude_kinds=frozenset(exclude_kinds))
         _, result = retrieve(retriever, planned, signals=signals)
-        out.append([h.chunk.id for h in result.hits[:5]])
+        out.append((result.hits[:5], result))
     return out
+
+
+class Recording:
+    """The real Milvus client, with the name of every method called on it recorded."""
+
+    def __init__(self, client) -> None:
+        self.client, self.calls = client, []
+
+    def __getattr__(self, name: str):
+        attr = getattr(self.client, name)
+        if not callable(attr):
+            return attr
+
+        def call(*args, **kwargs):
+            self.calls.append(name)
+            return attr(*args, **kwargs)
+
+        return call
+
+
+def assert_same_hits(local: Retriever, remote: Retriever, queries, signals, exclude_kinds) -> None:
+    """Hit for hit: chunk, floor score, fused score and each signal's rank; signal scores to float32 precision.
+    Milvus answers each search scope in one server-side RRF call, two when a list's cut-off needs its ties."""
+    store = remote.index.bm25.store
+    recording = store.client = Recording(store.client)
+    try:
+        want = searched(local, queries, signals, exclude_kinds)
+        for q, (hits, _) in zip(queries, want, strict=True):
+            before = len(recording.calls)
+            got, result = searched(remote, [q], signals, exclude_kinds)[0]
+            scopes = sum(1 for key in result.timings if key.startswith("store_")) * (2 if result.widened else 1)
+            assert len(recording.calls) - before <= 2 * scopes  # none for an exact problem match
+            assert [(h.chunk.id, h.score, h.fused, {n: s.rank for n, s in h.signals.items()}) for h in got] == \
+                [(h.chunk.id, h.score, h.fused, {n: s.rank for n, s in h.signals.items()}) for h in hits], q.question
+            for g, h in zip(got, hits, strict=True):
+                for name, signal in h.signals.items():
+                    assert g.signals[name].score == pytest.approx(signal.score, rel=1e-5, abs=1e-6)
+        assert set(recording.calls) == {"hybrid_search"}  # no list asked separately, no vector fetched back
+    finally:
+        store.client = recording.client
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +92,10 @@ def starter(tmp_path_factory) -> tuple[Path, list]:
     return kb, load_queries(kb / "eval" / "queries.jsonl")
 
 
-def compare_stores(kb_dir: Path, queries, data_dir: Path, store: str) -> tuple:
+def compare_stores(kb_dir: Path, queries, data_dir: Path, store: str, *,
+                   variants=((("dense",), frozenset()), (None, frozenset()),
+                             (None, frozenset({"official_solution"})))) -> tuple:
+    """Open the base in both stores and compare every eval query's hits, per (signals, excluded kinds) variant."""
     embedder = HashingEmbedder(lexical=True)
     kb = load_knowledge_base(kb_dir)
     local_settings = Settings(kb_dir=kb_dir, data_dir=data_dir, show_progress=False)
@@ -56,10 +104,8 @@ def compare_stores(kb_dir: Path, queries, data_dir: Path, store: str) -> tuple:
     remote, report = open_index(kb, milvus_settings, embedder)
     assert type(remote.dense).__name__ == "MilvusDense" and report.action == "loaded"
     a, b = Retriever(local_settings, local, kb, embedder), Retriever(milvus_settings, remote, kb, embedder)
-    for signals in (("dense",), None):
-        assert top5(b, queries, signals=signals) == top5(a, queries, signals=signals)
-        hint = {"exclude_kinds": {"official_solution"}, "signals": signals}
-        assert top5(b, queries, **hint) == top5(a, queries, **hint)
+    for signals, excluded in variants:  # dense alone, every signal, and every signal in the hint tier
+        assert_same_hits(a, b, queries, signals, excluded)
     return embedder, local_settings, milvus_settings
 
 
@@ -109,7 +155,10 @@ def test_milvus_lite_standalone_server_in_another_process(starter, tmp_path):
                 assert server.poll() is None, server.stderr.read().decode(errors="replace")
                 assert time.monotonic() < deadline, "the Milvus Lite server did not start within 60 s"
                 time.sleep(0.3)
-        compare_stores(kb_dir, queries, tmp_path / "d", f"milvus://127.0.0.1:{port}")
+        # The same collection code over the server's transport: every signal in the hint tier (the
+        # in-process test covers the other variants).
+        compare_stores(kb_dir, queries, tmp_path / "d", f"milvus://127.0.0.1:{port}",
+                       variants=((None, frozenset({"official_solution"})),))
     finally:
         server.terminate()
         server.wait(timeout=30)

@@ -121,7 +121,7 @@ def test_upserts_and_deletes_follow_the_document_hash_both_ways(kb_dir, tmp_path
     store = str(tmp_path / "m.db")
     _, _, first = open_pair(kb_dir, tmp_path / "d", store)
     original = keys_in(first)
-    assert original == set(first.dense.store.row_of)
+    assert original == set(first.dense.store.live_keys())
     edited = tmp_path / "kb2"
     shutil.copytree(kb_dir, edited)
     doc = next(p for p in sorted(edited.rglob("*.md")) if p.read_text(encoding="utf-8").startswith("---\nid:"))
@@ -129,7 +129,7 @@ def test_upserts_and_deletes_follow_the_document_hash_both_ways(kb_dir, tmp_path
                    encoding="utf-8")
     _, _, second = open_pair(edited, tmp_path / "d", store)
     changed = keys_in(second)
-    assert changed == set(second.dense.store.row_of)
+    assert changed == set(second.dense.store.live_keys())
     gone, added = original - changed, changed - original
     doc_id = doc.read_text(encoding="utf-8").split("\n")[1].removeprefix("id:").strip()
     assert gone and added  # the edited document's chunks, under its old and its new hash
