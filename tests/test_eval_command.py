@@ -179,4 +179,7 @@ def test_bm25_quality_on_the_starter_base_stays_above_the_floor(tmp_path):
     assert bm25.n >= 150
     assert bm25.metrics["recall@5"] >= R5_FLOOR, bm25.metrics
     assert bm25.metrics["mrr@10"] >= MRR_FLOOR, bm25.metrics
-    assert bm25.empty_rate is not None and bm25.empty_rate >= 0.5  # off-topic questions get nothing
+    # Off-topic questions get nothing; questions about a problem the base lacks (a third of the no-answer
+    # ones) are told so and may still get general documents: every no-answer question is handled honestly.
+    assert bm25.empty_rate is not None and bm25.empty_rate >= 0.4
+    assert bm25.handled is not None and bm25.handled >= 0.95
