@@ -179,6 +179,16 @@ def hit_at_k(ranked: Sequence[str], relevant: Mapping[str, int], k: int) -> floa
     return 1.0 if any(d in wanted for d in ranked[:k]) else 0.0
 
 
+def best_first(ranked: Sequence[str], relevant: Mapping[str, int]) -> float:
+    """1.0 when the first document carries the query's top grade (the answer, not only a useful one).
+
+    Stricter than R@1, which also counts a grade-2 document: it shows whether, inside a named problem,
+    the document about the student's bug leads the official solution."""
+    if not relevant or not ranked:
+        return 0.0
+    return 1.0 if relevant.get(ranked[0], 0) == max(relevant.values()) else 0.0
+
+
 def full_recall_at_k(ranked: Sequence[str], relevant: Mapping[str, int], k: int) -> float:
     """Standard recall: the share of all labelled documents (any grade) among the first k."""
     if not relevant:
@@ -313,7 +323,7 @@ def _round(value: float | None, digits: int = 4) -> float | None:
 
 
 def metric_names(k: int) -> tuple[str, ...]:
-    return ("recall@1", "recall@5", f"mrr@{k}", f"ndcg@{k}", f"full_recall@{k}")
+    return ("recall@1", "recall@5", f"mrr@{k}", f"ndcg@{k}", f"full_recall@{k}", "best@1")
 
 
 def collapse_translations(ranked: Sequence[str], relevant: Mapping[str, int]) -> tuple[list[str], dict[str, int]]:
@@ -345,6 +355,7 @@ def score_ranking(ranked: Sequence[str], relevant: Mapping[str, int], k: int) ->
         f"mrr@{k}": reciprocal_rank(ranked, relevant, k),
         f"ndcg@{k}": ndcg_at_k(ranked, relevant, k),
         f"full_recall@{k}": full_recall_at_k(ranked, relevant, k),
+        "best@1": best_first(ranked, relevant),
     }
 
 
@@ -429,7 +440,8 @@ def _aggregate(mode: str, pairs: list[tuple[EvalQuery, QueryOutcome]], k: int,
         by_group[group] = {"n": float(len(members)),
                            "recall@1": mean(o.metrics["recall@1"] for o in members),
                            "recall@5": mean(o.metrics["recall@5"] for o in members),
-                           f"mrr@{k}": mean(o.metrics[f"mrr@{k}"] for o in members)}
+                           f"mrr@{k}": mean(o.metrics[f"mrr@{k}"] for o in members),
+                           "best@1": mean(o.metrics["best@1"] for o in members)}
     return ModeReport(
         mode=mode,
         n=len(answerable),
@@ -478,7 +490,8 @@ def format_table(report: EvalReport, *, by_group: bool = True) -> str:
     lines.extend(_grid(rows))
     for m in report.modes:
         lines.append(f"{m.mode}: answerable with no sources {_fmt(m.answerable_empty, pct=True)}; "
-                     f"not-in-base told explicitly {_fmt(m.not_in_base_explicit, pct=True)}")
+                     f"not-in-base told explicitly {_fmt(m.not_in_base_explicit, pct=True)}; "
+                     f"top-graded document first {_fmt(m.metrics.get('best@1'))}")
     for mode, why in report.skipped.items():
         lines.append(f"skipped {mode}: {why}")
     if by_group and report.modes:

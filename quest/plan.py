@@ -35,7 +35,7 @@ from quest.judge import JudgeReport, parse
 from quest.kb.catalogue import resolve_problem
 from quest.kb.documents import Problem, normalize_problem_id
 from quest.policy import excluded_kinds
-from quest.problem_names import JUDGES, NamedTitle, named_title, normalize, sequel_after
+from quest.problem_names import JUDGES, NamedTitle, as_written, longer_title, named_title, normalize, sequel_after
 from quest.query import MAX_QUERY_CHARS, key_code_lines
 from quest.request import Request
 from quest.retrieval.tokenize import to_simplified
@@ -269,20 +269,30 @@ def _title_inside(question: str, cat: Catalogue) -> Resolution | None:
     text, where = _squash_positions(normalize(question))
     if not text:
         return None
+    written = as_written(question)
     best: tuple[int, str, str] | None = None
-    sequel: str | None = None
+    other: str | None = None  # the longer or sequel title the question names instead
     for key, pid in cat.titles.items():
         if key not in text or (key in cat.weak and key != text) or (best is not None and len(key) <= best[0]):
             continue
-        ends = [where[m.start() + len(key) - 1] + 1 for m in re.finditer(re.escape(key), text)]
-        marks = [sequel_after(normalize(question), end) for end in ends]
-        if any(mark is None for mark in marks):
+        spans = [(where[m.start()], where[m.start() + len(key) - 1] + 1) for m in re.finditer(re.escape(key), text)]
+        names = [_other_title(written, start, end, cat.shown.get(key, key)) for start, end in spans]
+        if any(name is None for name in names):
             best = (len(key), key, pid)
-        elif sequel is None:
-            sequel = f"{cat.shown.get(key, key)} {_sequel_shown(marks[0] or '')}"
+        elif other is None:
+            other = names[0]
     if best is not None:
         return Resolution(best[2], "title", best[1])
-    return Resolution(None, "title", sequel, missing_id=sequel) if sequel else None
+    return Resolution(None, "title", other, missing_id=other) if other else None
+
+
+def _other_title(written: str, start: int, end: int, shown: str) -> str | None:
+    """The title of another problem that the base title at written[start:end] is part of: a sequel
+    ("课程表 II") or a longer title ("最长递增子序列的个数", "Min Cost Climbing Stairs"); None if none."""
+    mark = sequel_after(written.casefold(), end)
+    if mark is not None:
+        return f"{shown} {_sequel_shown(mark)}"
+    return longer_title(written, start, end)
 
 
 def _by_name(name: NamedTitle, cat: Catalogue) -> Resolution | None:
@@ -344,6 +354,30 @@ def without_title(question: str, title: str) -> str:
     start, end = where[at], where[at + len(key) - 1] + 1
     before = _JUDGE_BEFORE.sub("", question[:start])  # "力扣 ", "蓝桥杯 ": they name the same problem
     return f"{before} {question[end:]}".strip()
+
+
+def without_names(question: str, problem: Problem, resolution: Resolution) -> str:
+    """The question without the resolved problem's id and titles.
+
+    The problem part carries its titles, and they match every document of the problem alike. Left in
+    the question, they match most the document that repeats them most (the official solution), so it
+    led even when the student's bug has its own document — the order a filled problem field gives.
+    """
+    if resolution.rule == "id" and resolution.evidence:
+        question = _without_id(question, resolution.evidence)
+    for name in sorted((t for t in (problem.title_zh, problem.title_en, *problem.aka) if t), key=len, reverse=True):
+        question = without_title(question, name)
+    return question.strip(" \t-–—:：,，.。|")
+
+
+def _without_id(question: str, evidence: str) -> str:
+    """The question without the id that named the problem ("LC239", "42.", a judge URL)."""
+    leading = re.match(r"^(\d+)\s+\S", evidence)  # "146 LRU缓存机制 ...": the evidence runs on into the title
+    if leading:
+        return re.sub(rf"^\s*{leading.group(1)}\b", " ", question, count=1)
+    if "/" in evidence:  # the whole URL the id came from
+        return re.sub(rf"\S*{re.escape(evidence)}\S*", " ", question, count=1)
+    return question.replace(evidence, " ", 1)
 
 
 def _squash_positions(text: str) -> tuple[str, list[int]]:
@@ -411,6 +445,8 @@ def plan(request: Request, retriever: Any) -> Plan:
         # No general document holds the id or title of a problem the base lacks: its words would only
         # raise the question's BM25 bound and push what does match (the bug, the error) under the floor.
         question = without_title(question, resolution.evidence) or question
+    elif problem is not None:
+        question = without_names(question, problem, resolution)
     parts = QueryParts(question=question.strip()[:bound], error=without_addresses(report.query_text())[:bound],
                        code=code[:bound], problem=titles)
     return Plan(request=request, problem=problem, resolution=resolution, report=report, parts=parts,

@@ -81,10 +81,114 @@ def normalize(text: str) -> str:
     return to_simplified(unicodedata.normalize("NFKC", text)).casefold()
 
 
+def as_written(text: str) -> str:
+    """`normalize` without the case folding, when that keeps every position (else `normalize`)."""
+    cased = to_simplified(unicodedata.normalize("NFKC", text))
+    return cased if len(cased) == len(normalize(text)) else normalize(text)
+
+
 def sequel_after(normalized: str, end: int) -> str | None:
     """The sequel marker ("ii", "3") right after position `end` of a normalized text, if any."""
     m = _SEQUEL.match(normalized, end)
     return m.group(1) if m else None
+
+
+# --------------------------------------------------------------------------- longer titles
+
+# A base title inside a longer title with no sequel marker names another problem: "最长递增子序列的个数"
+# (673, not 300), "买卖股票的最佳时机含冷冻期" (309, not 121), "使用最小花费爬楼梯" and "Min Cost Climbing
+# Stairs" (746, not 70), "3Sum Closest" (16, not 15), "Best Time to Buy and Sell Stock with Cooldown". The
+# words around the title tell a longer title from the rest of the sentence ("两数之和 超时了" is problem 1).
+# Chinese after the title: "含…" (a condition) or "的" and a counting noun; anything else is the sentence.
+_ZH_LONGER_AFTER = re.compile(r"(?:含[\u4e00-\u9fff]{1,6}|的(?:个数|数目|数量|方案数|总数))")
+# Chinese before the title: a run of Han characters that opens the question (after a judge or a marker) and
+# does not start like a sentence ("我的", "用递归写", "这道").
+_ZH_SENTENCE_START = frozenset("我你他她它这那用写做刷求问请帮关对在学看把给被让跟和与的是有了也都还就")
+_HAN_RUN_BEFORE = re.compile(r"[\u4e00-\u9fff]+$")
+_OPENING = re.compile(rf"^\s*(?:(?:{JUDGES})\s*(?:上的?|的)?\s*(?:题目?|problem)?\s*[:：#]?)?\s*$", re.I)
+# English: Title Case words next to the title that are not a judge, a language, a technique or a question word
+# ("Two Sum Brute Force", "Two Sum with Hash Map" are problem 1).
+_NOT_TITLE_WORDS = frozenset((
+    "brute force hash map set table dictionary dict array list recursion recursive iterative memo memoization "
+    "tabulation bottom top down up bottom-up top-down optimal optimized approach solution solutions solve solving "
+    "solved problem question leetcode lc python python3 java javascript typescript c c++ cpp go golang rust kotlin "
+    "swift c# ruby php scala easy medium hard daily about on re fix fixing debug debugging help please in "
+    "using with without after before explained explanation editorial tle wa mle re ce ac the a an this"
+).split())
+_EN_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9'+#-]*")
+
+
+def longer_title(question: str, start: int, end: int) -> str | None:
+    """The longer title around `question[start:end]` (a base title found there), if the words around it
+    make one; None when they are the rest of the sentence. `question` is as written (case tells English
+    titles apart)."""
+    before, after = question[:start], question[end:]
+    zh_after = _ZH_LONGER_AFTER.match(after)
+    if zh_after and _HAN.match(question[start:end][-1:] or " "):
+        return question[start:end] + zh_after.group(0)
+    head = _han_head(before) if _HAN.match(question[start:start + 1]) else None
+    if head:
+        return head + question[start:end]
+    if question[start:start + 1].isupper() or question[start:start + 1].isdigit():
+        return _longer_english(before, question[start:end], after)
+    return None
+
+
+def _han_head(before: str) -> str | None:
+    """The Han characters joined to the front of a title ("使用最小花费" + 爬楼梯) when they open the question
+    (after a judge's name or a marker) and do not start like a sentence or a technique."""
+    run = _HAN_RUN_BEFORE.search(before)
+    if not run:
+        return None
+    judge = re.match(rf"(?:{JUDGES})", run.group(0), re.I)  # "力扣接雨水": the judge, not a longer title
+    head = run.group(0)[judge.end():] if judge else run.group(0)
+    if len(head) < 2 or head[0] in _ZH_SENTENCE_START or any(head.startswith(w) for w in _GENERIC):
+        return None
+    return head if _OPENING.match(before[:run.start()]) else None
+
+
+def _title_word(word: str) -> bool:
+    """A word a title could have: capitalized or "3Sum"-like, not a bare number, judge, language or technique."""
+    folded = word.casefold()
+    if not (word[:1].isupper() or word[:1].isdigit()) or word.isdigit():
+        return False
+    return not (folded in _NOT_TITLE_WORDS or folded in _EN_STOP or folded in _GENERIC
+                or re.fullmatch(JUDGES, word, re.I))
+
+
+_CONNECTORS = frozenset(("of", "with", "in", "to", "for", "and", "a", "an", "the"))
+_LAST_WORD = re.compile(r"([A-Za-z0-9][A-Za-z0-9'+#-]*)\s+$")
+_NEXT_WORD = re.compile(r"\s+([A-Za-z0-9][A-Za-z0-9'+#-]*)")
+
+
+def _longer_english(before: str, title: str, after: str) -> str | None:
+    """"Min Cost Climbing Stairs", "Number of Longest Increasing Subsequence", "3Sum Closest", "… Stock with
+    Cooldown": Title Case words joined to the title, directly or through a connector ("of", "with")."""
+    head = _title_words(before, _LAST_WORD, backwards=True)
+    tail = _title_words(after, _NEXT_WORD, backwards=False)
+    if not head and not tail:
+        return None
+    return " ".join((*head, title, *tail))
+
+
+def _title_words(text: str, word: re.Pattern[str], *, backwards: bool) -> list[str]:
+    """Up to four Title Case words next to the title (connectors only between two of them)."""
+    found: list[str] = []
+    pending: list[str] = []  # connectors seen, kept only if a title word follows them
+    while len(found) < 4:
+        m = word.search(text) if backwards else word.match(text)
+        if not m:
+            break
+        w = m.group(1)
+        if w.casefold() in _CONNECTORS and w.islower():
+            pending.append(w)
+        elif _title_word(w):
+            found = [w, *pending[::-1], *found] if backwards else [*found, *pending, w]
+            pending = []
+        else:
+            break
+        text = text[:m.start(1)] if backwards else text[m.end():]
+    return found
 
 
 @dataclass(frozen=True)

@@ -59,6 +59,9 @@ class Settings:
     general_lead: int = 2
     # With a problem resolved, general documents that clear the full floor follow its own hits.
     problem_general_mix: bool = True  # after the problem's own hits; tuning split: nDCG@10 0.890 -> 0.897
+    # Inside a named problem, a question with code or judge output votes once more (RRF) for the problem's
+    # error patterns: it is about a bug (tuning split, BM25: see README "Retrieval quality").
+    bug_prior: bool = True
     # No problem named: once one hit clears the floor (the question is answerable), hits that clear this share of it
     # fill the rest of the top-k after the strong ones (tuning split, BM25: R@5 0.965 -> 0.976,
     # nDCG@10 0.884 -> 0.894, general R@5 0.868 -> 0.895, no-answer rejection unchanged; flat

@@ -81,7 +81,7 @@ def test_json_output(small_kb, tmp_path):
     # s1 finds its error pattern (grade 3) then the official solution (grade 2), the ideal order;
     # s2 is perfect too.
     assert bm25["ndcg@10"] == pytest.approx(1.0, abs=1e-4)
-    assert bm25["by_group"]["general"] == {"n": 1.0, "recall@1": 1.0, "recall@5": 1.0, "mrr@10": 1.0}
+    assert bm25["by_group"]["general"] == {"n": 1.0, "recall@1": 1.0, "recall@5": 1.0, "mrr@10": 1.0, "best@1": 1.0}
     per_query = {q["id"]: q for q in bm25["queries"]}
     # The problem's own documents first, then the general TLE page that clears the full floor.
     assert per_query["s1"]["ranked"] == ["p239-error-pop0-en", "p239-official-zh", "faq-tle-zh"]
@@ -179,4 +179,7 @@ def test_bm25_quality_on_the_starter_base_stays_above_the_floor(tmp_path):
     assert bm25.n >= 150
     assert bm25.metrics["recall@5"] >= R5_FLOOR, bm25.metrics
     assert bm25.metrics["mrr@10"] >= MRR_FLOOR, bm25.metrics
-    assert bm25.empty_rate is not None and bm25.empty_rate >= 0.5  # off-topic questions get nothing
+    # Off-topic questions get nothing; questions about a problem the base lacks (a third of the no-answer
+    # ones) are told so and may still get general documents: every no-answer question is handled honestly.
+    assert bm25.empty_rate is not None and bm25.empty_rate >= 0.4
+    assert bm25.handled is not None and bm25.handled >= 0.95

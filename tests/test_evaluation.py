@@ -110,8 +110,16 @@ def test_ndcg_counts_a_translation_listed_below_its_original():
 def test_score_ranking_bundles_every_metric():
     assert score_ranking(RANKED, LABELS, 10) == pytest.approx({
         "recall@1": 0.0, "recall@5": 1.0, "mrr@10": 0.5,
-        "ndcg@10": 0.66099, "full_recall@10": 1.0,
+        "ndcg@10": 0.66099, "full_recall@10": 1.0, "best@1": 0.0,
     }, abs=1e-6)
+
+
+def test_best_first_wants_the_top_graded_document_at_rank_one():
+    labels = {"error-zh": 3, "error-en": 3, "official-zh": 2}
+    assert score_ranking(["official-zh", "error-en"], labels, 10)["best@1"] == 0.0  # R@1 counts it, best@1 not
+    assert score_ranking(["official-zh", "error-en"], labels, 10)["recall@1"] == 1.0
+    assert score_ranking(["error-en", "official-zh"], labels, 10)["best@1"] == 1.0  # either twin
+    assert score_ranking([], labels, 10)["best@1"] == 0.0
 
 
 def test_low_confidence_rule():

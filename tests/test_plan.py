@@ -304,3 +304,74 @@ def test_a_contest_problem_number_is_not_the_starter_problem_with_that_number(qu
 ])
 def test_a_judge_followed_by_a_tool_a_technique_or_a_difficulty_names_no_problem(question):
     assert res(question) == Resolution()
+
+
+# --------------------------------------------------------------------------- a base title inside a longer title
+
+LONGER = Catalogue({**SEQUELS, "70": Problem(id="70", title_zh="爬楼梯", title_en="Climbing Stairs")})
+
+
+@pytest.mark.parametrize("question,missing", [
+    ("最长递增子序列的个数 我用 length 和 count 两个数组，长度相同时 count 相加", "最长递增子序列的个数"),
+    ("最長遞增子序列的個數 還是有幾組不對", "最长递增子序列的个数"),  # traditional characters
+    ("买卖股票的最佳时机含冷冻期 用记忆化搜索写的 dp(i, j)", "买卖股票的最佳时机含冷冻期"),
+    ("使用最小花费爬楼梯 递归写法，数组一长就超时", "使用最小花费爬楼梯"),
+    ("力扣 使用最小花费爬楼梯 为什么 WA", "使用最小花费爬楼梯"),
+    ("使用最小花费爬楼梯", "使用最小花费爬楼梯"),  # the title alone, no judge or marker
+    ("最接近的三数之和 双指针怎么移动", "最接近的三数之和"),
+    ("Min Cost Climbing Stairs returns 20 instead of 15 for cost = [10,15,20]", "Min Cost Climbing Stairs"),
+    ("Number of Longest Increasing Subsequence: the expected output is empty",
+     "Number of Longest Increasing Subsequence"),
+    ("3Sum Closest with three nested loops gets Time Limit Exceeded", "3Sum Closest"),
+    ("Best Time to Buy and Sell Stock with Cooldown: for [1,2] the judge expects 1",
+     "Best Time to Buy and Sell Stock with Cooldown"),
+])
+def test_a_base_title_inside_a_longer_title_is_another_problem(question, missing):
+    found = resolve(Request(question=question), LONGER)
+    assert (found.problem_id, found.rule, found.missing_id) == (None, "title", missing)
+    assert found.describe("zh") == f"题目「{missing}」不在知识库中"
+
+
+@pytest.mark.parametrize("question,pid", [
+    ("两数之和 超时了", "1"),
+    ("两数之和超时了", "1"),  # the sentence goes on without a space
+    ("我的爬楼梯递归超时", "70"),
+    ("用递归写爬楼梯 为什么超时", "70"),
+    ("递归爬楼梯超时", "70"),  # a technique before the title
+    ("最长递增子序列的长度怎么求", "300"),  # "的长度" is the question, not a longer title
+    ("买卖股票的最佳时机 含手续费的版本呢", "121"),  # a space: the sentence goes on
+    ("Two Sum with a hash map fails on [3,3]", "1"),
+    ("Two Sum Brute Force gets TLE", "1"),
+    ("LeetCode Climbing Stairs recursion TLE", "70"),
+    ("The Climbing Stairs problem in Python", "70"),
+    ("Why does my Two Sum fail on [3,3]", "1"),
+    ("Climbing Stairs: dp[n] is off by one", "70"),
+])
+def test_a_base_title_followed_by_the_rest_of_the_sentence_still_names_the_problem(question, pid):
+    found = resolve(Request(question=question), LONGER)
+    assert (found.problem_id, found.rule, found.missing_id) == (pid, "title", None)
+
+
+# --------------------------------------------------------------------------- the question part of a named problem
+
+
+class _Named(FakeRetriever):
+    def __init__(self) -> None:
+        super().__init__()
+        self.problems = dict(SEQUELS)
+
+
+@pytest.mark.parametrize("question,field,pid,searched", [
+    ("https://leetcode.com/problems/trapping-rain-water/ my JS submission times out", None, "42",
+     "my JS submission times out"),
+    ("LC239 Sliding Window Maximum: max() of every slice times out", None, "239", "max() of every slice times out"),
+    ("42. 接雨水 每个位置都切片求最大值", None, "42", "每个位置都切片求最大值"),
+    ("力扣 两数之和 超时了", None, "1", "超时了"),
+    ("滑动窗口最大值 为什么超时", "239", "239", "为什么超时"),
+])
+def test_the_question_part_leaves_out_the_named_problems_id_and_titles(question, field, pid, searched):
+    # The problem part carries the titles; left in the question they favoured the document that repeats
+    # them most (the official solution) over the one about the student's bug.
+    p = plan(Request(question=question, problem_id=field, code="x = 1"), _Named())
+    assert (p.problem_id, p.parts.question) == (pid, searched)
+    assert p.parts.problem == f"{SEQUELS[pid].title_zh} {SEQUELS[pid].title_en}"

@@ -291,6 +291,9 @@ class Retriever:
         titles_only = scope == "problem" and "bm25:problem" in lists
         ordering = {name: [r for r, _ in ranked] for name, ranked in lists.items()
                     if not (titles_only and name == "bm25:problem")}
+        if scope == "problem" and self.settings.bug_prior and any(q.name in ("error", "code") and q.tokens
+                                                                  for q in queries):
+            ordering["prior:error_pattern"] = self._error_patterns_first(ordering)
         fused = self._by_chunk_on_ties(reciprocal_rank_fusion(ordering, k=self.settings.rrf_k))
         if titles_only:  # the problem's documents only its titles found: after the rest, in their order
             found = {r for r, _ in fused}
@@ -341,6 +344,21 @@ class Retriever:
         lists = ranker(asked, rows, k, self.settings.rrf_k)
         timings[f"store_{scope}"] = timings.get(f"store_{scope}", 0) + (time.perf_counter() - t) * 1000
         return lists
+
+    def _error_patterns_first(self, ordering: Mapping[str, list[int]]) -> list[int]:
+        """The problem's error-pattern chunks that some part found, by their best rank in any list.
+
+        A student who pastes a failing submission or the judge's output asks about a bug: the problem's
+        documents about a bug answer that better than its official solution, which is long and shares
+        the most words with any code — so it led, with the bug's own document second.
+        """
+        best: dict[int, int] = {}
+        for ranked in ordering.values():
+            for rank, row in enumerate(ranked):
+                best[row] = min(rank, best.get(row, rank))
+        table = self.index.chunks
+        codes = set(table.kind_codes({"error_pattern"}))
+        return [row for row in sorted(best, key=best.__getitem__) if int(table.kind[row]) in codes]
 
     def _rank_part(self, q: _PartQuery, rows: np.ndarray | None, k: int, lists: dict[str, list[tuple[int, float]]],
                    timings: dict[str, float], scope: str) -> None:

@@ -92,3 +92,18 @@ def test_a_problems_titles_vouch_for_its_documents_but_the_question_orders_them(
     assert own[: len(found_by_question)] == found_by_question
     assert own[0] == "p239-explain-en"
     assert set(own) == {"p239-explain-en", "p239-error-pop0-en", "p239-official-zh"}
+
+
+def test_code_or_judge_output_puts_the_named_problems_error_pattern_before_its_official_solution(settings):
+    # The pasted code shares most words with the official solution (deque, enumerate, k - 1): without the
+    # prior that long document led, and the document about this very bug (pop(0) + max) came second.
+    code = ("from collections import deque\nfor i, x in enumerate(nums):\n    if i >= k - 1:\n"
+            "        out.append(max(window))\n    window.pop(0)")
+    parts = {"question": "我的代码哪里不对", "code": code, "error": "超时"}
+    with_prior = build_retriever(settings.replace(embedding_model="none"))
+    without = build_retriever(settings.replace(embedding_model="none", bug_prior=False))
+    assert ids(without.search("", parts=parts, problem_id="239"))[:2] == ["p239-official-zh", "p239-error-pop0-en"]
+    assert ids(with_prior.search("", parts=parts, problem_id="239"))[:2] == ["p239-error-pop0-en", "p239-official-zh"]
+    # A question alone (no code, no judge output) keeps the order the words give.
+    question_only = {"question": parts["question"]}
+    assert ids(with_prior.search("", parts=question_only, problem_id="239")) == ["p239-official-zh"]
