@@ -294,7 +294,7 @@ class Retriever:
         if scope == "problem" and self.settings.bug_prior and any(q.name in ("error", "code") and q.tokens
                                                                   for q in queries):
             ordering["prior:error_pattern"] = self._error_patterns_first(ordering)
-        fused = self._by_chunk_on_ties(reciprocal_rank_fusion(ordering, k=self.settings.rrf_k))
+        fused = self._by_chunk_on_ties(reciprocal_rank_fusion(ordering, k=self.settings.rrf_k), lists)
         if titles_only:  # the problem's documents only its titles found: after the rest, in their order
             found = {r for r, _ in fused}
             fused += [(r, 0.0) for r, _ in lists["bm25:problem"] if r not in found]
@@ -319,12 +319,24 @@ class Retriever:
         timings["fusion"] = timings.get("fusion", 0) + (time.perf_counter() - t) * 1000
         return out
 
-    def _by_chunk_on_ties(self, fused: list[tuple[int, float]]) -> list[tuple[int, float]]:
-        """Equal fused scores ordered by chunk (document id, ordinal), not by row number: rows are
-        numbered by the index's layout (grouped by problem at a build or compaction, appended by
-        an update), and the same chunks must rank the same way in any layout."""
+    def _by_chunk_on_ties(self, fused: list[tuple[int, float]],
+                          lists: Mapping[str, list[tuple[int, float]]]) -> list[tuple[int, float]]:
+        """Equal fused scores ordered by how strongly the lists matched, then by chunk.
+
+        RRF ties are common (rank 1 + rank 3 equals rank 3 + rank 1). The stronger match — each
+        list's score over that list's best, summed — goes first; what remains is ordered by chunk
+        (document id, ordinal), never by row number: rows are numbered by the index's layout
+        (grouped by problem at a build or compaction, appended by an update), and the same chunks
+        must rank the same way in any layout.
+        """
+        strength: dict[int, float] = {}
+        for ranked in lists.values():
+            best = ranked[0][1] if ranked and ranked[0][1] > 0 else 0.0
+            for row, score in ranked:
+                strength[row] = strength.get(row, 0.0) + (score / best if best else 0.0)
         table = self.index.chunks
-        return sorted(fused, key=lambda pair: (-pair[1], table.doc_id(pair[0]), int(table.ordinal[pair[0]])))
+        return sorted(fused, key=lambda pair: (-pair[1], -round(strength.get(pair[0], 0.0), 9),
+                                               table.doc_id(pair[0]), int(table.ordinal[pair[0]])))
 
     def _store_lists(self, queries: Sequence[_PartQuery], rows: np.ndarray | None, k: int,
                      timings: dict[str, float], scope: str) -> dict[str, list[tuple[int, float]]] | None:

@@ -232,3 +232,16 @@ def test_with_no_problem_named_general_documents_lead(settings, embedder):
     assert doc_ids(lead)[:2] == ["faq-tle-zh", "p239-official-zh"]
     named = build_retriever(settings, embedder=HashingEmbedder()).search(question, problem_id="239")
     assert doc_ids(named)[0] == "p239-official-zh"  # a named problem still comes first
+
+
+def test_equal_fused_scores_go_to_the_stronger_match_then_by_chunk(retriever):
+    table = retriever.index.chunks
+    a, b, c = sorted(range(3), key=lambda row: (table.doc_id(row), int(table.ordinal[row])))
+    fused = [(a, 0.5), (b, 0.5), (c, 0.4)]
+    # b leads list one (4/4) and trails list two (0.25/1): 1.25 against a's 2/4 + 1/1 = 1.5.
+    lists = {"bm25:question": [(b, 4.0), (a, 2.0)], "bm25:error": [(a, 1.0), (b, 0.25)]}
+    assert retriever._by_chunk_on_ties(fused, lists) == [(a, 0.5), (b, 0.5), (c, 0.4)]
+    lists["bm25:error"] = [(b, 1.0), (a, 0.25)]  # now b is the stronger match
+    assert retriever._by_chunk_on_ties(fused, lists) == [(b, 0.5), (a, 0.5), (c, 0.4)]
+    even = {"bm25:question": [(b, 2.0), (a, 1.0)], "bm25:error": [(a, 2.0), (b, 1.0)]}
+    assert retriever._by_chunk_on_ties([(b, 0.5), (a, 0.5)], even) == [(a, 0.5), (b, 0.5)]  # by chunk
