@@ -123,6 +123,16 @@ class ScopeRuns:
         self.starts = positions[firsts] if positions.size else positions
         self.ends = positions[lasts] + 1 if positions.size else positions  # exclusive
         self.firsts = firsts  # index into `positions` of each run's first position
+        # Each run's bounds side by side, for one binary search per column. In the postings' own
+        # dtype: numpy would otherwise convert the whole posting list to the keys' dtype first.
+        self._bounds = np.column_stack([self.starts, self.ends]).reshape(-1)
+        self._typed: dict[np.dtype, np.ndarray] = {}
+        self._shifts = (self.starts - self.firsts).tolist()  # position - index into `positions`, per run
+
+    def _bounds_as(self, dtype: np.dtype) -> np.ndarray:
+        if dtype not in self._typed:
+            self._typed[dtype] = self._bounds.astype(dtype)
+        return self._typed[dtype]
 
     def column(self, indptr: np.ndarray, indices: np.ndarray, col: int
                ) -> tuple[list[slice], np.ndarray, np.ndarray]:
@@ -130,21 +140,28 @@ class ScopeRuns:
         (in slice order) its position and its index into `positions` (-1 for an entry in a merged gap)."""
         lo, hi = int(indptr[col]), int(indptr[col + 1])
         if hi == lo or self.size == 0:
-            return [], np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-        postings = indices[lo:hi]
-        a = np.searchsorted(postings, self.starts).tolist()
-        b = np.searchsorted(postings, self.ends).tolist()
-        spans = [(x, y, r) for r, (x, y) in enumerate(zip(a, b, strict=True)) if y > x]
+            return [], _EMPTY, _EMPTY
+        postings = np.asarray(indices[lo:hi])
+        cuts = postings.searchsorted(self._bounds_as(postings.dtype)).tolist()
+        if len(cuts) == 2:  # one run: one slice, no copies
+            x, y = cuts
+            if y == x:
+                return [], _EMPTY, _EMPTY
+            found = postings[x:y]
+            return [slice(lo + x, lo + y)], found, found - self._shifts[0]
+        spans = [(cuts[i], cuts[i + 1], i // 2) for i in range(0, len(cuts), 2) if cuts[i + 1] > cuts[i]]
         if not spans:
-            return [], np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+            return [], _EMPTY, _EMPTY
         slices = [slice(lo + x, lo + y) for x, y, _ in spans]
-        found = gather(postings, [slice(x, y) for x, y, _ in spans]).astype(np.int64)
+        found = gather(postings, [slice(x, y) for x, y, _ in spans])
         if self.exact:  # runs without holes: an entry's index follows from its run's first position
-            shift = [int(self.starts[r]) - int(self.firsts[r]) for _, _, r in spans]
-            return slices, found, found - (shift[0] if len(spans) == 1 else
-                                           np.repeat(shift, [y - x for x, y, _ in spans]))
+            return slices, found, found - np.repeat([self._shifts[r] for _, _, r in spans],
+                                                    [y - x for x, y, _ in spans])
         at = np.minimum(np.searchsorted(self.positions, found), self.size - 1)
         return slices, found, np.where(self.positions[at] == found, at, -1)
+
+
+_EMPTY = np.zeros(0, dtype=np.int64)
 
 
 def scope_of(order: RowOrder, rows: np.ndarray) -> tuple[ScopeRuns, np.ndarray | None]:

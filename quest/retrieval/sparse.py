@@ -197,29 +197,6 @@ class LexicalIndex:
         return out
 
 
-def column_matches(indptr: np.ndarray, indices: np.ndarray, col: int, rows: np.ndarray
-                   ) -> tuple[np.ndarray, np.ndarray]:
-    """Which of `rows` (ascending) column `col` holds, and where: (mask over rows, entry positions).
-
-    A binary search of each row in the column's sorted postings: O(len(rows) log postings), so
-    a search over one problem's rows never reads a common term's whole posting list.
-    """
-    lo, hi = int(indptr[col]), int(indptr[col + 1])
-    if hi == lo or rows.size == 0:
-        return np.zeros(rows.size, dtype=bool), np.zeros(0, dtype=np.int64)
-    postings = indices[lo:hi]
-    if rows.size > hi - lo:  # more rows than postings: look the postings up among the rows instead
-        postings = np.asarray(postings)
-        at = np.minimum(np.searchsorted(rows, postings), rows.size - 1)
-        found = rows[at] == postings
-        hit = np.zeros(rows.size, dtype=bool)
-        hit[at[found]] = True  # both sorted: entries come in the order of the rows they hit
-        return hit, lo + np.flatnonzero(found)
-    at = np.minimum(np.searchsorted(postings, rows), hi - lo - 1)
-    hit = np.asarray(postings[at]) == rows
-    return hit, lo + at[hit]
-
-
 def positions(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     """Every position in the ranges [lo, hi), concatenated in order."""
     lo = np.asarray(lo, dtype=np.int64)
