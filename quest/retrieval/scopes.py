@@ -96,7 +96,7 @@ class RowOrder:
         """A rows x columns matrix as CSC with its rows in this order (postings sorted by position)."""
         if self.order is None:
             return sp.csc_matrix(matrix)
-        return sp.csr_matrix(matrix)[self.order].tocsc()
+        return sp.csr_matrix(matrix)[self.order].tocsc()  # a CSR matrix is not converted first
 
     def to_rows(self, matrix: sp.csc_matrix) -> sp.csc_matrix:
         """The inverse of `to_positions`: the same matrix with its rows back in row order."""

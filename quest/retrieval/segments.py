@@ -58,11 +58,11 @@ class Segment:
         if postings is None:
             if tf is None:
                 raise ValueError(f"segment {name}: neither term frequencies nor postings")
-            if not isinstance(tf, sp.csc_matrix) or tf.dtype != np.float32:
-                tf = sp.csc_matrix(tf, dtype=np.float32)
-            if doc_len is None:
-                doc_len = np.bincount(tf.indices, weights=tf.data, minlength=tf.shape[0])[: tf.shape[0]]
+            if doc_len is None:  # whole token counts: exact in any summation order
+                doc_len = np.asarray(tf.sum(axis=1), dtype=np.float64).reshape(-1)
             postings = self.order.to_positions(tf)
+            if postings.dtype != np.float32:
+                postings = postings.astype(np.float32)
         postings.sort_indices()  # a loaded matrix is flagged sorted (written sorted): no scan of its entries
         self.postings = postings
         if doc_len is None:

@@ -135,6 +135,10 @@ class LexicalIndex:
         index.csc, index.size = csc, shape[0]
         return index
 
+    def placed(self, order: RowOrder) -> LexicalIndex:
+        """These weights, whose rows are already positions in `order` (built from a segment's postings)."""
+        return LexicalIndex.from_columns(self.csc.indptr, self.csc.indices, self.csc.data, self.csc.shape, order)
+
     def in_order(self, order: RowOrder) -> LexicalIndex:
         """The same weights stored in `order` (itself when already so)."""
         if self.order is order or (self.order.identity and order.identity):
