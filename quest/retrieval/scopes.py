@@ -21,6 +21,8 @@ with the full scan, a rebuild and rank-bm25, also after updates and compaction).
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 
 import numpy as np
@@ -129,6 +131,12 @@ class ScopeRuns:
         self._typed: dict[np.dtype, np.ndarray] = {}
         self._shifts = (self.starts - self.firsts).tolist()  # position - index into `positions`, per run
 
+    def key(self, min_rows: int) -> tuple | None:
+        """What names this scope in a cache: its runs, when they are exact and hold `min_rows` or more."""
+        if not self.exact or self.size < min_rows:
+            return None
+        return (*self.starts.tolist(), -1, *self.ends.tolist())
+
     def _bounds_as(self, dtype: np.dtype) -> np.ndarray:
         if dtype not in self._typed:
             self._typed[dtype] = self._bounds.astype(dtype)
@@ -174,24 +182,77 @@ def scope_of(order: RowOrder, rows: np.ndarray) -> tuple[ScopeRuns, np.ndarray |
     return ScopeRuns(np.asarray(positions[sort], dtype=np.int64)), sort
 
 
-def scope_sums(runs: ScopeRuns, matrix: sp.csc_matrix, columns: list[tuple[int, float]], weigh) -> np.ndarray:
+def scope_sums(runs: ScopeRuns, matrix: sp.csc_matrix, columns: list[tuple[int, float]], weigh,
+               cache: TermCache | None = None, cache_key: tuple | None = None) -> np.ndarray:
     """Per position of the scope: the sum over `columns` (in order) of `weigh(values, positions, coef)`
     for the column's entries there, in float32; each position adds its terms in the columns' order,
-    exactly as a full scan over every row does."""
+    exactly as a full scan over every row does. With `cache` (and a `cache_key` naming the scope),
+    each column's (indices, weights) are kept for the next query with the same term and coefficient."""
     acc = np.zeros(runs.size, dtype=np.float32)
     width = matrix.shape[1]
     for col, coef in columns:
         if col >= width:
             continue
-        slices, found, at = runs.column(matrix.indptr, matrix.indices, col)
-        if not slices:
-            continue
-        values = gather(matrix.data, slices)
-        if not runs.exact:
-            inside = at >= 0
-            values, found, at = values[inside], found[inside], at[inside]
-        acc[at] += weigh(values, found, coef)  # a column's positions are distinct
+        key = (*cache_key, col, coef) if cache is not None and cache_key is not None else None
+        kept = cache.get(key) if key is not None else None
+        if kept is None:
+            kept = _column_weights(runs, matrix, col, coef, weigh)
+            if key is not None:
+                cache.put(key, kept)
+        at, weights = kept
+        if at.size:
+            acc[at] += weights  # a column's positions are distinct
     return acc
+
+
+def _column_weights(runs: ScopeRuns, matrix: sp.csc_matrix, col: int, coef: float, weigh
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    slices, found, at = runs.column(matrix.indptr, matrix.indices, col)
+    if not slices:
+        return _EMPTY, np.zeros(0, dtype=np.float32)
+    values = gather(matrix.data, slices)
+    if not runs.exact:
+        inside = at >= 0
+        values, found, at = values[inside], found[inside], at[inside]
+    return at, weigh(values, found, coef)
+
+
+class TermCache:
+    """A bounded LRU of per-term (indices, weights) within one large scope, for one index version.
+
+    The general documents are the same scope on every request and a few hundred common terms make
+    most queries, so their weights are computed once per index version (an update builds a new
+    SegmentedBM25 and with it an empty cache). At most `max_bytes` of arrays are kept.
+    """
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self.bytes = 0
+        self._entries: OrderedDict[tuple, tuple[np.ndarray, np.ndarray]] = OrderedDict()
+        self._lock = threading.Lock()  # requests may search from several threads
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def get(self, key: tuple) -> tuple[np.ndarray, np.ndarray] | None:
+        with self._lock:
+            kept = self._entries.get(key)
+            if kept is not None:
+                self._entries.move_to_end(key)
+            return kept
+
+    def put(self, key: tuple, kept: tuple[np.ndarray, np.ndarray]) -> None:
+        size = kept[0].nbytes + kept[1].nbytes
+        if size > self.max_bytes:
+            return
+        with self._lock:
+            if key in self._entries:
+                return
+            self._entries[key] = kept
+            self.bytes += size
+            while self.bytes > self.max_bytes:
+                _, (at, weights) = self._entries.popitem(last=False)
+                self.bytes -= at.nbytes + weights.nbytes
 
 
 def gather(array: np.ndarray, slices: list[slice]) -> np.ndarray:

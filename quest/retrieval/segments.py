@@ -25,10 +25,14 @@ from quest.errors import IndexError_
 from quest.kb.documents import Chunk
 from quest.retrieval.chunktable import ChunkTable
 from quest.retrieval.dense import DenseIndex, _best
-from quest.retrieval.scopes import RowOrder, scope_of, scope_sums
+from quest.retrieval.scopes import RowOrder, TermCache, scope_of, scope_sums
 from quest.retrieval.sparse import LexicalIndex, bm25_bound, positions, top_k
 
 K1, B, EPSILON = 1.5, 0.75, 0.25  # rank-bm25's BM25Okapi defaults
+# BM25 weights of common terms within a large scope (the general documents) are kept per index
+# version, up to CACHE_BYTES (64 B per chunk at 1M): see scopes.TermCache.
+CACHE_FROM_ROWS = 2048
+CACHE_BYTES = 64 * 2**20
 # Dense search over more rows than this scans the codes with a bitmap (SegmentedDense): at 100k the
 # 5k general rows cost ~7 ms gathered and converted to float32, and the scan keeps retrieval p95
 # under 30 ms (43 ms with 8192; docs/bench/scale-100k-final).
@@ -145,6 +149,7 @@ class SegmentedBM25:
                 self.vocab.setdefault(term, len(self.vocab))
         self.size = int(self.offsets[-1])
         self._statistics()
+        self.cache = TermCache(CACHE_BYTES)  # per index version: the statistics above are in every weight
 
     def _statistics(self) -> None:
         """Document count, frequencies and average length over live rows only.
@@ -245,8 +250,10 @@ class SegmentedBM25:
             if at.size == 0:
                 continue
             runs, back = scope_of(seg.order, rows[at] - self.offsets[s])
+            scope = runs.key(CACHE_FROM_ROWS)
             acc = scope_sums(runs, seg.postings, columns,
-                             lambda values, found, coef, norm=norm: self._weights(values, norm[found], coef))
+                             lambda values, found, coef, norm=norm: self._weights(values, norm[found], coef),
+                             self.cache, None if scope is None else (s, *scope))
             out[at if back is None else at[back]] = acc
         out[self.deleted[rows]] = 0.0
         return out

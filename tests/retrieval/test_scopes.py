@@ -253,3 +253,22 @@ def test_a_damaged_row_order_makes_the_index_unusable(built, tmp_path):
         load_index(tmp_path, verify=False)
     with pytest.raises(IndexError_, match="checksum"):
         load_index(tmp_path)
+
+
+def test_cached_term_weights_give_the_same_scores_stay_bounded_and_start_empty_after_an_update(
+        corpus, built, settings, monkeypatch):
+    import quest.retrieval.segments as segments_module
+
+    monkeypatch.setattr(segments_module, "CACHE_FROM_ROWS", 1)  # every exact scope is cached, even a problem's
+    monkeypatch.setattr(segments_module, "CACHE_BYTES", 4096)
+    index = Index(segments=built.segments, deleted=built.deleted.copy(), model=built.model,
+                  doc_hashes=dict(built.doc_hashes), chunk_max_chars=built.chunk_max_chars, dim=built.dim)
+    plain = in_row_order(built)
+    queries = queries_for(index, 4)
+    for _ in range(2):  # the second pass reads the weights the first one kept
+        assert_same_sparse_scores(index, plain, queries)
+        assert len(index.bm25.cache) > 0 and index.bm25.cache.bytes <= 4096
+    assert all(len(key) >= 4 for key in index.bm25.cache._entries)  # (segment, scope runs..., term, coefficient)
+    updated, _ = update_index(index, edit(corpus.kb, 9), settings, HashingEmbedder(lexical=True))
+    assert len(updated.bm25.cache) == 0  # new statistics, new weights
+    assert_same_sparse_scores(updated, in_row_order(updated), queries)
