@@ -163,8 +163,10 @@ def shaped_index(index: Index, centres: Mapping[str, np.ndarray]) -> Index:
     (seg,) = index.segments
     terms = sorted(index.bm25.vocab, key=index.bm25.vocab.__getitem__)
     dense = with_approximate(shaped_dense(problem_ids_of(index.chunks), centres))  # IVF at the sizes that use it
-    shaped = Segment(name=seg.name, chunks=seg.chunks, tf=seg.tf, terms=seg.terms, doc_len=seg.doc_len,
-                     dense=dense, lexical=lexical_from_terms(seg.tf, terms))
+    # The sparse parts stay in the segment's scope order (no copy back to row order and again).
+    shaped = Segment(name=seg.name, chunks=seg.chunks, postings=seg.postings, order=seg.order, terms=seg.terms,
+                     doc_len=seg.doc_len, dense=dense,
+                     lexical=lexical_from_terms(seg.postings, terms).placed(seg.order))
     return Index(segments=[shaped], deleted=index.deleted.copy(), model="synthetic-bge-m3-shape",
                  doc_hashes=index.doc_hashes, chunk_max_chars=index.chunk_max_chars, dim=DIM)
 

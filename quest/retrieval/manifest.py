@@ -16,7 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from quest.errors import IndexError_
 from quest.retrieval.chunktable import decode_record
 
-FORMAT_VERSION = 3  # 3: chunk metadata as columns + a record blob (chunktable.py)
+# 3: chunk metadata as columns + a record blob (chunktable.py); 4: sparse rows in scope order (scopes.py)
+FORMAT_VERSION = 4
 SEGMENT_NAME = r"^s[0-9]{6}$"
 FILE_NAME = r"^[A-Za-z0-9][A-Za-z0-9._-]{0,80}$"  # a plain name inside the index folder, never a path
 
@@ -47,7 +48,7 @@ class SegmentEntry(_Strict):
 
 
 class Manifest(_Strict):
-    format: Literal[3]
+    format: Literal[4]
     model: str = Field(min_length=1)
     dim: int | None = Field(default=None, ge=1)
     lexical: bool

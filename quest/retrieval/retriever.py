@@ -48,8 +48,9 @@ log = logging.getLogger(__name__)
 # Order in which an exact problem match lists its documents.
 KIND_ORDER = ("official_solution", "error_pattern", "user_explanation", "problem_statement", "faq")
 MAX_CHUNKS_PER_DOC = 2
-# A scope with at most 1/SMALL_SCOPE of the rows (one problem's) is scored for its rows alone.
-SMALL_SCOPE = 32
+# A scope with at most 1/SMALL_SCOPE of the rows (one problem's, the general documents') is scored
+# from its own postings alone (contiguous in each term's list: quest/retrieval/scopes.py).
+SMALL_SCOPE = 4
 
 
 @dataclass(frozen=True)
@@ -399,7 +400,8 @@ class Retriever:
     def _sparse_top(self, q: _PartQuery, signal: str, model, query, rows: np.ndarray | None,
                     k: int) -> list[tuple[int, float]]:
         """Top-k of a sparse signal over `rows`: scored for those rows alone when they are few (one
-        problem's), else from every row's score, computed once per part and cut per scope."""
+        problem's, the general documents'), else from every row's score, computed once per part and
+        cut per scope."""
         if rows is not None and signal not in q.scores and rows.size * SMALL_SCOPE <= model.size:
             rows = np.asarray(rows, dtype=np.int64)
             return top_k_among(model.scores_for(query, rows), rows, k)

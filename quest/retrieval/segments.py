@@ -17,7 +17,6 @@ from __future__ import annotations
 from array import array
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
@@ -26,9 +25,14 @@ from quest.errors import IndexError_
 from quest.kb.documents import Chunk
 from quest.retrieval.chunktable import ChunkTable
 from quest.retrieval.dense import DenseIndex, _best
-from quest.retrieval.sparse import LexicalIndex, bm25_bound, column_matches, positions, top_k
+from quest.retrieval.scopes import RowOrder, TermCache, scope_of, scope_sums
+from quest.retrieval.sparse import LexicalIndex, bm25_bound, positions, top_k
 
 K1, B, EPSILON = 1.5, 0.75, 0.25  # rank-bm25's BM25Okapi defaults
+# BM25 weights of common terms within a large scope (the general documents) are kept per index
+# version, up to CACHE_BYTES (64 B per chunk at 1M): see scopes.TermCache.
+CACHE_FROM_ROWS = 2048
+CACHE_BYTES = 64 * 2**20
 # Dense search over more rows than this scans the codes with a bitmap (SegmentedDense): at 100k the
 # 5k general rows cost ~7 ms gathered and converted to float32, and the scan keeps retrieval p95
 # under 30 ms (43 ms with 8192; docs/bench/scale-100k-final).
@@ -36,29 +40,42 @@ GATHER_UP_TO = 1024
 MAX_RUNS = 16  # rows in at most this many contiguous runs are searched run by run (SegmentedDense._runs)
 
 
-@dataclass(eq=False)
 class Segment:
-    """One immutable slice of the index. `terms` are the BM25 terms this segment introduced."""
+    """One immutable slice of the index. `terms` are the BM25 terms this segment introduced.
 
-    name: str
-    chunks: ChunkTable | Sequence  # a list of Chunk objects becomes a ChunkTable
-    tf: sp.csc_matrix  # rows x global term ids known when the segment was written
-    terms: list[str]
-    dense: DenseIndex | None = None
-    lexical: LexicalIndex | None = None
-    doc_len: np.ndarray | None = None  # tokens per row; derived from `tf` when not given
-    stored: dict | None = None  # the manifest's file entries once this segment is on disk
-    row_terms: tuple[np.ndarray, np.ndarray] | None = None  # (indptr, term ids) per row: `tf` by rows
+    Its sparse parts keep their rows in scope `order` (scopes.py): `postings` are the term
+    frequencies as CSC (global term ids) with each row at its position in that order, and the
+    lexical weights likewise; `tf` gives the frequencies back by row (derived on demand, for
+    compaction and exports). Built from `tf` (rows in row order); loaded from `postings` + `order`.
+    """
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.chunks, ChunkTable) and all(isinstance(c, Chunk) for c in self.chunks):
-            self.chunks = ChunkTable.from_chunks(self.chunks)
-        if not isinstance(self.tf, sp.csc_matrix) or self.tf.dtype != np.float32:
-            self.tf = sp.csc_matrix(self.tf, dtype=np.float32)
-        self.tf.sort_indices()  # a loaded matrix is flagged sorted (written sorted): no scan of its entries
-        if self.doc_len is None:
-            self.doc_len = np.bincount(self.tf.indices, weights=self.tf.data, minlength=self.rows)[: self.rows]
-        sizes = {len(self.chunks), self.tf.shape[0], self.doc_len.shape[0]}
+    def __init__(self, name: str, chunks: ChunkTable | Sequence, tf: sp.spmatrix | None = None,
+                 terms: Sequence[str] = (), dense: DenseIndex | None = None, lexical: LexicalIndex | None = None,
+                 doc_len: np.ndarray | None = None, stored: dict | None = None,
+                 row_terms: tuple[np.ndarray, np.ndarray] | None = None, *,
+                 postings: sp.csc_matrix | None = None, order: RowOrder | None = None) -> None:
+        self.name, self.terms, self.dense, self.stored = name, list(terms), dense, stored
+        self.row_terms = row_terms  # (indptr, term ids) per row, in row order: `tf` by rows
+        if not isinstance(chunks, ChunkTable) and all(isinstance(c, Chunk) for c in chunks):
+            chunks = ChunkTable.from_chunks(chunks)
+        self.chunks = chunks  # a list of Chunk objects becomes a ChunkTable
+        self.order = order if order is not None else scope_order(chunks)
+        if postings is None:
+            if tf is None:
+                raise ValueError(f"segment {name}: neither term frequencies nor postings")
+            if doc_len is None:  # whole token counts: exact in any summation order
+                doc_len = np.asarray(tf.sum(axis=1), dtype=np.float64).reshape(-1)
+            postings = self.order.to_positions(tf)
+            if postings.dtype != np.float32:
+                postings = postings.astype(np.float32)
+        postings.sort_indices()  # a loaded matrix is flagged sorted (written sorted): no scan of its entries
+        self.postings = postings
+        if doc_len is None:
+            by_position = np.bincount(postings.indices, weights=postings.data, minlength=self.rows)[: self.rows]
+            doc_len = by_position if self.order.identity else by_position[self.order.rank]
+        self.doc_len = doc_len  # tokens per row, in row order
+        self.lexical = lexical.in_order(self.order) if lexical is not None else None
+        sizes = {len(self.chunks), self.postings.shape[0], self.doc_len.shape[0]}
         if self.dense is not None:
             sizes.add(self.dense.size)
         if self.lexical is not None:
@@ -70,12 +87,24 @@ class Segment:
     def rows(self) -> int:
         return len(self.chunks)
 
+    @property
+    def tf(self) -> sp.csc_matrix:
+        """Term frequencies with rows in row order (the stored postings themselves when the order is the identity)."""
+        return self.order.to_rows(self.postings)
+
     def terms_of_rows(self) -> tuple[np.ndarray, np.ndarray]:
         """(indptr, term ids) by row, for the statistics of deleted rows; derived from `tf` once if not stored."""
         if self.row_terms is None:
             csr = self.tf.tocsr()
             self.row_terms = (csr.indptr.astype(np.int64), csr.indices.astype(np.int32))
         return self.row_terms
+
+
+def scope_order(chunks: ChunkTable | Sequence) -> RowOrder:
+    """Rows grouped by problem (the general documents are one group), then by kind (scopes.py)."""
+    if not isinstance(chunks, ChunkTable):
+        return RowOrder()
+    return RowOrder.grouping(chunks.problem, chunks.kind)
 
 
 def term_matrix(corpus: Iterable[Sequence[str]], vocab: dict[str, int]) -> tuple[sp.csc_matrix, list[str]]:
@@ -121,6 +150,7 @@ class SegmentedBM25:
                 self.vocab.setdefault(term, len(self.vocab))
         self.size = int(self.offsets[-1])
         self._statistics()
+        self.cache = TermCache(CACHE_BYTES)  # per index version: the statistics above are in every weight
 
     def _statistics(self) -> None:
         """Document count, frequencies and average length over live rows only.
@@ -133,7 +163,7 @@ class SegmentedBM25:
         total_len = 0.0
         for seg, start in zip(self.segments, self.offsets[:-1], strict=False):
             dead = self.deleted[start:start + seg.rows]
-            counts = np.diff(np.asarray(seg.tf.indptr, dtype=np.int64))
+            counts = np.diff(np.asarray(seg.postings.indptr, dtype=np.int64))
             df[: counts.size] += counts
             total_len += float(np.asarray(seg.doc_len, dtype=np.float64).sum())
             gone = np.flatnonzero(dead)
@@ -154,6 +184,8 @@ class SegmentedBM25:
         # Each row's length normalisation k1 * (1 - b + b * dl / avgdl), once per index version (O(rows)).
         self._norms = [(self.k1 * (1 - self.b + self.b * np.asarray(seg.doc_len, dtype=np.float64) /
                                    (self.avgdl or 1.0))).astype(np.float32) for seg in self.segments]
+        self._norms_by_position = [seg.order.by_position(norm) for seg, norm in zip(self.segments, self._norms,
+                                                                                     strict=True)]
 
     def query_vector(self, tokens: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         counts = Counter(self.vocab[t] for t in tokens if t in self.vocab)
@@ -186,13 +218,13 @@ class SegmentedBM25:
         cols, coefs = self._query(tokens)
         for seg, start, norm in zip(self.segments, self.offsets[:-1].tolist(), self._norms, strict=True):
             part = out[start:start + seg.rows]
-            indptr, indices, data = seg.tf.indptr, seg.tf.indices, seg.tf.data
+            indptr, indices, data = seg.postings.indptr, seg.postings.indices, seg.postings.data
             for col, coef in zip(cols, coefs, strict=True):
-                if col >= seg.tf.shape[1] or indptr[col] == indptr[col + 1]:
+                if col >= seg.postings.shape[1] or indptr[col] == indptr[col + 1]:
                     continue
                 lo, hi = int(indptr[col]), int(indptr[col + 1])
-                rows = np.asarray(indices[lo:hi])
                 try:
+                    rows = seg.order.rows(np.asarray(indices[lo:hi]))
                     part[rows] += self._weights(data[lo:hi], norm[rows], coef)  # a column's rows are distinct
                 except IndexError as exc:
                     raise IndexError_(f"segment {seg.name}: term frequencies name rows it does not have") from exc
@@ -200,30 +232,30 @@ class SegmentedBM25:
         return out
 
     def scores_for(self, tokens: Sequence[str], rows: np.ndarray) -> np.ndarray:
-        """`scores(tokens)[rows]`, computed for those rows only (a problem's few thousand of a million).
+        """`scores(tokens)[rows]` (distinct rows), computed for those rows only.
 
-        Each row is looked up in each query term's postings by binary search; the same float32
-        weights are added in the same order as in `scores`, so the numbers are identical.
+        Each segment's part of `rows` is a few runs of positions in its scope order (one problem's
+        rows, the general documents: scopes.py), and only the query terms' postings inside those
+        runs are read. The same float32 weights are added in the same order as in `scores`, so the
+        numbers are identical.
         """
         rows = np.asarray(rows, dtype=np.int64)
         out = np.zeros(rows.size, dtype=np.float32)
         cols, coefs = self._query(tokens)
         if not cols or rows.size == 0:
             return out
+        columns = list(zip(cols, coefs, strict=True))
         where = np.searchsorted(self.offsets, rows, side="right") - 1
-        for s, (seg, norm) in enumerate(zip(self.segments, self._norms, strict=True)):
-            at = np.flatnonzero(where == s)
+        for s, (seg, norm) in enumerate(zip(self.segments, self._norms_by_position, strict=True)):
+            at = np.flatnonzero(where == s) if len(self.segments) > 1 else np.arange(rows.size)
             if at.size == 0:
                 continue
-            if at.size > 1 and not bool((rows[at][1:] > rows[at][:-1]).all()):
-                at = at[np.argsort(rows[at], kind="stable")]
-            local = rows[at] - self.offsets[s]
-            acc = np.zeros(at.size, dtype=np.float32)
-            for col, coef in zip(cols, coefs, strict=True):
-                if col < seg.tf.shape[1]:
-                    hit, entries = column_matches(seg.tf.indptr, seg.tf.indices, col, local)
-                    acc[hit] += self._weights(seg.tf.data[entries], norm[local[hit]], coef)
-            out[at] = acc
+            runs, back = scope_of(seg.order, rows[at] - self.offsets[s])
+            scope = runs.key(CACHE_FROM_ROWS)
+            acc = scope_sums(runs, seg.postings, columns,
+                             lambda values, found, coef, norm=norm: self._weights(values, norm[found], coef),
+                             self.cache, None if scope is None else (s, *scope))
+            out[at if back is None else at[back]] = acc
         out[self.deleted[rows]] = 0.0
         return out
 
@@ -251,14 +283,13 @@ class SegmentedLexical:
         return top_k(self.scores(query), k, rows)
 
     def scores_for(self, query: Mapping[str, float], rows: np.ndarray) -> np.ndarray:
-        """`scores(query)[rows]` for those rows only (see SegmentedBM25.scores_for)."""
+        """`scores(query)[rows]` (distinct rows) for those rows only (see SegmentedBM25.scores_for)."""
         rows = np.asarray(rows, dtype=np.int64)
         out = np.zeros(rows.size, dtype=np.float32)
         where = np.searchsorted(self.offsets, rows, side="right") - 1
         for s, part in enumerate(self.parts):
-            at = np.flatnonzero(where == s)
+            at = np.flatnonzero(where == s) if len(self.parts) > 1 else np.arange(rows.size)
             if at.size:
-                at = at[np.argsort(rows[at], kind="stable")]
                 out[at] = part.scores_for(query, rows[at] - self.offsets[s])
         out[self.deleted[rows]] = 0.0
         return out

@@ -18,6 +18,8 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from quest.retrieval.scopes import RowOrder, scope_of, scope_sums
+
 
 class BM25Index:
     """Term-frequency matrix plus vocabulary; scoring weights derived on construction."""
@@ -109,26 +111,43 @@ class LexicalIndex:
 
     Kept by token (CSC: for each token id, the rows holding it and their weights), which is all a
     query reads; the arrays may be memory-mapped (store.py), so only the postings of the query's
-    tokens become resident. Rows (`matrix`, CSR) are derived on demand, for compaction.
+    tokens become resident. Rows sit at their positions in the segment's scope `order`
+    (scopes.py), so a scope's postings are contiguous; scores are always given by row. Rows
+    (`matrix`, CSR, in row order) are derived on demand, for compaction.
     """
 
-    def __init__(self, matrix: sp.spmatrix) -> None:
-        csc = sp.csc_matrix(matrix, dtype=np.float32)
+    def __init__(self, matrix: sp.spmatrix, order: RowOrder | None = None) -> None:
+        """`matrix` has its rows in row order; they are stored at their positions in `order`."""
+        self.order = order if order is not None else RowOrder()
+        csc = self.order.to_positions(sp.csc_matrix(matrix, dtype=np.float32))
         csc.sort_indices()
         self.csc = csc
         self.size = csc.shape[0]
 
     @classmethod
-    def from_columns(cls, indptr: np.ndarray, indices: np.ndarray, data: np.ndarray, shape: tuple[int, int]
-                     ) -> LexicalIndex:
-        """Wrap stored CSC arrays as they are (no copy, no scan: they may be memory-mapped)."""
+    def from_columns(cls, indptr: np.ndarray, indices: np.ndarray, data: np.ndarray, shape: tuple[int, int],
+                     order: RowOrder | None = None) -> LexicalIndex:
+        """Wrap stored CSC arrays (rows at their positions in `order`) as they are: no copy, no scan."""
         csc = sp.csc_matrix((data, indices, indptr), shape=shape, copy=False)
         csc.has_sorted_indices = True  # written sorted; checking would read every entry
-        return cls(csc)
+        index = cls.__new__(cls)
+        index.order = order if order is not None else RowOrder()
+        index.csc, index.size = csc, shape[0]
+        return index
+
+    def placed(self, order: RowOrder) -> LexicalIndex:
+        """These weights, whose rows are already positions in `order` (built from a segment's postings)."""
+        return LexicalIndex.from_columns(self.csc.indptr, self.csc.indices, self.csc.data, self.csc.shape, order)
+
+    def in_order(self, order: RowOrder) -> LexicalIndex:
+        """The same weights stored in `order` (itself when already so)."""
+        if self.order is order or (self.order.identity and order.identity):
+            return self
+        return LexicalIndex(self.matrix, order)
 
     @property
     def matrix(self) -> sp.csr_matrix:
-        return self.csc.tocsr()
+        return self.order.to_rows(self.csc).tocsr()
 
     @classmethod
     def from_weights(cls, weights: Sequence[Mapping[str, float]], vocab_size: int | None = None) -> LexicalIndex:
@@ -157,10 +176,10 @@ class LexicalIndex:
         for col, weight in self._items(query):
             lo, hi = int(indptr[col]), int(indptr[col + 1])
             if hi > lo:
-                rows = np.asarray(indices[lo:hi])
-                if rows[0] < 0 or rows[-1] >= self.size:  # sorted when written: the ends bound the rest
+                at = np.asarray(indices[lo:hi])
+                if at[0] < 0 or at[-1] >= self.size:  # sorted when written: the ends bound the rest
                     raise ValueError("lexical weights name rows the index does not have")
-                out[rows] += np.asarray(data[lo:hi], dtype=np.float32) * weight  # a column's rows are distinct
+                out[self.order.rows(at)] += np.asarray(data[lo:hi], dtype=np.float32) * weight  # distinct rows
         return out
 
     def _items(self, query: Mapping[str, float]) -> list[tuple[int, np.float32]]:
@@ -171,35 +190,15 @@ class LexicalIndex:
         return top_k(self.scores(query), k, rows)
 
     def scores_for(self, query: Mapping[str, float], rows: np.ndarray) -> np.ndarray:
-        """`scores(query)[rows]` for ascending `rows`, without reading the query tokens' whole postings."""
-        acc = np.zeros(rows.size, dtype=np.float32)
-        for col, weight in self._items(query):
-            hit, at = column_matches(self.csc.indptr, self.csc.indices, col, rows)
-            acc[hit] += np.asarray(self.csc.data[at], dtype=np.float32) * weight
-        return acc
-
-
-def column_matches(indptr: np.ndarray, indices: np.ndarray, col: int, rows: np.ndarray
-                   ) -> tuple[np.ndarray, np.ndarray]:
-    """Which of `rows` (ascending) column `col` holds, and where: (mask over rows, entry positions).
-
-    A binary search of each row in the column's sorted postings: O(len(rows) log postings), so
-    a search over one problem's rows never reads a common term's whole posting list.
-    """
-    lo, hi = int(indptr[col]), int(indptr[col + 1])
-    if hi == lo or rows.size == 0:
-        return np.zeros(rows.size, dtype=bool), np.zeros(0, dtype=np.int64)
-    postings = indices[lo:hi]
-    if rows.size > hi - lo:  # more rows than postings: look the postings up among the rows instead
-        postings = np.asarray(postings)
-        at = np.minimum(np.searchsorted(rows, postings), rows.size - 1)
-        found = rows[at] == postings
-        hit = np.zeros(rows.size, dtype=bool)
-        hit[at[found]] = True  # both sorted: entries come in the order of the rows they hit
-        return hit, lo + np.flatnonzero(found)
-    at = np.minimum(np.searchsorted(postings, rows), hi - lo - 1)
-    hit = np.asarray(postings[at]) == rows
-    return hit, lo + at[hit]
+        """`scores(query)[rows]` (distinct rows), reading only the postings of the scope `rows` forms."""
+        runs, back = scope_of(self.order, rows)
+        acc = scope_sums(runs, self.csc, self._items(query),
+                         lambda values, _, weight: np.asarray(values, dtype=np.float32) * weight)
+        if back is None:
+            return acc
+        out = np.empty_like(acc)
+        out[back] = acc
+        return out
 
 
 def positions(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:

@@ -5,11 +5,13 @@ Per segment `sNNNNNN` (see segments.py and chunktable.py)::
     sNNNNNN.chunks.jsonl   chunk records, one JSON object per line (memory-mapped, decoded per hit)
     sNNNNNN.columns.npz    per-row columns: record offsets, kind / problem / document codes, ordinal
     sNNNNNN.names.json     the names those codes stand for
-    sNNNNNN.bm25.npz       term frequencies by term (CSC) and by row (term ids only), row lengths
+    sNNNNNN.bm25.npz       term frequencies by term (CSC, rows at their positions in the scope order),
+                           the scope order (scopes.py; empty: rows are already grouped), the terms by
+                           row (term ids only, row order), row lengths
     sNNNNNN.terms.json     the BM25 terms this segment introduced, in global-id order
     sNNNNNN.dense.faiss    float16 vectors (FAISS scalar quantizer; memory-mapped on load)
     sNNNNNN.ivf.faiss      an IVF index over the same rows, for large segments (memory-mapped)
-    sNNNNNN.lexical.npz    bge-m3 lexical weights by token (CSC; only for bge-m3)
+    sNNNNNN.lexical.npz    bge-m3 lexical weights by token (CSC, rows in the same scope order; only for bge-m3)
 
 and `deleted-<hash>.npy`, the sorted ids of deleted rows. A file's name never changes meaning
 while a manifest refers to it (segments get new numbers, the deleted list is named by its
@@ -46,6 +48,7 @@ from quest.errors import IndexError_
 from quest.retrieval.chunktable import ChunkTable, decode_record
 from quest.retrieval.dense import DenseIndex
 from quest.retrieval.manifest import FileEntry, SegmentEntry
+from quest.retrieval.scopes import RowOrder
 from quest.retrieval.segments import Segment
 from quest.retrieval.sparse import LexicalIndex
 
@@ -90,7 +93,7 @@ def check_file(path: Path, entry: FileEntry, verify: bool | None = None) -> None
 def write_segment(seg: Segment, folder: Path) -> dict[str, FileEntry]:
     name = seg.name
     table: ChunkTable = seg.chunks
-    tf = seg.tf
+    tf = seg.postings
     row_indptr, row_terms = seg.terms_of_rows()
     writers: dict[str, Callable[[Path], None]] = {
         f"{name}.chunks.jsonl": lambda p: p.write_bytes(memoryview(table.records)[: int(table.offsets[-1])]),
@@ -99,7 +102,8 @@ def write_segment(seg: Segment, folder: Path) -> dict[str, FileEntry]:
         f"{name}.bm25.npz": lambda p: _save_arrays(
             p, indptr=np.asarray(tf.indptr, dtype=np.int64), indices=np.asarray(tf.indices, dtype=np.int32),
             data=np.asarray(tf.data, dtype=np.float32), shape=np.asarray(tf.shape, dtype=np.int64),
-            doc_len=np.asarray(seg.doc_len, dtype=np.float32), row_indptr=row_indptr, row_terms=row_terms),
+            doc_len=np.asarray(seg.doc_len, dtype=np.float32), row_indptr=row_indptr, row_terms=row_terms,
+            order=seg.order.stored()),
         f"{name}.terms.json": lambda p: p.write_text(json.dumps(seg.terms, ensure_ascii=False), encoding="utf-8"),
     }
     if seg.dense is not None:
@@ -141,8 +145,9 @@ def read_segment(entry: SegmentEntry, folder: Path) -> Segment:
     chunks = ChunkTable.open(folder / f"{name}.chunks.jsonl", folder / f"{name}.columns.npz",
                              folder / f"{name}.names.json")
     bm25 = map_npz(folder / f"{name}.bm25.npz", ("indptr", "indices", "data", "shape", "doc_len", "row_indptr",
-                                                  "row_terms"))
+                                                  "row_terms", "order"))
     tf = _csc(bm25, f"{name}.bm25.npz")
+    order = _row_order(bm25["order"], tf.shape[0], folder / f"{name}.bm25.npz")
     row_terms = (bm25["row_indptr"], bm25["row_terms"])
     if row_terms[0].shape != (tf.shape[0] + 1,) or not int(row_terms[0][-1]) == row_terms[1].shape[0] == tf.nnz:
         raise IndexError_(f"{folder / (name + '.bm25.npz')}: the rows' terms do not match the term frequencies")
@@ -160,11 +165,21 @@ def read_segment(entry: SegmentEntry, folder: Path) -> Segment:
     if f"{name}.lexical.npz" in entry.files:
         lex = map_npz(folder / f"{name}.lexical.npz", ("indptr", "indices", "data", "shape"))
         matrix = _csc(lex, f"{name}.lexical.npz")
-        lexical = LexicalIndex.from_columns(matrix.indptr, matrix.indices, matrix.data, matrix.shape)
+        lexical = LexicalIndex.from_columns(matrix.indptr, matrix.indices, matrix.data, matrix.shape, order)
     if len(chunks) != entry.rows:
         raise IndexError_(f"{folder}: segment {name} holds {len(chunks)} chunks but the manifest says {entry.rows}")
-    return Segment(name=name, chunks=chunks, tf=tf, terms=terms, dense=dense, lexical=lexical,
+    return Segment(name=name, chunks=chunks, postings=tf, order=order, terms=terms, dense=dense, lexical=lexical,
                    doc_len=bm25["doc_len"], stored=dict(entry.files), row_terms=row_terms)
+
+
+def _row_order(stored: np.ndarray, rows: int, where: Path) -> RowOrder:
+    """The segment's scope order, checked to be a permutation of its rows (O(rows), no entry read)."""
+    if stored.size not in (0, rows):
+        raise IndexError_(f"{where}: the row order covers {stored.size} rows, not {rows}")
+    try:
+        return RowOrder.of(np.asarray(stored))
+    except ValueError as exc:
+        raise IndexError_(f"{where}: {exc}") from exc
 
 
 def _csc(arrays: dict[str, np.ndarray], where: str) -> sp.csc_matrix:

@@ -95,19 +95,20 @@ def test_columns_that_do_not_fit_the_records_are_refused(tmp_path, damage):
         ChunkTable.open(tmp_path / "r.jsonl", tmp_path / "c.npz", tmp_path / "n.json")
 
 
-def test_an_index_in_the_previous_format_is_rebuilt_with_one_clear_line(settings, caplog):
+@pytest.mark.parametrize("old", [2, 3])  # 2: chunks parsed from JSON at load; 3: sparse rows in row order
+def test_an_index_in_a_previous_format_is_rebuilt_with_one_clear_line(settings, caplog, old):
     embedder = HashingEmbedder()
     kb = load_knowledge_base(settings.kb_dir)
     built, _ = open_index(kb, settings, embedder)
     folder = index_dir_for(settings, embedder.name)
     manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
-    manifest["format"] = 2  # what Quest wrote before the chunk columns (chunks parsed from JSON at load)
+    manifest["format"] = old
     (folder / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
-    with pytest.raises(IndexError_, match="index format 2, expected 3"):
+    with pytest.raises(IndexError_, match=f"index format {old}, expected 4"):
         load_index(folder)
     caplog.set_level(logging.WARNING, logger="quest.retrieval.index")
     rebuilt, report = open_index(kb, settings, HashingEmbedder())
-    assert report.action == "rebuilt" and "index format 2, expected 3" in report.reason
+    assert report.action == "rebuilt" and f"index format {old}, expected 4" in report.reason
     assert [r.getMessage() for r in caplog.records if r.name == "quest.retrieval.index"] == [
         f"index in {folder} is unusable and will be rebuilt: {report.reason}"]
     assert list(rebuilt.chunks) == list(built.chunks)
