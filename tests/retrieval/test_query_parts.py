@@ -100,7 +100,7 @@ def test_code_or_judge_output_puts_the_named_problems_error_pattern_before_its_o
     code = ("from collections import deque\nfor i, x in enumerate(nums):\n    if i >= k - 1:\n"
             "        out.append(max(window))\n    window.pop(0)")
     parts = {"question": "我的代码哪里不对", "code": code, "error": "超时"}
-    with_prior = build_retriever(settings.replace(embedding_model="none"))
+    with_prior = build_retriever(settings.replace(embedding_model="none", bug_prior=True))
     without = build_retriever(settings.replace(embedding_model="none", bug_prior=False))
     assert ids(without.search("", parts=parts, problem_id="239"))[:2] == ["p239-official-zh", "p239-error-pop0-en"]
     assert ids(with_prior.search("", parts=parts, problem_id="239"))[:2] == ["p239-error-pop0-en", "p239-official-zh"]
