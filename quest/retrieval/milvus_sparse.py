@@ -60,6 +60,7 @@ class SparseRows:
         self.stats = index.bm25
         self.offsets = np.concatenate([[0], np.cumsum([s.rows for s in index.segments])]).astype(np.int64)
         self._csr: dict[int, Any] = {}
+        self._lexical: dict[int, Any] = {}
 
     def _locate(self, row: int) -> tuple[int, int]:
         seg = int(np.searchsorted(self.offsets, row, side="right") - 1)
@@ -82,9 +83,16 @@ class SparseRows:
         weights = freq * (k1 + 1) / (freq + norm)
         return _or_empty({int(t): float(w) for t, w in zip(tf.indices[lo:hi], weights, strict=True)})
 
+    def _lexical_rows(self, seg: int) -> Any:
+        # `LexicalIndex.matrix` builds a row-major copy on every access: once per segment, not per row
+        # (per row it made the first sync of a 100k index run for over 20 minutes).
+        if seg not in self._lexical:
+            self._lexical[seg] = self.index.segments[seg].lexical.matrix
+        return self._lexical[seg]
+
     def lexical(self, row: int) -> dict[int, float]:
         seg, local = self._locate(row)
-        matrix = self.index.segments[seg].lexical.matrix
+        matrix = self._lexical_rows(seg)
         lo, hi = matrix.indptr[local], matrix.indptr[local + 1]
         return _or_empty({int(t): float(w) for t, w in zip(matrix.indices[lo:hi], matrix.data[lo:hi], strict=True)
                           if w != 0})
