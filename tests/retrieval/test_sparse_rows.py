@@ -16,7 +16,8 @@ def test_lexical_rows_are_exported_from_one_row_major_copy_per_segment(settings,
         matrix = seg.lexical.matrix
         for local in range(seg.rows):
             lo, hi = matrix.indptr[local], matrix.indptr[local + 1]
-            expected.append({int(t): float(w) for t, w in zip(matrix.indices[lo:hi], matrix.data[lo:hi], strict=True) if w != 0})
+            pairs = zip(matrix.indices[lo:hi], matrix.data[lo:hi], strict=True)
+            expected.append({int(t): float(w) for t, w in pairs if w != 0})
 
     built = []
     original = LexicalIndex.matrix.fget
