@@ -147,6 +147,7 @@ class LexicalIndex:
 
     @property
     def matrix(self) -> sp.csr_matrix:
+        """A row-major copy of every weight, built on each access: take it once per operation, never per row."""
         return self.order.to_rows(self.csc).tocsr()
 
     @classmethod
