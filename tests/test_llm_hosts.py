@@ -39,11 +39,14 @@ def start(kind: str, n: int, **behaviour: Any) -> list[Any]:
     return [cls(**behaviour).start() for _ in range(n)]
 
 
-def router(kind: str, fakes: list[Any], clock: Clock | None = None, backoff: float = 30.0) -> HostRouter:
+def router(
+    kind: str, fakes: list[Any], clock: Clock | None = None, backoff: float = 30.0, **timeouts: float
+) -> HostRouter:
+    timeouts = {**TIMEOUTS, **timeouts}
     if kind == "ollama":
-        models = [OllamaChatModel(Settings(ollama_host=f.url, **TIMEOUTS)) for f in fakes]
+        models = [OllamaChatModel(Settings(ollama_host=f.url, **timeouts)) for f in fakes]
     else:
-        models = [OpenAIChatModel(Settings(llm_backend="openai", openai_base_url=f.url, **TIMEOUTS)) for f in fakes]
+        models = [OpenAIChatModel(Settings(llm_backend="openai", openai_base_url=f.url, **timeouts)) for f in fakes]
     return HostRouter([(m.host, m) for m in models], backoff=backoff, clock=clock or Clock())
 
 
@@ -142,7 +145,9 @@ def test_no_retry_after_the_first_token(stop_all: list[Any]) -> None:
     fakes = start("openai", 2, drop_after=2)
     stop_all += fakes
     fakes[0].mode = "drop"
-    r = router("openai", fakes)
+    # A generous first-token wait: on a loaded machine a 0.5 s wait could expire before the first
+    # piece, and a retry *before* the first token is allowed, which is not what this test is about.
+    r = router("openai", fakes, first_token_timeout=10.0)
     got: list[str] = []
     with pytest.raises(StreamBroken):
         for chunk in r.stream(MESSAGES, MODEL):
