@@ -133,6 +133,33 @@ def test_the_dec_held_out_split_is_reported_as_a_fourth_split(small_kb, tmp_path
     assert dec["queries_file"] == str(eval_dir / "heldout-dec.jsonl")
     assert (dec["modes"]["bm25"]["n"], dec["modes"]["bm25"]["n_unanswerable"]) == (1, 1)
 
+
+def test_the_round_4_held_out_split_is_reported_as_a_fifth_split(small_kb, tmp_path):
+    eval_dir = small_kb / "eval"
+    for name in ("heldout.jsonl", "heldout-fresh.jsonl", "heldout-dec.jsonl"):
+        write_queries(eval_dir / name, SMALL_QUERIES[:1])
+    write_queries(eval_dir / "heldout-r4.jsonl", SMALL_QUERIES[1:])
+    out = run_quest("eval", "--modes", "bm25", kb=small_kb, data_dir=tmp_path / "data")
+    assert out.returncode == 0, out.stderr
+    assert [line for line in out.stdout.splitlines() if " queries from " in line] == [
+        f"3 queries from {eval_dir / 'queries.jsonl'} (tuning)",
+        f"1 queries from {eval_dir / 'heldout.jsonl'} (held-out)",
+        f"1 queries from {eval_dir / 'heldout-fresh.jsonl'} (held-out (fresh))",
+        f"1 queries from {eval_dir / 'heldout-dec.jsonl'} (held-out (Dec))",
+        f"2 queries from {eval_dir / 'heldout-r4.jsonl'} (held-out (round 4))",
+    ]
+    out = run_quest("eval", "--json", "--modes", "bm25", kb=small_kb, data_dir=tmp_path / "data")
+    assert out.returncode == 0, out.stderr
+    splits = json.loads(out.stdout)["splits"]
+    assert list(splits) == ["tuning", "held-out", "held-out (fresh)", "held-out (Dec)", "held-out (round 4)"]
+    r4 = splits["held-out (round 4)"]
+    assert r4["queries_file"] == str(eval_dir / "heldout-r4.jsonl")
+    # Only s2 (answered first) and s3 (off-topic, nothing found): the numbers of this file alone.
+    bm25 = r4["modes"]["bm25"]
+    assert (bm25["n"], bm25["n_unanswerable"]) == (1, 1)
+    assert (bm25["recall@1"], bm25["no_answer_empty"]) == (1.0, 1.0)
+
+
 def test_bad_arguments_are_refused_with_a_message(small_kb, tmp_path):
     out = run_quest("eval", "--modes", "bm25,sparse", kb=small_kb, data_dir=tmp_path / "data")
     assert out.returncode == 2 and "unknown mode(s) sparse; choose from bm25, dense, hybrid" in out.stderr

@@ -359,3 +359,65 @@ def test_dec_held_out_mix_and_sources():
     assert len(set(sources)) == len(sources), "a source used twice"
     earlier = {s for path in EARLIER_SPLITS for s in _sources(path)}
     assert not set(sources) & earlier, "a source already used by another split"
+
+
+# --------------------------------------------------------------------------- the round-4 held-out set (labels only)
+
+R4 = ROOT / "knowledge" / "eval" / "heldout-r4.jsonl"
+SPLITS_BEFORE_R4 = [*EARLIER_SPLITS, DEC]
+
+
+def test_r4_held_out_opens_with_a_comment_saying_what_it_is():
+    first = R4.read_text(encoding="utf-8").splitlines()[0]
+    assert first.startswith("// Held-out (round 4) set") and "2026-12-01" in first and "never tuned on" in first
+
+
+def test_r4_held_out_labels_name_existing_documents_and_problems(kb):
+    """Checks the labels against the base; never runs retrieval on the set (it must stay unseen)."""
+    r4 = load_queries(R4)
+    ids = set(kb.by_id())
+    twins: dict[str, list[str]] = {}
+    for doc in kb.documents:
+        twins.setdefault(translation_key(doc.id), []).append(doc.id)
+    assert sorted((q.id, d) for q in r4 for d in q.relevant if d not in ids) == []
+    assert sorted((q.id, q.problem_id) for q in r4 if q.problem_id and q.problem_id not in kb.problems) == []
+    for q in r4:
+        for doc in q.relevant:
+            assert all(q.relevant.get(twin) == q.relevant[doc] for twin in twins[translation_key(doc)]), (q.id, doc)
+        if q.answerable:
+            top = max(q.relevant.values())
+            best_langs = {kb.by_id()[d].lang for d, g in q.relevant.items() if g == top}
+            assert ("cross_lingual" in q.tags) == (q.lang not in best_langs), q.id
+
+
+def test_r4_held_out_tags_match_each_question():
+    for q in load_queries(R4):
+        assert "real" in q.tags, q.id
+        assert ("with_code" in q.tags) == bool(q.code.strip()), q.id
+        assert ("with_error" in q.tags) == bool(q.error.strip()), q.id
+        groups = {"no_field", "not_in_base", "general"} & set(q.tags)
+        assert len(groups) <= 1, q.id  # a question belongs to at most one of these groups
+        assert bool(groups) != bool(q.problem_id), q.id  # either a group or the problem field, never both
+        assert q.answerable or {"not_in_base", "unknown_problem"} <= set(q.tags), q.id
+
+
+def test_r4_held_out_mix():
+    r4 = load_queries(R4)
+    tags = Counter(t for q in r4 for t in q.tags)
+    assert len(r4) >= 55 and len({q.question for q in r4}) == len(r4)
+    assert tags["no_field"] >= 24 and tags["not_in_base"] >= 14, tags
+    assert sum(1 for q in r4 if q.problem_id) >= 6
+    assert sum(1 for q in r4 if "general" in q.tags and q.error.strip()) >= 10
+    assert sum(1 for q in r4 if q.lang == "zh") >= 26 and tags["traditional"] >= 4, tags
+    # Problems outside the base are named in several ways: by a bare title, and otherwise by an id, judge or URL.
+    assert sum(1 for q in r4 if "not_in_base" in q.tags and "title_only" in q.tags) >= 3
+    assert sum(1 for q in r4 if "not_in_base" in q.tags and "https://" in q.question) >= 2
+    assert sum(1 for q in r4 if "with_code" in q.tags or "with_error" in q.tags) >= 0.9 * len(r4)
+
+
+def test_r4_held_out_sources_are_used_once_across_all_eval_files():
+    sources = _sources(R4)
+    assert len(sources) == len(load_queries(R4)) and all(s.startswith("http") for s in sources)
+    assert len(set(sources)) == len(sources), "a source used twice"
+    earlier = {s for path in SPLITS_BEFORE_R4 for s in _sources(path)}
+    assert sorted(set(sources) & earlier) == [], "a source already used by another split"

@@ -1,8 +1,8 @@
 """`python -m quest eval [--queries PATH] [--modes bm25,dense,hybrid] [--json] [--k 10]`.
 
 Measures retrieval on the labelled queries (knowledge/eval/queries.jsonl, plus the held-out splits
-heldout.jsonl, heldout-fresh.jsonl and heldout-dec.jsonl beside it, each reported on its own) with whatever
-embedding model is configured (`--model`; `--model none` for BM25 only). Modes that need an
+heldout.jsonl, heldout-fresh.jsonl, heldout-dec.jsonl and heldout-r4.jsonl beside it, each reported on its
+own) with whatever embedding model is configured (`--model`; `--model none` for BM25 only). Modes that need an
 embedding model are skipped, with a note, when none loads.
 """
 
@@ -17,10 +17,10 @@ from quest.errors import InputError
 from quest.settings import Settings
 
 #: Held-out splits under <kb>/eval, reported beside the tuning split: `heldout.jsonl` (looked at while
-#: developing), `heldout-fresh.jsonl` and `heldout-dec.jsonl` (collected later, each evaluated once; see
-#: knowledge/eval/README.md).
+#: developing), `heldout-fresh.jsonl` and `heldout-dec.jsonl` (collected later, each evaluated once), and
+#: `heldout-r4.jsonl` (round 4, unseen; see knowledge/eval/README.md).
 HELD_OUT_SPLITS = (("held-out", "heldout.jsonl"), ("held-out (fresh)", "heldout-fresh.jsonl"),
-                   ("held-out (Dec)", "heldout-dec.jsonl"))
+                   ("held-out (Dec)", "heldout-dec.jsonl"), ("held-out (round 4)", "heldout-r4.jsonl"))
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
