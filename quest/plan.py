@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,6 +39,8 @@ from quest.problem_names import JUDGES, NamedTitle, as_written, longer_title, na
 from quest.query import MAX_QUERY_CHARS, key_code_lines
 from quest.request import Request
 from quest.retrieval.tokenize import to_simplified
+from quest.title_shapes import Shape, title_shapes
+from quest.topic_words import TopicWords
 
 RULES = ("field", "id", "title", "name", "consensus", "none")
 
@@ -110,9 +112,13 @@ class Resolution:
 class Catalogue:
     """The problems the base knows, with their normalized titles and URL slugs."""
 
-    def __init__(self, problems: Mapping[str, Problem]) -> None:
+    def __init__(self, problems: Mapping[str, Problem], general_texts: Iterable[str] | None = None) -> None:
         self.problems = problems
         tags = {squash(t) for p in problems.values() for t in p.tags}
+        # The words of the general documents, for the rule "shape"; without them that rule stays off.
+        self.topics: TopicWords | None = None
+        if general_texts is not None:
+            self.learn_topics(general_texts)
         self.techniques = tags  # "dynamicprogramming": a name that is a technique names no problem
         self.titles: dict[str, str] = {}
         self.shown: dict[str, str] = {}  # normalized title -> the title as written
@@ -134,6 +140,10 @@ class Catalogue:
 
     def get(self, pid: str | None) -> Problem | None:
         return self.problems.get(pid) if pid else None
+
+    def learn_topics(self, general_texts: Iterable[str]) -> None:
+        tags = {t for p in self.problems.values() for t in p.tags}
+        self.topics = TopicWords(general_texts, tags)
 
 
 @dataclass(frozen=True)
@@ -258,9 +268,14 @@ def by_title(request: Request, cat: Catalogue) -> Resolution | None:
     if name is not None and name.bounded:  # 《…》 or quoted: its edges are known, so judge it first
         return _by_name(name, cat)
     found = _title_inside(request.question, cat)
-    if found is None and name is not None:
+    if found is None and name is not None and not _topic_heading(name, cat):
         return _by_name(name, cat)
     return found
+
+
+def _topic_heading(name: NamedTitle, cat: Catalogue) -> bool:
+    """"Quick Sort: …", "Iterator Invalidation - …": a heading made of a topic's words, not a title."""
+    return not name.marked and cat.topics is not None and cat.topics.is_topic(name.text)
 
 
 def _title_inside(question: str, cat: Catalogue) -> Resolution | None:
@@ -386,7 +401,38 @@ def _squash_positions(text: str) -> tuple[str, list[int]]:
     return "".join(ch for _, ch in kept), [i for i, _ in kept]
 
 
-RESOLVERS = (by_field, by_id, by_title)
+def by_shape(request: Request, cat: Catalogue) -> Resolution | None:
+    """A title named by its shape alone (`quest.title_shapes`: a head, quotes, "X这道题", "the X problem",
+    a slug, a judge's URL): a base problem when it is one of the base's titles (or close to one), nothing
+    when its words are a topic's, else a problem the base does not have."""
+    if cat.topics is None:
+        return None
+    for shape in title_shapes(request.question):
+        found = _shape_named(shape, cat, cat.topics)
+        if found is not None:
+            return found
+    return None
+
+
+def _shape_named(shape: Shape, cat: Catalogue, topics: TopicWords) -> Resolution | None:
+    if shape.how == "url":  # a problem page the id and slug rules did not find in the base
+        return Resolution(None, "name", shape.text, missing_id=shape.text)
+    if shape.how == "slug" and shape.text in cat.slugs:
+        return Resolution(cat.slugs[shape.text], "title", shape.text)
+    text = shape.text.replace("-", " ") if shape.how == "slug" else shape.text
+    key = squash(text)
+    if key in cat.titles:
+        return Resolution(cat.titles[key], "title", shape.text)
+    # Part of a base title ("层序遍历" of 二叉树的层序遍历) or a topic's words: not a problem the base lacks.
+    if key in cat.techniques or any(key in title for title in cat.titles) or topics.is_topic(text, marked=shape.marked):
+        return None
+    found = _by_name(NamedTitle(text, bounded=shape.bounded), cat)
+    if found is not None and found.missing_id is not None:
+        return Resolution(None, "name", shape.text, missing_id=shape.text)
+    return found
+
+
+RESOLVERS = (by_field, by_id, by_title, by_shape)
 
 
 def resolve(request: Request, cat: Catalogue) -> Resolution:
@@ -423,7 +469,12 @@ def without_addresses(error: str) -> str:
 
 def catalogue_of(retriever: Any) -> Catalogue:
     cat = getattr(retriever, "catalogue", None)
-    return cat if isinstance(cat, Catalogue) else Catalogue(retriever.problems)
+    if not isinstance(cat, Catalogue):
+        return Catalogue(retriever.problems)
+    kb = getattr(retriever, "kb", None)
+    if cat.topics is None and kb is not None:  # once per retriever: the general documents' words
+        cat.learn_topics(f"{d.title}\n{d.text}" for d in kb.documents if d.problem_id is None)
+    return cat
 
 
 def plan(request: Request, retriever: Any) -> Plan:
