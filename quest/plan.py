@@ -275,7 +275,7 @@ def by_title(request: Request, cat: Catalogue) -> Resolution | None:
 
 def _topic_heading(name: NamedTitle, cat: Catalogue) -> bool:
     """"Quick Sort: …", "Iterator Invalidation - …": a heading made of a topic's words, not a title."""
-    return not name.marked and cat.topics is not None and cat.topics.is_topic(name.text)
+    return not name.marked and cat.topics is not None and cat.topics.is_topic(name.text, marked=True)
 
 
 def _title_inside(question: str, cat: Catalogue) -> Resolution | None:

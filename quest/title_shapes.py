@@ -199,6 +199,10 @@ def _han_title(name: str) -> bool:
     han = len(_HAN.findall(squashed))
     if han < 2 or len(squashed) < 3 and not _SEQUEL.search(squashed.casefold()) or len(squashed) > 24:
         return False
-    if squashed[0] in _ZH_SENTENCE_START or squashed in _GENERIC:
+    if squashed[0] in _ZH_SENTENCE_START or squashed in _GENERIC or _ZH_NOT_TITLE.search(squashed):
         return False
     return _ZH_STOP.search(squashed) is None
+
+
+# A question, not a title: "…的时间复杂度是多少", "…是什么", "…吗".
+_ZH_NOT_TITLE = re.compile(r"是多少|是什么|是否|是不是|复杂度|[吗呢么嘛啥]$")
