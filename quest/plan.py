@@ -64,6 +64,7 @@ _CONTEST = re.compile(r"(?:bi)?weekly\s+contest\s*\d*|contest\s*\d+|round\s*#?\s
 _GENERIC_MARKER = re.compile(r"\s*(?:problem|题目|题号|第|#|\d)", re.I)
 _OTHER_JUDGE = re.compile(r"\s*(?:luogu|洛谷|hdu|poj|zoj|uva|acwing|牛客|nowcoder|codeforces|cf)", re.I)
 _SLUG = re.compile(r"leetcode(?:-cn)?\.(?:com|cn)/problems/([a-z0-9-]+)", re.I)
+_LONGEST_ID = 7  # judges number problems with at most 5 digits and a letter or two ("P10001", "1899D")
 _WHOLE_ID = re.compile(r"^\s*(?:#|p|lc)?\s*0*(\d+)\s*$", re.I)
 _COMMENT = re.compile(r"^\s*(?://|#|/\*|\*|--)(.*)$", re.M)
 
@@ -216,7 +217,7 @@ def _id_in(text: str, cat: Catalogue) -> Resolution | None:
         return Resolution(pid, "id", m.group(0), missing_id=None if pid else m.group(1))
     for pattern in _ID_PATTERNS:
         m = pattern.search(text)
-        if m:
+        if m and len(m.group(1)) <= _LONGEST_ID:  # "problem: 1534236469 should give 0" is input, not an id
             return _id_named(m, text, cat)
     return _leading_number_with_title(text, cat)
 
@@ -408,19 +409,21 @@ def by_shape(request: Request, cat: Catalogue) -> Resolution | None:
     if cat.topics is None:
         return None
     for shape in title_shapes(request.question):
-        found = _shape_named(shape, cat, cat.topics)
+        found = _shape_named(shape, request.question, cat, cat.topics)
         if found is not None:
             return found
     return None
 
 
-def _shape_named(shape: Shape, cat: Catalogue, topics: TopicWords) -> Resolution | None:
+def _shape_named(shape: Shape, request_text: str, cat: Catalogue, topics: TopicWords) -> Resolution | None:
     if shape.how == "url":  # a problem page the id and slug rules did not find in the base
         return Resolution(None, "name", shape.text, missing_id=shape.text)
     if shape.how == "slug" and shape.text in cat.slugs:
         return Resolution(cat.slugs[shape.text], "title", shape.text)
     text = shape.text.replace("-", " ") if shape.how == "slug" else shape.text
     key = squash(text)
+    if key in cat.weak and key != squash(request_text):  # "二分查找 边界总是差一" is about the technique
+        return None
     if key in cat.titles:
         return Resolution(cat.titles[key], "title", shape.text)
     # Part of a base title ("层序遍历" of 二叉树的层序遍历) or a topic's words: not a problem the base lacks.
@@ -495,7 +498,9 @@ def plan(request: Request, retriever: Any) -> Plan:
     if resolution.missing_id is not None and resolution.rule in ("id", "title", "name"):
         # No general document holds the id or title of a problem the base lacks: its words would only
         # raise the question's BM25 bound and push what does match (the bug, the error) under the floor.
-        question = without_title(question, resolution.evidence) or question
+        # A title made of the general documents' own words ("Reverse Integer") stays: they still match.
+        if cat.topics is None or resolution.rule == "id" or cat.topics.own_words(resolution.evidence):
+            question = without_title(question, resolution.evidence) or question
     elif problem is not None:
         question = without_names(question, problem, resolution)
     parts = QueryParts(question=question.strip()[:bound], error=without_addresses(report.query_text())[:bound],

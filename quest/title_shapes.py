@@ -162,7 +162,7 @@ def _en_head(text: str) -> str | None:
     O(log n)?"), after a leading language or judge name ("Python Rotate Array TLE")."""
     words: list[str] = []
     pending: list[str] = []
-    rest = text
+    rest = _TAG.sub("", text, count=1)  # "[Python] Merge k Sorted Lists …": the language tag goes first
     while len(words) < 10:
         m = _EN_WORD.match(rest)
         if not m or rest[m.end():m.end() + 1] == "(":  # "O(log n)", "max(": code, not a title word
@@ -178,6 +178,9 @@ def _en_head(text: str) -> str | None:
         else:
             break
     return " ".join(words) if _title_case(words) else None
+
+
+_TAG = re.compile(r"^\s*(?:\[[^\]\n]{1,15}\]|【[^】\n]{1,15}】)\s*")
 
 
 def _lead_word(word: str) -> bool:
