@@ -269,14 +269,15 @@ def by_title(request: Request, cat: Catalogue) -> Resolution | None:
     if name is not None and name.bounded:  # 《…》 or quoted: its edges are known, so judge it first
         return _by_name(name, cat)
     found = _title_inside(request.question, cat)
-    if found is None and name is not None and not _topic_heading(name, cat):
-        return _by_name(name, cat)
+    if found is None and name is not None:
+        named = _by_name(name, cat)
+        return None if named is not None and named.missing_id and _topic_name(name, cat) else named
     return found
 
 
-def _topic_heading(name: NamedTitle, cat: Catalogue) -> bool:
-    """"Quick Sort: …", "Iterator Invalidation - …": a heading made of a topic's words, not a title."""
-    return not name.marked and cat.topics is not None and cat.topics.is_topic(name.text, marked=True)
+def _topic_name(name: NamedTitle, cat: Catalogue) -> bool:
+    """"Quick Sort: …", "Iterator Invalidation - …", "Codeforces Div2 C": a topic's name, not a title."""
+    return cat.topics is not None and cat.topics.is_topic(name.text, marked=True)
 
 
 def _title_inside(question: str, cat: Catalogue) -> Resolution | None:

@@ -32,8 +32,15 @@ TECHNIQUES = frozenset(t.strip() for t in (
     "modular arithmetic,sieve,memoization,tabulation,backtracking,greedy,dynamic programming,recursion,iteration,"
     "hash map,hash set,hash table,time complexity,space complexity,big o,fast io,undefined behavior,"
     "undefined behaviour,floating point,deep copy,shallow copy,visual studio,vs code,vscode,code blocks,"
-    "codeblocks,dev c++,clion,pycharm,intellij,eclipse,xcode,online judge"
-).split(",")) | _GENERIC
+    "codeblocks,dev c++,clion,pycharm,intellij,eclipse,xcode,online judge,red black tree,avl tree,b tree,"
+    "binary search tree,string hashing,rolling hash,hashing,prefix sum,prefix sums,difference array,two pointers,"
+    "sliding window,bit manipulation,div1,div2,div3,div4,最大公约数,最小公倍数,字典序,链式前向星,邻接表,邻接矩阵,"
+    "结构体,位运算,二分答案,三分,树的直径,lca,最近公共祖先,拓扑序"
+).split(","))
+_TOPIC_PREFIXES = frozenset(t for t in TECHNIQUES if len(t) >= 3 and " " in t or len(t) >= 3 and not t.isascii())
+TECHNIQUES = TECHNIQUES | _GENERIC
+# How Chinese topic phrases end ("闰年判断", "图的遍历", "结构体排序"): a task done to something, not a title.
+_ZH_TOPIC_END = re.compile(r"(?:判断|遍历|排序|写法|模板|技巧|原理|区别|优化|证明|理解|算法|方法|用法|函数|语法|思路)$")
 
 
 class TopicWords:
@@ -42,9 +49,13 @@ class TopicWords:
     def __init__(self, general_texts: Iterable[str] = (), tags: Iterable[str] = ()) -> None:
         words: set[str] = set()
         squashed: list[str] = []
+        self._near: set[tuple[str, str]] = set()  # words within two places of each other in a general document
         for text in general_texts:
-            words.update(tokenize(text))
+            tokens = tokenize(text)
+            words.update(tokens)
             squashed.append(_squash(text))
+            for gap in (1, 2):
+                self._near.update(zip(tokens, tokens[gap:]))
         self.words = frozenset(w for w in words if not w.startswith("verdict_"))
         self._text = "\n".join(squashed)
         self.techniques = frozenset(_squash(t) for t in (*TECHNIQUES, *tags))
@@ -66,10 +77,37 @@ class TopicWords:
         key = _squash(phrase)
         if not key or key in self.techniques or (len(key) >= 4 and key in self._text):
             return True
+        if self._opens_with_technique(phrase) or (not marked and _ZH_TOPIC_END.search(key)):
+            return True
         own = self.own_words(phrase)
-        if marked:
-            return not own and len(list(dict.fromkeys(tokenize(phrase)))) <= 1
-        return not own
+        if own:
+            return False
+        # Made of topic words. Marked as a name ("搜索插入位置这题", "the Reverse Integer problem"), it is a
+        # title unless it is one word. Unmarked, it is a topic, except a Title Case run of three words or
+        # more that the general documents never use together ("Search Insert Position"; not "Mutable
+        # Default Argument"). A Chinese run of known words is as often a clause ("两个浮点数相加判断等于").
+        tokens = _words(phrase)
+        if marked or len(tokens) <= 1:
+            return len(tokens) <= 1
+        return not (phrase.isascii() and len(tokens) >= 3 and not self._used_together(tokens))
+
+    def _used_together(self, tokens: list[str]) -> bool:
+        return all((a, b) in self._near or (b, a) in self._near for a, b in zip(tokens, tokens[1:]))
+
+
+    def _opens_with_technique(self, phrase: str) -> bool:
+        """"Topological Sort with Kahn", "Modular Inverse with Fermat", "拓扑排序判环": a technique, then more."""
+        words = normalize(phrase).split()
+        heads = [" ".join(words[:n]) for n in range(2, len(words))] if len(words) > 2 else []
+        key = _squash(phrase)
+        return any(h in _TOPIC_PREFIXES for h in heads) or any(
+            key.startswith(t) and key != t for t in _TOPIC_PREFIXES if not t.isascii())
+
+
+def _words(phrase: str) -> list[str]:
+    """The words of `phrase` in order, without the parts jieba adds ("字符串", not also "字符")."""
+    tokens = [t for t in dict.fromkeys(tokenize(phrase)) if not t.startswith("verdict_")]
+    return [t for t in tokens if not any(t != other and t in other for other in tokens)]
 
 
 def _covered(word: str, known: list[str]) -> bool:
