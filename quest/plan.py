@@ -427,6 +427,11 @@ def _shape_named(shape: Shape, request_text: str, cat: Catalogue, topics: TopicW
         return None
     if key in cat.titles:
         return Resolution(cat.titles[key], "title", shape.text)
+    if key in cat.techniques or topics.is_technique(text):  # "Sliding Window", "Binary Search"
+        return None
+    starts = [title for title in cat.titles if title.startswith(key) and _likeness(key, title) == 1.0]
+    if starts:  # "Kth Largest Element": a clear start of a base title
+        return Resolution(cat.titles[starts[0]], "title", shape.text)
     # Part of a base title ("层序遍历" of 二叉树的层序遍历) or a topic's words: not a problem the base lacks.
     if key in cat.techniques or any(key in title for title in cat.titles) or topics.is_topic(text, marked=shape.marked):
         return None

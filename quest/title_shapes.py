@@ -168,11 +168,13 @@ def _en_head(text: str) -> str | None:
         if not m or rest[m.end():m.end() + 1] == "(":  # "O(log n)", "max(": code, not a title word
             break
         word, rest = m.group(1), rest[m.end():]
+        if not words and (word[:1].isupper() or word[:1].isdigit()) and _lead_word(word):
+            continue  # "Python Rotate Array …", "LeetCode …": not part of the title
+        if word.casefold() in _EN_STOP:  # "… TLE", "… Why": the title has ended
+            break
         if word.casefold() in _CONNECTORS and not word[:1].isupper() and words:
             pending.append(word)
         elif word[:1].isupper() or word[:1].isdigit():
-            if not words and _lead_word(word):
-                continue
             words += [*pending, word]
             pending = []
         else:

@@ -43,6 +43,11 @@ TECHNIQUES = TECHNIQUES | _GENERIC
 _ZH_TOPIC_END = re.compile(r"(?:判断|遍历|排序|写法|模板|技巧|原理|区别|优化|证明|理解|算法|方法|用法|函数|语法|思路)$")
 
 
+# The starter base's general documents hold ~110k characters (0.4 s to learn); a synthetic or imported
+# base with many more would otherwise make the first request wait while all of them are tokenized.
+MAX_TOPIC_CHARS = 500_000
+
+
 class TopicWords:
     """Words and phrases of the general topics, from the base's general documents and the techniques."""
 
@@ -50,7 +55,12 @@ class TopicWords:
         words: set[str] = set()
         squashed: list[str] = []
         self._near: set[tuple[str, str]] = set()  # words within two places of each other in a general document
+        budget = MAX_TOPIC_CHARS
         for text in general_texts:
+            if budget <= 0:  # a huge base: its first general documents teach the words well enough
+                break
+            text = text[:budget]
+            budget -= len(text)
             tokens = tokenize(text)
             words.update(tokens)
             squashed.append(_squash(text))
@@ -59,6 +69,9 @@ class TopicWords:
         self.words = frozenset(w for w in words if not w.startswith("verdict_"))
         self._text = "\n".join(squashed)
         self.techniques = frozenset(_squash(t) for t in (*TECHNIQUES, *tags))
+
+    def is_technique(self, phrase: str) -> bool:
+        return _squash(phrase) in self.techniques
 
     def own_words(self, phrase: str) -> list[str]:
         """The words of `phrase` that no general document uses ("回文" in 回文数, "rotate" in Rotate Array).
