@@ -78,7 +78,8 @@ def _slugs(text: str) -> list[Shape]:
 
 # --------------------------------------------------------------------------- quotes and references
 
-_QUOTES = re.compile(r"“([^”\n]{2,60})”|「([^」\n]{2,60})」|『([^』\n]{2,60})』|【([^】\n]{2,60})】|\[([^\]\n]{2,60})\]|"
+_QUOTES = re.compile(r"“([^”\n]{2,60})”|「([^」\n]{2,60})」|『([^』\n]{2,60})』|【([^】\n]{2,60})】|"
+                     r"\[([^\]\n]{2,60})\]|"
                      r"\"([^\"\n]{2,60})\"|(?<![A-Za-z])'([^'\n]{2,60})'(?![A-Za-z])|‘([^’\n]{2,60})’")
 # What a quoted title cannot hold: code, messages, sentences.
 _NOT_IN_TITLE = re.compile(r"[=;{}<>:：?？!！，,。|\\$%*/]|\(\s*\)|\[\s*\]|\bO\(")
@@ -130,7 +131,8 @@ def _references(text: str) -> list[Shape]:
 # "为什么" or "怎么" a glued head is as often a topic or a whole sentence ("后缀自动机怎么构造").
 _JUDGE_STOP = re.compile(r"超时|超出|报错|错误|出错|提交|通过|过不了|没过|运行|题解|解法|思路|做法|代码|这道|这题|样例|"
                          r"输出|答案|的时候|时候")
-_ZH_HEAD = re.compile(r"^\s*([\u4e00-\u9fffA-Za-z0-9]{2,24})(\s?(?:II|III|IV|Ⅱ|Ⅲ|ii|iii|iv))?(?=$|[\s,，.。:：?？!！;；、(（])")
+_ZH_HEAD = re.compile(r"^\s*([\u4e00-\u9fffA-Za-z0-9]{2,24})(\s?(?:II|III|IV|Ⅱ|Ⅲ|ii|iii|iv))?"
+                      r"(?=$|[\s,，.。:：?？!！;；、(（])")
 _EN_WORD = re.compile(r"\s*([A-Za-z0-9][A-Za-z0-9'+#]*(?:-[A-Za-z0-9]+)*)")
 _CONNECTORS = frozenset(("of", "in", "to", "with", "a", "an", "the", "and", "for", "from", "by", "on", "at", "k"))
 
@@ -202,7 +204,7 @@ def _han_title(name: str) -> bool:
     """A Chinese title: 3–24 characters, mostly Han, not starting like a sentence, not a bare technique."""
     squashed = re.sub(r"\s+", "", name)
     han = len(_HAN.findall(squashed))
-    if han < 2 or len(squashed) < 3 and not _SEQUEL.search(squashed.casefold()) or len(squashed) > 24:
+    if han < 2 or (len(squashed) < 3 and not _SEQUEL.search(squashed.casefold())) or len(squashed) > 24:
         return False
     if squashed[0] in _ZH_SENTENCE_START or squashed in _GENERIC or _ZH_NOT_TITLE.search(squashed):
         return False

@@ -9,6 +9,7 @@ needs ("回文数", "Rotate Array", "Median of Two Sorted Arrays", "合并K个�
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable
 
@@ -25,7 +26,8 @@ TECHNIQUES = frozenset(t.strip() for t in (
     "manacher,马拉车,后缀数组,后缀自动机,ac自动机,trie,字典树,平衡树,treap,splay,红黑树,堆排序,快速排序,快排,"
     "归并,归并排序,冒泡排序,选择排序,插入排序,计数排序,基数排序,桶排序,dijkstra,floyd,bellman ford,spfa,prim,"
     "kruskal,tarjan,kadane,单调栈,单调队列,滑动窗口,双指针,前缀和,自定义排序,排序规则,内存泄漏,野指针,悬垂指针,"
-    "堆栈溢出,核心已转储,递归,迭代,模板,边界条件,quick sort,merge sort,heap sort,bubble sort,insertion sort,selection sort,"
+    "堆栈溢出,核心已转储,递归,迭代,模板,边界条件,quick sort,merge sort,heap sort,bubble sort,insertion sort,"
+    "selection sort,"
     "counting sort,radix sort,bucket sort,quicksort,mergesort,heapsort,union find,disjoint set,topological sort,"
     "breadth first search,depth first search,priority queue,monotonic stack,monotonic queue,segment tree,"
     "fenwick tree,binary indexed tree,sparse table,bitmask,bit manipulation,fast exponentiation,modular inverse,"
@@ -37,7 +39,7 @@ TECHNIQUES = frozenset(t.strip() for t in (
     "sliding window,bit manipulation,div1,div2,div3,div4,最大公约数,最小公倍数,字典序,链式前向星,邻接表,邻接矩阵,"
     "结构体,位运算,二分答案,三分,树的直径,lca,最近公共祖先,拓扑序"
 ).split(","))
-_TOPIC_PREFIXES = frozenset(t for t in TECHNIQUES if len(t) >= 3 and " " in t or len(t) >= 3 and not t.isascii())
+_TOPIC_PREFIXES = frozenset(t for t in TECHNIQUES if len(t) >= 3 and (" " in t or not t.isascii()))
 TECHNIQUES = TECHNIQUES | _GENERIC
 # How Chinese topic phrases end ("闰年判断", "图的遍历", "结构体排序"): a task done to something, not a title.
 _ZH_TOPIC_END = re.compile(r"(?:判断|遍历|排序|写法|模板|技巧|原理|区别|优化|证明|理解|算法|方法|用法|函数|语法|思路)$")
@@ -65,7 +67,7 @@ class TopicWords:
             words.update(tokens)
             squashed.append(_squash(text))
             for gap in (1, 2):
-                self._near.update(zip(tokens, tokens[gap:]))
+                self._near.update(zip(tokens, tokens[gap:], strict=False))
         self.words = frozenset(w for w in words if not w.startswith("verdict_"))
         self._text = "\n".join(squashed)
         self.techniques = frozenset(_squash(t) for t in (*TECHNIQUES, *tags))
@@ -105,7 +107,7 @@ class TopicWords:
         return not (phrase.isascii() and len(tokens) >= 3 and not self._used_together(tokens))
 
     def _used_together(self, tokens: list[str]) -> bool:
-        return all((a, b) in self._near or (b, a) in self._near for a, b in zip(tokens, tokens[1:]))
+        return all((a, b) in self._near or (b, a) in self._near for a, b in itertools.pairwise(tokens))
 
 
     def _opens_with_technique(self, phrase: str) -> bool:
