@@ -137,7 +137,12 @@ _EN_WORD = re.compile(r"\s*([A-Za-z0-9][A-Za-z0-9'+#]*(?:-[A-Za-z0-9]+)*)")
 _CONNECTORS = frozenset(("of", "in", "to", "with", "a", "an", "the", "and", "for", "from", "by", "on", "at", "k"))
 
 
+# What a forum post puts before its title: a tag ("【求助】", "[C++]") or a plea ("求助：", "请问").
+_ZH_PLEA = re.compile(r"^\s*(?:求助|请问|问一下|提问|小白求助|新手求助)\s*[:：,，]?\s*")
+
+
 def _heads(text: str) -> list[Shape]:
+    text = _ZH_PLEA.sub("", _TAG.sub("", text, count=1), count=1)
     head = _zh_head(text) if _HAN.match(text.lstrip()[:1]) else _en_head(text)
     return [Shape(head, "head")] if head else []
 

@@ -34,6 +34,8 @@ def base() -> Catalogue:
     ("Median of Two Sorted Arrays O(log n)?", Shape("Median of Two Sorted Arrays", "head")),
     ("[Python] Merge k Sorted Lists with heapq gets TLE", Shape("Merge k Sorted Lists", "head")),
     ("Python Rotate Array TLE", Shape("Rotate Array", "head")),  # a leading language is not the title
+    ("【求助】回文数 负数为什么返回 false", Shape("回文数", "head")),  # a forum tag goes first
+    ("求助：合并K个升序链表 超时", Shape("合并K个升序链表", "head")),
     ("「字母异位词分组」用排序后的字符串当 key 太慢", Shape("字母异位词分组", "quoted")),
     ("stuck on “Palindrome Number” with negative input", Shape("Palindrome Number", "quoted")),
     ("搜索插入位置这题为什么返回 left", Shape("搜索插入位置", "reference")),
