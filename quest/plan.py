@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -437,8 +438,36 @@ def _shape_named(shape: Shape, request_text: str, cat: Catalogue, topics: TopicW
         return None
     found = _by_name(NamedTitle(text, bounded=shape.bounded), cat)
     if found is not None and found.missing_id is not None:
+        if _reworded_base_title(text, cat):  # "盛水最多的容器": 11 misremembered, not another problem
+            return None
         return Resolution(None, "name", shape.text, missing_id=shape.text)
     return found
+
+
+# A phrase with nearly the same characters (Chinese) or words (English) as a base title is that title
+# misremembered ("盛水最多的容器", "Container With the Most Water"); "二叉树的最小深度" (7 of 8) is not.
+REWORDED = 0.9
+_TITLE_FILLERS = frozenset(("the", "a", "an", "of", "in", "to", "with", "and", "for", "的"))
+
+
+def _reworded_base_title(text: str, cat: Catalogue) -> bool:
+    mine = _units(text)
+    for title in cat.shown.values():
+        theirs = _units(title)
+        common = sum((Counter(mine) & Counter(theirs)).values())
+        if mine and theirs and common / max(len(mine), len(theirs)) >= REWORDED:
+            return True
+    return False
+
+
+def _units(text: str) -> list[str]:
+    """Characters of a Chinese title, words of an English one, without fillers."""
+    norm = normalize(text)
+    units = [ch for ch in norm if not ch.isspace()] if _HAN_CHAR.search(norm) else re.findall(r"[a-z0-9]+", norm)
+    return [u for u in units if u not in _TITLE_FILLERS]
+
+
+_HAN_CHAR = re.compile(r"[\u4e00-\u9fff]")
 
 
 RESOLVERS = (by_field, by_id, by_title, by_shape)

@@ -103,6 +103,15 @@ def test_a_title_shape_naming_a_base_problem_still_resolves_to_it(base, question
     assert (found.problem_id, found.rule, found.missing_id) == (pid, "title", None)
 
 
+@pytest.mark.parametrize("question,missing", [
+    ("盛水最多的容器 双指针为什么对", None),  # 11's title with two characters swapped: not another problem
+    ("Container With the Most Water two pointers", None),
+    ("二叉树的最小深度这题 BFS 怎么写", "二叉树的最小深度"),  # one character off, and another problem (111)
+])
+def test_a_base_title_misremembered_is_not_reported_as_missing(base, question, missing):
+    assert resolve(Request(question=question), base).missing_id == missing
+
+
 @pytest.mark.parametrize("question", [
     "二分查找 边界总是差一",  # a base title that is a technique, with the rest of a sentence
     "Segmentation fault core dumped 怎么查",
