@@ -38,7 +38,7 @@ class Shape:
 def title_shapes(question: str) -> list[Shape]:
     """Title-like phrases in `question`, the most explicit shapes first."""
     text = unicodedata.normalize("NFKC", question)[:600]
-    found = [*_urls(text), *_quoted(text), *_references(text), *_slugs(text), *_heads(text)]
+    found = [*_urls(text), *_quoted(text), *_references(text), *_slugs(text), *_heads(text), *_mid_titles(text)]
     return [s for s in dict.fromkeys(found) if s.text]
 
 
@@ -190,6 +190,26 @@ def _en_head(text: str) -> str | None:
 
 
 _TAG = re.compile(r"^\s*(?:\[[^\]\n]{1,15}\]|【[^】\n]{1,15}】)\s*")
+
+
+# "I'm stuck on Rotate Array, …", "TLE for Merge k Sorted Lists with a heap": a Title Case name inside
+# the sentence, after a word that introduces what the student works on.
+_MID = re.compile(r"(?<![A-Za-z])(?:on|for|solving|doing|attempting|trying|about)\s+"
+                  r"([A-Z0-9][\w'+]*(?:-[\w'+]+)*(?:\s+(?:of|in|to|with|a|an|the|and|for|from|by|k|"
+                  r"[A-Z0-9][\w'+]*(?:-[\w'+]+)*)){1,8})")
+
+
+def _mid_titles(text: str) -> list[Shape]:
+    shapes = []
+    for m in _MID.finditer(text):
+        if text[m.end(1):m.end(1) + 1] == "(":  # "O(n)", "Math.max(": code
+            continue
+        words = m.group(1).split()
+        while words and words[-1].casefold() in _CONNECTORS and not words[-1][:1].isupper():
+            words.pop()
+        if words and not _lead_word(words[0]) and _title_case(words):
+            shapes.append(Shape(" ".join(words), "doing"))
+    return shapes
 
 
 def _lead_word(word: str) -> bool:

@@ -44,6 +44,7 @@ def base() -> Catalogue:
     ("the Reverse Integer problem: 1534236469 should give 0", Shape("Reverse Integer", "reference")),
     ("the float comparison problem again", Shape("float comparison", "doing")),  # lowercase: maybe a topic
     ("rotate-array: the judge says my array did not change", Shape("rotate-array", "slug")),
+    ("I'm stuck on Rotate Array, my rotation is off by one", Shape("Rotate Array", "doing")),
     ("https://atcoder.jp/contests/abc250/tasks/abc250_d WA", Shape("atcoder.jp/contests/abc250/tasks/abc250_d", "url")),
 ])
 def test_a_title_alone_is_found_by_its_shape(question, shape):
@@ -83,6 +84,8 @@ def test_sentences_code_and_messages_have_no_title_shape(question):
     ("https://atcoder.jp/contests/abc250/tasks/abc250_d 用 while 就 WA", "atcoder.jp/contests/abc250/tasks/abc250_d"),
     ("https://www.luogu.com.cn/problem/P1001 为什么 WA", "luogu.com.cn/problem/P1001"),
     ("Longest Common Prefix throws IndexError on an empty string", "Longest Common Prefix"),
+    ("any hints for Median of Two Sorted Arrays in log time", "Median of Two Sorted Arrays"),
+    ("TLE for Merge k Sorted Lists with a heap in Python", "Merge k Sorted Lists"),
 ])
 def test_a_title_alone_that_the_base_lacks_is_reported(base, question, missing):
     found = resolve(Request(question=question), base)
@@ -97,6 +100,7 @@ def test_a_title_alone_that_the_base_lacks_is_reported(base, question, missing):
     ("「接雨水」双指针为什么对", "42"),
     ("两数之和 超时了", "1"),
     ("课程表这题是拓扑排序吗？", "207"),
+    ("I keep failing on Two Sum with negative numbers", "1"),
 ])
 def test_a_title_shape_naming_a_base_problem_still_resolves_to_it(base, question, pid):
     found = resolve(Request(question=question), base)
@@ -135,6 +139,11 @@ def test_a_base_title_misremembered_is_not_reported_as_missing(base, question, m
     "Codeforces Div2 C 思路",
     "Quick Sort: worst case on sorted input",
     "后缀自动机怎么构造？parent 树有什么用",
+    "works on Visual Studio but not on the judge",
+    "my code fails on Windows Subsystem for Linux only",
+    "got Wrong Answer on Test 3 again",
+    "question about Java Scanner and BufferedReader",
+    "stuck on Segmentation Fault for hours",
 ])
 def test_a_general_question_that_opens_like_a_title_names_no_problem(base, question):
     found = resolve(Request(question=question), base)
