@@ -27,7 +27,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,6 +40,8 @@ from quest.problem_names import JUDGES, NamedTitle, as_written, longer_title, na
 from quest.query import MAX_QUERY_CHARS, key_code_lines
 from quest.request import Request
 from quest.retrieval.tokenize import to_simplified
+from quest.title_shapes import Shape, title_shapes
+from quest.topic_words import TopicWords
 
 RULES = ("field", "id", "title", "name", "consensus", "none")
 
@@ -62,6 +65,7 @@ _CONTEST = re.compile(r"(?:bi)?weekly\s+contest\s*\d*|contest\s*\d+|round\s*#?\s
 _GENERIC_MARKER = re.compile(r"\s*(?:problem|题目|题号|第|#|\d)", re.I)
 _OTHER_JUDGE = re.compile(r"\s*(?:luogu|洛谷|hdu|poj|zoj|uva|acwing|牛客|nowcoder|codeforces|cf)", re.I)
 _SLUG = re.compile(r"leetcode(?:-cn)?\.(?:com|cn)/problems/([a-z0-9-]+)", re.I)
+_LONGEST_ID = 7  # judges number problems with at most 5 digits and a letter or two ("P10001", "1899D")
 _WHOLE_ID = re.compile(r"^\s*(?:#|p|lc)?\s*0*(\d+)\s*$", re.I)
 _COMMENT = re.compile(r"^\s*(?://|#|/\*|\*|--)(.*)$", re.M)
 
@@ -110,9 +114,13 @@ class Resolution:
 class Catalogue:
     """The problems the base knows, with their normalized titles and URL slugs."""
 
-    def __init__(self, problems: Mapping[str, Problem]) -> None:
+    def __init__(self, problems: Mapping[str, Problem], general_texts: Iterable[str] | None = None) -> None:
         self.problems = problems
         tags = {squash(t) for p in problems.values() for t in p.tags}
+        # The words of the general documents, for the rule "shape"; without them that rule stays off.
+        self.topics: TopicWords | None = None
+        if general_texts is not None:
+            self.learn_topics(general_texts)
         self.techniques = tags  # "dynamicprogramming": a name that is a technique names no problem
         self.titles: dict[str, str] = {}
         self.shown: dict[str, str] = {}  # normalized title -> the title as written
@@ -134,6 +142,10 @@ class Catalogue:
 
     def get(self, pid: str | None) -> Problem | None:
         return self.problems.get(pid) if pid else None
+
+    def learn_topics(self, general_texts: Iterable[str]) -> None:
+        tags = {t for p in self.problems.values() for t in p.tags}
+        self.topics = TopicWords(general_texts, tags)
 
 
 @dataclass(frozen=True)
@@ -206,7 +218,7 @@ def _id_in(text: str, cat: Catalogue) -> Resolution | None:
         return Resolution(pid, "id", m.group(0), missing_id=None if pid else m.group(1))
     for pattern in _ID_PATTERNS:
         m = pattern.search(text)
-        if m:
+        if m and len(m.group(1)) <= _LONGEST_ID:  # "problem: 1534236469 should give 0" is input, not an id
             return _id_named(m, text, cat)
     return _leading_number_with_title(text, cat)
 
@@ -259,8 +271,14 @@ def by_title(request: Request, cat: Catalogue) -> Resolution | None:
         return _by_name(name, cat)
     found = _title_inside(request.question, cat)
     if found is None and name is not None:
-        return _by_name(name, cat)
+        named = _by_name(name, cat)
+        return None if named is not None and named.missing_id and _topic_name(name, cat) else named
     return found
+
+
+def _topic_name(name: NamedTitle, cat: Catalogue) -> bool:
+    """"Quick Sort: …", "Iterator Invalidation - …", "Codeforces Div2 C": a topic's name, not a title."""
+    return cat.topics is not None and cat.topics.is_topic(name.text, marked=True)
 
 
 def _title_inside(question: str, cat: Catalogue) -> Resolution | None:
@@ -386,7 +404,73 @@ def _squash_positions(text: str) -> tuple[str, list[int]]:
     return "".join(ch for _, ch in kept), [i for i, _ in kept]
 
 
-RESOLVERS = (by_field, by_id, by_title)
+def by_shape(request: Request, cat: Catalogue) -> Resolution | None:
+    """A title named by its shape alone (`quest.title_shapes`: a head, quotes, "X这道题", "the X problem",
+    a slug, a judge's URL): a base problem when it is one of the base's titles (or close to one), nothing
+    when its words are a topic's, else a problem the base does not have."""
+    if cat.topics is None:
+        return None
+    for shape in title_shapes(request.question):
+        found = _shape_named(shape, request.question, cat, cat.topics)
+        if found is not None:
+            return found
+    return None
+
+
+def _shape_named(shape: Shape, request_text: str, cat: Catalogue, topics: TopicWords) -> Resolution | None:
+    if shape.how == "url":  # a problem page the id and slug rules did not find in the base
+        return Resolution(None, "name", shape.text, missing_id=shape.text)
+    if shape.how == "slug" and shape.text in cat.slugs:
+        return Resolution(cat.slugs[shape.text], "title", shape.text)
+    text = shape.text.replace("-", " ") if shape.how == "slug" else shape.text
+    key = squash(text)
+    if key in cat.weak and key != squash(request_text):  # "二分查找 边界总是差一" is about the technique
+        return None
+    if key in cat.titles:
+        return Resolution(cat.titles[key], "title", shape.text)
+    if key in cat.techniques or topics.is_technique(text):  # "Sliding Window", "Binary Search"
+        return None
+    starts = [title for title in cat.titles if title.startswith(key) and _likeness(key, title) == 1.0]
+    if starts:  # "Kth Largest Element": a clear start of a base title
+        return Resolution(cat.titles[starts[0]], "title", shape.text)
+    # Part of a base title ("层序遍历" of 二叉树的层序遍历) or a topic's words: not a problem the base lacks.
+    if key in cat.techniques or any(key in title for title in cat.titles) or topics.is_topic(text, marked=shape.marked):
+        return None
+    found = _by_name(NamedTitle(text, bounded=shape.bounded), cat)
+    if found is not None and found.missing_id is not None:
+        if _reworded_base_title(text, cat):  # "盛水最多的容器": 11 misremembered, not another problem
+            return None
+        return Resolution(None, "name", shape.text, missing_id=shape.text)
+    return found
+
+
+# A phrase with nearly the same characters (Chinese) or words (English) as a base title is that title
+# misremembered ("盛水最多的容器", "Container With the Most Water"); "二叉树的最小深度" (7 of 8) is not.
+REWORDED = 0.9
+_TITLE_FILLERS = frozenset(("the", "a", "an", "of", "in", "to", "with", "and", "for", "的"))
+
+
+def _reworded_base_title(text: str, cat: Catalogue) -> bool:
+    mine = _units(text)
+    for title in cat.shown.values():
+        theirs = _units(title)
+        common = sum((Counter(mine) & Counter(theirs)).values())
+        if mine and theirs and common / max(len(mine), len(theirs)) >= REWORDED:
+            return True
+    return False
+
+
+def _units(text: str) -> list[str]:
+    """Characters of a Chinese title, words of an English one, without fillers."""
+    norm = normalize(text)
+    units = [ch for ch in norm if not ch.isspace()] if _HAN_CHAR.search(norm) else re.findall(r"[a-z0-9]+", norm)
+    return [u for u in units if u not in _TITLE_FILLERS]
+
+
+_HAN_CHAR = re.compile(r"[\u4e00-\u9fff]")
+
+
+RESOLVERS = (by_field, by_id, by_title, by_shape)
 
 
 def resolve(request: Request, cat: Catalogue) -> Resolution:
@@ -423,7 +507,12 @@ def without_addresses(error: str) -> str:
 
 def catalogue_of(retriever: Any) -> Catalogue:
     cat = getattr(retriever, "catalogue", None)
-    return cat if isinstance(cat, Catalogue) else Catalogue(retriever.problems)
+    if not isinstance(cat, Catalogue):
+        return Catalogue(retriever.problems)
+    kb = getattr(retriever, "kb", None)
+    if cat.topics is None and kb is not None:  # once per retriever: the general documents' words
+        cat.learn_topics(f"{d.title}\n{d.text}" for d in kb.documents if d.problem_id is None)
+    return cat
 
 
 def plan(request: Request, retriever: Any) -> Plan:
@@ -444,7 +533,9 @@ def plan(request: Request, retriever: Any) -> Plan:
     if resolution.missing_id is not None and resolution.rule in ("id", "title", "name"):
         # No general document holds the id or title of a problem the base lacks: its words would only
         # raise the question's BM25 bound and push what does match (the bug, the error) under the floor.
-        question = without_title(question, resolution.evidence) or question
+        # A title made of the general documents' own words ("Reverse Integer") stays: they still match.
+        if cat.topics is None or resolution.rule == "id" or cat.topics.own_words(resolution.evidence):
+            question = without_title(question, resolution.evidence) or question
     elif problem is not None:
         question = without_names(question, problem, resolution)
     parts = QueryParts(question=question.strip()[:bound], error=without_addresses(report.query_text())[:bound],

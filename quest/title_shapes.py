@@ -1,0 +1,240 @@
+"""Where a question names a problem by its title alone, with no judge's name and no marker.
+
+Students often open with the problem's title and then ask ("回文数 负数为什么返回 false", "合并K个升序链表
+超时", "Rotate Array in-place gives wrong answer"), put it in quotes or brackets ("「回文数」", "[Rotate
+Array]"), refer to it ("X这道题", "做X的时候", "the X problem"), paste its slug ("rotate-array") or the
+URL of its page on any judge. `title_shapes` finds these phrases by their shape only; whether one is a
+problem the base lacks, a base problem or a topic ("二分查找 边界总是差一", "Java Scanner too slow") is
+decided by `quest.plan` against the base's titles and the words of its general documents
+(`quest.topic_words`).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from quest.problem_names import _EN_STOP, _GENERIC, _NOT_TITLE_WORDS, _SEQUEL, _ZH_SENTENCE_START, _ZH_STOP, JUDGES
+
+
+@dataclass(frozen=True)
+class Shape:
+    text: str  # the title as the student wrote it
+    how: str  # "url", "slug", "reference", "quoted", "doing" or "head"
+
+    @property
+    def marked(self) -> bool:
+        """"X这道题", "the X problem", a slug or a URL say a problem is meant. Quotes also set off terms
+        (“空指针”), "做X的时候" also a task ("做初始化的时候"), and a head is only where titles often are."""
+        return self.how in ("url", "slug", "reference")
+
+    @property
+    def bounded(self) -> bool:
+        """Both ends of the title are known (not the start of a longer phrase)."""
+        return self.how != "head"
+
+
+def title_shapes(question: str) -> list[Shape]:
+    """Title-like phrases in `question`, the most explicit shapes first."""
+    text = unicodedata.normalize("NFKC", question)[:600]
+    found = [*_urls(text), *_quoted(text), *_references(text), *_slugs(text), *_heads(text), *_mid_titles(text)]
+    return [s for s in dict.fromkeys(found) if s.text]
+
+
+# --------------------------------------------------------------------------- URLs and slugs
+
+# A problem page on any judge: ".../problems/<slug>", "/problem/P1001", "/contest/1899/problem/D",
+# "/tasks/abc300_g", "/challenges/<slug>/problem", "showproblem.php?pid=…".
+_URL = re.compile(r"(?:https?://)?((?:[a-z0-9-]+\.)+[a-z]{2,})(/[^\s，。)）\]】>\"']*)", re.I)
+_PROBLEM_PATH = re.compile(r"/(?:problems?|problemset|p|tasks?|challenges|contests?|question|practice)\b|problem\.php",
+                           re.I)
+
+
+def _urls(text: str) -> list[Shape]:
+    shapes = []
+    for m in _URL.finditer(text):
+        host, path = m.group(1).lower(), m.group(2).rstrip("/.,;:!?")
+        if _PROBLEM_PATH.search(path):
+            host = host.removeprefix("www.")
+            shapes.append(Shape(f"{host}{path}"[:100], "url"))
+    return shapes
+
+
+# "rotate-array", "merge-k-sorted-lists": lowercase words joined by hyphens, as judges write them in URLs.
+_SLUG_WORD = re.compile(r"(?<![\w/.#-])([a-z][a-z0-9]*(?:-[a-z0-9]+){1,9})(?![\w/-])")
+
+
+def _slugs(text: str) -> list[Shape]:
+    shapes = []
+    for m in _SLUG_WORD.finditer(text):
+        parts = m.group(1).split("-")
+        leading = not text[:m.start()].strip(" \t[【(（\"'“")
+        # One hyphen is mostly an English compound ("in-place", "top-down"): only a leading one counts.
+        if (len(parts) >= 3 or leading) and sum(len(p) >= 3 for p in parts) >= 2:
+            shapes.append(Shape(m.group(1), "slug"))
+    return shapes
+
+
+# --------------------------------------------------------------------------- quotes and references
+
+_QUOTES = re.compile(r"“([^”\n]{2,60})”|「([^」\n]{2,60})」|『([^』\n]{2,60})』|【([^】\n]{2,60})】|"
+                     r"\[([^\]\n]{2,60})\]|"
+                     r"\"([^\"\n]{2,60})\"|(?<![A-Za-z])'([^'\n]{2,60})'(?![A-Za-z])|‘([^’\n]{2,60})’")
+# What a quoted title cannot hold: code, messages, sentences.
+_NOT_IN_TITLE = re.compile(r"[=;{}<>:：?？!！，,。|\\$%*/]|\(\s*\)|\[\s*\]|\bO\(")
+
+
+def _quoted(text: str) -> list[Shape]:
+    shapes = []
+    for m in _QUOTES.finditer(text):
+        inner = next(g for g in m.groups() if g is not None).strip()
+        if not _NOT_IN_TITLE.search(inner) and (_han_title(inner) or _title_case(inner.split())):
+            shapes.append(Shape(inner, "quoted"))
+    return shapes
+
+
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+# "X这道题" / "X这题" / "X那道题": X is the run of characters just before (after a verb like 做, 写, 刷, 关于).
+_ZH_REFERENCE = re.compile(r"([\u4e00-\u9fffA-Za-z0-9]{2,24}(?:\s?(?:II|III|IV|Ⅱ|Ⅲ|[2-9]))?)\s*"
+                           r"(?:这道题|这一题|这个题|这题|那道题|这道|这个问题)")
+_ZH_DOING = re.compile(r"(?:做|写|刷|交)([\u4e00-\u9fffA-Za-z0-9]{2,24}?(?:\s?(?:II|III|IV|Ⅱ|Ⅲ|[2-9]))?)\s*"
+                       r"(?:的时候|时候|时|的时)")
+_ZH_LEAD_IN = re.compile(r"^.*(?:做|写|刷|关于|对于|请问|求助|请教|问一下|一下|在|看|交|卡在|卡)")
+_EN_REFERENCE = re.compile(r"(?<![A-Za-z])(?:the|on|solving|doing|for)\s+((?:[A-Za-z0-9][\w'+-]*\s+){1,7}?)"
+                           r"(?:problem|question|task|challenge|exercise)\b", re.I)
+_EN_REFERENCE_STOP = frozenset(("same", "following", "above", "below", "next", "previous", "last", "first", "this",
+                                "that", "original", "whole", "entire", "given", "classic", "famous", "other",
+                                "similar", "actual", "real", "interview", "practice", "sample", "example", "my",
+                                "your", "their", "our", "his", "her", "any", "every", "each", "one", "easy",
+                                "hard", "medium", "daily", "leetcode", "lc", "online", "judge"))
+
+
+def _references(text: str) -> list[Shape]:
+    shapes = []
+    for pattern, how in ((_ZH_REFERENCE, "reference"), (_ZH_DOING, "doing")):
+        for m in pattern.finditer(text):
+            name = _ZH_LEAD_IN.sub("", m.group(1)) if pattern is _ZH_REFERENCE else m.group(1)
+            if _han_title(name):
+                shapes.append(Shape(name, how))
+    for m in _EN_REFERENCE.finditer(text):
+        words = m.group(1).split()
+        if not any(w.casefold() in _EN_REFERENCE_STOP or w.casefold() in _EN_STOP or "_" in w for w in words):
+            # "the Rotate Array problem" names one; "the float comparison problem" may be a topic.
+            shapes.append(Shape(" ".join(words), "reference" if _title_case(words) else "doing"))
+    return shapes
+
+
+# --------------------------------------------------------------------------- a title at the head
+
+# A Chinese title glued to the rest only ends at a word about judging ("合并K个升序链表超时"); before
+# "为什么" or "怎么" a glued head is as often a topic or a whole sentence ("后缀自动机怎么构造").
+_JUDGE_STOP = re.compile(r"超时|超出|报错|错误|出错|提交|通过|过不了|没过|运行|题解|解法|思路|做法|代码|这道|这题|样例|"
+                         r"输出|答案|的时候|时候")
+_ZH_HEAD = re.compile(r"^\s*([\u4e00-\u9fffA-Za-z0-9]{2,24})(\s?(?:II|III|IV|Ⅱ|Ⅲ|ii|iii|iv))?"
+                      r"(?=$|[\s,，.。:：?？!！;；、(（])")
+_EN_WORD = re.compile(r"\s*([A-Za-z0-9][A-Za-z0-9'+#]*(?:-[A-Za-z0-9]+)*)")
+_CONNECTORS = frozenset(("of", "in", "to", "with", "a", "an", "the", "and", "for", "from", "by", "on", "at", "k"))
+
+
+# What a forum post puts before its title: a tag ("【求助】", "[C++]") or a plea ("求助：", "请问").
+_ZH_PLEA = re.compile(r"^\s*(?:求助|请问|问一下|提问|小白求助|新手求助)\s*[:：,，]?\s*")
+
+
+def _heads(text: str) -> list[Shape]:
+    text = _ZH_PLEA.sub("", _TAG.sub("", text, count=1), count=1)
+    head = _zh_head(text) if _HAN.match(text.lstrip()[:1]) else _en_head(text)
+    return [Shape(head, "head")] if head else []
+
+
+def _zh_head(text: str) -> str | None:
+    m = _ZH_HEAD.match(text)
+    if m:
+        head = m.group(1) + (f" {m.group(2).strip()}" if m.group(2) else "")
+    else:  # glued to the rest: cut at a word about judging
+        run = re.match(r"^\s*([\u4e00-\u9fffA-Za-z0-9]{3,30})", text)
+        stop = _JUDGE_STOP.search(run.group(1)) if run else None
+        head = run.group(1)[:stop.start()] if run and stop else ""
+    cut = _ZH_STOP.search(head)
+    if cut and cut.start() > 0:  # "回文数为什么" within a spaced head: only the part before
+        tail = head[cut.start():]
+        if _JUDGE_STOP.match(tail) is None:
+            return None
+        head = head[:cut.start()]
+    return head if _han_title(head) else None
+
+
+def _en_head(text: str) -> str | None:
+    """A Title Case run that opens the question ("Rotate Array in-place …", "Median of Two Sorted Arrays
+    O(log n)?"), after a leading language or judge name ("Python Rotate Array TLE")."""
+    words: list[str] = []
+    pending: list[str] = []
+    rest = _TAG.sub("", text, count=1)  # "[Python] Merge k Sorted Lists …": the language tag goes first
+    while len(words) < 10:
+        m = _EN_WORD.match(rest)
+        if not m or rest[m.end():m.end() + 1] == "(":  # "O(log n)", "max(": code, not a title word
+            break
+        word, rest = m.group(1), rest[m.end():]
+        if not words and (word[:1].isupper() or word[:1].isdigit()) and _lead_word(word):
+            continue  # "Python Rotate Array …", "LeetCode …": not part of the title
+        if word.casefold() in _EN_STOP:  # "… TLE", "… Why": the title has ended
+            break
+        if word.casefold() in _CONNECTORS and not word[:1].isupper() and words:
+            pending.append(word)
+        elif word[:1].isupper() or word[:1].isdigit():
+            words += [*pending, word]
+            pending = []
+        else:
+            break
+    return " ".join(words) if _title_case(words) else None
+
+
+_TAG = re.compile(r"^\s*(?:\[[^\]\n]{1,15}\]|【[^】\n]{1,15}】)\s*")
+
+
+# "I'm stuck on Rotate Array, …", "TLE for Merge k Sorted Lists with a heap": a Title Case name inside
+# the sentence, after a word that introduces what the student works on.
+_MID = re.compile(r"(?<![A-Za-z])(?:on|for|solving|doing|attempting|trying|about)\s+"
+                  r"([A-Z0-9][\w'+]*(?:-[\w'+]+)*(?:\s+(?:of|in|to|with|a|an|the|and|for|from|by|k|"
+                  r"[A-Z0-9][\w'+]*(?:-[\w'+]+)*)){1,8})")
+
+
+def _mid_titles(text: str) -> list[Shape]:
+    shapes = []
+    for m in _MID.finditer(text):
+        if text[m.end(1):m.end(1) + 1] == "(":  # "O(n)", "Math.max(": code
+            continue
+        words = m.group(1).split()
+        while words and words[-1].casefold() in _CONNECTORS and not words[-1][:1].isupper():
+            words.pop()
+        if words and not _lead_word(words[0]) and _title_case(words):
+            shapes.append(Shape(" ".join(words), "doing"))
+    return shapes
+
+
+def _lead_word(word: str) -> bool:
+    folded = word.casefold()
+    return folded in _NOT_TITLE_WORDS or re.fullmatch(JUDGES, folded) is not None or folded in ("re", "help")
+
+
+def _title_case(words: list[str]) -> bool:
+    """Two or more words, each capitalized (connectors aside), none a question word or a verdict."""
+    content = [w for w in words if w.casefold() not in _CONNECTORS or w[:1].isupper()]
+    if len(content) < 2 or any(w.casefold() in _EN_STOP for w in words):
+        return False
+    return all(w[:1].isupper() or w[:1].isdigit() for w in content) and not all(w.isdigit() for w in content)
+
+
+def _han_title(name: str) -> bool:
+    """A Chinese title: 3–24 characters, mostly Han, not starting like a sentence, not a bare technique."""
+    squashed = re.sub(r"\s+", "", name)
+    han = len(_HAN.findall(squashed))
+    if han < 2 or (len(squashed) < 3 and not _SEQUEL.search(squashed.casefold())) or len(squashed) > 24:
+        return False
+    if squashed[0] in _ZH_SENTENCE_START or squashed in _GENERIC or _ZH_NOT_TITLE.search(squashed):
+        return False
+    return _ZH_STOP.search(squashed) is None
+
+
+# A question, not a title: "…的时间复杂度是多少", "…是什么", "…吗".
+_ZH_NOT_TITLE = re.compile(r"是多少|是什么|是否|是不是|复杂度|[吗呢么嘛啥]$")
