@@ -34,6 +34,7 @@ from typing import Any
 from quest.judge import JudgeReport, parse
 from quest.kb.catalogue import resolve_problem
 from quest.kb.documents import Problem, normalize_problem_id
+from quest.loose_titles import LooseTitles
 from quest.policy import excluded_kinds
 from quest.problem_names import JUDGES, NamedTitle, as_written, longer_title, named_title, normalize, sequel_after
 from quest.query import MAX_QUERY_CHARS, key_code_lines
@@ -131,6 +132,7 @@ class Catalogue:
                     self.weak.add(key)
             if p.title_en:
                 self.slugs[slug(p.title_en)] = pid
+        self.loose = LooseTitles(self.shown, skip=self.weak)
 
     def get(self, pid: str | None) -> Problem | None:
         return self.problems.get(pid) if pid else None
@@ -241,10 +243,11 @@ def _leading_number_with_title(text: str, cat: Catalogue) -> Resolution | None:
 
 
 def by_id(request: Request, cat: Catalogue) -> Resolution | None:
-    if _WHOLE_ID.match(request.question):
-        return _named(request.question, "id", request.question.strip(), cat)
+    question = unicodedata.normalize("NFKC", request.question)  # full-width "２３９．" is 239.
+    if _WHOLE_ID.match(question):
+        return _named(question, "id", question.strip(), cat)
     comments = "\n".join(m.group(1) for m in _COMMENT.finditer(request.code or ""))
-    for text in (request.question, request.error, comments):
+    for text in (question, unicodedata.normalize("NFKC", request.error), comments):
         found = _id_in(text, cat) if text else None
         if found is not None:
             return found
@@ -257,7 +260,7 @@ def by_title(request: Request, cat: Catalogue) -> Resolution | None:
     name = named_title(request.question)
     if name is not None and name.bounded:  # 《…》 or quoted: its edges are known, so judge it first
         return _by_name(name, cat)
-    found = _title_inside(request.question, cat)
+    found = _title_inside(request.question, cat) or _loose_title(request.question, cat)
     if found is None and name is not None:
         return _by_name(name, cat)
     return found
@@ -284,6 +287,20 @@ def _title_inside(question: str, cat: Catalogue) -> Resolution | None:
     if best is not None:
         return Resolution(best[2], "title", best[1])
     return Resolution(None, "title", other, missing_id=other) if other else None
+
+
+def _loose_title(question: str, cat: Catalogue) -> Resolution | None:
+    """A base title written loosely ("number of island", "滑动窗口的最大值"; `quest.loose_titles`), unless
+    it is part of a longer or sequel title — then that problem is reported as not in the base."""
+    match = cat.loose.find(question)
+    if match is None:
+        return None
+    written = as_written(question)
+    other = _other_title(written, match.start, match.end, cat.shown.get(match.key, match.key))
+    if other is not None:
+        return Resolution(None, "title", other, missing_id=other)
+    same = len(written) == len(question)  # the span is in normalized positions
+    return Resolution(cat.titles[match.key], "title", question[match.start:match.end] if same else match.key)
 
 
 def _other_title(written: str, start: int, end: int, shown: str) -> str | None:
@@ -365,6 +382,8 @@ def without_names(question: str, problem: Problem, resolution: Resolution) -> st
     """
     if resolution.rule == "id" and resolution.evidence:
         question = _without_id(question, resolution.evidence)
+    elif resolution.rule == "title" and len(resolution.evidence) > 2:  # a loosely written title, as written
+        question = question.replace(resolution.evidence, " ", 1)
     for name in sorted((t for t in (problem.title_zh, problem.title_en, *problem.aka) if t), key=len, reverse=True):
         question = without_title(question, name)
     return question.strip(" \t-–—:：,，.。|")
@@ -440,7 +459,7 @@ def plan(request: Request, retriever: Any) -> Plan:
     code = "\n".join(key_code_lines(request.code, report.lines, limit=8)) if request.code else ""
     titles = " ".join(t for t in (problem.title_zh, problem.title_en) if t) if problem is not None else ""
     bound = MAX_QUERY_CHARS  # each part is bounded on its own: one long part cannot crowd out the others
-    question = request.question
+    question = unicodedata.normalize("NFKC", request.question)
     if resolution.missing_id is not None and resolution.rule in ("id", "title", "name"):
         # No general document holds the id or title of a problem the base lacks: its words would only
         # raise the question's BM25 bound and push what does match (the bug, the error) under the floor.
