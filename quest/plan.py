@@ -382,10 +382,10 @@ def without_names(question: str, problem: Problem, resolution: Resolution) -> st
     """
     if resolution.rule == "id" and resolution.evidence:
         question = _without_id(question, resolution.evidence)
-    elif resolution.rule == "title" and len(resolution.evidence) > 2:  # a loosely written title, as written
-        question = question.replace(resolution.evidence, " ", 1)
     for name in sorted((t for t in (problem.title_zh, problem.title_en, *problem.aka) if t), key=len, reverse=True):
         question = without_title(question, name)
+    if resolution.rule == "title" and len(resolution.evidence) > 2:  # a loosely written title, as written
+        question = without_title(question, resolution.evidence)
     return question.strip(" \t-–—:：,，.。|")
 
 
