@@ -31,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from quest.judge import JudgeReport, parse
+from quest.judge import VERDICT_NAMES, JudgeReport, find_verdict, parse
 from quest.kb.catalogue import resolve_problem
 from quest.kb.documents import Problem, normalize_problem_id
 from quest.loose_titles import LooseTitles
@@ -39,7 +39,7 @@ from quest.policy import excluded_kinds
 from quest.problem_names import JUDGES, NamedTitle, as_written, longer_title, named_title, normalize, sequel_after
 from quest.query import MAX_QUERY_CHARS, key_code_lines
 from quest.request import Request
-from quest.retrieval.tokenize import to_simplified
+from quest.retrieval.tokenize import to_simplified, tokenize
 
 RULES = ("field", "id", "title", "name", "consensus", "none")
 
@@ -146,9 +146,11 @@ class QueryParts:
     error: str = ""
     code: str = ""
     problem: str = ""  # the resolved problem's titles: every document of it is on topic
+    verdict: str = ""  # a verdict a long question names in words (no error pasted): vouches, never orders
 
     def as_dict(self) -> dict[str, str]:
-        pairs = (("question", self.question), ("error", self.error), ("code", self.code), ("problem", self.problem))
+        pairs = (("question", self.question), ("error", self.error), ("code", self.code), ("problem", self.problem),
+                 ("verdict", self.verdict))
         return {k: v for k, v in pairs if v}
 
     def text(self) -> str:
@@ -440,6 +442,21 @@ def without_addresses(error: str) -> str:
 
 
 
+# A question of at least this many tokens dilutes the verdict it names ("…交上去第三个点就显示运行错误，
+# 用的是 C++ 的 vector…"): its BM25 bound grows with every word, so the verdict's own documents fell
+# under the floor and an answerable question came back empty.
+LONG_QUESTION_TOKENS = 20
+
+
+def verdict_in_long_question(question: str) -> str:
+    """The error part for a long question that names its verdict in words and pasted no error: the
+    verdict's names, searched on their own like a pasted verdict line. Empty otherwise."""
+    verdict = find_verdict(question)
+    if verdict is None or verdict not in VERDICT_NAMES["en"] or len(tokenize(question)) < LONG_QUESTION_TOKENS:
+        return ""
+    return f"{verdict} {VERDICT_NAMES['en'][verdict]} {VERDICT_NAMES['zh'][verdict]}"
+
+
 def catalogue_of(retriever: Any) -> Catalogue:
     cat = getattr(retriever, "catalogue", None)
     return cat if isinstance(cat, Catalogue) else Catalogue(retriever.problems)
@@ -466,7 +483,9 @@ def plan(request: Request, retriever: Any) -> Plan:
         question = without_title(question, resolution.evidence) or question
     elif problem is not None:
         question = without_names(question, problem, resolution)
-    parts = QueryParts(question=question.strip()[:bound], error=without_addresses(report.query_text())[:bound],
+    error = without_addresses(report.query_text())
+    parts = QueryParts(question=question.strip()[:bound], error=error[:bound],
+                       verdict="" if error else verdict_in_long_question(question),
                        code=code[:bound], problem=titles)
     return Plan(request=request, problem=problem, resolution=resolution, report=report, parts=parts,
                 exclude_kinds=excluded_kinds(request.tier), lang=request.answer_lang(), direct=direct)

@@ -204,13 +204,18 @@ class Retriever:
         s = self.settings
         scope = "general" if general_only else pid
         first = _Attempt(s.candidates, s.dense_floor, s.bm25_floor)
-        hits = self._attempt(first, queries, scope, excluded, top_k, timings)
+        # A verdict a long question names in words (quest.plan) is searched only when nothing else is found.
+        backup = [q for q in queries if q.name == "verdict"]
+        own = [q for q in queries if q.name != "verdict"] if backup else queries
+        hits = self._attempt(first, own, scope, excluded, top_k, timings)
         widened = False
         if not hits:
             widened = True
             wide = _Attempt(int(s.candidates * s.widen_factor), s.dense_floor * s.widen_floor_ratio,
                             s.bm25_floor * s.widen_floor_ratio)
-            hits = self._attempt(wide, queries, scope, excluded, top_k, timings)
+            hits = self._attempt(wide, own, scope, excluded, top_k, timings)
+        if not hits and backup:
+            hits = self._attempt(first, queries, scope, excluded, top_k, timings)
         hits = self._prefer_lang(hits, lang)
         timings["total"] = (time.perf_counter() - started) * 1000
         has_bm25 = any(q.tokens for q in queries)
