@@ -19,6 +19,7 @@ they can never reach a context.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
 import re
 import time
@@ -30,6 +31,7 @@ import numpy as np
 
 from quest.calibration import apply_calibration, load_calibration, model_key
 from quest.errors import EmbeddingUnavailable
+from quest.judge import VERDICT_NAMES
 from quest.kb.catalogue import resolve_problem, resolve_problem_id
 from quest.kb.documents import Chunk, Document, KnowledgeBase, Problem, normalize_problem_id
 from quest.kb.markdown import load_knowledge_base
@@ -105,6 +107,11 @@ class Retriever:
         # From the index's columns: no chunk is decoded until a search returns it.
         self._general_rows = np.flatnonzero(index.chunks.problem == NO_PROBLEM).astype(np.int64)
         self._everything_but: dict[frozenset[str], np.ndarray] = {}
+        # Per problem, the verdicts its error-pattern documents explain.
+        self._bug_verdicts: dict[str, set[str]] = {}
+        for doc in kb.documents:
+            if doc.problem_id and doc.kind == "error_pattern":
+                self._bug_verdicts.setdefault(doc.problem_id, set()).update(v.upper() for v in doc.verdicts)
 
     # ------------------------------------------------------------------ status
 
@@ -465,14 +472,46 @@ class Retriever:
                 # not about the problem: state kept between test cases, slow input); they never lead.
                 general = self._allowed(self._general_rows, excluded)
                 own = {c.row for c in selected}
-                selected += [c for c in passing(self._rank(general, k, queries, timings, "general"), "global")
-                             if c.row not in own]
+                mixed = [c for c in passing(self._rank(general, k, queries, timings, "general"), "global")
+                         if c.row not in own]
+                lead = self._explains_error(selected, mixed, attempt, queries)
+                selected = lead + selected + [c for c in mixed if c not in lead]
         if scope is None or len(selected) < self.settings.min_problem_hits:
             rows = self._allowed(None, excluded)
             fill = passing(self._rank(rows, k, queries, timings, "global"), "global" if scope else "all")
             seen = {c.row for c in selected}
             selected.extend(c for c in fill if c.row not in seen)
         return finish(selected)
+
+    def _explains_error(self, own: Sequence[_Candidate], general: Sequence[_Candidate], attempt: _Attempt,
+                        queries: Sequence[_PartQuery]) -> list[_Candidate]:
+        """The general document that leads a named problem's own: the first that clears the full floor on
+        what the pasted error says beyond its verdict, `general_error_lead` times better than any of the
+        problem's documents.
+
+        "Two Sum … AddressSanitizer: heap-buffer-overflow": the problem's documents match the question
+        (and its titles) but none says a word of the sanitizer report; the document that explains that
+        report is the answer, and it used to come after every document of the problem. A bare verdict
+        ("Time Limit Exceeded") names no cause, and a problem with its own error pattern for the verdict
+        ("Segmentation fault" on Number of Islands: its recursion-depth pattern) keeps the lead.
+        """
+        ratio = self.settings.general_error_lead
+        error = next((q for q in queries if q.name == "error" and q.tokens), None)
+        if ratio <= 0 or error is None or not general or not own:
+            return []
+        verdicts = {t.removeprefix("verdict_").upper() for t in error.tokens if t.startswith("verdict_")}
+        if not verdicts or verdicts & self._bug_verdicts.get(self.index.chunks[own[0].row].problem_id, set()):
+            return []  # the problem's own error patterns cover this verdict: one of them is the likelier cause
+        detail = [t for t in error.tokens if t not in _verdict_vocabulary()]
+        bound = self.index.bm25.max_score(detail) if detail else 0.0
+        if bound <= 0:
+            return []
+        rows = np.fromiter((c.row for c in (*own, *general)), dtype=np.int64, count=len(own) + len(general))
+        scored = getattr(self.index.bm25, "scores_for", None)
+        raw = scored(detail, rows) if scored is not None else self.index.bm25.scores(detail)[rows]
+        match = dict(zip(rows.tolist(), (normalized(float(x), bound) for x in raw), strict=True))
+        best_own = max((match[c.row] for c in own), default=0.0)
+        return [c for c in general if match[c.row] >= attempt.bm25_floor and match[c.row] >= ratio * best_own][:1]
 
     def twin(self, doc_id: str, lang: str) -> str | None:
         """The id of `doc_id`'s translation into `lang`, if the base has it."""
@@ -497,6 +536,13 @@ class Retriever:
                 hit = dataclasses.replace(hit, chunk=same)
             out.append(hit)
         return out
+
+
+@functools.cache
+def _verdict_vocabulary() -> frozenset[str]:
+    """The tokens of every verdict's names and abbreviations: what a bare verdict line is made of."""
+    names = [*VERDICT_NAMES["en"], *(n for by_lang in VERDICT_NAMES.values() for n in by_lang.values())]
+    return frozenset(tokenize(" ".join(names)))
 
 
 def _clears(bm25n: float, dense_sim: float | None, attempt: _Attempt, ratio: float) -> bool:
