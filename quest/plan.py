@@ -50,7 +50,7 @@ _ID_PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p, re.I) for p in (
     r"/p/([A-Za-z]*\d+)\b",
     r"/problem/(\d+)\b",
     r"(?:codeforces|cf)\s*(?:problem\s*)?(\d+\s*[A-Za-z]\d?)\b",
-    r"(?:leetcode|lc|力扣|领扣|lintcode|luogu|洛谷|hdu|poj|zoj|uva|acwing|problem|题目|题号)\s*(?:no\.?|#|:|：)?\s*"
+    r"(?<![a-z])(?:leetcode|lc|力扣|领扣|lintcode|luogu|洛谷|hdu|poj|zoj|uva|acwing|problem|题目|题号)\s*(?:no\.?|#|:|：)?\s*"
     r"([A-Za-z]?\d+)\b",
     r"(?:牛客网?|nowcoder)\s*(?:题号|#|:|：)?\s*([A-Za-z]{1,3}\d+)\b",  # NC78, BM1
     r"第\s*(\d+)\s*题",
@@ -209,10 +209,22 @@ def _id_in(text: str, cat: Catalogue) -> Resolution | None:
         pid = cat.slugs.get(m.group(1).strip("-").lower())
         return Resolution(pid, "id", m.group(0), missing_id=None if pid else m.group(1))
     for pattern in _ID_PATTERNS:
-        m = pattern.search(text)
+        m = next((m for m in pattern.finditer(text) if not _test_or_frame_number(m, text)), None)
         if m:
             return _id_named(m, text, cat)
     return _leading_number_with_title(text, cat)
+
+
+# "#5" is a test number after "test"/"case"/"用例" ("Wrong answer on test #5") and a stack frame before an
+# address ("#0 0x55d1 in main" in every sanitizer report): neither names a problem.
+_TEST_BEFORE = re.compile(r"(?:test(?:\s*case)?|case|sample|example|input|output|line|用例|测试点|样例|数据)\s*$", re.I)
+_FRAME_AFTER = re.compile(r"\s+(?:0x[0-9a-f]+|in\s)", re.I)
+
+
+def _test_or_frame_number(m: re.Match[str], text: str) -> bool:
+    if not m.group(0).lstrip().startswith("#"):
+        return False
+    return bool(_TEST_BEFORE.search(text[:m.start(1) - 1]) or _FRAME_AFTER.match(text, m.end()))
 
 
 def _id_named(m: re.Match[str], text: str, cat: Catalogue) -> Resolution | None:
