@@ -50,6 +50,8 @@ log = logging.getLogger(__name__)
 # Order in which an exact problem match lists its documents.
 KIND_ORDER = ("official_solution", "error_pattern", "user_explanation", "problem_statement", "faq")
 MAX_CHUNKS_PER_DOC = 2
+# A long question is also judged by its best window of this many tokens (quest eval, tuning split).
+WINDOW_TOKENS = 12
 # A scope with at most 1/SMALL_SCOPE of the rows (one problem's, the general documents') is scored
 # from its own postings alone (contiguous in each term's list: quest/retrieval/scopes.py).
 SMALL_SCOPE = 4
@@ -66,6 +68,8 @@ class _PartQuery:
     lexical: Mapping[str, float] | None = None
     # Full score vectors per signal, computed once and cut per scope (problem, general, global).
     scores: dict[str, np.ndarray] = field(default_factory=dict)
+    # A long question's half-overlapping windows of tokens, each with its own bound (see _windowed).
+    windows: tuple[tuple[tuple[str, ...], float], ...] = ()
 
     def signal_scores(self, signal: str, compute: Callable[[], np.ndarray]) -> np.ndarray:
         if signal not in self.scores:
@@ -241,7 +245,8 @@ class Retriever:
         """
         t = time.perf_counter()
         parts = [_PartQuery(name, tokenize(text) if "bm25" in use else [], 0.0) for name, text in texts.items()]
-        parts = [dataclasses.replace(p, bound=self.index.bm25.max_score(p.tokens)) for p in parts]
+        parts = [dataclasses.replace(p, bound=self.index.bm25.max_score(p.tokens), windows=self._windows(p))
+                 for p in parts]
         timings["tokenize"] = (time.perf_counter() - t) * 1000
         if self.embedder is None or self.index.dense is None or not use & {"dense", "lexical"}:
             return parts
@@ -258,6 +263,35 @@ class Retriever:
             notices.append("the embedding model failed on this query: BM25 only")
         timings["embed"] = (time.perf_counter() - t) * 1000
         return parts
+
+    def _windows(self, part: _PartQuery) -> tuple[tuple[tuple[str, ...], float], ...]:
+        """A long question's windows of WINDOW_TOKENS tokens, half-overlapping, each with its BM25 bound."""
+        if part.name != "question" or len(part.tokens) <= WINDOW_TOKENS * 3 // 2:
+            return ()
+        step = WINDOW_TOKENS // 2
+        spans = (tuple(part.tokens[i:i + WINDOW_TOKENS]) for i in range(0, len(part.tokens) - step, step))
+        return tuple((w, bound) for w in spans if (bound := self.index.bm25.max_score(w)) > 0)
+
+    def _windowed(self, queries: Sequence[_PartQuery], signals: Mapping[int, Mapping[str, Signal]]) -> dict[int, float]:
+        """Each row's best normalized BM25 over the windows of a long question, for the rows it matched.
+
+        A long, wordy question ("I have been stuck for two days … my Scanner reads a million integers …")
+        raised its own bound with every word, so the document about its one real point fell under the
+        floor and the question came back empty. Judged by its best window, it is judged like the short
+        question inside it: off-topic text still matches nothing.
+        """
+        best: dict[int, float] = {}
+        scored = getattr(self.index.bm25, "scores_for", None)
+        for q in queries:
+            rows = [r for r, sig in signals.items() if f"bm25:{q.name}" in sig] if q.windows else []
+            if not rows:
+                continue
+            at = np.asarray(rows, dtype=np.int64)
+            for tokens, bound in q.windows:
+                raw = scored(tokens, at) if scored is not None else self.index.bm25.scores(tokens)[at]
+                for row, value in zip(rows, raw.tolist(), strict=True):
+                    best[row] = max(best.get(row, 0.0), normalized(value, bound))
+        return best
 
     # ------------------------------------------------------------------ internals
 
@@ -324,10 +358,12 @@ class Retriever:
             best = (self.index.dense.vectors[rows_arr] @ np.stack(dense_parts).T).max(axis=1)
             sims = dict(zip(rows_arr.tolist(), best.tolist(), strict=True))
         out = []
+        windowed = self._windowed(queries, signals)
         for row, fused_score in fused:
             sig = signals[row]
             bm25n = max((normalized(s.score, bounds[name.split(":", 1)[1]]) for name, s in sig.items()
-                         if name.startswith("bm25:")), default=0.0)
+                         if name.startswith("bm25:")), default=windowed.get(row, 0.0))
+            bm25n = max(bm25n, windowed.get(row, 0.0))
             out.append((row, fused_score, _short_signals(sig), sims.get(row), bm25n))
         timings["fusion"] = timings.get("fusion", 0) + (time.perf_counter() - t) * 1000
         return out
