@@ -272,7 +272,8 @@ class Retriever:
         spans = (tuple(part.tokens[i:i + WINDOW_TOKENS]) for i in range(0, len(part.tokens) - step, step))
         return tuple((w, bound) for w in spans if (bound := self.index.bm25.max_score(w)) > 0)
 
-    def _windowed(self, queries: Sequence[_PartQuery], signals: Mapping[int, Mapping[str, Signal]]) -> dict[int, float]:
+    def _windowed(self, queries: Sequence[_PartQuery],
+                  lists: Mapping[str, list[tuple[int, float]]]) -> dict[int, float]:
         """Each row's best normalized BM25 over the windows of a long question, for the rows it matched.
 
         A long, wordy question ("I have been stuck for two days … my Scanner reads a million integers …")
@@ -283,7 +284,7 @@ class Retriever:
         best: dict[int, float] = {}
         scored = getattr(self.index.bm25, "scores_for", None)
         for q in queries:
-            rows = [r for r, sig in signals.items() if f"bm25:{q.name}" in sig] if q.windows else []
+            rows = [r for r, _ in lists.get(f"bm25:{q.name}", ())] if q.windows else []
             if not rows:
                 continue
             at = np.asarray(rows, dtype=np.int64)
@@ -338,6 +339,9 @@ class Retriever:
         titles_only = scope == "problem" and "bm25:problem" in lists
         ordering = {name: [r for r, _ in ranked] for name, ranked in lists.items()
                     if not (titles_only and name == "bm25:problem")}
+        windowed = self._windowed(queries, lists)
+        if windowed:  # a long question's best-matching piece votes too: what its one real point finds
+            ordering["windows"] = [r for r in sorted(windowed, key=lambda r: -windowed[r]) if windowed[r] > 0]
         if scope == "problem" and self.settings.bug_prior and any(q.name in ("error", "code") and q.tokens
                                                                   for q in queries):
             ordering["prior:error_pattern"] = self._error_patterns_first(ordering)
@@ -358,7 +362,6 @@ class Retriever:
             best = (self.index.dense.vectors[rows_arr] @ np.stack(dense_parts).T).max(axis=1)
             sims = dict(zip(rows_arr.tolist(), best.tolist(), strict=True))
         out = []
-        windowed = self._windowed(queries, signals)
         for row, fused_score in fused:
             sig = signals[row]
             bm25n = max((normalized(s.score, bounds[name.split(":", 1)[1]]) for name, s in sig.items()
