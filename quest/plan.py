@@ -50,7 +50,7 @@ _ID_PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p, re.I) for p in (
     r"/p/([A-Za-z]*\d+)\b",
     r"/problem/(\d+)\b",
     r"(?:codeforces|cf)\s*(?:problem\s*)?(\d+\s*[A-Za-z]\d?)\b",
-    r"(?<![a-z])(?:leetcode|lc|力扣|领扣|lintcode|luogu|洛谷|hdu|poj|zoj|uva|acwing|problem|题目|题号)\s*(?:no\.?|#|:|：)?\s*"
+    r"(?<![a-z])(?:leetcode|lc|力扣|领扣|lintcode|luogu|洛谷|hdu|poj|zoj|uva|acwing|problem|题目|题号)(?:\s*|[-_.])(?:no\.?|#|:|：)?\s*"
     r"([A-Za-z]?\d+)\b",
     r"(?:牛客网?|nowcoder)\s*(?:题号|#|:|：)?\s*([A-Za-z]{1,3}\d+)\b",  # NC78, BM1
     r"第\s*(\d+)\s*题",

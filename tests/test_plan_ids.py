@@ -39,3 +39,10 @@ def test_a_title_still_names_the_problem_when_the_error_has_stack_frames():
 @pytest.mark.parametrize("question,pid", [("#239 why slow", "239"), ("see #239", "239"), ("LC239 slow", "239")])
 def test_a_marked_id_in_the_question_still_counts(question, pid):
     assert resolve(Request(question=question), CAT).problem_id == pid
+
+
+@pytest.mark.parametrize("question", ["LeetCode-239 超时", "leetcode_239 TLE", "LC-239 why", "lc.239 hmm",
+                                      "力扣-239 滑动窗口"])
+def test_a_judge_and_its_number_joined_by_a_dash_underscore_or_dot(question):
+    found = resolve(Request(question=question), CAT)
+    assert (found.problem_id, found.rule, found.missing_id) == ("239", "id", None)
