@@ -92,25 +92,53 @@ class LooseTitles:
 
     def __init__(self, shown: Mapping[str, str], skip: Iterable[str] = ()) -> None:
         skipped = set(skip)
-        self.forms: list[tuple[str, str]] = []  # (loose title, title key)
+        self.forms: list[_Form] = []
         for key, written in shown.items():
             form = loose(normalize(written))
             # One English word ("Permutations", "Subsets") would match every question using the word.
             if key not in skipped and len(form.text) >= MIN_EXACT and not (form.text.isascii() and len(form.spans) < 2):
-                self.forms.append((form.text, key))
-        self.forms.sort(key=lambda pair: len(pair[0]), reverse=True)  # the longest title wins
+                self.forms.append(_Form.of(form.text, key))
+        self.forms.sort(key=lambda f: len(f.text), reverse=True)  # the longest title wins
 
     def find(self, question: str) -> LooseMatch | None:
         """The longest title the question contains loosely, with its span in `normalize(question)`."""
         q = loose(normalize(question))
         if not q.text:
             return None
-        pairs = {q.text[i:i + 2] for i in range(len(q.text) - 1)}
-        for form, key in self.forms:
-            found = _exact(q, form) or _with_slip(q, form, pairs)
+        pairs = _pairs(q.text)
+        for form in self.forms:
+            if form.text in q.text:
+                found = _exact(q, form.text)
+            elif form.slips and (form.head in q.text or form.tail in q.text) and len(form.pairs - pairs) <= 2:
+                # One slip leaves one half of the title intact and breaks at most two character pairs.
+                found = _with_slip(q, form.text)
+            else:
+                continue
             if found is not None:
-                return LooseMatch(key, *found)
+                return LooseMatch(form.key, *found)
         return None
+
+
+@dataclass(frozen=True)
+class _Form:
+    """A title's loose form with what the quick tests in LooseTitles.find need, computed once."""
+
+    text: str
+    key: str
+    pairs: frozenset[str]
+    head: str
+    tail: str
+    slips: bool  # long enough to be matched with one slip
+
+    @classmethod
+    def of(cls, text: str, key: str) -> _Form:
+        half = len(text) // 2
+        slips = len(text) >= (MIN_SLIP_HAN if not text.isascii() else MIN_SLIP_ASCII)
+        return cls(text, key, frozenset(_pairs(text)), text[:half], text[half:], slips)
+
+
+def _pairs(text: str) -> set[str]:
+    return {text[i:i + 2] for i in range(len(text) - 1)}
 
 
 def _span(q: Loose, start: int, end: int) -> tuple[int, int] | None:
@@ -131,14 +159,9 @@ def _exact(q: Loose, form: str) -> tuple[int, int] | None:
     return None
 
 
-def _with_slip(q: Loose, form: str, pairs: set[str]) -> tuple[int, int] | None:
+def _with_slip(q: Loose, form: str) -> tuple[int, int] | None:
     """`form` inside the question with one slip (see the module docstring), at token boundaries."""
     han = not form.isascii()
-    if len(form) < (MIN_SLIP_HAN if han else MIN_SLIP_ASCII):
-        return None
-    own = {form[i:i + 2] for i in range(len(form) - 1)}
-    if len(own - pairs) > 2:  # one slip breaks at most two character pairs: most titles stop here
-        return None
     for start in q.starts:
         for size in (len(form) - 1, len(form), len(form) + 1):
             window = q.text[start:start + size]
