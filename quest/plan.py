@@ -488,7 +488,7 @@ def plan(request: Request, retriever: Any) -> Plan:
     code = "\n".join(key_code_lines(request.code, report.lines, limit=8)) if request.code else ""
     titles = " ".join(t for t in (problem.title_zh, problem.title_en) if t) if problem is not None else ""
     bound = MAX_QUERY_CHARS  # each part is bounded on its own: one long part cannot crowd out the others
-    question = unicodedata.normalize("NFKC", request.question)
+    question = request.question
     if resolution.missing_id is not None and resolution.rule in ("id", "title", "name"):
         # No general document holds the id or title of a problem the base lacks: its words would only
         # raise the question's BM25 bound and push what does match (the bug, the error) under the floor.
