@@ -508,19 +508,25 @@ class Retriever:
                                self.settings.problem_floor_ratio)
             if self.settings.problem_general_mix and self._general_rows.size:
                 # General documents that clear the full floor follow the problem's own (a bug that is
-                # not about the problem: state kept between test cases, slow input); they never lead.
-                general = self._allowed(self._general_rows, excluded)
-                own = {c.row for c in selected}
-                mixed = [c for c in passing(self._rank(general, k, queries, timings, "general"), "global")
-                         if c.row not in own]
-                lead = self._explains_error(selected, mixed, attempt, queries)
-                selected = lead + selected + [c for c in mixed if c not in lead]
+                # not about the problem: state kept between test cases, slow input); one leads only when
+                # it explains the pasted error and the problem's own documents do not (_explains_error).
+                general = passing(self._rank(self._allowed(self._general_rows, excluded), k, queries, timings,
+                                             "general"), "global")
+                selected = self._mixed(selected, general, attempt, queries)
         if scope is None or len(selected) < self.settings.min_problem_hits:
             rows = self._allowed(None, excluded)
             fill = passing(self._rank(rows, k, queries, timings, "global"), "global" if scope else "all")
             seen = {c.row for c in selected}
             selected.extend(c for c in fill if c.row not in seen)
         return finish(selected)
+
+    def _mixed(self, own: list[_Candidate], general: list[_Candidate], attempt: _Attempt,
+               queries: Sequence[_PartQuery]) -> list[_Candidate]:
+        """A named problem's own candidates, then the general ones not among them (one may lead)."""
+        rows = {c.row for c in own}
+        general = [c for c in general if c.row not in rows]
+        lead = self._explains_error(own, general, attempt, queries)
+        return lead + own + [c for c in general if c not in lead]
 
     def _explains_error(self, own: Sequence[_Candidate], general: Sequence[_Candidate], attempt: _Attempt,
                         queries: Sequence[_PartQuery]) -> list[_Candidate]:
