@@ -32,14 +32,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from quest.judge import JudgeReport, parse
+from quest.judge import VERDICT_NAMES, JudgeReport, find_verdict, parse
 from quest.kb.catalogue import resolve_problem
 from quest.kb.documents import Problem, normalize_problem_id
+from quest.loose_titles import LooseTitles
 from quest.policy import excluded_kinds
 from quest.problem_names import JUDGES, NamedTitle, as_written, longer_title, named_title, normalize, sequel_after
 from quest.query import MAX_QUERY_CHARS, key_code_lines
 from quest.request import Request
-from quest.retrieval.tokenize import to_simplified
+from quest.retrieval.tokenize import to_simplified, tokenize
 from quest.title_shapes import Shape, title_shapes
 from quest.topic_words import TopicWords
 
@@ -52,7 +53,7 @@ _ID_PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p, re.I) for p in (
     r"/p/([A-Za-z]*\d+)\b",
     r"/problem/(\d+)\b",
     r"(?:codeforces|cf)\s*(?:problem\s*)?(\d+\s*[A-Za-z]\d?)\b",
-    r"(?:leetcode|lc|力扣|领扣|lintcode|luogu|洛谷|hdu|poj|zoj|uva|acwing|problem|题目|题号)\s*(?:no\.?|#|:|：)?\s*"
+    r"(?<![a-z])(?:leetcode|lc|力扣|领扣|lintcode|luogu|洛谷|hdu|poj|zoj|uva|acwing|problem|题目|题号)(?:\s*|[-_.])(?:no\.?|#|:|：)?\s*"
     r"([A-Za-z]?\d+)\b",
     r"(?:牛客网?|nowcoder)\s*(?:题号|#|:|：)?\s*([A-Za-z]{1,3}\d+)\b",  # NC78, BM1
     r"第\s*(\d+)\s*题",
@@ -139,6 +140,7 @@ class Catalogue:
                     self.weak.add(key)
             if p.title_en:
                 self.slugs[slug(p.title_en)] = pid
+        self.loose = LooseTitles(self.shown, skip=self.weak)
 
     def get(self, pid: str | None) -> Problem | None:
         return self.problems.get(pid) if pid else None
@@ -156,9 +158,11 @@ class QueryParts:
     error: str = ""
     code: str = ""
     problem: str = ""  # the resolved problem's titles: every document of it is on topic
+    verdict: str = ""  # a verdict a long question names in words (no error pasted): vouches, never orders
 
     def as_dict(self) -> dict[str, str]:
-        pairs = (("question", self.question), ("error", self.error), ("code", self.code), ("problem", self.problem))
+        pairs = (("question", self.question), ("error", self.error), ("code", self.code), ("problem", self.problem),
+                 ("verdict", self.verdict))
         return {k: v for k, v in pairs if v}
 
     def text(self) -> str:
@@ -217,10 +221,22 @@ def _id_in(text: str, cat: Catalogue) -> Resolution | None:
         pid = cat.slugs.get(m.group(1).strip("-").lower())
         return Resolution(pid, "id", m.group(0), missing_id=None if pid else m.group(1))
     for pattern in _ID_PATTERNS:
-        m = pattern.search(text)
+        m = next((m for m in pattern.finditer(text) if not _test_or_frame_number(m, text)), None)
         if m and len(m.group(1)) <= _LONGEST_ID:  # "problem: 1534236469 should give 0" is input, not an id
             return _id_named(m, text, cat)
     return _leading_number_with_title(text, cat)
+
+
+# "#5" is a test number after "test"/"case"/"用例" ("Wrong answer on test #5") and a stack frame before an
+# address ("#0 0x55d1 in main" in every sanitizer report): neither names a problem.
+_TEST_BEFORE = re.compile(r"(?:test(?:\s*case)?|case|sample|example|input|output|line|用例|测试点|样例|数据)\s*$", re.I)
+_FRAME_AFTER = re.compile(r"\s+(?:0x[0-9a-f]+|in\s)", re.I)
+
+
+def _test_or_frame_number(m: re.Match[str], text: str) -> bool:
+    if not m.group(0).lstrip().startswith("#"):
+        return False
+    return bool(_TEST_BEFORE.search(text[:m.start(1) - 1]) or _FRAME_AFTER.match(text, m.end()))
 
 
 def _id_named(m: re.Match[str], text: str, cat: Catalogue) -> Resolution | None:
@@ -253,10 +269,11 @@ def _leading_number_with_title(text: str, cat: Catalogue) -> Resolution | None:
 
 
 def by_id(request: Request, cat: Catalogue) -> Resolution | None:
-    if _WHOLE_ID.match(request.question):
-        return _named(request.question, "id", request.question.strip(), cat)
+    question = unicodedata.normalize("NFKC", request.question)  # full-width "２３９．" is 239.
+    if _WHOLE_ID.match(question):
+        return _named(question, "id", question.strip(), cat)
     comments = "\n".join(m.group(1) for m in _COMMENT.finditer(request.code or ""))
-    for text in (request.question, request.error, comments):
+    for text in (question, unicodedata.normalize("NFKC", request.error), comments):
         found = _id_in(text, cat) if text else None
         if found is not None:
             return found
@@ -269,7 +286,7 @@ def by_title(request: Request, cat: Catalogue) -> Resolution | None:
     name = named_title(request.question)
     if name is not None and name.bounded:  # 《…》 or quoted: its edges are known, so judge it first
         return _by_name(name, cat)
-    found = _title_inside(request.question, cat)
+    found = _title_inside(request.question, cat) or _loose_title(request.question, cat)
     if found is None and name is not None:
         named = _by_name(name, cat)
         return None if named is not None and named.missing_id and _topic_name(name, cat) else named
@@ -302,6 +319,20 @@ def _title_inside(question: str, cat: Catalogue) -> Resolution | None:
     if best is not None:
         return Resolution(best[2], "title", best[1])
     return Resolution(None, "title", other, missing_id=other) if other else None
+
+
+def _loose_title(question: str, cat: Catalogue) -> Resolution | None:
+    """A base title written loosely ("number of island", "滑动窗口的最大值"; `quest.loose_titles`), unless
+    it is part of a longer or sequel title — then that problem is reported as not in the base."""
+    match = cat.loose.find(question)
+    if match is None:
+        return None
+    written = as_written(question)
+    other = _other_title(written, match.start, match.end, cat.shown.get(match.key, match.key))
+    if other is not None:
+        return Resolution(None, "title", other, missing_id=other)
+    same = len(written) == len(question)  # the span is in normalized positions
+    return Resolution(cat.titles[match.key], "title", question[match.start:match.end] if same else match.key)
 
 
 def _other_title(written: str, start: int, end: int, shown: str) -> str | None:
@@ -385,6 +416,8 @@ def without_names(question: str, problem: Problem, resolution: Resolution) -> st
         question = _without_id(question, resolution.evidence)
     for name in sorted((t for t in (problem.title_zh, problem.title_en, *problem.aka) if t), key=len, reverse=True):
         question = without_title(question, name)
+    if resolution.rule == "title" and len(resolution.evidence) > 2:  # a loosely written title, as written
+        question = without_title(question, resolution.evidence)
     return question.strip(" \t-–—:：,，.。|")
 
 
@@ -505,6 +538,21 @@ def without_addresses(error: str) -> str:
 
 
 
+# A question of at least this many tokens dilutes the verdict it names ("…交上去第三个点就显示运行错误，
+# 用的是 C++ 的 vector…"): its BM25 bound grows with every word, so the verdict's own documents fell
+# under the floor and an answerable question came back empty.
+LONG_QUESTION_TOKENS = 20
+
+
+def verdict_in_long_question(question: str) -> str:
+    """The error part for a long question that names its verdict in words and pasted no error: the
+    verdict's names, searched on their own like a pasted verdict line. Empty otherwise."""
+    verdict = find_verdict(question)
+    if verdict is None or verdict not in VERDICT_NAMES["en"] or len(tokenize(question)) < LONG_QUESTION_TOKENS:
+        return ""
+    return f"{verdict} {VERDICT_NAMES['en'][verdict]} {VERDICT_NAMES['zh'][verdict]}"
+
+
 def catalogue_of(retriever: Any) -> Catalogue:
     cat = getattr(retriever, "catalogue", None)
     if not isinstance(cat, Catalogue):
@@ -538,7 +586,9 @@ def plan(request: Request, retriever: Any) -> Plan:
             question = without_title(question, resolution.evidence) or question
     elif problem is not None:
         question = without_names(question, problem, resolution)
-    parts = QueryParts(question=question.strip()[:bound], error=without_addresses(report.query_text())[:bound],
+    error = without_addresses(report.query_text())
+    parts = QueryParts(question=question.strip()[:bound], error=error[:bound],
+                       verdict="" if error else verdict_in_long_question(question),
                        code=code[:bound], problem=titles)
     return Plan(request=request, problem=problem, resolution=resolution, report=report, parts=parts,
                 exclude_kinds=excluded_kinds(request.tier), lang=request.answer_lang(), direct=direct)

@@ -19,6 +19,7 @@ they can never reach a context.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
 import re
 import time
@@ -30,6 +31,7 @@ import numpy as np
 
 from quest.calibration import apply_calibration, load_calibration, model_key
 from quest.errors import EmbeddingUnavailable
+from quest.judge import VERDICT_NAMES
 from quest.kb.catalogue import resolve_problem, resolve_problem_id
 from quest.kb.documents import Chunk, Document, KnowledgeBase, Problem, normalize_problem_id
 from quest.kb.markdown import load_knowledge_base
@@ -48,6 +50,8 @@ log = logging.getLogger(__name__)
 # Order in which an exact problem match lists its documents.
 KIND_ORDER = ("official_solution", "error_pattern", "user_explanation", "problem_statement", "faq")
 MAX_CHUNKS_PER_DOC = 2
+# A long question is also judged by its best window of this many tokens (quest eval, tuning split).
+WINDOW_TOKENS = 12
 # A scope with at most 1/SMALL_SCOPE of the rows (one problem's, the general documents') is scored
 # from its own postings alone (contiguous in each term's list: quest/retrieval/scopes.py).
 SMALL_SCOPE = 4
@@ -64,6 +68,8 @@ class _PartQuery:
     lexical: Mapping[str, float] | None = None
     # Full score vectors per signal, computed once and cut per scope (problem, general, global).
     scores: dict[str, np.ndarray] = field(default_factory=dict)
+    # A long question's half-overlapping windows of tokens, each with its own bound (see _windowed).
+    windows: tuple[tuple[tuple[str, ...], float], ...] = ()
 
     def signal_scores(self, signal: str, compute: Callable[[], np.ndarray]) -> np.ndarray:
         if signal not in self.scores:
@@ -105,6 +111,11 @@ class Retriever:
         # From the index's columns: no chunk is decoded until a search returns it.
         self._general_rows = np.flatnonzero(index.chunks.problem == NO_PROBLEM).astype(np.int64)
         self._everything_but: dict[frozenset[str], np.ndarray] = {}
+        # Per problem, the verdicts its error-pattern documents explain.
+        self._bug_verdicts: dict[str, set[str]] = {}
+        for doc in kb.documents:
+            if doc.problem_id and doc.kind == "error_pattern":
+                self._bug_verdicts.setdefault(doc.problem_id, set()).update(v.upper() for v in doc.verdicts)
 
     # ------------------------------------------------------------------ status
 
@@ -204,13 +215,18 @@ class Retriever:
         s = self.settings
         scope = "general" if general_only else pid
         first = _Attempt(s.candidates, s.dense_floor, s.bm25_floor)
-        hits = self._attempt(first, queries, scope, excluded, top_k, timings)
+        # A verdict a long question names in words (quest.plan) is searched only when nothing else is found.
+        backup = [q for q in queries if q.name == "verdict"]
+        own = [q for q in queries if q.name != "verdict"] if backup else queries
+        hits = self._attempt(first, own, scope, excluded, top_k, timings)
         widened = False
         if not hits:
             widened = True
             wide = _Attempt(int(s.candidates * s.widen_factor), s.dense_floor * s.widen_floor_ratio,
                             s.bm25_floor * s.widen_floor_ratio)
-            hits = self._attempt(wide, queries, scope, excluded, top_k, timings)
+            hits = self._attempt(wide, own, scope, excluded, top_k, timings)
+        if not hits and backup:
+            hits = self._attempt(first, queries, scope, excluded, top_k, timings)
         hits = self._prefer_lang(hits, lang)
         timings["total"] = (time.perf_counter() - started) * 1000
         has_bm25 = any(q.tokens for q in queries)
@@ -229,7 +245,8 @@ class Retriever:
         """
         t = time.perf_counter()
         parts = [_PartQuery(name, tokenize(text) if "bm25" in use else [], 0.0) for name, text in texts.items()]
-        parts = [dataclasses.replace(p, bound=self.index.bm25.max_score(p.tokens)) for p in parts]
+        parts = [dataclasses.replace(p, bound=self.index.bm25.max_score(p.tokens), windows=self._windows(p))
+                 for p in parts]
         timings["tokenize"] = (time.perf_counter() - t) * 1000
         if self.embedder is None or self.index.dense is None or not use & {"dense", "lexical"}:
             return parts
@@ -246,6 +263,36 @@ class Retriever:
             notices.append("the embedding model failed on this query: BM25 only")
         timings["embed"] = (time.perf_counter() - t) * 1000
         return parts
+
+    def _windows(self, part: _PartQuery) -> tuple[tuple[tuple[str, ...], float], ...]:
+        """A long question's windows of WINDOW_TOKENS tokens, half-overlapping, each with its BM25 bound."""
+        if part.name != "question" or len(part.tokens) <= WINDOW_TOKENS * 3 // 2:
+            return ()
+        step = WINDOW_TOKENS // 2
+        spans = (tuple(part.tokens[i:i + WINDOW_TOKENS]) for i in range(0, len(part.tokens) - step, step))
+        return tuple((w, bound) for w in spans if (bound := self.index.bm25.max_score(w)) > 0)
+
+    def _windowed(self, queries: Sequence[_PartQuery],
+                  lists: Mapping[str, list[tuple[int, float]]]) -> dict[int, float]:
+        """Each row's best normalized BM25 over the windows of a long question, for the rows it matched.
+
+        A long, wordy question ("I have been stuck for two days … my Scanner reads a million integers …")
+        raised its own bound with every word, so the document about its one real point fell under the
+        floor and the question came back empty. Judged by its best window, it is judged like the short
+        question inside it: off-topic text still matches nothing.
+        """
+        best: dict[int, float] = {}
+        scored = getattr(self.index.bm25, "scores_for", None)
+        for q in queries:
+            rows = [r for r, _ in lists.get(f"bm25:{q.name}", ())] if q.windows else []
+            if not rows:
+                continue
+            at = np.asarray(rows, dtype=np.int64)
+            for tokens, bound in q.windows:
+                raw = scored(tokens, at) if scored is not None else self.index.bm25.scores(tokens)[at]
+                for row, value in zip(rows, raw.tolist(), strict=True):
+                    best[row] = max(best.get(row, 0.0), normalized(value, bound))
+        return best
 
     # ------------------------------------------------------------------ internals
 
@@ -292,6 +339,9 @@ class Retriever:
         titles_only = scope == "problem" and "bm25:problem" in lists
         ordering = {name: [r for r, _ in ranked] for name, ranked in lists.items()
                     if not (titles_only and name == "bm25:problem")}
+        windowed = self._windowed(queries, lists)
+        if windowed:  # a long question's best-matching piece votes too: what its one real point finds
+            ordering["windows"] = [r for r in sorted(windowed, key=lambda r: -windowed[r]) if windowed[r] > 0]
         if scope == "problem" and self.settings.bug_prior and any(q.name in ("error", "code") and q.tokens
                                                                   for q in queries):
             ordering["prior:error_pattern"] = self._error_patterns_first(ordering)
@@ -315,7 +365,8 @@ class Retriever:
         for row, fused_score in fused:
             sig = signals[row]
             bm25n = max((normalized(s.score, bounds[name.split(":", 1)[1]]) for name, s in sig.items()
-                         if name.startswith("bm25:")), default=0.0)
+                         if name.startswith("bm25:")), default=windowed.get(row, 0.0))
+            bm25n = max(bm25n, windowed.get(row, 0.0))
             out.append((row, fused_score, _short_signals(sig), sims.get(row), bm25n))
         timings["fusion"] = timings.get("fusion", 0) + (time.perf_counter() - t) * 1000
         return out
@@ -457,17 +508,55 @@ class Retriever:
                                self.settings.problem_floor_ratio)
             if self.settings.problem_general_mix and self._general_rows.size:
                 # General documents that clear the full floor follow the problem's own (a bug that is
-                # not about the problem: state kept between test cases, slow input); they never lead.
-                general = self._allowed(self._general_rows, excluded)
-                own = {c.row for c in selected}
-                selected += [c for c in passing(self._rank(general, k, queries, timings, "general"), "global")
-                             if c.row not in own]
+                # not about the problem: state kept between test cases, slow input); one leads only when
+                # it explains the pasted error and the problem's own documents do not (_explains_error).
+                general = passing(self._rank(self._allowed(self._general_rows, excluded), k, queries, timings,
+                                             "general"), "global")
+                selected = self._mixed(selected, general, attempt, queries)
         if scope is None or len(selected) < self.settings.min_problem_hits:
             rows = self._allowed(None, excluded)
             fill = passing(self._rank(rows, k, queries, timings, "global"), "global" if scope else "all")
             seen = {c.row for c in selected}
             selected.extend(c for c in fill if c.row not in seen)
         return finish(selected)
+
+    def _mixed(self, own: list[_Candidate], general: list[_Candidate], attempt: _Attempt,
+               queries: Sequence[_PartQuery]) -> list[_Candidate]:
+        """A named problem's own candidates, then the general ones not among them (one may lead)."""
+        rows = {c.row for c in own}
+        general = [c for c in general if c.row not in rows]
+        lead = self._explains_error(own, general, attempt, queries)
+        return lead + own + [c for c in general if c not in lead]
+
+    def _explains_error(self, own: Sequence[_Candidate], general: Sequence[_Candidate], attempt: _Attempt,
+                        queries: Sequence[_PartQuery]) -> list[_Candidate]:
+        """The general document that leads a named problem's own: the first that clears the full floor on
+        what the pasted error says beyond its verdict, `general_error_lead` times better than any of the
+        problem's documents.
+
+        "Two Sum … AddressSanitizer: heap-buffer-overflow": the problem's documents match the question
+        (and its titles) but none says a word of the sanitizer report; the document that explains that
+        report is the answer, and it used to come after every document of the problem. A bare verdict
+        ("Time Limit Exceeded") names no cause, and a problem with its own error pattern for the verdict
+        ("Segmentation fault" on Number of Islands: its recursion-depth pattern) keeps the lead.
+        """
+        ratio = self.settings.general_error_lead
+        error = next((q for q in queries if q.name == "error" and q.tokens), None)
+        if ratio <= 0 or error is None or not general or not own:
+            return []
+        verdicts = {t.removeprefix("verdict_").upper() for t in error.tokens if t.startswith("verdict_")}
+        if not verdicts or verdicts & self._bug_verdicts.get(self.index.chunks[own[0].row].problem_id, set()):
+            return []  # the problem's own error patterns cover this verdict: one of them is the likelier cause
+        detail = [t for t in error.tokens if t not in _verdict_vocabulary()]
+        bound = self.index.bm25.max_score(detail) if detail else 0.0
+        if bound <= 0:
+            return []
+        rows = np.fromiter((c.row for c in (*own, *general)), dtype=np.int64, count=len(own) + len(general))
+        scored = getattr(self.index.bm25, "scores_for", None)
+        raw = scored(detail, rows) if scored is not None else self.index.bm25.scores(detail)[rows]
+        match = dict(zip(rows.tolist(), (normalized(float(x), bound) for x in raw), strict=True))
+        best_own = max((match[c.row] for c in own), default=0.0)
+        return [c for c in general if match[c.row] >= attempt.bm25_floor and match[c.row] >= ratio * best_own][:1]
 
     def twin(self, doc_id: str, lang: str) -> str | None:
         """The id of `doc_id`'s translation into `lang`, if the base has it."""
@@ -492,6 +581,13 @@ class Retriever:
                 hit = dataclasses.replace(hit, chunk=same)
             out.append(hit)
         return out
+
+
+@functools.cache
+def _verdict_vocabulary() -> frozenset[str]:
+    """The tokens of every verdict's names and abbreviations: what a bare verdict line is made of."""
+    names = [*VERDICT_NAMES["en"], *(n for by_lang in VERDICT_NAMES.values() for n in by_lang.values())]
+    return frozenset(tokenize(" ".join(names)))
 
 
 def _clears(bm25n: float, dense_sim: float | None, attempt: _Attempt, ratio: float) -> bool:

@@ -1,0 +1,48 @@
+"""Numbers that look like ids in judge output — test numbers, stack frames — never name a problem."""
+
+import pytest
+
+from quest.kb.documents import Problem
+from quest.plan import Catalogue, resolve
+from quest.request import Request
+
+PROBLEMS = {
+    "1": Problem(id="1", title_zh="两数之和", title_en="Two Sum"),
+    "3": Problem(id="3", title_zh="无重复字符的最长子串", title_en="Longest Substring Without Repeating Characters"),
+    "5": Problem(id="5", title_zh="最长回文子串", title_en="Longest Palindromic Substring"),
+    "239": Problem(id="239", title_zh="滑动窗口最大值", title_en="Sliding Window Maximum"),
+}
+CAT = Catalogue(PROBLEMS)
+ASAN_FRAMES = ("==31==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x602000000020 at pc 0x0000003451ab\n"
+               "READ of size 4 at 0x602000000020 thread T0\n"
+               "    #0 0x3451aa in Solution::twoSum(std::vector<int>&, int) solution.cpp:7\n"
+               "    #1 0x7f3b5b0e00b2 in __libc_start_main (/lib/x86_64-linux-gnu/libc.so.6+0x270b2)\n")
+
+
+@pytest.mark.parametrize("question,error", [
+    ("why wrong answer", "Wrong answer on test #5"),
+    ("it crashes", "Runtime error on test #3"),
+    ("用例 #3 过不了", ""),
+    ("segfault, no idea", ASAN_FRAMES),
+    ("my calc2 helper returns the wrong value", ""),
+    ("the subproblem 3 of my dp is wrong", ""),
+])
+def test_test_numbers_frames_and_words_ending_in_a_judge_name_are_not_ids(question, error):
+    assert resolve(Request(question=question, error=error), CAT).rule == "none"
+
+
+def test_a_title_still_names_the_problem_when_the_error_has_stack_frames():
+    found = resolve(Request(question="Two Sum with a hash map crashes on submit", error=ASAN_FRAMES), CAT)
+    assert (found.problem_id, found.rule, found.missing_id) == ("1", "title", None)
+
+
+@pytest.mark.parametrize("question,pid", [("#239 why slow", "239"), ("see #239", "239"), ("LC239 slow", "239")])
+def test_a_marked_id_in_the_question_still_counts(question, pid):
+    assert resolve(Request(question=question), CAT).problem_id == pid
+
+
+@pytest.mark.parametrize("question", ["LeetCode-239 超时", "leetcode_239 TLE", "LC-239 why", "lc.239 hmm",
+                                      "力扣-239 滑动窗口"])
+def test_a_judge_and_its_number_joined_by_a_dash_underscore_or_dot(question):
+    found = resolve(Request(question=question), CAT)
+    assert (found.problem_id, found.rule, found.missing_id) == ("239", "id", None)
