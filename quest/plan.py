@@ -311,6 +311,9 @@ def _title_inside(question: str, cat: Catalogue) -> Resolution | None:
         if key not in text or (key in cat.weak and key != text) or (best is not None and len(key) <= best[0]):
             continue
         spans = [(where[m.start()], where[m.start() + len(key) - 1] + 1) for m in re.finditer(re.escape(key), text)]
+        spans = [(start, end) for start, end in spans if not _in_identifier(written, start, end)]
+        if not spans:
+            continue
         names = [_other_title(written, start, end, cat.shown.get(key, key)) for start, end in spans]
         if any(name is None for name in names):
             best = (len(key), key, pid)
@@ -321,6 +324,17 @@ def _title_inside(question: str, cat: Catalogue) -> Resolution | None:
     return Resolution(None, "title", other, missing_id=other) if other else None
 
 
+def _in_identifier(written: str, start: int, end: int) -> bool:
+    """Whether the Latin title at written[start:end] is part of a code identifier: `@lru_cache` is
+    Python's decorator, not problem 146 "LRU Cache"; `TwoSumSolver` is a class name."""
+    span = written[start:end]
+    if not span.isascii() or not any(ch.isalpha() for ch in span):
+        return False
+    word = re.compile(r"[A-Za-z0-9_]")
+    touches = (start > 0 and word.match(written[start - 1])) or (end < len(written) and word.match(written[end]))
+    return bool(touches) or "_" in span
+
+
 def _loose_title(question: str, cat: Catalogue) -> Resolution | None:
     """A base title written loosely ("number of island", "滑动窗口的最大值"; `quest.loose_titles`), unless
     it is part of a longer or sequel title — then that problem is reported as not in the base."""
@@ -328,6 +342,8 @@ def _loose_title(question: str, cat: Catalogue) -> Resolution | None:
     if match is None:
         return None
     written = as_written(question)
+    if _in_identifier(written, match.start, match.end):
+        return None
     other = _other_title(written, match.start, match.end, cat.shown.get(match.key, match.key))
     if other is not None:
         return Resolution(None, "title", other, missing_id=other)

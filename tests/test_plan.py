@@ -59,6 +59,16 @@ def test_a_title_in_the_question(question, pid):
     assert (found.problem_id, found.rule) == (pid, "title")
 
 
+@pytest.mark.parametrize("question", [
+    "加上 @lru_cache 之后二十万个点的数据直接就崩了，退出码 0xC00000FD",
+    "functools.lru_cache(maxsize=None) makes my dfs crash on deep trees",
+    "class ThreeSumSolver keeps running out of time",
+])
+def test_a_title_inside_a_code_identifier_names_no_problem(question):
+    assert res(question).problem_id is None
+    assert res("LRU Cache: my get is O(n)").problem_id == "146"  # the same words, written as a title
+
+
 def test_an_earlier_title_the_judge_used_still_names_the_problem():
     cat = Catalogue({**PROBLEMS, "300": Problem(id="300", title_zh="最长递增子序列", aka=("最长上升子序列",))})
     found = resolve(Request(question="最长上升子序列 O(n log n) 的写法总是 WA"), cat)
