@@ -247,6 +247,11 @@ def _id_named(m: re.Match[str], text: str, cat: Catalogue) -> Resolution | None:
         named = f"{contest.group(0).strip()} {m.group(0).strip()}"
         return Resolution(None, "id", named, missing_id=named)
     found = _named(m.group(1), "id", m.group(0).strip(), cat)
+    url = _other_judge_url(text, m.start())
+    if found is not None and found.problem_id is not None and url and not cat.problems[found.problem_id].source_name:
+        # "codeforces.com/problemset/problem/1143/A" or HDU's "showproblem.php?pid=1143" is that judge's
+        # problem 1143, not the starter problem numbered 1143 (imported problems carry their source).
+        return Resolution(None, "id", url, missing_id=url)
     if found is None or not _OTHER_JUDGE.match(m.group(0)) or found.candidates:
         return found
     if found.problem_id is None or not cat.problems[found.problem_id].source_name:
@@ -254,6 +259,21 @@ def _id_named(m: re.Match[str], text: str, cat: Catalogue) -> Resolution | None:
         # problem, and it is reported with its judge's name ("洛谷 P1001", not "1001").
         return Resolution(None, "id", found.evidence, missing_id=found.evidence)
     return found
+
+
+# Judges whose problem pages are never the starter base's: a numeric id in their URLs is their own.
+_OTHER_JUDGE_HOST = re.compile(
+    r"(?:^|\.)(?:codeforces\.com|hdu\.edu\.cn|poj\.org|luogu\.com\.cn|acwing\.com|nowcoder\.com|atcoder\.jp|"
+    r"vjudge\.net|zoj\.pintia\.cn|pintia\.cn|onlinejudge\.org|spoj\.com|kattis\.com|hackerrank\.com)$", re.I)
+_URL = re.compile(r"https?://([^/\s?#]+)[^\s]*", re.I)
+
+
+def _other_judge_url(text: str, at: int) -> str | None:
+    """The URL (without its scheme) around position `at` when it is on another judge's site."""
+    for url in _URL.finditer(text):
+        if url.start() <= at < url.end() and _OTHER_JUDGE_HOST.search(url.group(1).split(":")[0]):
+            return url.group(0).split("://", 1)[1].rstrip("/.,;:)）。，")[:80]
+    return None
 
 
 def _leading_number_with_title(text: str, cat: Catalogue) -> Resolution | None:

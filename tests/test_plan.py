@@ -35,6 +35,15 @@ def test_an_id_or_judge_url_in_the_question(question, pid):
     assert (found.problem_id, found.rule, found.missing_id) == (pid, "id", None)
 
 
+@pytest.mark.parametrize("question,missing", [
+    ("https://codeforces.com/problemset/problem/1007/A WA on test 3", "codeforces.com/problemset/problem/1007/A"),
+    ("http://acm.hdu.edu.cn/showproblem.php?pid=1007 一直 WA", "acm.hdu.edu.cn/showproblem.php?pid=1007"),
+])
+def test_a_number_in_another_judges_url_is_that_judges_problem(question, missing):
+    assert res(question) == Resolution(None, "id", missing, missing_id=missing)
+    assert res(question.replace(missing.split("/")[0], "oj.example")).problem_id == "1007"  # the operator's own OJ
+
+
 def test_the_problem_field_wins_and_a_missing_id_is_reported_not_mapped():
     assert res("leetcode 300 question", problem_id="239") == Resolution("239", "field", "239")
     assert res("anything", problem_id="27") == Resolution(None, "field", "27", missing_id="27")
