@@ -450,6 +450,9 @@ def without_names(question: str, problem: Problem, resolution: Resolution) -> st
     """
     if resolution.rule == "id" and resolution.evidence:
         question = _without_id(question, resolution.evidence)
+    for pid in {problem.id, problem.display_id}:  # "做 300. 最长上升子序列": the number beside the title
+        alone = rf"(?<![\w.\[,=<>])(?<![=<>] )(?:#|第|LC|lc)?{re.escape(pid)}(?:\.|题|題)?(?![\w\],])"
+        question = re.sub(alone, " ", question)
     for name in sorted((t for t in (problem.title_zh, problem.title_en, *problem.aka) if t), key=len, reverse=True):
         question = without_title(question, name)
     if resolution.rule == "title" and len(resolution.evidence) > 2:  # a loosely written title, as written

@@ -62,6 +62,9 @@ class Settings:
     # ...except one that explains the pasted error when the problem's own documents hardly match it: its
     # error-part match at least this many times theirs (and the full floor) puts it first. 0 = off.
     general_error_lead: float = 3.0
+    # ...or one the question itself describes (its best window) at least this many times better than the
+    # problem's own documents ("Run Code passes, Submit fails, that case alone passes"). 0 = off.
+    general_question_lead: float = 4.0
     # Inside a named problem, a question with code or judge output votes once more (RRF) for the problem's
     # error patterns. Off: on the tuning split (BM25) it raises best@1 0.759 -> 0.826 but lowers R@1,
     # the measure, 0.892 -> 0.887 (an error pattern that is not the student's bug then leads).

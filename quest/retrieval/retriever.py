@@ -540,23 +540,48 @@ class Retriever:
         ("Time Limit Exceeded") names no cause, and a problem with its own error pattern for the verdict
         ("Segmentation fault" on Number of Islands: its recursion-depth pattern) keeps the lead.
         """
+        if not general or not own:
+            return []
+        question = next((q for q in queries if q.name == "question" and q.tokens), None)
+        detail = [t for t in question.tokens if t not in _verdict_vocabulary()] if question else []
+        if len(detail) > WINDOW_TOKENS * 3 // 2 and self.settings.general_question_lead > 0:
+            # "Run Code passes, Submit fails, the failing case alone passes": a long question describes a
+            # general cause in words the problem's own documents do not use. (A short one - "运行测试用例时
+            # 遇到内部错误" - is too little to outweigh the problem it names.)
+            lead = self._leads_on(detail, own, general, attempt, self.settings.general_question_lead, windows=True)
+            if lead:
+                return lead
         ratio = self.settings.general_error_lead
         error = next((q for q in queries if q.name == "error" and q.tokens), None)
-        if ratio <= 0 or error is None or not general or not own:
+        if ratio <= 0 or error is None:
             return []
         verdicts = {t.removeprefix("verdict_").upper() for t in error.tokens if t.startswith("verdict_")}
         if not verdicts or verdicts & self._bug_verdicts.get(self.index.chunks[own[0].row].problem_id, set()):
             return []  # the problem's own error patterns cover this verdict: one of them is the likelier cause
         detail = [t for t in error.tokens if t not in _verdict_vocabulary()]
-        bound = self.index.bm25.max_score(detail) if detail else 0.0
-        if bound <= 0:
-            return []
+        return self._leads_on(detail, own, general, attempt, ratio)
+
+    def _leads_on(self, detail: Sequence[str], own: Sequence[_Candidate], general: Sequence[_Candidate],
+                  attempt: _Attempt, ratio: float, windows: bool = False) -> list[_Candidate]:
+        """The first general candidate whose BM25 match on `detail` (against detail's own bound; with
+        `windows`, its best window of WINDOW_TOKENS against the window's bound) clears the floor and is
+        `ratio` times the problem's best; none otherwise."""
+        step = WINDOW_TOKENS // 2
+        spans = [list(detail)]
+        if windows and len(detail) > WINDOW_TOKENS * 3 // 2:
+            spans += [list(detail[i:i + WINDOW_TOKENS]) for i in range(0, len(detail) - step, step)]
         rows = np.fromiter((c.row for c in (*own, *general)), dtype=np.int64, count=len(own) + len(general))
         scored = getattr(self.index.bm25, "scores_for", None)
-        raw = scored(detail, rows) if scored is not None else self.index.bm25.scores(detail)[rows]
-        match = dict(zip(rows.tolist(), (normalized(float(x), bound) for x in raw), strict=True))
-        best_own = max((match[c.row] for c in own), default=0.0)
-        return [c for c in general if match[c.row] >= attempt.bm25_floor and match[c.row] >= ratio * best_own][:1]
+        match = np.zeros(rows.size)
+        for span in spans:
+            bound = self.index.bm25.max_score(span) if span else 0.0
+            if bound > 0:
+                raw = scored(span, rows) if scored is not None else self.index.bm25.scores(span)[rows]
+                match = np.maximum(match, [normalized(float(x), bound) for x in raw])
+        by_row = dict(zip(rows.tolist(), match.tolist(), strict=True))
+        best_own = max((by_row[c.row] for c in own), default=0.0)
+        return [c for c in general
+                if by_row[c.row] > 0 and by_row[c.row] >= attempt.bm25_floor and by_row[c.row] >= ratio * best_own][:1]
 
     def twin(self, doc_id: str, lang: str) -> str | None:
         """The id of `doc_id`'s translation into `lang`, if the base has it."""
