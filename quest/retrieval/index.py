@@ -28,8 +28,8 @@ import scipy.sparse as sp
 from quest.errors import IndexError_
 from quest.kb.documents import Chunk, Document, KnowledgeBase
 from quest.kb.markdown import chunk_document
+from quest.retrieval import compaction, doc_hashes, store
 from quest.retrieval import dense as dense_module
-from quest.retrieval import doc_hashes, store
 from quest.retrieval.chunktable import NO_PROBLEM, IndexChunks, merge_tables
 from quest.retrieval.dense import DenseIndex
 from quest.retrieval.doc_hashes import HashDelta, StoredHashes
@@ -43,7 +43,7 @@ from quest.settings import Settings
 
 log = logging.getLogger(__name__)
 
-__all__ = ["BM25_ONLY", "FORMAT_VERSION", "Index", "UpdateReport", "build_index", "compact_index",
+__all__ = ["BM25_ONLY", "FORMAT_VERSION", "Index", "UpdateReport", "build_index", "compact_and_save", "compact_index",
            "index_dir_for", "load_index", "open_index", "save_index", "update_index"]
 
 BM25_ONLY = "bm25-only"
@@ -303,6 +303,27 @@ def compact_index(index: Index) -> Index:
                  doc_hashes=dict(index.doc_hashes), chunk_max_chars=index.chunk_max_chars, dim=index.dim)
 
 
+def compact_and_save(index: Index, folder: Path, timings: dict[str, float] | None = None) -> Index:
+    """`compact_index` then `save_index`, streamed: the new base is written file by file from the old
+    segments in blocks (compaction.py), never held whole in memory; returned loaded (memory-mapped).
+
+    The same files as the in-memory path; as crash-safe (the manifest naming the new base is written
+    last, atomically). `timings` (optional) receives the seconds of each file and phase.
+    """
+    clock = _Phases(timings)
+    folder.mkdir(parents=True, exist_ok=True)
+    on_disk = _written(folder)
+    # A new segment number, also past any the folder's manifest names: its files are never overwritten.
+    name = _segment_name(max(int(n[1:]) for n in [*on_disk, *(s.name for s in index.segments)]) + 1)
+    entry = compaction.write_base(index, folder, name, clock.lap)
+    base = store.read_segment(entry, folder)
+    compacted = Index(segments=[base], deleted=np.zeros(base.rows, dtype=bool), model=index.model,
+                      doc_hashes=dict(index.doc_hashes), chunk_max_chars=index.chunk_max_chars, dim=index.dim)
+    clock.lap("load")
+    save_index(compacted, folder, timings, written={name: entry})
+    return compacted
+
+
 def _gathered_dense(index: Index, rows: np.ndarray) -> DenseIndex | None:
     """A new float16 index over `rows` of `index`, in that order."""
     if index.dense is None:
@@ -351,14 +372,16 @@ def _written(folder: Path) -> dict[str, SegmentEntry]:
         return {}
 
 
-def save_index(index: Index, folder: Path, timings: dict[str, float] | None = None) -> None:
+def save_index(index: Index, folder: Path, timings: dict[str, float] | None = None, *,
+               written: dict[str, SegmentEntry] | None = None) -> None:
     """Write the segments not yet on disk, the deleted rows and (last, atomically) the manifest.
 
-    `timings` (optional) receives the seconds of each phase, for `python -m quest bench`.
+    `timings` (optional) receives the seconds of each phase, for `python -m quest bench`;
+    `written`: segments whose files the caller has just written (a streamed compaction).
     """
     clock = _Phases(timings)
     folder.mkdir(parents=True, exist_ok=True)
-    on_disk = _written(folder)
+    on_disk = {**_written(folder), **(written or {})}
     clock.lap("read_manifest")
     entries = []
     for seg in index.segments:
@@ -491,13 +514,15 @@ def open_index(kb: KnowledgeBase, settings: Settings, embedder: Embedder | None,
                                    seconds=time.perf_counter() - started)
     index, report = update_index(index, kb, settings, embedder, progress)
     action = report.action
+    saved = False
     if compact or index.needs_compaction():
         if progress:
             progress(f"Compacting the index ({len(index.segments)} segments, "
                      f"{int(index.deleted.sum())} deleted rows)...")
-        index = compact_index(index)
+        saved = not settings.index_read_only  # read-only: the new base is built in memory and not written
+        index = compact_and_save(index, folder) if saved else compact_index(index)
         action = "compacted" if action == "loaded" else action
-    if action != "loaded":
+    if action != "loaded" and not saved:
         _save_unless_read_only(index, folder, settings)
     attach_vector_store(index, settings)
     return index, UpdateReport(action, report.embedded_docs, report.removed_docs, report.reason,
