@@ -425,6 +425,7 @@ def write_base(index, folder: Path, name: str, lap: Callable[[str], None] = lamb
     plan_ = plan(index)
     table = new_table(index, plan_)
     terms = sorted(index.bm25.vocab, key=index.bm25.vocab.__getitem__)
+    lap("plan")
     writers: dict[str, Callable[[Path], None]] = {
         f"{name}.chunks.jsonl": _records_writer(plan_),
         f"{name}.columns.npz": table.save_columns,
