@@ -3,8 +3,8 @@
 The index is a list of segments (a base and append-only deltas, see segments.py) plus a mask
 of deleted rows. An update embeds only new or changed documents, appends them as one delta
 segment, marks their old rows deleted, and writes only the delta, the deleted-rows list and
-the manifest (store.py). When the deltas grow past a threshold, `compact` merges everything
-into a new base (also `python -m quest index --compact`).
+the manifest (store.py). When the deltas grow past a threshold, compaction merges everything
+into a new base (also `python -m quest index --compact`), streamed to disk (compaction.py).
 
 On disk (one folder per embedding model, so switching models never mixes vectors) the
 manifest (manifest.py: format, model, dimension, chunk size, per-document hashes, segments
@@ -266,9 +266,11 @@ def update_index(index: Index, kb: KnowledgeBase, settings: Settings, embedder: 
 
 
 def compact_index(index: Index) -> Index:
-    """One new base segment holding the live rows only, grouped by problem (see layout.py).
+    """One new base segment holding the live rows only, grouped by problem (see layout.py), in memory.
 
-    No re-embedding, and the vocabulary is kept. The parts are merged in row order and then
+    `open_index` writes the same base with `compact_and_save`, which streams it to disk instead; this
+    in-memory path serves a read-only index folder and is the reference the streamed one is tested
+    against. No re-embedding, and the vocabulary is kept. The parts are merged in row order and then
     permuted (one extra copy of one part at a time); the vectors are gathered straight in the
     new order, in float32 batches (1M rows would be 4 GB at once).
     """
