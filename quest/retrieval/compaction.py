@@ -16,8 +16,9 @@ same layout:
 - the IVF index: trained as `DenseIndex.build_approximate` trains it, every row assigned to its
   list in the same batches, then written one list after another (each list's codes and row ids).
 
-What stays in memory is O(rows) small per-row arrays (~50 bytes a row: codes, record offsets,
-the row mappings, document lengths, IVF list numbers) plus one block. The bytes written are
+What stays in memory is O(rows) small per-row arrays (about 100 bytes a row: codes, record offsets,
+the row mappings, document lengths, IVF list numbers), one block, and the IVF's training sample
+and assignment batch: 0.53 GB of anonymous memory at 1M chunks (docs/bench/scale-1m-compaction). The bytes written are
 those `compact_index` + `save_index` write (tests/retrieval/test_compaction.py compares them
 file by file; .npz archives member by member, since a zip entry carries its write time).
 
