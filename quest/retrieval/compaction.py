@@ -203,26 +203,30 @@ def merge_columns(parts: Sequence[tuple[object, np.ndarray]], width: int, spill:
     counts = np.zeros(width, dtype=np.int64)
     merged = _Merged(counts, spill.with_name(f"{spill.name}.indices.tmp"),
                      spill.with_name(f"{spill.name}.data.tmp"))
-    with merged.indices.open("wb") as out_indices, merged.data.open("wb") as out_data:
-        for c0, c1 in _column_blocks(total, BLOCK_ENTRIES):
-            keys, values = [], []
-            for (matrix, mapping), indptr in zip(parts, pointers, strict=True):
-                lo, hi = int(indptr[c0]), int(indptr[c1])
-                if hi == lo:
+    try:
+        with merged.indices.open("wb") as out_indices, merged.data.open("wb") as out_data:
+            for c0, c1 in _column_blocks(total, BLOCK_ENTRIES):
+                keys, values = [], []
+                for (matrix, mapping), indptr in zip(parts, pointers, strict=True):
+                    lo, hi = int(indptr[c0]), int(indptr[c1])
+                    if hi == lo:
+                        continue
+                    new = mapping[np.asarray(matrix.indices[lo:hi])]
+                    column = np.repeat(np.arange(c1 - c0, dtype=np.int64), np.diff(indptr[c0:c1 + 1]))
+                    kept = new >= 0
+                    keys.append((column[kept] << 32) + new[kept])  # new positions fit in 31 bits (int32 on disk)
+                    values.append(np.asarray(matrix.data[lo:hi], dtype=np.float32)[kept])
+                if not keys:
                     continue
-                new = mapping[np.asarray(matrix.indices[lo:hi])]
-                column = np.repeat(np.arange(c1 - c0, dtype=np.int64), np.diff(indptr[c0:c1 + 1]))
-                kept = new >= 0
-                keys.append((column[kept] << 32) + new[kept])  # new positions fit in 31 bits (int32 on disk)
-                values.append(np.asarray(matrix.data[lo:hi], dtype=np.float32)[kept])
-            if not keys:
-                continue
-            key = np.concatenate(keys)
-            by_key = np.argsort(key, kind="stable")  # runs already sorted within each part: timsort merges them
-            key = key[by_key]
-            counts[c0:c1] += np.bincount(key >> 32, minlength=c1 - c0)
-            out_indices.write((key & 0xFFFFFFFF).astype(np.int32).tobytes())
-            out_data.write(np.concatenate(values)[by_key].tobytes())
+                key = np.concatenate(keys)
+                by_key = np.argsort(key, kind="stable")  # nearly sorted runs (one per part): timsort merges them
+                key = key[by_key]
+                counts[c0:c1] += np.bincount(key >> 32, minlength=c1 - c0)
+                out_indices.write((key & 0xFFFFFFFF).astype(np.int32).tobytes())
+                out_data.write(np.concatenate(values)[by_key].tobytes())
+    except BaseException:
+        merged.remove()
+        raise
     return merged
 
 
