@@ -38,7 +38,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 import faiss
 import numpy as np
@@ -51,6 +51,9 @@ from quest.retrieval.layout import grouped_order
 from quest.retrieval.manifest import FileEntry, SegmentEntry
 from quest.retrieval.scopes import RowOrder
 from quest.retrieval.segments import Segment, offsets_of
+
+if TYPE_CHECKING:  # index.py imports this module
+    from quest.retrieval.index import Index
 
 log = logging.getLogger(__name__)
 
@@ -77,7 +80,7 @@ class Plan:
         return int(self.source.size)
 
 
-def plan(index) -> Plan:
+def plan(index: Index) -> Plan:
     """The live rows grouped by problem (layout.py), exactly as `compact_index` orders them."""
     live = np.flatnonzero(~index.deleted)
     source = live[grouped_order(index.chunks.problem[live])]
@@ -254,7 +257,7 @@ def _column_blocks(total: np.ndarray, limit: int) -> Iterator[tuple[int, int]]:
 # --------------------------------------------------------------------------- the segment's files
 
 
-def new_table(index, plan: Plan) -> ChunkTable:
+def new_table(index: Index, plan: Plan) -> ChunkTable:
     """The new base's chunk columns and names (records stay on disk: `_records_writer` copies them)."""
     chunks, source = index.chunks, plan.source
     lengths = [np.diff(np.asarray(plan.segments[s].chunks.offsets[lo:hi + 1], dtype=np.int64))
@@ -421,7 +424,7 @@ def _list_blocks(ends: np.ndarray, limit: int) -> Iterator[tuple[int, int]]:
 # --------------------------------------------------------------------------- the whole segment
 
 
-def write_base(index, folder: Path, name: str, lap: Callable[[str], None] = lambda _: None) -> SegmentEntry:
+def write_base(index: Index, folder: Path, name: str, lap: Callable[[str], None] = lambda _: None) -> SegmentEntry:
     """Write the segment `name` holding `index`'s live rows (what `compact_index` builds) into `folder`.
 
     Files as `store.write_segment` names and lays them out, each written under a temporary name
