@@ -249,3 +249,16 @@ def load_kb(kb_dir: Path) -> KnowledgeBase:
     from quest.kb.markdown import load_knowledge_base
 
     return load_knowledge_base(kb_dir)
+
+
+def test_a_read_only_replica_compacts_in_memory_and_writes_nothing(settings, kb_dir):
+    embedder = HashingEmbedder(lexical=True)
+    open_index(load_kb(kb_dir), settings, embedder)
+    folder = index_dir_for(settings, embedder.name)
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    (kb_dir / "docs" / "faq-recursion.md").unlink()
+    replica = settings.replace(index_read_only=True)
+    index, report = open_index(load_kb(kb_dir), replica, embedder, compact=True)
+    assert report.action == "updated" and [s.name for s in index.segments] == ["s000002"]
+    assert index.segments[0].stored is None and not index.deleted.any()  # built in memory
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
