@@ -27,6 +27,10 @@ def _get(d: Any, *path: str) -> Any:
     return d
 
 
+def _mib(value: Any) -> str:
+    return "–" if value is None else f"{value / 2**20:,.0f} MiB"
+
+
 def _f(value: Any, digits: int = 2) -> str:
     if value is None:
         return "–"
@@ -64,15 +68,17 @@ def markdown(results: dict[str, Any]) -> str:
                "the delta, the deleted-rows list and the manifest; compaction merges a delta of 100 edited "
                "documents into a new base. Vectors are float16 (FAISS scalar quantizer, memory-mapped on load).")
     out.append("")
-    out.append("| chunks | update s (in memory + save) | bytes written | compaction s (merge + save) | load s | "
-               "disk bytes / chunk | resident bytes / chunk | float16 vs float32: recall@30 / nDCG@30 |")
+    out.append("| chunks | update s (in memory + save) | bytes written | compaction s (merge + save), "
+               "anon peak growth | load s | disk bytes / chunk | resident bytes / chunk | "
+               "float16 vs float32: recall@30 / nDCG@30 |")
     out.append("|---:|---|---:|---|---:|---:|---:|---|")
     for s in sizes:
         u, c, p = _get(s, "shape", "update") or {}, _get(s, "shape", "compaction") or {}, _get(s, "shape",
                                                                                                "persistence") or {}
         f16 = s.get("compare_float16") or {}
         out.append(f"| {s['chunks']:,} | {_f(u.get('update_seconds'))} + {_f(u.get('save_seconds'))} | "
-                   f"{_f(u.get('bytes_written'))} | {_f(c.get('merge_seconds'))} + {_f(c.get('save_seconds'))} | "
+                   f"{_f(u.get('bytes_written'))} | {_f(c.get('merge_seconds'))} + {_f(c.get('save_seconds'))}, "
+                   f"{_mib(c.get('peak_anon_growth_bytes'))} | "
                    f"{_f(p.get('load_seconds_median'))} | {_f(p.get('disk_bytes_per_chunk'))} | "
                    f"{_f(p.get('resident_bytes_per_chunk'))} | "
                    f"{_f(f16.get('recall_at_30'), 4)} / {_f(f16.get('ndcg_at_30'), 4)} |")

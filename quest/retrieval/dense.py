@@ -42,6 +42,7 @@ faiss.omp_set_num_threads(SEARCH_THREADS)
 APPROXIMATE_FROM = 150_000
 NPROBE = 32
 TRAIN_PER_LIST = 40
+ADD_BATCH = 65536  # rows assigned to lists at once (a streamed compaction assigns in the same batches)
 
 
 def _best(sims: np.ndarray, k: int, ids: np.ndarray | None = None) -> np.ndarray:
@@ -83,6 +84,14 @@ class DenseIndex:
 
     def build_approximate(self, nlist: int | None = None, seed: int = 0) -> None:
         """Train and fill an IVF index (float16 codes) over these rows, for approximate global search."""
+        ivf = self.trained_approximate(nlist, seed)
+        with all_cores():
+            for start in range(0, self.size, ADD_BATCH):  # float32 batches: the whole matrix is never copied
+                ivf.add(self.vectors[start:start + ADD_BATCH].astype(np.float32))
+        self.ivf = ivf
+
+    def trained_approximate(self, nlist: int | None = None, seed: int = 0) -> faiss.IndexIVFScalarQuantizer:
+        """An empty IVF index trained on a sample of these rows (compaction.py fills one list by list on disk)."""
         n = self.size
         # ~sqrt(n) lists: at 1M rows, 4 x sqrt(n) (as measured at 100k) made training and every compaction's
         # k-means several minutes on two cores; recall at NPROBE is measured by the bench either way.
@@ -95,9 +104,7 @@ class DenseIndex:
         ivf.referenced_objects = [quantizer]  # the quantizer must live as long as the index
         with all_cores():
             ivf.train(self.vectors[sample].astype(np.float32))
-            for start in range(0, n, 65536):  # float32 batches: the whole matrix is never copied
-                ivf.add(self.vectors[start:start + 65536].astype(np.float32))
-        self.ivf = ivf
+        return ivf
 
     @classmethod
     def from_vectors(cls, vectors: np.ndarray) -> DenseIndex:

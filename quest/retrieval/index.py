@@ -3,8 +3,8 @@
 The index is a list of segments (a base and append-only deltas, see segments.py) plus a mask
 of deleted rows. An update embeds only new or changed documents, appends them as one delta
 segment, marks their old rows deleted, and writes only the delta, the deleted-rows list and
-the manifest (store.py). When the deltas grow past a threshold, `compact` merges everything
-into a new base (also `python -m quest index --compact`).
+the manifest (store.py). When the deltas grow past a threshold, compaction merges everything
+into a new base (also `python -m quest index --compact`), streamed to disk (compaction.py).
 
 On disk (one folder per embedding model, so switching models never mixes vectors) the
 manifest (manifest.py: format, model, dimension, chunk size, per-document hashes, segments
@@ -28,8 +28,8 @@ import scipy.sparse as sp
 from quest.errors import IndexError_
 from quest.kb.documents import Chunk, Document, KnowledgeBase
 from quest.kb.markdown import chunk_document
+from quest.retrieval import compaction, doc_hashes, store
 from quest.retrieval import dense as dense_module
-from quest.retrieval import doc_hashes, store
 from quest.retrieval.chunktable import NO_PROBLEM, IndexChunks, merge_tables
 from quest.retrieval.dense import DenseIndex
 from quest.retrieval.doc_hashes import HashDelta, StoredHashes
@@ -43,7 +43,7 @@ from quest.settings import Settings
 
 log = logging.getLogger(__name__)
 
-__all__ = ["BM25_ONLY", "FORMAT_VERSION", "Index", "UpdateReport", "build_index", "compact_index",
+__all__ = ["BM25_ONLY", "FORMAT_VERSION", "Index", "UpdateReport", "build_index", "compact_and_save", "compact_index",
            "index_dir_for", "load_index", "open_index", "save_index", "update_index"]
 
 BM25_ONLY = "bm25-only"
@@ -266,9 +266,11 @@ def update_index(index: Index, kb: KnowledgeBase, settings: Settings, embedder: 
 
 
 def compact_index(index: Index) -> Index:
-    """One new base segment holding the live rows only, grouped by problem (see layout.py).
+    """One new base segment holding the live rows only, grouped by problem (see layout.py), in memory.
 
-    No re-embedding, and the vocabulary is kept. The parts are merged in row order and then
+    `open_index` writes the same base with `compact_and_save`, which streams it to disk instead; this
+    in-memory path serves a read-only index folder and is the reference the streamed one is tested
+    against. No re-embedding, and the vocabulary is kept. The parts are merged in row order and then
     permuted (one extra copy of one part at a time); the vectors are gathered straight in the
     new order, in float32 batches (1M rows would be 4 GB at once).
     """
@@ -301,6 +303,27 @@ def compact_index(index: Index) -> Index:
                    dense=with_approximate(_gathered_dense(index, live[perm])), lexical=lexical)
     return Index(segments=[base], deleted=np.zeros(base.rows, dtype=bool), model=index.model,
                  doc_hashes=dict(index.doc_hashes), chunk_max_chars=index.chunk_max_chars, dim=index.dim)
+
+
+def compact_and_save(index: Index, folder: Path, timings: dict[str, float] | None = None) -> Index:
+    """`compact_index` then `save_index`, streamed: the new base is written file by file from the old
+    segments in blocks (compaction.py), never held whole in memory; returned loaded (memory-mapped).
+
+    The same files as the in-memory path; as crash-safe (the manifest naming the new base is written
+    last, atomically). `timings` (optional) receives the seconds of each file and phase.
+    """
+    clock = _Phases(timings)
+    folder.mkdir(parents=True, exist_ok=True)
+    on_disk = _written(folder)
+    # A new segment number, also past any the folder's manifest names: its files are never overwritten.
+    name = _segment_name(max(int(n[1:]) for n in [*on_disk, *(s.name for s in index.segments)]) + 1)
+    entry = compaction.write_base(index, folder, name, clock.lap)
+    base = store.read_segment(entry, folder)
+    compacted = Index(segments=[base], deleted=np.zeros(base.rows, dtype=bool), model=index.model,
+                      doc_hashes=dict(index.doc_hashes), chunk_max_chars=index.chunk_max_chars, dim=index.dim)
+    clock.lap("load")
+    save_index(compacted, folder, timings, written={name: entry})
+    return compacted
 
 
 def _gathered_dense(index: Index, rows: np.ndarray) -> DenseIndex | None:
@@ -351,14 +374,16 @@ def _written(folder: Path) -> dict[str, SegmentEntry]:
         return {}
 
 
-def save_index(index: Index, folder: Path, timings: dict[str, float] | None = None) -> None:
+def save_index(index: Index, folder: Path, timings: dict[str, float] | None = None, *,
+               written: dict[str, SegmentEntry] | None = None) -> None:
     """Write the segments not yet on disk, the deleted rows and (last, atomically) the manifest.
 
-    `timings` (optional) receives the seconds of each phase, for `python -m quest bench`.
+    `timings` (optional) receives the seconds of each phase, for `python -m quest bench`;
+    `written`: segments whose files the caller has just written (a streamed compaction).
     """
     clock = _Phases(timings)
     folder.mkdir(parents=True, exist_ok=True)
-    on_disk = _written(folder)
+    on_disk = {**_written(folder), **(written or {})}
     clock.lap("read_manifest")
     entries = []
     for seg in index.segments:
@@ -491,13 +516,15 @@ def open_index(kb: KnowledgeBase, settings: Settings, embedder: Embedder | None,
                                    seconds=time.perf_counter() - started)
     index, report = update_index(index, kb, settings, embedder, progress)
     action = report.action
+    saved = False
     if compact or index.needs_compaction():
         if progress:
             progress(f"Compacting the index ({len(index.segments)} segments, "
                      f"{int(index.deleted.sum())} deleted rows)...")
-        index = compact_index(index)
+        saved = not settings.index_read_only  # read-only: the new base is built in memory and not written
+        index = compact_and_save(index, folder) if saved else compact_index(index)
         action = "compacted" if action == "loaded" else action
-    if action != "loaded":
+    if action != "loaded" and not saved:
         _save_unless_read_only(index, folder, settings)
     attach_vector_store(index, settings)
     return index, UpdateReport(action, report.embedded_docs, report.removed_docs, report.reason,
