@@ -77,6 +77,9 @@ class MilvusStore:
         self.general = np.flatnonzero((self.problem == TABLE_NO_PROBLEM) & ~index.deleted).astype(np.int64)
         self.deleted = index.deleted
         self.has_lexical = index.lexical is not None
+        # The local sparse scorers rebuild each list's scores exactly (milvus_hybrid._Found).
+        self.scorers = {"bm25": getattr(index.bm25, "local", index.bm25),
+                        "lexical": getattr(index.lexical, "local", index.lexical)}
         self.vectors: dict[int, np.ndarray] = {}  # dense vectors the last searches returned, by row
 
     def key(self, row: int) -> str:
@@ -386,7 +389,8 @@ class MilvusBM25(_Local):
                     rrf_k: int = RRF_K) -> dict[str, list[tuple[int, float]]] | None:
         """Every (name, signal, query) list over `rows` from one server-side RRF call (milvus_hybrid.py);
         None when that cannot be exact and the retriever should ask list by list."""
-        asked = [ListQuery(name, signal, self._vector(signal, query)) for name, signal, query in queries]
+        asked = [ListQuery(name, signal, self._vector(signal, query), None if signal == "dense" else query)
+                 for name, signal, query in queries]
         found = scope_lists(self.store, asked, k, rows, rrf_k)
         if found is None:
             log.debug("milvus %s: this scope's lists are asked one by one", self.store.collection)
