@@ -209,7 +209,7 @@ class MilvusStore:
         found = ((self.row_of(h["key"]), float(h["distance"])) for h in hits)
         return [(row, score) for row, score in found if row is not None]
 
-    def _search(self, field: str, data: Any, k: int, expr: str = "") -> list[tuple[int, float]]:
+    def _search(self, field: str, data: Any, k: int, expr: str = "", local: Any = None) -> list[tuple[int, float]]:
         limit = k + TIE_MARGIN
         found = self._raw(field, data, limit, expr)
         # Rows tied with the k-th may run past what was fetched (Milvus breaks ties its own way):
@@ -223,24 +223,28 @@ class MilvusStore:
             return []
         rows = np.asarray([r for r, _ in found], dtype=np.int64)
         scores = np.asarray([s for _, s in found], dtype=np.float32)
+        if local is not None:  # the local float32 sums: Milvus's own may split a local tie (milvus_hybrid.py)
+            scores = self.scorers[field].scores_for(local, rows)
         return [(int(rows[i]), float(scores[i])) for i in _best(scores, k, rows)]  # ties by row, as locally
 
-    def ranked(self, field: str, data: Any, k: int, rows: np.ndarray | None = None) -> list[tuple[int, float]]:
-        """Top-k of one field over the live rows, or among `rows` (deleted ones dropped)."""
+    def ranked(self, field: str, data: Any, k: int, rows: np.ndarray | None = None,
+               local: Any = None) -> list[tuple[int, float]]:
+        """Top-k of one field over the live rows, or among `rows` (deleted ones dropped); a sparse
+        field's scores from the local scorer when given its query (`local`: tokens or lexical weights)."""
         if k <= 0:
             return []
         if rows is None:
-            return self._search(field, data, k)
+            return self._search(field, data, k, local=local)
         rows = np.asarray(rows, dtype=np.int64)
         rows = rows[~self.deleted[rows]] if rows.size else rows
         if rows.size == 0:
             return []
         expr = self.restriction(rows)
         if expr is not None:
-            return self._search(field, data, k, expr)
+            return self._search(field, data, k, expr, local)
         allowed = np.zeros(self.size, dtype=bool)
         allowed[rows] = True
-        found = self._search(field, data, MAX_LIMIT - TIE_MARGIN)  # an arbitrary subset: over-fetch, filter
+        found = self._search(field, data, MAX_LIMIT - TIE_MARGIN, local=local)  # an arbitrary subset: over-fetch
         return [(r, s) for r, s in found if allowed[r]][:k]
 
     def restriction(self, rows: np.ndarray) -> str | None:
@@ -404,7 +408,7 @@ class MilvusBM25(_Local):
 
     def search(self, tokens: Sequence[str], k: int, rows: np.ndarray | None = None) -> list[tuple[int, float]]:
         query = bm25_query(self.local, tokens)
-        return self.store.ranked("bm25", query, k, rows) if query else []
+        return self.store.ranked("bm25", query, k, rows, tokens) if query else []
 
 
 class MilvusLexical(_Local):
@@ -412,7 +416,7 @@ class MilvusLexical(_Local):
 
     def search(self, query: Any, k: int, rows: np.ndarray | None = None) -> list[tuple[int, float]]:
         weights = lexical_query(query)
-        return self.store.ranked("lexical", weights, k, rows) if weights else []
+        return self.store.ranked("lexical", weights, k, rows, query) if weights else []
 
 
 def attach(store: str, index: Any) -> None:
