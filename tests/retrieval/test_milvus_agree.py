@@ -39,14 +39,17 @@ LEXICAL = {  # marker word in the text -> its lexical weights (token id -> weigh
     "alder": {"11": float(A)},
     "birch": {"11": float(B1), "12": float(B2)},
     "cedar": {"13": 0.2},
+    "oak": {"13": 0.1},
+    "elm": {"21": 0.3},
     "query": {"11": float(Q1), "12": float(Q2)},
+    "pair": {"21": 0.5},
 }
 
 
 class MarkerEmbedder:
     """Dense and lexical vectors chosen per marker word (first match in the text)."""
 
-    name, dim, has_lexical = "fake-marker", 4, True
+    name, dim, has_lexical = "fake-marker", len(LEXICAL), True
 
     def _one(self, text: str) -> tuple[np.ndarray, dict[str, float]]:
         marker = next(m for m in LEXICAL if m in text)
@@ -66,8 +69,9 @@ class MarkerEmbedder:
 
 
 def knowledge() -> KnowledgeBase:
-    docs = [Document(id=f"faq-{m}", kind="faq", title=f"{m} notes", text=f"Notes about {m} trees and their wood.")
-            for m in ("alder", "birch", "cedar")]
+    words = {"alder": "wood", "birch": "wood", "cedar": "wood", "oak": "acorns", "elm": "wood"}  # rows in this order
+    docs = [Document(id=f"faq-{m}", kind="faq", title=f"{m} notes", text=f"Notes about {m} trees and their {word}.")
+            for m, word in words.items()]
     return KnowledgeBase(documents=tuple(docs), problems={})
 
 
@@ -104,3 +108,25 @@ def test_the_lists_from_one_hybrid_search_keep_the_local_order_of_a_float32_tie(
         # The list asked alone (the retriever's path where one call cannot be exact): the same.
         assert remote.lexical.search(emb.lexical[0], k) == [(r, float(s)) for r, s in want]
 
+
+def test_the_servers_own_fused_order_puts_equal_fused_scores_by_key(stores):
+    """Inherent in Milvus's RRF, and why Quest does not rank by it: oak is first in one list, elm
+    in another, so their fused scores are equal; the local fusion orders them by row (oak's is
+    lower), Milvus by primary key ("faq-elm#0@..." before "faq-oak#0@...")."""
+    from quest.bench.milvus_bench import _server_causes
+    from quest.retrieval.fusion import reciprocal_rank_fusion
+    from quest.retrieval.milvus_hybrid import ListQuery, scope_lists
+    from quest.retrieval.milvus_sparse import bm25_query, lexical_query
+
+    local, remote, embedder, _, _ = stores
+    oak, elm = (int(local.rows_by_doc[f"faq-{m}"][0]) for m in ("oak", "elm"))
+    weights = embedder.encode_queries(["pair"]).lexical[0]
+    asked = [ListQuery("bm25", "bm25", bm25_query(local.bm25, ["acorns"]), ["acorns"]),
+             ListQuery("lexical", "lexical", lexical_query(weights), weights)]
+    found = scope_lists(remote.bm25.store, asked, 5, None, 60)
+    assert [r for r, _ in found.lists["bm25"]] == [oak] and [r for r, _ in found.lists["lexical"]] == [elm]
+    here = reciprocal_rank_fusion({n: [r for r, _ in v] for n, v in found.lists.items()})
+    assert oak < elm and [r for r, _ in here] == [oak, elm]  # equal scores, by row
+    assert [r for r, _ in found.fused] == [elm, oak]  # equal scores, by key
+    assert [s for _, s in found.fused] == [float(F(1 / 61))] * 2  # float32 on the wire
+    assert _server_causes([(here, found.fused)]) == {"ranks": 0, "equal fused scores": 1}  # as the bench counts it
