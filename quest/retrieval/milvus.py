@@ -286,8 +286,9 @@ class MilvusStore:
                rrf_k: int = RRF_K) -> list[tuple[int, float]]:
         """(field, query) lists, each Milvus's top-k, fused by RRF on the server: (row, fused), best first.
 
-        Each list is what `_raw(field, query, k)` returns; the fused order equals a local
-        `reciprocal_rank_fusion` over those lists (ranks from 1; tests/retrieval/test_milvus_sparse.py).
+        Each list is what `_raw(field, query, k)` returns (tied rows in Milvus's storage order); the
+        fused scores are a local `reciprocal_rank_fusion` over those lists (ranks from 1), equal ones
+        in primary-key order (tests/retrieval/test_milvus_sparse.py, test_milvus_agree.py).
         """
         from pymilvus import AnnSearchRequest, RRFRanker
 
