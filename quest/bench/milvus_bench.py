@@ -25,7 +25,7 @@ import numpy as np
 from quest.bench import lifecycle, stages, vectors
 from quest.bench.corpus import generate, make_queries
 from quest.bench.measure import machine, rss_bytes, summary
-from quest.retrieval.fusion import reciprocal_rank_fusion
+from quest.retrieval.fusion import RRF_K, reciprocal_rank_fusion
 from quest.retrieval.index import Index, load_index, save_index
 from quest.retrieval.retriever import Retriever
 from quest.retrieval.sparse import top_k
@@ -39,9 +39,11 @@ STAGE_LABELS = {
     "dense_global": "dense global",
     "bm25_global": "sparse: BM25 global",
     "lexical_global": "sparse: lexical global",
-    "hybrid_global": "hybrid: dense + BM25 + lexical, RRF k=60",
+    "hybrid_global": "hybrid: dense + BM25 + lexical, RRF k=60 (Milvus: the lists of one hybrid_search, fused here)",
+    "server_global": "hybrid, Milvus's own fused order from the same call (not used to rank)",
     "hybrid_problem": "hybrid restricted to the problem",
-    "retrieval_no_embed": "whole Retriever.search (excl. embedding)",
+    "server_problem": "hybrid restricted to the problem, Milvus's own fused order",
+    "retrieval_no_embed": "whole Retriever.search (excl. embedding; agreement: top-5 hits)",
 }
 
 
@@ -109,20 +111,40 @@ def _local_query(index: Index, q: tuple, samples: dict[str, list[float]]) -> dic
     return got
 
 
+def _milvus_hybrid(store: Any, asked: list, rows: np.ndarray | None) -> tuple[list, list]:
+    """The retriever's path for one scope: every list from one server-side RRF `hybrid_search` (two
+    with ties at a cut), rebuilt and fused here as the local lists are; and the server's own fused
+    order from the same call (empty when the scope fell back to one call per list)."""
+    from quest.retrieval.milvus_hybrid import scope_lists
+
+    found = scope_lists(store, asked, K, rows, RRF_K)
+    if found is None:  # as the retriever: each list asked on its own
+        lists = {q.name: store.ranked(q.field, q.data, K, rows, q.local) for q in asked}
+        return reciprocal_rank_fusion({n: [r for r, _ in v] for n, v in lists.items()})[:K], []
+    fused = reciprocal_rank_fusion({n: [r for r, _ in v] for n, v in found.lists.items()})[:K]
+    return fused, found.fused[:K]
+
+
 def _milvus_query(index: Index, q: tuple, samples: dict[str, list[float]]) -> dict[str, list]:
+    from quest.retrieval.milvus_hybrid import ListQuery
     from quest.retrieval.milvus_sparse import bm25_query, lexical_query
 
     vec, tokens, lexical, rows = q
     store = index.dense.store
-    requests = [("dense", vec.astype(np.float32).tolist()), ("bm25", bm25_query(index.bm25.local, tokens)),
-                ("lexical", lexical_query(lexical))]
-    return {"dense_problem": _timed(samples, "dense_problem", lambda: index.dense.search_rows(vec, rows, K)),
-            "dense_global": _timed(samples, "dense_global", lambda: index.dense.search(vec, K)),
-            "bm25_global": _timed(samples, "bm25_global", lambda: index.bm25.search(tokens, K)),
-            "lexical_global": _timed(samples, "lexical_global", lambda: index.lexical.search(lexical, K)),
-            "hybrid_global": _timed(samples, "hybrid_global", lambda: store.hybrid(requests, K)[:K]),
-            "hybrid_problem": _timed(samples, "hybrid_problem",
-                                     lambda: store.hybrid(requests, K, rows)[:K] if rows.size else [])}
+    asked = [ListQuery("dense", "dense", vec.astype(np.float32).tolist()),
+             ListQuery("bm25", "bm25", bm25_query(index.bm25.local, tokens), tokens),
+             ListQuery("lexical", "lexical", lexical_query(lexical), lexical)]
+    got = {"dense_problem": _timed(samples, "dense_problem", lambda: index.dense.search_rows(vec, rows, K)),
+           "dense_global": _timed(samples, "dense_global", lambda: index.dense.search(vec, K)),
+           "bm25_global": _timed(samples, "bm25_global", lambda: index.bm25.search(tokens, K)),
+           "lexical_global": _timed(samples, "lexical_global", lambda: index.lexical.search(lexical, K))}
+    for scope, where in (("global", None), ("problem", rows)):
+        if where is not None and not where.size:
+            got[f"hybrid_{scope}"], got[f"server_{scope}"] = [], []
+            continue
+        got[f"hybrid_{scope}"], got[f"server_{scope}"] = _timed(samples, f"hybrid_{scope}",
+                                                                lambda w=where: _milvus_hybrid(store, asked, w))
+    return got
 
 
 def _run(index: Index, queries: _Queries, one: Callable) -> tuple[dict[str, list[float]], list[dict]]:
@@ -130,20 +152,60 @@ def _run(index: Index, queries: _Queries, one: Callable) -> tuple[dict[str, list
     return samples, [one(index, q, samples) for q in queries.items]
 
 
-def _agreement(local: list[dict], remote: list[dict]) -> dict[str, float]:
-    """Share of queries whose top-30 rows are the same set, per stage (order compared for top-5)."""
-    out = {}
+def _agreement(local: list[dict], remote: list[dict]) -> dict[str, Any]:
+    """Share of queries whose top-30 rows are the same set, per stage (order compared for top-5).
+
+    `server_<scope>` compares Milvus's own fused order (not used to rank) with the local fused
+    list, and counts why each differing top 5 differs (see `_server_causes`)."""
+    out: dict[str, Any] = {}
     for key in local[0] if local else {}:
-        same = [{r for r, _ in a[key]} == {r for r, _ in b[key]} for a, b in zip(local, remote, strict=True)]
-        top5 = [[r for r, _ in a[key]][:5] == [r for r, _ in b[key]][:5] for a, b in zip(local, remote, strict=True)]
+        pairs = list(zip(local, remote, strict=True))
+        same = [{r for r, _ in a[key]} == {r for r, _ in b[key]} for a, b in pairs]
+        top5 = [[r for r, _ in a[key]][:5] == [r for r, _ in b[key]][:5] for a, b in pairs]
         out[key] = {"top30_same_set": round(float(np.mean(same)), 4), "top5_same_order": round(float(np.mean(top5)), 4)}
+    for scope in ("global", "problem"):
+        pairs = [(a[f"hybrid_{scope}"], b[f"server_{scope}"]) for a, b in zip(local, remote, strict=True)
+                 if b.get(f"server_{scope}")]
+        if pairs:
+            out[f"server_{scope}"] = {
+                "queries": len(pairs),
+                "top30_same_set": round(float(np.mean([{r for r, _ in a} == {r for r, _ in b} for a, b in pairs])), 4),
+                "top5_same_order": round(float(np.mean([[r for r, _ in a][:5] == [r for r, _ in b][:5]
+                                                        for a, b in pairs])), 4),
+                "top5_differs_because": _server_causes(pairs)}
     return out
 
 
-def _retrieval(index: Index, kb: Any, settings: Settings, embedder: Any, queries: list) -> dict[str, Any]:
+def _server_causes(pairs: list[tuple[list, list]]) -> dict[str, int]:
+    """Why Milvus's fused top 5 differs from the local one, per query.
+
+    "ranks": a row of either top 5 has another fused score on the server (beyond float32
+    rounding): some list gave it another rank, i.e. Milvus ordered rows tied inside a list (or at
+    its cut) its own way. "equal fused scores": every fused score agrees, only rows with equal
+    fused scores come in another order (Milvus: by primary key; locally: by row).
+    """
+    causes = {"ranks": 0, "equal fused scores": 0}
+    for here, server in pairs:
+        if [r for r, _ in here][:5] == [r for r, _ in server][:5]:
+            continue
+        mine, theirs = dict(here), dict(server)
+        rows = {r for r, _ in here[:5]} | {r for r, _ in server[:5]}
+        moved = any(r not in mine or r not in theirs or abs(mine[r] - theirs[r]) > 1e-6 for r in rows)
+        causes["ranks" if moved else "equal fused scores"] += 1
+    return causes
+
+
+def _retrieval(index: Index, kb: Any, settings: Settings, embedder: Any, queries: list,
+               top5: list[list[str]]) -> dict[str, Any]:
     result = stages.run_stages(Retriever(settings, index, kb, embedder), queries,
-                               context_chars=settings.context_max_chars)
+                               context_chars=settings.context_max_chars, top5=top5)
     return result["stages"]["retrieval_no_embed"]
+
+
+def _same_hits(local: list[list[str]], remote: list[list[str]]) -> dict[str, Any]:
+    """The issue's measure: each whole search's top-5 hits (chunk ids, in order) equal in both stores."""
+    same = [a == b for a, b in zip(local, remote, strict=True)]
+    return {"top5_same_order": round(float(np.mean(same)), 4) if same else None, "queries": len(same)}
 
 
 def _prepare(n: int, n_queries: int, settings: Settings, progress: Progress) -> tuple[Any, ...]:
@@ -198,9 +260,11 @@ def bench_size(n: int, n_queries: int, settings: Settings, workdir: Path, progre
     result["agreement"] = _agreement(local_lists, milvus_lists)
     progress(f"[milvus {n}] whole retrieval, local then Milvus...")
     result["local"]["stages"] = {k: summary(v) for k, v in local_samples.items() if v}
-    result["local"]["stages"]["retrieval_no_embed"] = _retrieval(index, kb, settings, embedder, queries)
+    hits: tuple[list, list] = ([], [])
+    result["local"]["stages"]["retrieval_no_embed"] = _retrieval(index, kb, settings, embedder, queries, hits[0])
     result["milvus"]["stages"] = {k: summary(v) for k, v in milvus_samples.items()}
-    result["milvus"]["stages"]["retrieval_no_embed"] = _retrieval(remote, kb, settings, embedder, queries)
+    result["milvus"]["stages"]["retrieval_no_embed"] = _retrieval(remote, kb, settings, embedder, queries, hits[1])
+    result["agreement"]["retrieval_no_embed"] = _same_hits(*hits)
     remote.dense.client.close()
     return result
 
@@ -234,6 +298,18 @@ def _server(rss: int) -> str:
     return f"{rss / 2**20:.0f} MiB in a server process" if rss else "Milvus Lite inside the client process"
 
 
+def _server_notes(agreement: dict[str, Any]) -> list[str]:
+    out = []
+    for scope, label in (("global", "global"), ("problem", "restricted to the problem")):
+        causes = agreement.get(f"server_{scope}", {}).get("top5_differs_because")
+        if causes and sum(causes.values()):
+            out.append(f"Milvus's own fused top 5 ({label}) differs from the local one on "
+                       f"{sum(causes.values())} queries: {causes['ranks']} because a list ranked rows with equal "
+                       f"scores in Milvus's storage order, {causes['equal fused scores']} because equal fused scores "
+                       "came back by primary key.")
+    return ["", *out] if out else []
+
+
 def markdown(results: dict[str, Any]) -> str:
     m = results["machine"]
     out = ["# Local store vs Milvus Lite", "",
@@ -251,6 +327,7 @@ def markdown(results: dict[str, Any]) -> str:
             agree = s["agreement"].get(key, {})
             out.append(f"| {label} | {_ms(lo['stages'].get(key))} | {_ms(mv['stages'].get(key))} | "
                        f"{agree.get('top30_same_set', '–')} | {agree.get('top5_same_order', '–')} |")
+        out += _server_notes(s["agreement"])
         out += ["", "| | local | Milvus Lite |", "|---|---:|---:|",
                 f"| load after a restart | {lo['load_seconds']} s (verified) | {mv['reopen_seconds']} s "
                 "(server start, load_collection, key scan) |",

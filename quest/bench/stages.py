@@ -53,7 +53,9 @@ def prepare(retriever: Retriever, queries: Sequence[BenchQuery]) -> list[Prepare
     return out
 
 
-def run_stages(retriever: Retriever, queries: Sequence[BenchQuery], *, context_chars: int) -> dict[str, Any]:
+def run_stages(retriever: Retriever, queries: Sequence[BenchQuery], *, context_chars: int,
+               top5: list[list[str]] | None = None) -> dict[str, Any]:
+    """Per-stage latencies over `queries` (after a warm-up); each query's top-5 chunk ids into `top5` if given."""
     samples: dict[str, list[float]] = {k: [] for k in STAGES}
     scopes = {"problem_only": 0, "with_global": 0, "widened": 0, "empty": 0}
     for i, q in enumerate([*queries[:WARMUP], *queries]):
@@ -68,6 +70,8 @@ def run_stages(retriever: Retriever, queries: Sequence[BenchQuery], *, context_c
         context_ms = (time.perf_counter() - t) * 1000
         if not counted:
             continue
+        if top5 is not None:
+            top5.append([h.chunk.id for h in result.hits[:5]])
         tm = result.timings
         samples["query_build"].append(query_ms)
         samples["context"].append(context_ms)

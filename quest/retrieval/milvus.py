@@ -77,6 +77,9 @@ class MilvusStore:
         self.general = np.flatnonzero((self.problem == TABLE_NO_PROBLEM) & ~index.deleted).astype(np.int64)
         self.deleted = index.deleted
         self.has_lexical = index.lexical is not None
+        # The local sparse scorers rebuild each list's scores exactly (milvus_hybrid._Found).
+        self.scorers = {"bm25": getattr(index.bm25, "local", index.bm25),
+                        "lexical": getattr(index.lexical, "local", index.lexical)}
         self.vectors: dict[int, np.ndarray] = {}  # dense vectors the last searches returned, by row
 
     def key(self, row: int) -> str:
@@ -206,7 +209,7 @@ class MilvusStore:
         found = ((self.row_of(h["key"]), float(h["distance"])) for h in hits)
         return [(row, score) for row, score in found if row is not None]
 
-    def _search(self, field: str, data: Any, k: int, expr: str = "") -> list[tuple[int, float]]:
+    def _search(self, field: str, data: Any, k: int, expr: str = "", local: Any = None) -> list[tuple[int, float]]:
         limit = k + TIE_MARGIN
         found = self._raw(field, data, limit, expr)
         # Rows tied with the k-th may run past what was fetched (Milvus breaks ties its own way):
@@ -220,24 +223,28 @@ class MilvusStore:
             return []
         rows = np.asarray([r for r, _ in found], dtype=np.int64)
         scores = np.asarray([s for _, s in found], dtype=np.float32)
+        if local is not None:  # the local float32 sums: Milvus's own may split a local tie (milvus_hybrid.py)
+            scores = self.scorers[field].scores_for(local, rows)
         return [(int(rows[i]), float(scores[i])) for i in _best(scores, k, rows)]  # ties by row, as locally
 
-    def ranked(self, field: str, data: Any, k: int, rows: np.ndarray | None = None) -> list[tuple[int, float]]:
-        """Top-k of one field over the live rows, or among `rows` (deleted ones dropped)."""
+    def ranked(self, field: str, data: Any, k: int, rows: np.ndarray | None = None,
+               local: Any = None) -> list[tuple[int, float]]:
+        """Top-k of one field over the live rows, or among `rows` (deleted ones dropped); a sparse
+        field's scores from the local scorer when given its query (`local`: tokens or lexical weights)."""
         if k <= 0:
             return []
         if rows is None:
-            return self._search(field, data, k)
+            return self._search(field, data, k, local=local)
         rows = np.asarray(rows, dtype=np.int64)
         rows = rows[~self.deleted[rows]] if rows.size else rows
         if rows.size == 0:
             return []
         expr = self.restriction(rows)
         if expr is not None:
-            return self._search(field, data, k, expr)
+            return self._search(field, data, k, expr, local)
         allowed = np.zeros(self.size, dtype=bool)
         allowed[rows] = True
-        found = self._search(field, data, MAX_LIMIT - TIE_MARGIN)  # an arbitrary subset: over-fetch, filter
+        found = self._search(field, data, MAX_LIMIT - TIE_MARGIN, local=local)  # an arbitrary subset: over-fetch
         return [(r, s) for r, s in found if allowed[r]][:k]
 
     def restriction(self, rows: np.ndarray) -> str | None:
@@ -279,8 +286,9 @@ class MilvusStore:
                rrf_k: int = RRF_K) -> list[tuple[int, float]]:
         """(field, query) lists, each Milvus's top-k, fused by RRF on the server: (row, fused), best first.
 
-        Each list is what `_raw(field, query, k)` returns; the fused order equals a local
-        `reciprocal_rank_fusion` over those lists (ranks from 1; tests/retrieval/test_milvus_sparse.py).
+        Each list is what `_raw(field, query, k)` returns (tied rows in Milvus's storage order); the
+        fused scores are a local `reciprocal_rank_fusion` over those lists (ranks from 1), equal ones
+        in primary-key order (tests/retrieval/test_milvus_sparse.py, test_milvus_agree.py).
         """
         from pymilvus import AnnSearchRequest, RRFRanker
 
@@ -386,7 +394,8 @@ class MilvusBM25(_Local):
                     rrf_k: int = RRF_K) -> dict[str, list[tuple[int, float]]] | None:
         """Every (name, signal, query) list over `rows` from one server-side RRF call (milvus_hybrid.py);
         None when that cannot be exact and the retriever should ask list by list."""
-        asked = [ListQuery(name, signal, self._vector(signal, query)) for name, signal, query in queries]
+        asked = [ListQuery(name, signal, self._vector(signal, query), None if signal == "dense" else query)
+                 for name, signal, query in queries]
         found = scope_lists(self.store, asked, k, rows, rrf_k)
         if found is None:
             log.debug("milvus %s: this scope's lists are asked one by one", self.store.collection)
@@ -400,7 +409,7 @@ class MilvusBM25(_Local):
 
     def search(self, tokens: Sequence[str], k: int, rows: np.ndarray | None = None) -> list[tuple[int, float]]:
         query = bm25_query(self.local, tokens)
-        return self.store.ranked("bm25", query, k, rows) if query else []
+        return self.store.ranked("bm25", query, k, rows, tokens) if query else []
 
 
 class MilvusLexical(_Local):
@@ -408,7 +417,7 @@ class MilvusLexical(_Local):
 
     def search(self, query: Any, k: int, rows: np.ndarray | None = None) -> list[tuple[int, float]]:
         weights = lexical_query(query)
-        return self.store.ranked("lexical", weights, k, rows) if weights else []
+        return self.store.ranked("lexical", weights, k, rows, query) if weights else []
 
 
 def attach(store: str, index: Any) -> None:

@@ -9,15 +9,26 @@ dense vector and sparse weights.
 
 The retriever's floors and the per-signal ranks shown with each hit need each list's own
 scores, and `hybrid_search` returns only the fused one. So each returned row's score in each
-list is recomputed from its returned fields against the query (the inner products Milvus ranked
-by), and each list is rebuilt as the top k of the returned rows by that score, ties broken by
-row as the local store breaks them. Nothing is missing from a rebuilt list: every row of a
-list's top k was returned, and a row that was not can at most tie with the list's k-th score.
+list is recomputed, and each list is rebuilt as the top k of the returned rows by that score,
+ties broken by row as the local store breaks them. The sparse scores come from the local index's
+own scorers (`scores_for` of the returned rows: the same float32 sums, term by term in the same
+order), not from the returned weights: summed in float64, those split rows whose float32 scores
+tie (and which the local store orders by row) and so reordered the list (tests/retrieval/
+test_milvus_agree.py); dense scores are the returned vectors' inner products in float32. Nothing
+is missing from a rebuilt list: every row of a list's top k was returned, and a row that was not
+can at most tie with the list's k-th score.
 For a full sparse list (k rows or more) those ties are looked up in one more call, a range
 search at the k-th score of each such list, so the BM25 and lexical lists equal the local
 store's exactly (see `_Found.full_bands` for the dense list's cut), and so does the retriever's
-fusion over them. The server's fused scores equal RRF over the rebuilt lists
-wherever Milvus broke no score ties its own way (tests/retrieval/test_milvus_hybrid.py).
+fusion over them.
+
+The server's own fused order is not used to rank. It is RRF over Milvus's own lists, and
+differs from an RRF over the local lists in two ways no request can change (Milvus Lite 3.2, read
+in its source): it orders rows with equal scores inside a list by where it stores them (segment,
+offset), so a tie inside the top k gives them other ranks than the local order by row; and it
+orders equal fused scores by primary key (the chunk key), where the local fusion orders by row
+or chunk. Its fused scores are float64 sums in list order, returned as float32. `python -m quest bench
+--milvus` counts both (docs/bench/milvus-100k-agree).
 
 When this cannot be exact (a restriction Milvus cannot express as a filter, an entity of a row
 the index no longer has, a tie longer than the margin, more than Milvus's top-k ceiling)
@@ -44,6 +55,7 @@ class ListQuery:
     name: str
     field: str  # "dense" | "bm25" | "lexical"
     data: Any  # list[float] for dense, {term id: weight} for the sparse fields
+    local: Any = None  # a sparse list's query as the local scorer takes it: BM25 tokens, lexical weights
 
 
 @dataclass(frozen=True)
@@ -92,7 +104,7 @@ def _request(q: ListQuery, limit: int, expr: str, band: tuple[float, float] | No
 def _hybrid(store: Any, requests: list[Any], rrf_k: int) -> Any:
     from pymilvus import RRFRanker
 
-    fields = ["key", "dense", "bm25"] + (["lexical"] if store.has_lexical else [])
+    fields = ["key", "dense"]  # sparse scores come from the local scorers
     limit = min(sum(r.limit for r in requests), MAX_LIMIT)
     return store.client.hybrid_search(store.collection, requests, RRFRanker(rrf_k), limit=limit,
                                       output_fields=fields)[0]
@@ -102,10 +114,6 @@ def _tie_band(score: float) -> tuple[float, float]:
     """Scores Milvus (float32) may report for rows whose recomputed score equals `score`."""
     tol = 1e-5 * abs(score) + 1e-7
     return score - tol, score + tol
-
-
-def _sparse_dot(query: Mapping[int, float], weights: Mapping[int, float]) -> float:
-    return float(sum(w * float(weights[t]) for t, w in query.items() if t in weights))
 
 
 class _Found:
@@ -139,12 +147,13 @@ class _Found:
         if len(vectors) > VECTOR_CACHE:
             vectors.clear()
         vectors.update(zip(rows, matrix, strict=True))
+        at = np.asarray(rows, dtype=np.int64)
         columns = []
         for i, q in enumerate(self.queries):
             if q.field == "dense":
                 columns.append((matrix @ self.dense[i]).tolist())
-            else:
-                columns.append([_sparse_dot(q.data, e.get(q.field) or {}) for e in entities])
+            else:  # the local store's own float32 score of each row (see the module docstring)
+                columns.append(self.store.scorers[q.field].scores_for(q.local, at).tolist())
         for j, row in enumerate(rows):
             self.scores[row] = [float(column[j]) for column in columns]
 
