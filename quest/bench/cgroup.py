@@ -76,7 +76,7 @@ def locate(mountinfo: str, proc_cgroup: str) -> Hierarchy | str:
     mounts = [line.split() for line in mountinfo.splitlines() if " - cgroup" in line]
     groups = {}
     for line in proc_cgroup.splitlines():
-        hid, controllers, path = (line.split(":", 2) + ["", ""])[:3]
+        hid, controllers, path = [*line.split(":", 2), "", ""][:3]
         groups[(hid, controllers)] = path
     for fields in mounts:
         sep = fields.index("-")
