@@ -175,9 +175,6 @@ def bench_size(n: int, n_queries: int, settings: Settings, model: Any, model_lab
     shaped = vectors.LookupEmbedder("synthetic-bge-m3-shape", vectors.DIM, lookup, lexical=True)
     generate_s = watch.s
     folder_s = workdir / f"{n}-shape"
-    if memory_limit_per_chunk:
-        progress(f"[{n}] save, load, fresh-process probes (warm; cold uncapped and capped at "
-                 f"{memory_limit_per_chunk} B/chunk)...")
     persist_s = lifecycle.measure_persistence(index_s, folder_s, probe_queries=(n, len(kb.problems), n_queries),
                                               memory_limit_per_chunk=memory_limit_per_chunk)
     progress(f"[{n}] stages with 1024-d vectors...")
