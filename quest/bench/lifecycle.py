@@ -120,7 +120,7 @@ out = {"load_seconds": round(time.perf_counter() - started, 3), "rows": index.si
 out["after_load"] = memory_parts(before)
 if len(sys.argv) > 2:
     from quest.bench.lifecycle import loaded_stages
-    out["stages"] = loaded_stages(index, *map(int, sys.argv[2:5]))
+    out["stages"] = loaded_stages(index, *map(int, sys.argv[2:6]))
     out["after_queries"] = memory_parts(before)
 usage = resource.getrusage(resource.RUSAGE_SELF)
 out["faults"] = {"major": usage.ru_majflt, "minor": usage.ru_minflt}
@@ -128,11 +128,13 @@ print(json.dumps(out))
 """
 
 
-def probe_command(folder: Path, queries: tuple[int, int, int] | None) -> tuple[list[str], dict[str, str]]:
-    """The fresh-process probe's command line and environment (see `probe_loaded`)."""
+def probe_command(folder: Path, queries: tuple[int, int, int] | None,
+                  passes: int = 1) -> tuple[list[str], dict[str, str]]:
+    """The fresh-process probe's command line and environment (see `probe_loaded`, `loaded_stages`)."""
     root = Path(__file__).resolve().parents[2]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))}
-    return [sys.executable, "-c", _PROBE, str(folder), *(map(str, queries) if queries else ())], env
+    asked = [*queries, passes] if queries else []
+    return [sys.executable, "-c", _PROBE, str(folder), *map(str, asked)], env
 
 
 def probe_loaded(folder: Path, queries: tuple[int, int, int] | None) -> dict[str, Any] | None:
@@ -152,8 +154,15 @@ def probe_loaded(folder: Path, queries: tuple[int, int, int] | None) -> dict[str
         return None
 
 
-def loaded_stages(index: Index, n: int, problems: int, count: int) -> dict[str, Any]:
-    """The bench's queries (regenerated: they depend only on the sizes) through a Retriever over `index`."""
+def loaded_stages(index: Index, n: int, problems: int, count: int, passes: int = 1) -> dict[str, Any]:
+    """The bench's queries (regenerated: they depend only on the sizes) through a Retriever over `index`.
+
+    With `passes` > 1 the same queries run again: the last pass is the one reported, the first is
+    kept as `first_pass` (from a cold page cache, it is mostly disk reads), and each pass says how
+    many major page faults (reads from disk) it took.
+    """
+    import resource
+
     from quest.bench import stages, vectors
     from quest.bench.corpus import SyntheticKB, make_problems, make_queries
     from quest.retrieval.retriever import Retriever
@@ -166,7 +175,12 @@ def loaded_stages(index: Index, n: int, problems: int, count: int) -> dict[str, 
     embedder = vectors.LookupEmbedder("synthetic-bge-m3-shape", vectors.DIM, vectors.query_lookup(prepared, centres),
                                       lexical=True)
     retriever = Retriever(settings, index, kb, embedder)
-    return stages.run_stages(retriever, queries, context_chars=settings.context_max_chars)
+    runs = []
+    for _ in range(max(passes, 1)):
+        faults = resource.getrusage(resource.RUSAGE_SELF).ru_majflt
+        runs.append(stages.run_stages(retriever, queries, context_chars=settings.context_max_chars))
+        runs[-1]["major_faults"] = resource.getrusage(resource.RUSAGE_SELF).ru_majflt - faults
+    return {**runs[-1], "first_pass": runs[0]} if len(runs) > 1 else runs[-1]
 
 
 def measure_update(index: Index, kb: KnowledgeBase, settings: Settings, embedder: TimedEmbedder | None,

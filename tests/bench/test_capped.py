@@ -6,9 +6,13 @@ from quest.cli import main
 MiB = 2**20
 
 
+def _stages(p95, faults):
+    return {"stages": {"retrieval_no_embed": {"p50": p95 - 5, "p95": p95}}, "major_faults": faults}
+
+
 def _run(p95, *, oom=False, returncode=0, limit=3072 * MiB):
-    probe = None if oom else {"stages": {"stages": {"retrieval_no_embed": {"p50": p95 - 5, "p95": p95}}},
-                              "baseline": {"rss": 150 * MiB, "anon": 120 * MiB}}
+    stages = {**_stages(p95, 12), "first_pass": _stages(p95 * 10, 9000)}
+    probe = None if oom else {"stages": stages, "baseline": {"rss": 150 * MiB, "anon": 120 * MiB}}
     return {"measured": True, "cgroup": "v1", "limit_bytes": limit, "returncode": -9 if oom else returncode,
             "oom_killed": oom, "peak_bytes": limit if oom else 2900 * MiB, "peak_anon_bytes": 400 * MiB,
             "peak_cache_bytes": 2500 * MiB, "limit_hits": 31, "oom_kills": int(oom),
@@ -47,9 +51,11 @@ def test_the_report_has_the_three_runs_and_the_target_row():
     assert lines[0] == "### The query phase in a memory budget of 3,072 bytes per chunk, page cache included"
     rows = [line for line in lines if line.startswith("| 1,000,000 |")]
     assert rows == [
-        "| 1,000,000 | warm page cache, no cgroup | none | exit 0 | – | – | – | – | – | – | 23.50 / 28.00 |",
-        "| 1,000,000 | cold, no cap | none | exit 0 | 2,900 | 400 / 2,500 | 31 | 0 | 120 | 4567 | 21.00 / 26.00 |",
-        "| 1,000,000 | cold, capped | 3,072 | OOM-killed | 3,072 | 400 / 2,500 | 31 | 1 | 120 | 4567 | – / – |",
+        "| 1,000,000 | warm page cache (just written), no cgroup, one pass | none | exit 0 | – | – | – | – | – | – | – "
+        "| 23.50 / 28.00 |",
+        "| 1,000,000 | cold, no cap | none | exit 0 | 2,900 | 400 / 2,500 | 31 | 0 | 120 | 4567 "
+        "| 255.00 / 260.00 (9,000) | 21.00 / 26.00 (12) |",
+        "| 1,000,000 | cold, capped | 3,072 | OOM-killed | 3,072 | 400 / 2,500 | 31 | 1 | 120 | 4567 | – | – / – |",
     ]
     assert lines[-2].endswith("inside the cap: 1,000,000: 150 MiB (120 anon).")
     targets = scale_report._targets(_size(_cap(_run(27.0))))
@@ -62,7 +68,7 @@ def test_the_report_has_the_three_runs_and_the_target_row():
 def test_an_unmeasured_cap_is_reported_not_hidden():
     lines = scale_report.memory_cap_section([_size({"limit_per_chunk": 3072, "limit_bytes": 3072 * MiB,
                                                     "measured": False, "reason": "no memory cgroup is mounted"})])
-    assert "| 1,000,000 | cold, capped | 3,072 | not measured: no memory cgroup is mounted | | | | | | | |" in lines
+    assert "| 1,000,000 | cold, capped | 3,072 | not measured: no memory cgroup is mounted | | | | | | | | |" in lines
 
 
 def test_the_option_rejects_a_non_positive_budget(tmp_path, capsys):
