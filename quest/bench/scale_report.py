@@ -143,6 +143,10 @@ def _cap_row(chunks: int, name: str, run: dict[str, Any]) -> str:
             f"{_pass(second) if second else '–'} |")
 
 
+def _two_passes(caps: list[tuple[dict[str, Any], dict[str, Any]]]) -> bool:
+    return any(_get(cap, run, "probe", "stages", "first_pass") for _, cap in caps for run in ("uncapped", "capped"))
+
+
 def memory_cap_section(sizes: list[dict[str, Any]]) -> list[str]:
     """The loaded index's queries from a cold page cache, uncapped and in a capped memory cgroup."""
     caps = [(s, _get(s, "shape", "persistence", "memory_cap")) for s in sizes]
@@ -156,9 +160,11 @@ def memory_cap_section(sizes: list[dict[str, Any]]) -> list[str]:
            "file page read; under the cap the kernel drops clean pages of the mapped files (each re-read is a "
            "refault) and kills the process only when the heap no longer fits. The cap also covers the "
            "interpreter and its libraries (the baseline below). Peak anon / cache are sampled every 50 ms; "
-           "the peak column is the kernel's. The queries run twice in the process: the first pass starts from "
-           "the cold page cache, the second runs on what the first left cached, which under the cap is what "
-           "the budget holds; its major faults are the pages it had to read again.", "",
+           "the peak column is the kernel's. " + (
+               "The queries run twice in the process: the first pass starts from the cold page cache, the second "
+               "runs on what the first left cached, which under the cap is what the budget holds; its major "
+               "faults are the pages it had to read again." if _two_passes(caps) else
+               "The queries ran once, from the cold page cache (results from before the probe ran two passes)."), "",
            "| chunks | run | cap MiB | ended | peak MiB | peak anon / cache MiB | limit hits | OOM kills | "
            "major faults | file refaults | 1st pass: retrieval excl. embedding p50 / p95 ms (major faults) | "
            "2nd pass: the same |",
