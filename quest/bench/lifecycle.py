@@ -53,12 +53,15 @@ def measure_build(kb: KnowledgeBase, settings: Settings, embedder: TimedEmbedder
 
 
 def measure_persistence(index: Index, folder: Path, runs: int = LOAD_RUNS,
-                        probe_queries: tuple[int, int, int] | None = None) -> dict[str, Any]:
+                        probe_queries: tuple[int, int, int] | None = None,
+                        memory_limit_per_chunk: int | None = None) -> dict[str, Any]:
     """Save once, then load `runs` times (sizes, structure and small files' SHA-256 checked; no re-embedding).
 
     Then, in a fresh process: the load once more, resident memory after it, and with
     `probe_queries` = (chunks, problems, queries) the bench's queries through a Retriever over
     the loaded (memory-mapped) index, with resident memory after them (see `probe_loaded`).
+    With `memory_limit_per_chunk` too, the same probe again from a cold page cache, uncapped and
+    in a memory cgroup capped at chunks x that many bytes (quest/bench/capped.py).
     """
     shutil.rmtree(folder, ignore_errors=True)
     watch = Stopwatch()
@@ -95,11 +98,15 @@ def measure_persistence(index: Index, folder: Path, runs: int = LOAD_RUNS,
         out["fresh_process"] = probe
         queried = probe.get("after_queries", {}).get("rss")
         out["resident_after_queries_per_chunk"] = round(queried / n) if queried is not None else None
+    if memory_limit_per_chunk and probe_queries:
+        from quest.bench import capped
+
+        out["memory_cap"] = capped.measure(folder, probe_queries, memory_limit_per_chunk)
     return out
 
 
 _PROBE = """
-import json, sys, time
+import json, resource, sys, time
 from pathlib import Path
 from quest.bench.measure import memory_parts
 from quest.retrieval.index import load_index
@@ -109,14 +116,25 @@ tokenize("预热分词器 warm up")  # jieba's dictionary and the retriever's im
 before = memory_parts()
 started = time.perf_counter()
 index = load_index(Path(sys.argv[1]))
-out = {"load_seconds": round(time.perf_counter() - started, 3), "rows": index.size}
+out = {"load_seconds": round(time.perf_counter() - started, 3), "rows": index.size, "baseline": before}
 out["after_load"] = memory_parts(before)
 if len(sys.argv) > 2:
     from quest.bench.lifecycle import loaded_stages
-    out["stages"] = loaded_stages(index, *map(int, sys.argv[2:5]))
+    out["stages"] = loaded_stages(index, *map(int, sys.argv[2:6]))
     out["after_queries"] = memory_parts(before)
+usage = resource.getrusage(resource.RUSAGE_SELF)
+out["faults"] = {"major": usage.ru_majflt, "minor": usage.ru_minflt}
 print(json.dumps(out))
 """
+
+
+def probe_command(folder: Path, queries: tuple[int, int, int] | None,
+                  passes: int = 1) -> tuple[list[str], dict[str, str]]:
+    """The fresh-process probe's command line and environment (see `probe_loaded`, `loaded_stages`)."""
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))}
+    asked = [*queries, passes] if queries else []
+    return [sys.executable, "-c", _PROBE, str(folder), *map(str, asked)], env
 
 
 def probe_loaded(folder: Path, queries: tuple[int, int, int] | None) -> dict[str, Any] | None:
@@ -126,9 +144,7 @@ def probe_loaded(folder: Path, queries: tuple[int, int, int] | None) -> dict[str
     (heap: Python objects, numpy arrays) and file-backed (pages of the memory-mapped files that
     were read; the kernel can drop these under pressure and re-read them).
     """
-    root = Path(__file__).resolve().parents[2]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))}
-    args = [sys.executable, "-c", _PROBE, str(folder), *(map(str, queries) if queries else ())]
+    args, env = probe_command(folder, queries)
     try:
         done = subprocess.run(args, capture_output=True, text=True, env=env, timeout=1800, check=True)
         return json.loads(done.stdout.strip().splitlines()[-1])
@@ -138,8 +154,15 @@ def probe_loaded(folder: Path, queries: tuple[int, int, int] | None) -> dict[str
         return None
 
 
-def loaded_stages(index: Index, n: int, problems: int, count: int) -> dict[str, Any]:
-    """The bench's queries (regenerated: they depend only on the sizes) through a Retriever over `index`."""
+def loaded_stages(index: Index, n: int, problems: int, count: int, passes: int = 1) -> dict[str, Any]:
+    """The bench's queries (regenerated: they depend only on the sizes) through a Retriever over `index`.
+
+    With `passes` > 1 the same queries run again: the last pass is the one reported, the first is
+    kept as `first_pass` (from a cold page cache, it is mostly disk reads), and each pass says how
+    many major page faults (reads from disk) it took.
+    """
+    import resource
+
     from quest.bench import stages, vectors
     from quest.bench.corpus import SyntheticKB, make_problems, make_queries
     from quest.retrieval.retriever import Retriever
@@ -152,7 +175,12 @@ def loaded_stages(index: Index, n: int, problems: int, count: int) -> dict[str, 
     embedder = vectors.LookupEmbedder("synthetic-bge-m3-shape", vectors.DIM, vectors.query_lookup(prepared, centres),
                                       lexical=True)
     retriever = Retriever(settings, index, kb, embedder)
-    return stages.run_stages(retriever, queries, context_chars=settings.context_max_chars)
+    runs = []
+    for _ in range(max(passes, 1)):
+        faults = resource.getrusage(resource.RUSAGE_SELF).ru_majflt
+        runs.append(stages.run_stages(retriever, queries, context_chars=settings.context_max_chars))
+        runs[-1]["major_faults"] = resource.getrusage(resource.RUSAGE_SELF).ru_majflt - faults
+    return {**runs[-1], "first_pass": runs[0]} if len(runs) > 1 else runs[-1]
 
 
 def measure_update(index: Index, kb: KnowledgeBase, settings: Settings, embedder: TimedEmbedder | None,

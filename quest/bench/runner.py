@@ -122,7 +122,8 @@ def _compare(result: dict[str, Any], index_s: Index, prepared, lookup, centres, 
 
 
 def bench_size(n: int, n_queries: int, settings: Settings, model: Any, model_label: str, workdir: Path,
-               *, approximate: bool, progress: Progress, with_model: bool = True, keep: bool = False) -> dict[str, Any]:
+               *, approximate: bool, progress: Progress, with_model: bool = True, keep: bool = False,
+               memory_limit_per_chunk: int | None = None) -> dict[str, Any]:
     """One corpus size; `with_model=False` skips the embedding-model profile (hours at 1M with the tiny model).
 
     `keep` leaves the saved (compacted) index in `workdir` for later measurements."""
@@ -174,7 +175,8 @@ def bench_size(n: int, n_queries: int, settings: Settings, model: Any, model_lab
     shaped = vectors.LookupEmbedder("synthetic-bge-m3-shape", vectors.DIM, lookup, lexical=True)
     generate_s = watch.s
     folder_s = workdir / f"{n}-shape"
-    persist_s = lifecycle.measure_persistence(index_s, folder_s, probe_queries=(n, len(kb.problems), n_queries))
+    persist_s = lifecycle.measure_persistence(index_s, folder_s, probe_queries=(n, len(kb.problems), n_queries),
+                                              memory_limit_per_chunk=memory_limit_per_chunk)
     progress(f"[{n}] stages with 1024-d vectors...")
     stages_s = stages.run_stages(Retriever(settings, index_s, kb, shaped), queries,
                                  context_chars=settings.context_max_chars)
@@ -204,7 +206,7 @@ def bench_size(n: int, n_queries: int, settings: Settings, model: Any, model_lab
 def run(sizes: Sequence[int], n_queries: int, out: Path, settings: Settings, *, embedder: str = "auto",
         concurrency: Sequence[int] = (), concurrency_options: dict[str, Any] | None = None,
         progress: Progress = print, approximate_at: int | None = None, workdir: Path | None = None,
-        model_up_to: int = MODEL_UP_TO) -> dict[str, Any]:
+        model_up_to: int = MODEL_UP_TO, memory_limit_per_chunk: int | None = None) -> dict[str, Any]:
     """Run everything, write results.json, report.md and latency.png into `out`; return the results."""
     from quest.bench import report
 
@@ -219,14 +221,15 @@ def run(sizes: Sequence[int], n_queries: int, out: Path, settings: Settings, *, 
         progress(f"embedding model: {label}")
         results: dict[str, Any] = {
             "started": started, "machine": machine(), "queries": n_queries, "embedder": label,
-            "embedder_kind": kind, "sizes": [],
+            "embedder_kind": kind, "sizes": [], "memory_limit_per_chunk": memory_limit_per_chunk,
         }
         largest = max(sizes) if sizes else 0
         approximate_at = largest if approximate_at is None else approximate_at
         for n in sizes:
             results["sizes"].append(bench_size(n, n_queries, settings, model, label, workdir,
                                                approximate=n == approximate_at, progress=progress,
-                                               with_model=n <= model_up_to, keep=not own_tmp))
+                                               with_model=n <= model_up_to, keep=not own_tmp,
+                                               memory_limit_per_chunk=memory_limit_per_chunk))
             gc.collect()
         if concurrency:
             from quest.bench import concurrency as conc

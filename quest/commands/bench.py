@@ -52,6 +52,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--milvus", action="store_true", help="compare the local store with Milvus Lite side by side")
     parser.add_argument("--keep-index", type=Path, default=None,
                         help="work in this folder and keep each size's saved (compacted) index there")
+    parser.add_argument("--memory-limit-per-chunk", type=int, default=None, metavar="BYTES",
+                        help="also run the loaded index's queries from a cold page cache in a memory cgroup "
+                             "capped at chunks x BYTES, page cache included (e.g. 3072)")
     parser.set_defaults(func=run)
 
 
@@ -67,9 +70,13 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     if args.queries < 1:
         print("error: --queries must be at least 1", file=sys.stderr)
         return 2
+    if args.memory_limit_per_chunk is not None and args.memory_limit_per_chunk < 1:
+        print("error: --memory-limit-per-chunk must be a positive number of bytes", file=sys.stderr)
+        return 2
     results = runner.run(args.sizes, args.queries, args.out, settings, embedder=args.embedder,
                          concurrency=args.concurrency, approximate_at=args.approximate_at,
                          model_up_to=args.model_up_to, workdir=args.keep_index,
+                         memory_limit_per_chunk=args.memory_limit_per_chunk,
                          concurrency_options={"tokens": args.tokens, "rate": args.rate},
                          progress=lambda m: print(m, file=sys.stderr, flush=True))
     missed = [t["target"] for t in results.get("targets", []) if not t["met"]]

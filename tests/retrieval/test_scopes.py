@@ -272,3 +272,27 @@ def test_cached_term_weights_give_the_same_scores_stay_bounded_and_start_empty_a
     updated, _ = update_index(index, edit(corpus.kb, 9), settings, HashingEmbedder(lexical=True))
     assert len(updated.bm25.cache) == 0  # new statistics, new weights
     assert_same_sparse_scores(updated, in_row_order(updated), queries)
+
+
+def test_term_counts_are_stored_in_two_bytes_and_score_exactly_after_load_update_and_compaction(
+        corpus, built, settings, tmp_path):
+    save_index(built, tmp_path / "saved")
+    (seg,) = built.segments
+    stored = np.load(tmp_path / "saved" / f"{seg.name}.bm25.npz")["data"]
+    assert stored.dtype == np.uint16 and stored.tolist() == seg.postings.data.tolist()
+    loaded = load_index(tmp_path / "saved")
+    assert loaded.segments[0].postings.data.dtype == np.uint16
+    queries = queries_for(built, 5)
+    assert_same_sparse_scores(loaded, in_row_order(built), queries)
+    embedder = HashingEmbedder(lexical=True)
+    updated, _ = update_index(loaded, edit(corpus.kb, 9), settings, embedder)
+    compacted = compact_index(updated)
+    reference = compact_index(update_index(built, edit(corpus.kb, 9), settings, embedder)[0])
+    assert_same_sparse_scores(compacted, in_row_order(reference), queries)
+
+
+def test_counts_that_are_not_small_whole_numbers_stay_float32():
+    assert store.stored_counts(np.array([1.0, 3.0, 65535.0], dtype=np.float32)).dtype == np.uint16
+    for data in ([1.0, 2.5], [1.0, 65536.0], [-1.0, 2.0]):
+        kept = store.stored_counts(np.array(data, dtype=np.float32))
+        assert kept.dtype == np.float32 and kept.tolist() == data
