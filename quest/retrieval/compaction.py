@@ -172,6 +172,9 @@ class _Merged:
     counts: np.ndarray
     indices: Path
     data: Path
+    # Every value a whole count below 65,536 (BM25 term frequencies): the data member is then uint16,
+    # as `store.stored_counts` writes it. The spill file holds float32 either way.
+    whole_counts: bool = False
 
     @property
     def nnz(self) -> int:
@@ -182,11 +185,13 @@ class _Merged:
         indptr = np.zeros(self.counts.size + 1, dtype=np.int64)
         np.cumsum(self.counts, out=indptr[1:])
         archive.array("indptr", indptr)
-        for name, path, dtype in (("indices", self.indices, np.int32), ("data", self.data, np.float32)):
+        data_type = np.uint16 if self.whole_counts else np.float32
+        for name, path, dtype, stored in (("indices", self.indices, np.int32, np.int32),
+                                          ("data", self.data, np.float32, data_type)):
             size = max(1, BLOCK_BYTES // np.dtype(dtype).itemsize) * np.dtype(dtype).itemsize  # whole values
-            with archive.stream(name, dtype, self.nnz) as write, path.open("rb") as fh:
+            with archive.stream(name, stored, self.nnz) as write, path.open("rb") as fh:
                 for block in iter(lambda fh=fh, size=size: fh.read(size), b""):
-                    write(np.frombuffer(block, dtype=dtype))
+                    write(np.frombuffer(block, dtype=dtype).astype(stored, copy=False))
         archive.array("shape", np.asarray((rows, self.counts.size), dtype=np.int64))
 
     def remove(self) -> None:
@@ -194,18 +199,20 @@ class _Merged:
         self.data.unlink(missing_ok=True)
 
 
-def merge_columns(parts: Sequence[tuple[object, np.ndarray]], width: int, spill: Path) -> _Merged:
+def merge_columns(parts: Sequence[tuple[object, np.ndarray]], width: int, spill: Path,
+                  counts_as_stored: bool = False) -> _Merged:
     """Each part's CSC matrix (rows at its old positions) merged into one over the new positions.
 
     `parts` pairs a matrix with its old-position -> new-position map (-1: the row is dropped).
     A block of columns at a time: gather every part's entries, map them, drop dropped rows, sort
     by (column, new position), append to the spill files. Equal to permuting whole matrices.
+    With `counts_as_stored` the values are stored as `store.stored_counts` would store them.
     """
     pointers = [_padded_indptr(matrix, width) for matrix, _ in parts]
     total = np.sum(pointers, axis=0) if pointers else np.zeros(width + 1, dtype=np.int64)
     counts = np.zeros(width, dtype=np.int64)
     merged = _Merged(counts, spill.with_name(f"{spill.name}.indices.tmp"),
-                     spill.with_name(f"{spill.name}.data.tmp"))
+                     spill.with_name(f"{spill.name}.data.tmp"), whole_counts=counts_as_stored)
     try:
         with merged.indices.open("wb") as out_indices, merged.data.open("wb") as out_data:
             for c0, c1 in _column_blocks(total, BLOCK_ENTRIES):
@@ -226,7 +233,11 @@ def merge_columns(parts: Sequence[tuple[object, np.ndarray]], width: int, spill:
                 key = key[by_key]
                 counts[c0:c1] += np.bincount(key >> 32, minlength=c1 - c0)
                 out_indices.write((key & 0xFFFFFFFF).astype(np.int32).tobytes())
-                out_data.write(np.concatenate(values)[by_key].tobytes())
+                block = np.concatenate(values)[by_key]
+                if merged.whole_counts and block.size:
+                    merged.whole_counts = bool(block.min() >= 0 and block.max() < 65536
+                                               and np.array_equal(block, np.trunc(block)))
+                out_data.write(block.tobytes())
     except BaseException:
         merged.remove()
         raise
@@ -289,7 +300,8 @@ def _records_writer(plan: Plan) -> Callable[[Path], None]:
 def _bm25_writer(plan: Plan, width: int, spill: Path) -> Callable[[Path], None]:
     def fill(archive: _Archive) -> None:
         merged = merge_columns([(seg.postings, new) for seg, new in zip(plan.segments, plan.new_positions,
-                                                                         strict=True)], width, spill)
+                                                                         strict=True)], width, spill,
+                               counts_as_stored=True)
         try:
             merged.write(archive, plan.rows)
         finally:
