@@ -305,6 +305,7 @@ def test_fresh_held_out_labels_name_existing_documents_alike_for_twins(kb):
 # --------------------------------------------------------------------------- the Dec held-out set (labels only)
 
 DEC = ROOT / "knowledge" / "eval" / "heldout-dec.jsonl"
+R4 = ROOT / "knowledge" / "eval" / "heldout-r4.jsonl"
 EARLIER_SPLITS = [ROOT / "knowledge" / "eval" / name
                   for name in ("queries.jsonl", "heldout.jsonl", "heldout-fresh.jsonl")]
 
@@ -315,16 +316,17 @@ def _sources(path: Path) -> list[str]:
     return [r["source"] for r in records if "source" in r]
 
 
-def test_dec_held_out_labels_name_existing_documents_and_problems(kb):
+@pytest.mark.parametrize("split", [DEC, R4], ids=["dec", "r4"])
+def test_late_held_out_labels_name_existing_documents_and_problems(kb, split):
     """Checks the labels against the base; never runs retrieval on the set (it must stay unseen)."""
-    dec = load_queries(DEC)
+    queries = load_queries(split)
     ids = set(kb.by_id())
     twins: dict[str, list[str]] = {}
     for doc in kb.documents:
         twins.setdefault(translation_key(doc.id), []).append(doc.id)
-    assert sorted((q.id, d) for q in dec for d in q.relevant if d not in ids) == []
-    assert sorted((q.id, q.problem_id) for q in dec if q.problem_id and q.problem_id not in kb.problems) == []
-    for q in dec:
+    assert sorted((q.id, d) for q in queries for d in q.relevant if d not in ids) == []
+    assert sorted((q.id, q.problem_id) for q in queries if q.problem_id and q.problem_id not in kb.problems) == []
+    for q in queries:
         for doc in q.relevant:
             assert all(q.relevant.get(twin) == q.relevant[doc] for twin in twins[translation_key(doc)]), (q.id, doc)
         if q.answerable:
@@ -363,31 +365,12 @@ def test_dec_held_out_mix_and_sources():
 
 # --------------------------------------------------------------------------- the round-4 held-out set (labels only)
 
-R4 = ROOT / "knowledge" / "eval" / "heldout-r4.jsonl"
 SPLITS_BEFORE_R4 = [*EARLIER_SPLITS, DEC]
 
 
 def test_r4_held_out_opens_with_a_comment_saying_what_it_is():
     first = R4.read_text(encoding="utf-8").splitlines()[0]
     assert first.startswith("// Held-out (round 4) set") and "2026-12-01" in first and "never tuned on" in first
-
-
-def test_r4_held_out_labels_name_existing_documents_and_problems(kb):
-    """Checks the labels against the base; never runs retrieval on the set (it must stay unseen)."""
-    r4 = load_queries(R4)
-    ids = set(kb.by_id())
-    twins: dict[str, list[str]] = {}
-    for doc in kb.documents:
-        twins.setdefault(translation_key(doc.id), []).append(doc.id)
-    assert sorted((q.id, d) for q in r4 for d in q.relevant if d not in ids) == []
-    assert sorted((q.id, q.problem_id) for q in r4 if q.problem_id and q.problem_id not in kb.problems) == []
-    for q in r4:
-        for doc in q.relevant:
-            assert all(q.relevant.get(twin) == q.relevant[doc] for twin in twins[translation_key(doc)]), (q.id, doc)
-        if q.answerable:
-            top = max(q.relevant.values())
-            best_langs = {kb.by_id()[d].lang for d, g in q.relevant.items() if g == top}
-            assert ("cross_lingual" in q.tags) == (q.lang not in best_langs), q.id
 
 
 def test_r4_held_out_tags_match_each_question():
