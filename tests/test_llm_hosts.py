@@ -180,7 +180,9 @@ def test_one_host_down_still_gets_asked(stop_all: list[Any]) -> None:
 def test_three_hosts_one_dies_mid_run_no_student_request_fails(kind: str, stop_all: list[Any]) -> None:
     fakes = start(kind, 3, tokens=["Use ", "a ", "deque", " [1]", "."], delay=0.005)
     stop_all += fakes
-    r = router(kind, fakes, backoff=30.0)
+    # A generous first-token wait: under CI load a 0.5 s wait expired on the healthy host, which was
+    # then backed off like a dead one. This test is about hosts dying, not about slow first tokens.
+    r = router(kind, fakes, backoff=30.0, first_token_timeout=10.0)
     results: list[str] = []
     errors: list[BaseException] = []
     lock = threading.Lock()
