@@ -344,14 +344,17 @@ def _title_inside(question: str, cat: Catalogue) -> Resolution | None:
     return Resolution(None, "title", other, missing_id=other) if other else None
 
 
+_IDENTIFIER_CHAR = re.compile(r"[A-Za-z0-9_]")
+
+
 def _in_identifier(written: str, start: int, end: int) -> bool:
     """Whether the Latin title at written[start:end] is part of a code identifier: `@lru_cache` is
     Python's decorator, not problem 146 "LRU Cache"; `TwoSumSolver` is a class name."""
     span = written[start:end]
     if not span.isascii() or not any(ch.isalpha() for ch in span):
         return False
-    word = re.compile(r"[A-Za-z0-9_]")
-    touches = (start > 0 and word.match(written[start - 1])) or (end < len(written) and word.match(written[end]))
+    touches = ((start > 0 and _IDENTIFIER_CHAR.match(written[start - 1]))
+               or (end < len(written) and _IDENTIFIER_CHAR.match(written[end])))
     return bool(touches) or "_" in span
 
 
