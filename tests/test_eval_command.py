@@ -105,13 +105,13 @@ def test_the_fresh_held_out_split_is_loaded_and_reported_on_its_own(small_kb, tm
     assert [line for line in out.stdout.splitlines() if " queries from " in line] == [
         f"3 queries from {eval_dir / 'queries.jsonl'} (tuning)",
         f"1 queries from {eval_dir / 'heldout.jsonl'} (held-out)",
-        f"2 queries from {eval_dir / 'heldout-fresh.jsonl'} (held-out (fresh))",
+        f"2 queries from {eval_dir / 'heldout-fresh.jsonl'} (development (fresh))",
     ]
     out = run_quest("eval", "--json", "--modes", "bm25", kb=small_kb, data_dir=tmp_path / "data")
     assert out.returncode == 0, out.stderr
     splits = json.loads(out.stdout)["splits"]
-    assert list(splits) == ["tuning", "held-out", "held-out (fresh)"]
-    fresh = splits["held-out (fresh)"]
+    assert list(splits) == ["tuning", "held-out", "development (fresh)"]
+    fresh = splits["development (fresh)"]
     assert fresh["queries_file"] == str(eval_dir / "heldout-fresh.jsonl")
     # Only s2 (answered first) and s3 (off-topic, nothing found): numbers of this file alone.
     bm25 = fresh["modes"]["bm25"]
@@ -128,15 +128,15 @@ def test_the_dec_held_out_split_is_reported_as_a_fourth_split(small_kb, tmp_path
     out = run_quest("eval", "--json", "--modes", "bm25", kb=small_kb, data_dir=tmp_path / "data")
     assert out.returncode == 0, out.stderr
     splits = json.loads(out.stdout)["splits"]
-    assert list(splits) == ["tuning", "held-out (Dec)"]  # the other held-out files are absent here
-    dec = splits["held-out (Dec)"]
+    assert list(splits) == ["tuning", "development (Dec)"]  # the other held-out files are absent here
+    dec = splits["development (Dec)"]
     assert dec["queries_file"] == str(eval_dir / "heldout-dec.jsonl")
     assert (dec["modes"]["bm25"]["n"], dec["modes"]["bm25"]["n_unanswerable"]) == (1, 1)
 
 
-def test_the_round_4_held_out_split_is_reported_as_a_fifth_split(small_kb, tmp_path):
+def test_every_split_is_reported_in_order_and_round_5_is_the_sixth(small_kb, tmp_path):
     eval_dir = small_kb / "eval"
-    for name in ("heldout.jsonl", "heldout-fresh.jsonl", "heldout-dec.jsonl"):
+    for name in ("heldout.jsonl", "heldout-fresh.jsonl", "heldout-dec.jsonl", "heldout-r5.jsonl"):
         write_queries(eval_dir / name, SMALL_QUERIES[:1])
     write_queries(eval_dir / "heldout-r4.jsonl", SMALL_QUERIES[1:])
     out = run_quest("eval", "--modes", "bm25", kb=small_kb, data_dir=tmp_path / "data")
@@ -144,15 +144,17 @@ def test_the_round_4_held_out_split_is_reported_as_a_fifth_split(small_kb, tmp_p
     assert [line for line in out.stdout.splitlines() if " queries from " in line] == [
         f"3 queries from {eval_dir / 'queries.jsonl'} (tuning)",
         f"1 queries from {eval_dir / 'heldout.jsonl'} (held-out)",
-        f"1 queries from {eval_dir / 'heldout-fresh.jsonl'} (held-out (fresh))",
-        f"1 queries from {eval_dir / 'heldout-dec.jsonl'} (held-out (Dec))",
-        f"2 queries from {eval_dir / 'heldout-r4.jsonl'} (held-out (round 4))",
+        f"1 queries from {eval_dir / 'heldout-fresh.jsonl'} (development (fresh))",
+        f"1 queries from {eval_dir / 'heldout-dec.jsonl'} (development (Dec))",
+        f"2 queries from {eval_dir / 'heldout-r4.jsonl'} (development (round 4))",
+        f"1 queries from {eval_dir / 'heldout-r5.jsonl'} (held-out (round 5))",
     ]
     out = run_quest("eval", "--json", "--modes", "bm25", kb=small_kb, data_dir=tmp_path / "data")
     assert out.returncode == 0, out.stderr
     splits = json.loads(out.stdout)["splits"]
-    assert list(splits) == ["tuning", "held-out", "held-out (fresh)", "held-out (Dec)", "held-out (round 4)"]
-    r4 = splits["held-out (round 4)"]
+    assert list(splits) == ["tuning", "held-out", "development (fresh)", "development (Dec)", "development (round 4)",
+                            "held-out (round 5)"]
+    r4 = splits["development (round 4)"]
     assert r4["queries_file"] == str(eval_dir / "heldout-r4.jsonl")
     # Only s2 (answered first) and s3 (off-topic, nothing found): the numbers of this file alone.
     bm25 = r4["modes"]["bm25"]
