@@ -306,6 +306,7 @@ def test_fresh_held_out_labels_name_existing_documents_alike_for_twins(kb):
 
 DEC = ROOT / "knowledge" / "eval" / "heldout-dec.jsonl"
 R4 = ROOT / "knowledge" / "eval" / "heldout-r4.jsonl"
+R5 = ROOT / "knowledge" / "eval" / "heldout-r5.jsonl"
 EARLIER_SPLITS = [ROOT / "knowledge" / "eval" / name
                   for name in ("queries.jsonl", "heldout.jsonl", "heldout-fresh.jsonl")]
 
@@ -316,7 +317,7 @@ def _sources(path: Path) -> list[str]:
     return [r["source"] for r in records if "source" in r]
 
 
-@pytest.mark.parametrize("split", [DEC, R4], ids=["dec", "r4"])
+@pytest.mark.parametrize("split", [DEC, R4, R5], ids=["dec", "r4", "r5"])
 def test_late_held_out_labels_name_existing_documents_and_problems(kb, split):
     """Checks the labels against the base; never runs retrieval on the set (it must stay unseen)."""
     queries = load_queries(split)
@@ -404,3 +405,59 @@ def test_r4_held_out_sources_are_used_once_across_all_eval_files():
     assert len(set(sources)) == len(sources), "a source used twice"
     earlier = {s for path in SPLITS_BEFORE_R4 for s in _sources(path)}
     assert sorted(set(sources) & earlier) == [], "a source already used by another split"
+
+
+# --------------------------------------------------------------------------- the round-5 held-out set (labels only)
+# The unseen split of the fifth round: only its labels, tags and sources are checked here, never its rankings.
+
+# Words that only appear in a judge's, sanitizer's or runtime's own report.
+RUNTIME_REPORT_MARKERS = ("Sanitizer", "panic", "Exception", "Traceback", "SIGFPE", "Segmentation fault",
+                          "invalid pointer", "TypeError", "RecursionError")
+
+
+def test_r5_held_out_opens_with_a_comment_saying_what_it_is():
+    first = R5.read_text(encoding="utf-8").splitlines()[0]
+    assert first.startswith("// Held-out (round 5) set") and "2026-12-01" in first and "never tuned on" in first
+
+
+def test_r5_held_out_tags_match_each_question():
+    for q in load_queries(R5):
+        assert "real" in q.tags, q.id
+        assert ("with_code" in q.tags) == bool(q.code.strip()), q.id
+        assert ("with_error" in q.tags) == bool(q.error.strip()), q.id
+        groups = {"no_field", "not_in_base", "general"} & set(q.tags)
+        assert len(groups) <= 1, q.id  # a question belongs to at most one of these groups
+        assert bool(groups) != bool(q.problem_id), q.id  # either a group or the problem field, never both
+        assert q.answerable or {"not_in_base", "unknown_problem"} <= set(q.tags), q.id
+        assert ("unknown_problem" in q.tags) == (not q.answerable), q.id
+        if "sanitizer" in q.tags:
+            assert "Sanitizer" in q.error, q.id
+        if "traditional" in q.tags:
+            assert q.lang == "zh", q.id
+
+
+def test_r5_held_out_mix():
+    r5 = load_queries(R5)
+    tags = Counter(t for q in r5 for t in q.tags)
+    assert [q.id for q in r5] == [f"v{n:03d}" for n in range(1, 61)]
+    assert len({q.question for q in r5}) == len(r5), "duplicate questions"
+    assert (tags["no_field"], tags["not_in_base"], tags["general"]) == (25, 15, 12), tags
+    assert sum(1 for q in r5 if q.problem_id) == 8
+    assert Counter(q.lang for q in r5) == {"zh": 25, "en": 35}
+    assert (tags["traditional"], tags["sanitizer"], tags["cross_lingual"]) == (12, 6, 12), tags
+    # Problems outside the base: 3 have no document at all, the others have general documents that help.
+    assert (tags["unknown_problem"], tags["title_only"]) == (3, 3), tags
+    assert sum(1 for q in r5 if "not_in_base" in q.tags and "https://" in q.question) >= 2
+    assert sum(1 for q in r5 if "general" in q.tags and q.error.strip()) == 12
+    assert sum(1 for q in r5 if any(m in q.error for m in RUNTIME_REPORT_MARKERS)) >= 12
+    assert sum(1 for q in r5 if "with_code" in q.tags or "with_error" in q.tags) >= 0.9 * len(r5)
+
+
+def test_r5_held_out_sources_are_used_once_across_all_eval_files():
+    sources = _sources(R5)
+    assert len(sources) == len(load_queries(R5)) and all(s.startswith("http") for s in sources)
+    assert len(set(sources)) == len(sources), "a source used twice"
+    others = {s for path in sorted(R5.parent.glob("*.jsonl")) if path != R5 for s in _sources(path)}
+    assert {path.name for path in R5.parent.glob("*.jsonl")} >= {
+        "queries.jsonl", "heldout.jsonl", "heldout-fresh.jsonl", "heldout-dec.jsonl", "heldout-r4.jsonl"}
+    assert sorted(set(sources) & others) == [], "a source already used by another split"
