@@ -41,8 +41,10 @@ from quest.problem_names import JUDGES, NamedTitle, as_written, longer_title, na
 from quest.query import MAX_QUERY_CHARS, key_code_lines
 from quest.request import Request
 from quest.retrieval.tokenize import to_simplified, tokenize
+from quest.title_abbreviations import spelled_out
 from quest.title_shapes import Shape, title_shapes
 from quest.topic_words import TopicWords
+from quest.zh_numbers import ordinal_ids
 
 RULES = ("field", "id", "title", "name", "consensus", "none")
 
@@ -297,6 +299,22 @@ def by_id(request: Request, cat: Catalogue) -> Resolution | None:
         found = _id_in(text, cat) if text else None
         if found is not None:
             return found
+    return _zh_ordinal(question, cat)
+
+
+_LEETCODE_BEFORE = re.compile(r"(?:leetcode|lc|力扣|领扣)\s*(?:上的?|的)?\s*$", re.I)
+
+
+def _zh_ordinal(question: str, cat: Catalogue) -> Resolution | None:
+    """"力扣第一题", "第一题两数之和": a number in Chinese numerals after LeetCode's name or beside that
+    problem's title (alone, "第一题" is just the first problem of some set; `quest.zh_numbers`)."""
+    for m, number in ordinal_ids(question):
+        problem = cat.problems.get(number)
+        titled = problem is not None and any(t and squash(t) in squash(question) for t in (problem.title_zh,
+                                                                                            problem.title_en))
+        if titled or _LEETCODE_BEFORE.search(question[:m.start()]):
+            return Resolution(number, "id", m.group(0)) if problem else Resolution(None, "id", m.group(0),
+                                                                                    missing_id=number)
     return None
 
 
@@ -306,11 +324,25 @@ def by_title(request: Request, cat: Catalogue) -> Resolution | None:
     name = named_title(request.question)
     if name is not None and name.bounded:  # 《…》 or quoted: its edges are known, so judge it first
         return _by_name(name, cat)
-    found = _title_inside(request.question, cat) or _loose_title(request.question, cat)
+    found = _title_inside(request.question, cat) or _loose_title(request.question, cat) or _spelled_title(request, cat)
     if found is None and name is not None:
         named = _by_name(name, cat)
         return None if named is not None and named.missing_id and _topic_name(name, cat) else named
     return found
+
+
+def _spelled_title(request: Request, cat: Catalogue) -> Resolution | None:
+    """A base title the question abbreviates ("validate a BST", "max subarray"; `quest.title_abbreviations`).
+    Only a base problem counts here: the spelled-out words were not written, so they report nothing missing."""
+    spelled = spelled_out(request.question)
+    found = (_title_inside(spelled, cat) or _loose_title(spelled, cat)) if spelled else None
+    return found if found is not None and found.problem_id is not None else None
+
+
+def _title_key(text: str, cat: Catalogue) -> str | None:
+    """The base title key a named title is, as written or with its abbreviations spelled out ("Validate BST")."""
+    spelled = spelled_out(text, whole=True)
+    return next((k for k in (squash(text), squash(spelled or "")) if k and k in cat.titles), None)
 
 
 def _topic_name(name: NamedTitle, cat: Catalogue) -> bool:
@@ -334,7 +366,7 @@ def _title_inside(question: str, cat: Catalogue) -> Resolution | None:
         spans = [(start, end) for start, end in spans if not _in_identifier(written, start, end)]
         if not spans:
             continue
-        names = [_other_title(written, start, end, cat.shown.get(key, key)) for start, end in spans]
+        names = [_other_title(written, start, end, cat.shown.get(key, key), cat) for start, end in spans]
         if any(name is None for name in names):
             best = (len(key), key, pid)
         elif other is None:
@@ -367,20 +399,35 @@ def _loose_title(question: str, cat: Catalogue) -> Resolution | None:
     written = as_written(question)
     if _in_identifier(written, match.start, match.end):
         return None
-    other = _other_title(written, match.start, match.end, cat.shown.get(match.key, match.key))
+    other = _other_title(written, match.start, match.end, cat.shown.get(match.key, match.key), cat)
     if other is not None:
         return Resolution(None, "title", other, missing_id=other)
     same = len(written) == len(question)  # the span is in normalized positions
     return Resolution(cat.titles[match.key], "title", question[match.start:match.end] if same else match.key)
 
 
-def _other_title(written: str, start: int, end: int, shown: str) -> str | None:
+def _other_title(written: str, start: int, end: int, shown: str, cat: Catalogue) -> str | None:
     """The title of another problem that the base title at written[start:end] is part of: a sequel
     ("课程表 II") or a longer title ("最长递增子序列的个数", "Min Cost Climbing Stairs"); None if none."""
     mark = sequel_after(written.casefold(), end)
     if mark is not None:
         return f"{shown} {_sequel_shown(mark)}"
-    return longer_title(written, start, end)
+    longer = longer_title(written, start, end)
+    return None if longer and _with_technique(longer[len(written[start:end]):] if longer.startswith(
+        written[start:end]) else "", cat) else longer
+
+
+_WITH = re.compile(r"^\s*(?:with|using|via|by)\s+(.+)$", re.I)
+
+
+def _with_technique(rest: str, cat: Catalogue) -> bool:
+    """"Maximum Subarray with Kadane", "Number of Islands with Union Find": the base title and how it was
+    solved, not a longer title ("… Stock with Cooldown" is one: its last words are no general topic's)."""
+    m = _WITH.match(rest)
+    if m is None or cat.topics is None:
+        return False
+    how = m.group(1)
+    return squash(how) in cat.techniques or cat.topics.is_technique(how) or not cat.topics.own_words(how)
 
 
 def _by_name(name: NamedTitle, cat: Catalogue) -> Resolution | None:
@@ -389,8 +436,8 @@ def _by_name(name: NamedTitle, cat: Catalogue) -> Resolution | None:
     key = squash(name.text)
     if key in cat.techniques or (not name.marked and key in cat.weak):
         return None  # "Dynamic Programming: …", "Binary Search: …" are about the technique
-    if key in cat.titles:
-        return Resolution(cat.titles[key], "title", name.text)
+    if _title_key(name.text, cat):
+        return Resolution(cat.titles[_title_key(name.text, cat)], "title", name.text)
     starts = [k for k in cat.titles if key.startswith(k)]
     if starts:
         # "Two Sum II" names another problem; a longer unbounded name may be the title plus the
@@ -501,8 +548,8 @@ def _shape_named(shape: Shape, request_text: str, cat: Catalogue, topics: TopicW
     key = squash(text)
     if key in cat.weak and key != squash(request_text):  # "二分查找 边界总是差一" is about the technique
         return None
-    if key in cat.titles:
-        return Resolution(cat.titles[key], "title", shape.text)
+    if _title_key(text, cat):
+        return Resolution(cat.titles[_title_key(text, cat)], "title", shape.text)
     if key in cat.techniques or topics.is_technique(text):  # "Sliding Window", "Binary Search"
         return None
     starts = [title for title in cat.titles if title.startswith(key) and _likeness(key, title) == 1.0]

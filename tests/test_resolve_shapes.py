@@ -1,0 +1,120 @@
+"""Round-5 resolution rules, each with real-looking questions in our own words and with the questions
+it must leave alone: Chinese-numeral ids, abbreviated titles, kinds of problems, other judges' problems,
+a number before another problem's title, a title before a colon, a title written like a call.
+
+Resolution runs against the starter base (its problems and the words of its general documents), as
+`quest.plan` does at run time.
+"""
+
+from pathlib import Path
+
+import pytest
+
+from quest.kb.markdown import load_knowledge_base
+from quest.plan import Catalogue, Resolution, resolve
+from quest.request import Request
+from quest.title_abbreviations import spelled_out
+from quest.zh_numbers import zh_number
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def base() -> Catalogue:
+    kb = load_knowledge_base(ROOT / "knowledge")
+    return Catalogue(kb.problems, [f"{d.title}\n{d.text}" for d in kb.documents if d.problem_id is None])
+
+
+def res(cat: Catalogue, question: str, **fields) -> Resolution:
+    return resolve(Request(question=question, **fields), cat)
+
+
+# --------------------------------------------------------------------------- Chinese numerals
+
+
+@pytest.mark.parametrize("numeral,value", [("一", 1), ("十", 10), ("十二", 12), ("二十", 20), ("二十一", 21),
+                                           ("一百四十六", 146), ("一百零五", 105), ("一〇四", 104), ("两百", 200)])
+def test_chinese_numerals_are_read_as_numbers(numeral, value):
+    assert zh_number(numeral) == value
+
+
+@pytest.mark.parametrize("numeral", ["", "一二十", "百x", "第"])
+def test_what_is_not_a_chinese_numeral_reads_as_none(numeral):
+    assert zh_number(numeral) is None
+
+
+@pytest.mark.parametrize("question,pid,evidence", [
+    ("力扣第一题两数之和，暴力双循环能过但是很慢", "1", "第一题"),
+    ("leetcode 第二十题 括号匹配 栈空的时候怎么办", "20", "第二十题"),
+    ("力扣第一百四十六题 get 之后要不要挪到表头", "146", "第一百四十六题"),
+    ("第一题两数之和 用哈希表为什么要先查再存", "1", "第一题"),  # no judge, but the title of problem 1 is there
+    ("力扣第一題 兩數之和 提交就錯", "1", "第一題"),
+])
+def test_a_chinese_numeral_id_resolves_like_digits(base, question, pid, evidence):
+    assert res(base, question) == Resolution(pid, "id", evidence)
+
+
+def test_a_chinese_numeral_id_after_leetcode_that_the_base_lacks_is_reported(base):
+    assert res(base, "力扣第二十七题 移除元素 双指针写错了") == Resolution(None, "id", "第二十七题", missing_id="27")
+
+
+@pytest.mark.parametrize("question", [
+    "期末作业第一题我一直 WA，输入是多组数据",  # the first problem of a homework, not LeetCode 1
+    "第三题的样例我手算都对不上",
+    "周赛第二题 双指针 边界怎么处理",
+])
+def test_a_chinese_numeral_alone_is_just_the_nth_problem_of_something(base, question):
+    assert res(base, question).problem_id is None
+
+
+# --------------------------------------------------------------------------- abbreviations
+
+
+def test_abbreviations_are_spelled_out_in_the_language_around_them():
+    assert spelled_out("Validate BST in C++") == "Validate Binary Search Tree in C++"
+    assert spelled_out("验证BST 为什么错") == "验证二叉搜索树 为什么错"
+    assert spelled_out("LeetCode LIS", whole=True) == "LeetCode Longest Increasing Subsequence"
+    assert spelled_out("LeetCode LIS") is None  # a whole title only where a problem is named
+    assert spelled_out("int maxLen = max(a, b); long long LL;") is None  # identifiers, calls, `LL`
+
+
+@pytest.mark.parametrize("question,pid", [
+    ("Validate BST in Go: I only compare each node with its two children", "98"),
+    ("验证BST 中序遍历为什么还是错", "98"),
+    ("how do I validate a BST without recursion", "98"),
+    ("max subarray with Kadane returns 0 for all negative input", "53"),
+    ("Sliding Window Max in Java keeps timing out", "239"),
+    ("min window substring: my counter never shrinks", "76"),
+    ("LeetCode LIS 二分做法为什么答案偏小", "300"),
+])
+def test_an_abbreviated_title_names_the_base_problem(base, question, pid):
+    found = res(base, question)
+    assert (found.problem_id, found.rule, found.missing_id) == (pid, "title", None)
+
+
+@pytest.mark.parametrize("question", [
+    "用 LIS 的思路做俄罗斯套娃信封 为什么排序要反着来",  # the technique, another problem
+    "BST insert in C: my new node never shows up in the tree",  # a topic
+    "max and min of an empty vector crash my program",
+])
+def test_an_abbreviation_alone_names_no_base_problem(base, question):
+    assert res(base, question).problem_id is None
+
+
+def test_an_abbreviated_title_the_base_lacks_is_still_reported(base):
+    found = res(base, "Kth Smallest Element in a BST: my inorder counter is off by one")
+    assert (found.problem_id, found.missing_id) == (None, "Kth Smallest Element in a BST")
+
+
+@pytest.mark.parametrize("question,pid", [
+    ("Maximum Subarray with Kadane returns 0 when every number is negative", "53"),
+    ("Number of Islands with Union Find: my count never goes down", "200"),
+    ("Course Schedule with Kahn gives me an empty order", "207"),
+])
+def test_a_base_title_with_the_technique_used_is_that_problem(base, question, pid):
+    assert res(base, question).problem_id == pid
+
+
+def test_a_longer_title_with_its_own_words_is_still_another_problem(base):
+    found = res(base, "Best Time to Buy and Sell Stock with Cooldown: my dp has three states")
+    assert found.missing_id == "Best Time to Buy and Sell Stock with Cooldown"
