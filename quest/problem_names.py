@@ -273,9 +273,13 @@ def _cut_english(rest: str) -> str:
     return " ".join(words)
 
 
+# A kind of problem, not a title: "签到题" (a contest's easiest), "水题", "模板题", "压轴题", "dp题", "原题".
+KIND_OF_PROBLEM = re.compile(r"^\s*(?:[\u4e00-\u9fff]{1,2}|[a-z]{1,4})\s*[题題]\s*$", re.I)
+
+
 def _is_title(title: str) -> bool:
     words = [w for w in re.split(r"\s+", title.casefold()) if w]
-    if not words or all(w in _GENERIC for w in words):
+    if not words or all(w in _GENERIC for w in words) or KIND_OF_PROBLEM.match(title):
         return False
     if re.fullmatch(r"[\d\s#.]+", title):  # a bare number is an id: the id rule reads it
         return False

@@ -15,7 +15,17 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from quest.problem_names import _EN_STOP, _GENERIC, _NOT_TITLE_WORDS, _SEQUEL, _ZH_SENTENCE_START, _ZH_STOP, JUDGES
+from quest.problem_names import (
+    _EN_STOP,
+    _GENERIC,
+    _NOT_TITLE_WORDS,
+    _SEQUEL,
+    _ZH_SENTENCE_START,
+    _ZH_STOP,
+    JUDGES,
+    KIND_OF_PROBLEM,
+)
+from quest.retrieval.tokenize import to_simplified
 
 
 @dataclass(frozen=True)
@@ -37,9 +47,19 @@ class Shape:
 
 def title_shapes(question: str) -> list[Shape]:
     """Title-like phrases in `question`, the most explicit shapes first."""
-    text = unicodedata.normalize("NFKC", question)[:600]
+    written = unicodedata.normalize("NFKC", question)[:600]
+    # The stop words are simplified Chinese: read traditional text ("這道簽到題…嗎") in simplified form, and
+    # give each title back as written where the conversion kept every position.
+    text = to_simplified(written)
     found = [*_urls(text), *_quoted(text), *_references(text), *_slugs(text), *_heads(text), *_mid_titles(text)]
-    return [s for s in dict.fromkeys(found) if s.text]
+    return [_as_written(s, text, written) for s in dict.fromkeys(found) if s.text]
+
+
+def _as_written(shape: Shape, text: str, written: str) -> Shape:
+    at = text.find(shape.text)
+    if text == written or len(text) != len(written) or at < 0:
+        return shape
+    return Shape(written[at:at + len(shape.text)], shape.how)
 
 
 # --------------------------------------------------------------------------- URLs and slugs
@@ -141,8 +161,12 @@ _CONNECTORS = frozenset(("of", "in", "to", "with", "a", "an", "the", "and", "for
 _ZH_PLEA = re.compile(r"^\s*(?:求助|请问|问一下|提问|小白求助|新手求助)\s*[:：,，]?\s*")
 
 
+# A kind of problem opening the question ("签到题 <title> …", "水题："): a label before the title, like a tag.
+_KIND_LABEL = re.compile(r"^\s*(?:[\u4e00-\u9fff]{1,2}|[A-Za-z]{1,4})[题題]\s*[:：,，]?\s*")
+
+
 def _heads(text: str) -> list[Shape]:
-    text = _ZH_PLEA.sub("", _TAG.sub("", text, count=1), count=1)
+    text = _KIND_LABEL.sub("", _ZH_PLEA.sub("", _TAG.sub("", text, count=1), count=1), count=1)
     head = _zh_head(text) if _HAN.match(text.lstrip()[:1]) else _en_head(text)
     return [Shape(head, "head")] if head else []
 
@@ -231,7 +255,8 @@ def _han_title(name: str) -> bool:
     han = len(_HAN.findall(squashed))
     if han < 2 or (len(squashed) < 3 and not _SEQUEL.search(squashed.casefold())) or len(squashed) > 24:
         return False
-    if squashed[0] in _ZH_SENTENCE_START or squashed in _GENERIC or _ZH_NOT_TITLE.search(squashed):
+    if squashed[0] in _ZH_SENTENCE_START or squashed in _GENERIC or _ZH_NOT_TITLE.search(squashed) or \
+            KIND_OF_PROBLEM.match(squashed):
         return False
     return _ZH_STOP.search(squashed) is None
 

@@ -118,3 +118,31 @@ def test_a_base_title_with_the_technique_used_is_that_problem(base, question, pi
 def test_a_longer_title_with_its_own_words_is_still_another_problem(base):
     found = res(base, "Best Time to Buy and Sell Stock with Cooldown: my dp has three states")
     assert found.missing_id == "Best Time to Buy and Sell Stock with Cooldown"
+
+
+# --------------------------------------------------------------------------- kinds of problems
+
+
+@pytest.mark.parametrize("question", [
+    "签到题 为什么 WA 了，只是输出 Hello",
+    "水题：A+B 多组输入为什么错",
+    "模板题 求助 快速幂取模",
+    "dp题 总是想不出状态怎么办",
+    "這道簽到題我沒印換行會被判錯嗎",
+])
+def test_a_kind_of_problem_is_no_title(base, question):
+    found = res(base, question)
+    assert (found.problem_id, found.missing_id) == (None, None)
+
+
+def test_the_title_after_a_kind_label_is_the_problem_named(base):
+    found = res(base, "簽到題 大吉大利今晚吃雞 只要輸出一行字 我沒印換行會被判錯嗎")
+    assert found == Resolution(None, "name", "大吉大利今晚吃雞", missing_id="大吉大利今晚吃雞")
+    assert res(base, "签到题 两数之和 为什么超时").problem_id == "1"  # a base title after the label
+
+
+def test_traditional_questions_are_read_with_the_simplified_stop_words(base):
+    assert res(base, "這道簽到題我沒印換行會被判錯嗎").missing_id is None
+    assert res(base, "輸入沒說有幾組 以 EOF 結束 我的程式只讀一組就結束").missing_id is None
+    found = res(base, "回文數 負數為什麼返回 false")  # a missing title is still given back as written
+    assert (found.rule, found.missing_id) == ("name", "回文數")
