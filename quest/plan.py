@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from quest.judge import VERDICT_NAMES, JudgeReport, find_verdict, parse
+from quest.judge_problems import judge_problem
 from quest.kb.catalogue import resolve_problem
 from quest.kb.documents import Problem, normalize_problem_id
 from quest.loose_titles import LooseTitles
@@ -592,7 +593,20 @@ def _units(text: str) -> list[str]:
 _HAN_CHAR = re.compile(r"[\u4e00-\u9fff]")
 
 
-RESOLVERS = (by_field, by_id, by_title, by_shape)
+def by_judge_problem(request: Request, cat: Catalogue) -> Resolution | None:
+    """Another judge's or collection's problem ("SPOJ TEST", "Codeforces Round 900 problem C", "剑指 Offer 17";
+    `quest.judge_problems`): not in the base, unless it is named by a base title or imported from there."""
+    name = judge_problem(request.question)
+    imported = (p.source_name.casefold() for p in cat.problems.values() if p.source_name)
+    if name is None or any(source in name.casefold() for source in imported):
+        return None
+    text = unicodedata.normalize("NFKC", request.question)
+    at = text.find(name)
+    found = _title_inside(name + (text[at + len(name):at + len(name) + 40] if at >= 0 else ""), cat)
+    return None if found is not None and found.problem_id else Resolution(None, "name", name, missing_id=name)
+
+
+RESOLVERS = (by_field, by_judge_problem, by_id, by_title, by_shape)
 
 
 def resolve(request: Request, cat: Catalogue) -> Resolution:

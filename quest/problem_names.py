@@ -277,9 +277,14 @@ def _cut_english(rest: str) -> str:
 KIND_OF_PROBLEM = re.compile(r"^\s*(?:[\u4e00-\u9fff]{1,2}|[a-z]{1,4})\s*[题題]\s*$", re.I)
 
 
+# A contest, not a problem: "Round 900", "Round #912 (Div. 2)", "Weekly Contest 380", "ABC 300".
+_CONTEST_NAME = re.compile(r"^\s*(?:educational\s+)?(?:(?:bi)?weekly\s+contest|round|contest|abc|arc|agc)\s*#?\s*\d+"
+                           r"(?:\s*\(?\s*div\.?\s*[1-4]\s*\)?)?\s*$", re.I)
+
+
 def _is_title(title: str) -> bool:
     words = [w for w in re.split(r"\s+", title.casefold()) if w]
-    if not words or all(w in _GENERIC for w in words) or KIND_OF_PROBLEM.match(title):
+    if not words or all(w in _GENERIC for w in words) or KIND_OF_PROBLEM.match(title) or _CONTEST_NAME.match(title):
         return False
     if re.fullmatch(r"[\d\s#.]+", title):  # a bare number is an id: the id rule reads it
         return False

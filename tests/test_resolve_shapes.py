@@ -146,3 +146,37 @@ def test_traditional_questions_are_read_with_the_simplified_stop_words(base):
     assert res(base, "輸入沒說有幾組 以 EOF 結束 我的程式只讀一組就結束").missing_id is None
     found = res(base, "回文數 負數為什麼返回 false")  # a missing title is still given back as written
     assert (found.rule, found.missing_id) == ("name", "回文數")
+
+
+# --------------------------------------------------------------------------- other judges' problems
+
+
+@pytest.mark.parametrize("question,missing", [
+    ("SPOJ TEST (life, the universe and everything): my C answer stops too early", "SPOJ TEST"),
+    ("codechef FLOW001 in python gives NZEC", "codechef FLOW001"),
+    ("Codeforces Round 900 problem C wrong answer on test 7", "Codeforces Round 900 problem C"),
+    ("Codeforces Round #912 (Div. 2) B got hacked, my sort is unstable", "Codeforces Round #912 (Div. 2) B"),
+    ("AtCoder ABC 300 G 题解有吗", "AtCoder ABC 300 G"),
+    ("abc 312 的 C 题 二分答案一直 WA", "abc 312 的 C 题"),
+    ("AtCoder DP contest Frog 2, my loop over k is too slow", "AtCoder DP contest Frog 2"),
+    ("剑指 Offer 17 打印从1到最大的n位数 大数怎么处理", "剑指 Offer 17"),
+    ("剑指Offer II 001 整数除法 溢出", "剑指Offer II 001"),
+    ("面试题 17.10 主要元素 摩尔投票为什么要再数一遍", "面试题 17.10"),
+])
+def test_another_judges_problem_is_reported_by_its_own_name(base, question, missing):
+    assert res(base, question) == Resolution(None, "name", missing, missing_id=missing)
+
+
+@pytest.mark.parametrize("question", [
+    "codeforces: I read n into a long long and it overflows",  # a judge, but no problem named
+    "Codeforces Div2 C 思路",  # a class of problems, no contest
+    "Codeforces Round 900 rating dropped, is my account fine",
+    "SPOJ TLE in Java even with BufferedReader",  # a verdict, not a problem code
+    "round 3 of my loop: the array has changed",
+])
+def test_a_judge_or_contest_without_a_problem_names_none(base, question):
+    assert res(base, question).missing_id is None
+
+
+def test_a_collection_problem_named_by_a_base_title_is_that_problem(base):
+    assert res(base, "剑指 Offer 24 反转链表 递归写法栈溢出").problem_id == "206"

@@ -1,0 +1,57 @@
+"""Problems of other judges and collections, named the way students name them.
+
+The starter base holds LeetCode-numbered problems. A question about another judge's problem names it
+by that judge's own scheme, and none of them is a base problem:
+
+- a numbered contest and the problem's letter or title: "Codeforces Round 900 problem C",
+  "Codeforces Round #912 (Div. 2) B", "AtCoder ABC 300 G", "AtCoder DP contest Knapsack 1";
+- a problem code: "SPOJ TEST", "SPOJ PRIME1", "CodeChef FLOW001";
+- a numbered problem of a book's collection: "剑指 Offer 17", "剑指Offer II 001", "面试题 17.10"
+  (LeetCode hosts them with their own numbers, not the main problem numbers).
+
+`judge_problem` returns that name as written (the planner reports it as not in the knowledge base). A
+judge's name alone names no problem ("codeforces: I read n into a long long …" may be any problem or
+none), and neither does a class of contests' problems without a contest ("Codeforces Div2 C 思路").
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_JUDGE = (r"spoj|atcoder|codeforces|cf|codechef|hackerrank|kattis|cses|dmoj|poj|hdu|zoj|uva|usaco|topcoder|"
+          r"洛谷|luogu|acwing|牛客网?|nowcoder|计蒜客|計蒜客")
+# A contest that has a number (or a name of its own): a class such as "Div. 2" alone is no contest.
+_ROUND = r"(?:educational\s+(?:codeforces\s+)?)?round\s*#?\s*\d+(?:\s*\(?\s*div\.?\s*[1-4]\s*\)?)?"
+_ATCODER = r"(?:abc|arc|agc|ahc)\s*\d{2,4}"  # AtCoder's own contest names: no judge's name needed
+_NAMED = r"(?:beginner|regular|grand|heuristic)\s+contest\s*\d+|(?:educational\s+)?dp\s+contest"
+# The problem inside the contest: a letter ("C", "problem C", "C题", "的 C 题") or a Title Case title.
+_LETTER = r"(?:(?:的|上的)\s*)?(?:problem|task)?\s*[:：\-]?\s*(?-i:[A-H])[1-3]?(?:\s*[题題](?!解))?(?![A-Za-z0-9])"
+_TITLE = r"[:：\-]?\s*(?-i:[A-Z][A-Za-z0-9']*(?:\s+(?:[A-Z0-9][A-Za-z0-9']*|of|the|and|in|a))*)"
+_SEPARATOR = r"\s*(?:上的?|的)?\s*[:：]?\s*"
+_IN_CONTEST = re.compile(
+    rf"(?<![A-Za-z0-9])(?:(?:{_JUDGE}){_SEPARATOR}(?:{_ROUND}|{_ATCODER}|{_NAMED})|{_ATCODER})\s*(?:{_LETTER}|{_TITLE})",
+    re.I)
+_CODE_JUDGE = re.compile(r"(?<![A-Za-z0-9])(?i:spoj|codechef)\s*[:：]?\s*([A-Z][A-Z0-9_]{2,11})(?![A-Za-z0-9])")
+# Upper-case words after a judge that are a verdict or a language, not a problem code.
+_NOT_CODE = frozenset(("TLE", "MLE", "WA", "RE", "CE", "AC", "OLE", "PE", "SIGSEGV", "SIGFPE", "NZEC", "JAVA",
+                       "CPP", "PYTHON", "PYPY", "GCC", "IDE", "API", "FAQ", "OJ", "EOF", "DP", "BFS", "DFS"))
+_COLLECTION = re.compile(r"剑指\s*offer\s*(?:ii\s*)?(?:专项突破版\s*)?\d{1,3}(?:\s*-\s*(?:i{1,3}|[1-3]))?|"
+                         r"面试题\s*\d{1,2}(?:\.\d{1,2})?", re.I)
+
+
+def judge_problem(question: str) -> str | None:
+    """The other judge's or collection's problem `question` names, as written ("SPOJ TEST"); else None."""
+    text = unicodedata.normalize("NFKC", question)[:600]
+    for pattern in (_COLLECTION, _IN_CONTEST):
+        m = pattern.search(text)
+        if m:
+            return _tidy(m.group(0))
+    for m in _CODE_JUDGE.finditer(text):
+        if m.group(1) not in _NOT_CODE:
+            return _tidy(m.group(0))
+    return None
+
+
+def _tidy(name: str) -> str:
+    return " ".join(name.split()).rstrip(" :：-")[:80]
