@@ -36,6 +36,7 @@ from quest.judge import VERDICT_NAMES, JudgeReport, find_verdict, parse
 from quest.judge_problems import judge_problem
 from quest.kb.catalogue import resolve_problem
 from quest.kb.documents import Problem, normalize_problem_id
+from quest.leading_ids import leading_title
 from quest.loose_titles import LooseTitles
 from quest.policy import excluded_kinds
 from quest.problem_names import JUDGES, NamedTitle, as_written, longer_title, named_title, normalize, sequel_after
@@ -282,7 +283,10 @@ def _other_judge_url(text: str, at: int) -> str | None:
 def _leading_number_with_title(text: str, cat: Catalogue) -> Resolution | None:
     """'146 LRU缓存机制 ...': a bare leading number counts when that problem's title follows it."""
     m = re.match(r"^\s*(\d+)\s+(\S.*)", text, re.S)
-    if not m or m.group(1) not in cat.problems:
+    if m and m.group(1) not in cat.problems:  # "371 sum of two integers in C: …" (`quest.leading_ids`)
+        named = leading_title(text)
+        return Resolution(None, "id", f"{named[0]} {named[1]}", missing_id=named[0]) if named else None
+    if not m:
         return None
     p = cat.problems[m.group(1)]
     rest = squash(m.group(2))

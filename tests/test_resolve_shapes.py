@@ -180,3 +180,35 @@ def test_a_judge_or_contest_without_a_problem_names_none(base, question):
 
 def test_a_collection_problem_named_by_a_base_title_is_that_problem(base):
     assert res(base, "剑指 Offer 24 反转链表 递归写法栈溢出").problem_id == "206"
+
+
+# --------------------------------------------------------------------------- a leading number and a title
+
+
+@pytest.mark.parametrize("question,missing,evidence", [
+    ("371 sum of two integers in C: runtime error left shift of negative value", "371", "371 sum of two integers"),
+    ("283 Move Zeroes - my swap loses values", "283", "283 Move Zeroes"),
+    ("27 移除元素 双指针写错了", "27", "27 移除元素"),
+])
+def test_a_leading_number_the_base_lacks_before_a_title_is_reported(base, question, missing, evidence):
+    assert res(base, question) == Resolution(None, "id", evidence, missing_id=missing)
+
+
+@pytest.mark.parametrize("question", [
+    "100 numbers in an array: why is my sort slow",  # a count of things
+    "3 test cases fail: the rest pass",
+    "4 sum with duplicates: my set still has repeats",  # 4Sum, not problem 4
+    "2 pointers approach: why does it skip pairs",
+    "42 is the answer: but the judge says WA",
+    "5 minutes of debugging - nothing",
+    "10 个数 排序 为什么错",
+    "1000 以内的质数 怎么求",
+])
+def test_a_leading_quantity_is_no_id(base, question):
+    assert res(base, question).missing_id is None
+
+
+def test_a_leading_base_number_with_another_title_names_nothing(base):
+    found = res(base, "3 Sum Closest: my pointers skip the best pair")  # 3 is in the base, not this title
+    assert (found.problem_id, found.rule) != ("3", "id") and found.missing_id != "3"
+    assert res(base, "146 LRU缓存机制 提交后超时").problem_id == "146"  # its own title: that problem
