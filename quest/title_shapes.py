@@ -26,18 +26,19 @@ from quest.problem_names import (
     KIND_OF_PROBLEM,
 )
 from quest.retrieval.tokenize import to_simplified
+from quest.topic_words import _words
 
 
 @dataclass(frozen=True)
 class Shape:
     text: str  # the title as the student wrote it
-    how: str  # "url", "slug", "reference", "quoted", "doing" or "head"
+    how: str  # "url", "slug", "reference", "quoted", "doing", "head", "colon" (a head before a colon) or "call"
 
     @property
     def marked(self) -> bool:
         """"X这道题", "the X problem", a slug or a URL say a problem is meant. Quotes also set off terms
         (“空指针”), "做X的时候" also a task ("做初始化的时候"), and a head is only where titles often are."""
-        return self.how in ("url", "slug", "reference")
+        return self.how in ("url", "slug", "reference", "colon", "call")
 
     @property
     def bounded(self) -> bool:
@@ -165,10 +166,35 @@ _ZH_PLEA = re.compile(r"^\s*(?:求助|请问|问一下|提问|小白求助|新�
 _KIND_LABEL = re.compile(r"^\s*(?:[\u4e00-\u9fff]{1,2}|[A-Za-z]{1,4})[题題]\s*[:：,，]?\s*")
 
 
+# "Pow(x, n) written as …", "Sqrt(x): …": a title written like a call, capitalized, with one-letter arguments.
+_CALL_TITLE = re.compile(r"^\s*([A-Z][a-z]{1,15}\(\s*[a-z](?:\s*,\s*[a-z])*\s*\))(?=\s|[:：,，]|$)")
+# How a Chinese topic (not a problem) ends even before a colon ("二维数组的初始化：…").
+_ZH_TOPIC_HEAD_END = re.compile(r"(?:判断|遍历|排序|写法|模板|技巧|原理|区别|优化|证明|理解|算法|方法|用法|函数|"
+                                r"语法|思路|初始化|定义|声明|使用|问题|报错|错误|异常|溢出|越界|比较|转换)$")
+# A student's own helper written capitalized ("Max(a, b) is wrong"), not a title.
+_HELPER_CALLS = frozenset(("max", "min", "abs", "sum", "gcd", "lcm", "len", "swap", "sort", "print", "main", "solve",
+                           "dfs", "bfs", "find", "check", "f", "g"))
+
+
 def _heads(text: str) -> list[Shape]:
     text = _KIND_LABEL.sub("", _ZH_PLEA.sub("", _TAG.sub("", text, count=1), count=1), count=1)
-    head = _zh_head(text) if _HAN.match(text.lstrip()[:1]) else _en_head(text)
-    return [Shape(head, "head")] if head else []
+    call = _CALL_TITLE.match(text)
+    if call and call.group(1).split("(")[0].casefold() not in _HELPER_CALLS:
+        return [Shape(call.group(1), "call")]
+    if not _HAN.match(text.lstrip()[:1]):
+        head = _en_head(text)
+        return [Shape(head, "head")] if head else []
+    head = _zh_head(text)
+    if not head:
+        return []
+    after = text.lstrip()[len(head):].lstrip()
+    return [Shape(head, "colon" if after[:1] in (":", "：") and _phrase_title(head) else "head")]
+
+
+def _phrase_title(head: str) -> bool:
+    """A Chinese head before a colon that reads as a problem's title ("数组中重复的数字：…"): a phrase of three
+    words or more that does not end like a topic; two words are as often a topic ("字符串拼接：…")."""
+    return len(_words(head)) >= 3 and not _ZH_TOPIC_HEAD_END.search(head)
 
 
 def _zh_head(text: str) -> str | None:

@@ -212,3 +212,30 @@ def test_a_leading_base_number_with_another_title_names_nothing(base):
     found = res(base, "3 Sum Closest: my pointers skip the best pair")  # 3 is in the base, not this title
     assert (found.problem_id, found.rule) != ("3", "id") and found.missing_id != "3"
     assert res(base, "146 LRU缓存机制 提交后超时").problem_id == "146"  # its own title: that problem
+
+
+# --------------------------------------------------------------------------- a title before a colon, a call-like title
+
+
+@pytest.mark.parametrize("question,missing", [
+    ("数组中重复的数字：原地交换写法为什么超时", "数组中重复的数字"),  # made of common words, but a phrase set off
+    ("链表中倒数第k个节点：快慢指针差一步", "链表中倒数第k个节点"),
+    ("Pow(x, n) as x * myPow(x, n - 1): AddressSanitizer says stack-overflow", "Pow(x, n)"),
+    ("Sqrt(x): my binary search never stops", "Sqrt(x)"),
+])
+def test_a_title_set_off_by_a_colon_or_written_like_a_call_is_reported(base, question, missing):
+    assert res(base, question) == Resolution(None, "name", missing, missing_id=missing)
+
+
+@pytest.mark.parametrize("question", [
+    "字符串拼接：Java 里用 + 为什么这么慢",  # two words: a topic
+    "二维数组的初始化：为什么全是 0",  # ends like a topic
+    "整数溢出：怎么提前判断",
+    "Max(a, b) is wrong when both are negative",  # the student's own helper
+])
+def test_a_topic_before_a_colon_or_a_helper_call_is_no_title(base, question):
+    assert res(base, question).missing_id is None
+
+
+def test_a_base_title_before_a_colon_is_that_problem(base):
+    assert res(base, "两数之和：哈希表为什么要先查后存").problem_id == "1"
