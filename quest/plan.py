@@ -234,7 +234,8 @@ def _id_in(text: str, cat: Catalogue) -> Resolution | None:
 # "#5" is a test number after "test"/"case"/"用例" ("Wrong answer on test #5") and a stack frame before an
 # address ("#0 0x55d1 in main" in every sanitizer report): neither names a problem.
 _TEST_BEFORE = re.compile(r"(?:test(?:\s*case)?|case|sample|example|input|output|line|用例|测试点|样例|数据)\s*$", re.I)
-_FRAME_AFTER = re.compile(r"\s+(?:0x[0-9a-f]+|in\s)", re.I)
+# gdb prints "#0  main () at a.cc:23" (no address for the innermost frame).
+_FRAME_AFTER = re.compile(r"\s+(?:0x[0-9a-f]+|in\s|[\w:~<>]+\s*\([^)\n]*\)\s+at\s)", re.I)
 
 
 def _test_or_frame_number(m: re.Match[str], text: str) -> bool:

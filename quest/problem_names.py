@@ -282,9 +282,16 @@ _CONTEST_NAME = re.compile(r"^\s*(?:educational\s+)?(?:(?:bi)?weekly\s+contest|r
                            r"(?:\s*\(?\s*div\.?\s*[1-4]\s*\)?)?\s*$", re.I)
 
 
+# What makes a Chinese phrase a clause, not a title: "有个" / "一个" / "几个" (not 下一个, 第一个), adverbs
+# ("开机就蓝屏"), a pronoun ("整除它本身"), a description ("一道树形 dp").
+ZH_CLAUSE = re.compile(r"有个|有一个|(?<![下第])一个|一道|几个|有几|某[个道题]|[就才又很太它]")
+
+
 def _is_title(title: str) -> bool:
     words = [w for w in re.split(r"\s+", title.casefold()) if w]
     if not words or all(w in _GENERIC for w in words) or KIND_OF_PROBLEM.match(title) or _CONTEST_NAME.match(title):
+        return False
+    if _HAN.search(title) and ZH_CLAUSE.search(to_simplified(title)):
         return False
     if re.fullmatch(r"[\d\s#.]+", title):  # a bare number is an id: the id rule reads it
         return False

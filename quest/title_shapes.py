@@ -24,6 +24,7 @@ from quest.problem_names import (
     _ZH_STOP,
     JUDGES,
     KIND_OF_PROBLEM,
+    ZH_CLAUSE,
 )
 from quest.retrieval.tokenize import to_simplified
 from quest.topic_words import _words
@@ -184,11 +185,14 @@ def _heads(text: str) -> list[Shape]:
     if not _HAN.match(text.lstrip()[:1]):
         head = _en_head(text)
         return [Shape(head, "head")] if head else []
-    head = _zh_head(text)
-    if not head:
+    head = None if _ASKS_WHAT_IT_MEANS.search(re.split(r"[，。？！,?!\n]", text, maxsplit=1)[0]) else _zh_head(text)
+    if not head:  # "陣列索引超出範圍是什麼意思": a term the student asks about, not a title
         return []
     after = text.lstrip()[len(head):].lstrip()
     return [Shape(head, "colon" if after[:1] in (":", "：") and _phrase_title(head) else "head")]
+
+
+_ASKS_WHAT_IT_MEANS = re.compile(r"什么意思|啥意思|是什么|是啥|指的是")
 
 
 def _phrase_title(head: str) -> bool:
@@ -282,7 +286,7 @@ def _han_title(name: str) -> bool:
     if han < 2 or (len(squashed) < 3 and not _SEQUEL.search(squashed.casefold())) or len(squashed) > 24:
         return False
     if squashed[0] in _ZH_SENTENCE_START or squashed in _GENERIC or _ZH_NOT_TITLE.search(squashed) or \
-            KIND_OF_PROBLEM.match(squashed):
+            KIND_OF_PROBLEM.match(squashed) or ZH_CLAUSE.search(squashed):
         return False
     return _ZH_STOP.search(squashed) is None
 

@@ -239,3 +239,23 @@ def test_a_topic_before_a_colon_or_a_helper_call_is_no_title(base, question):
 
 def test_a_base_title_before_a_colon_is_that_problem(base):
     assert res(base, "两数之和：哈希表为什么要先查后存").problem_id == "1"
+
+
+# --------------------------------------------------------------------------- sentences and frames are no names
+
+
+@pytest.mark.parametrize("question,error", [
+    ("做 CSES 上一道树形 dp，加上 lru_cache 之后递归就崩了", ""),  # "一道树形 dp": a description
+    ("陣列索引超出範圍是什麼意思 Java 一直跳 ArrayIndexOutOfBoundsException", ""),  # a term asked about
+    ("電腦開機就藍屏 要怎麼處理", ""),  # a clause ("…就…")
+    ("HackerRank 上数一个整数里有几位数字能整除它本身，带 0 的数就报浮点异常", ""),
+    ("类里有个指针成员，析构函数里 delete 了，放进 vector 以后崩了", ""),
+    ("gdb says SIGFPE, Arithmetic exception", "Program terminated with signal SIGFPE.\n#0  main () at sol.cc:23\n"
+                                              "#1  0x00007f in __libc_start_main () at libc.c:12"),
+])
+def test_sentences_descriptions_and_debugger_frames_are_not_reported(base, question, error):
+    assert res(base, question, error=error).missing_id is None
+
+
+def test_titles_with_the_words_a_clause_has_elsewhere_still_count(base):
+    assert res(base, "下一个排列 为什么要从后往前找").missing_id == "下一个排列"  # "下一个" is a title's word
