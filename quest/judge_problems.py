@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from quest.problem_names import VERDICT_WORDS
+
 _JUDGE = (r"spoj|atcoder|codeforces|cf|codechef|hackerrank|kattis|cses|dmoj|poj|hdu|zoj|uva|usaco|topcoder|"
           r"洛谷|luogu|acwing|牛客网?|nowcoder|计蒜客|計蒜客")
 # A contest that has a number (or a name of its own): a class such as "Div. 2" alone is no contest.
@@ -29,13 +31,10 @@ _NAMED = r"(?:beginner|regular|grand|heuristic)\s+contest\s*\d+|(?:educational\s
 _LETTER = r"(?:(?:的|上的)\s*)?(?:problem|task)?\s*[:：\-]?\s*(?-i:[A-H])[1-3]?(?:\s*[题題](?!解))?(?![A-Za-z0-9])"
 _TITLE = r"[:：\-]?\s*(?-i:[A-Z][A-Za-z0-9']*(?:\s+(?:[A-Z0-9][A-Za-z0-9']*|of|the|and|in|a))*)"
 _SEPARATOR = r"\s*(?:上的?|的)?\s*[:：]?\s*"
-_IN_CONTEST = re.compile(
-    rf"(?<![A-Za-z0-9])(?:(?:{_JUDGE}){_SEPARATOR}(?:{_ROUND}|{_ATCODER}|{_NAMED})|{_ATCODER})\s*(?:{_LETTER}|{_TITLE})",
-    re.I)
+# A round's or an AtCoder contest's problems are letters; the DP contest's have titles ("Knapsack 1").
+_IN_CONTEST = re.compile(rf"(?<![A-Za-z0-9])(?:(?:{_JUDGE}){_SEPARATOR}(?:{_ROUND}|{_ATCODER})|{_ATCODER})\s*{_LETTER}|"
+                         rf"(?<![A-Za-z0-9])(?:(?:{_JUDGE}){_SEPARATOR})?(?:{_NAMED})\s*{_TITLE}", re.I)
 _CODE_JUDGE = re.compile(r"(?<![A-Za-z0-9])(?i:spoj|codechef)\s*[:：]?\s*([A-Z][A-Z0-9_]{2,11})(?![A-Za-z0-9])")
-# Upper-case words after a judge that are a verdict or a language, not a problem code.
-_NOT_CODE = frozenset(("TLE", "MLE", "WA", "RE", "CE", "AC", "OLE", "PE", "SIGSEGV", "SIGFPE", "NZEC", "JAVA",
-                       "CPP", "PYTHON", "PYPY", "GCC", "IDE", "API", "FAQ", "OJ", "EOF", "DP", "BFS", "DFS"))
 _COLLECTION = re.compile(r"剑指\s*offer\s*(?:ii\s*)?(?:专项突破版\s*)?\d{1,3}(?:\s*-\s*(?:i{1,3}|[1-3]))?|"
                          r"面试题\s*\d{1,2}(?:\.\d{1,2})?", re.I)
 
@@ -48,7 +47,7 @@ def judge_problem(question: str) -> str | None:
         if m:
             return _tidy(m.group(0))
     for m in _CODE_JUDGE.finditer(text):
-        if m.group(1) not in _NOT_CODE:
+        if m.group(1).casefold() not in VERDICT_WORDS:
             return _tidy(m.group(0))
     return None
 

@@ -277,21 +277,25 @@ def _cut_english(rest: str) -> str:
 KIND_OF_PROBLEM = re.compile(r"^\s*(?:[\u4e00-\u9fff]{1,2}|[a-z]{1,4})\s*[题題]\s*$", re.I)
 
 
-# A contest, not a problem: "Round 900", "Round #912 (Div. 2)", "Weekly Contest 380", "ABC 300".
-_CONTEST_NAME = re.compile(r"^\s*(?:educational\s+)?(?:(?:bi)?weekly\s+contest|round|contest|abc|arc|agc)\s*#?\s*\d+"
-                           r"(?:\s*\(?\s*div\.?\s*[1-4]\s*\)?)?\s*$", re.I)
+# A contest, not a problem: "Round 900", "Round #912 (Div. 2)", "Weekly Contest 380", "ABC 300" (and what follows
+# it: "Round 900 Div", "Round 900 Standings" — a problem of it is named by `quest.judge_problems`).
+CONTEST_NAME = re.compile(r"^\s*(?:educational\s+)?(?:(?:bi)?weekly\s+contest|round|contest|abc|arc|agc)\s*#?\s*\d+"
+                           r"(?![\d.])", re.I)
 
 
 # What makes a Chinese phrase a clause, not a title: "有个" / "一个" / "几个" (not 下一个, 第一个), adverbs
 # ("开机就蓝屏"), a pronoun ("整除它本身"), a description ("一道树形 dp").
-ZH_CLAUSE = re.compile(r"有个|有一个|(?<![下第])一个|一道|几个|有几|某[个道题]|[就才又很太它]")
+ZH_CLAUSE = re.compile(r"有个|有一个|(?<![下第])一个|一道|几个|有几|某[个道题]|[就才又很太它都也]")
+# Verdicts, languages and technique acronyms written in capitals after a judge: no problem code or title.
+VERDICT_WORDS = frozenset(("tle mle wa re ce ac ole pe sigsegv sigfpe sigabrt nzec java cpp python pypy gcc ide "
+                            "api faq oj eof dp bfs dfs").split())
 
 
 def _is_title(title: str) -> bool:
     words = [w for w in re.split(r"\s+", title.casefold()) if w]
-    if not words or all(w in _GENERIC for w in words) or KIND_OF_PROBLEM.match(title) or _CONTEST_NAME.match(title):
+    if not words or all(w in _GENERIC for w in words) or KIND_OF_PROBLEM.match(title) or CONTEST_NAME.match(title):
         return False
-    if _HAN.search(title) and ZH_CLAUSE.search(to_simplified(title)):
+    if (_HAN.search(title) and ZH_CLAUSE.search(to_simplified(title))) or all(w in VERDICT_WORDS for w in words):
         return False
     if re.fullmatch(r"[\d\s#.]+", title):  # a bare number is an id: the id rule reads it
         return False

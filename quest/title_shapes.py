@@ -22,6 +22,7 @@ from quest.problem_names import (
     _SEQUEL,
     _ZH_SENTENCE_START,
     _ZH_STOP,
+    CONTEST_NAME,
     JUDGES,
     KIND_OF_PROBLEM,
     ZH_CLAUSE,
@@ -54,7 +55,8 @@ def title_shapes(question: str) -> list[Shape]:
     # give each title back as written where the conversion kept every position.
     text = to_simplified(written)
     found = [*_urls(text), *_quoted(text), *_references(text), *_slugs(text), *_heads(text), *_mid_titles(text)]
-    return [_as_written(s, text, written) for s in dict.fromkeys(found) if s.text]
+    # A contest opening a phrase ("Round 900 Div", "Weekly Contest 380") is no title: `quest.judge_problems` reads it.
+    return [_as_written(s, text, written) for s in dict.fromkeys(found) if s.text and not CONTEST_NAME.match(s.text)]
 
 
 def _as_written(shape: Shape, text: str, written: str) -> Shape:

@@ -259,3 +259,13 @@ def test_sentences_descriptions_and_debugger_frames_are_not_reported(base, quest
 
 def test_titles_with_the_words_a_clause_has_elsewhere_still_count(base):
     assert res(base, "下一个排列 为什么要从后往前找").missing_id == "下一个排列"  # "下一个" is a title's word
+
+
+@pytest.mark.parametrize("question", [
+    "Codeforces Round 900 Div. 2 standings look wrong",  # a contest, no problem of it
+    "Codeforces Round 900 Standings are frozen",
+    "SPOJ NZEC in Python even for the sample",  # a verdict after the judge
+    "签到都签不上 怎么办",  # a clause ("…都…")
+])
+def test_a_contest_a_verdict_or_a_clause_after_a_judge_is_no_problem(base, question):
+    assert res(base, question).missing_id is None
