@@ -6,9 +6,11 @@ nothing else builds a retrieval query, so they cannot drift apart.
 The problem is resolved by small rules, tried in this order; the plan records which one fired:
 
 1. ``field``     the problem field of the request;
+   ``name``      another judge's or collection's problem ("SPOJ TEST", "剑指 Offer 17"; `quest.judge_problems`);
 2. ``id``        an id or judge URL in the question, the error or a code comment (``239``,
                  ``#239``, ``LC239``, ``leetcode 239``, ``第239题``, ``239题``, ``300. 最长…``,
-                 ``problem.php?id=1007``, ``/p/P1000``, ``/problem/1007``, ``/problems/two-sum``);
+                 ``problem.php?id=1007``, ``/p/P1000``, ``/problem/1007``, ``/problems/two-sum``, ``力扣第一题``,
+                 ``371 sum of two integers: …``);
 3. ``title``     a title in either language contained in the question (normalized: case, width,
                  spacing, traditional -> simplified). Titles that are only a technique's name
                  ("Binary Search", a title equal to a tag) count only as the whole question. A
