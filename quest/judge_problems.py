@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from quest.problem_names import VERDICT_WORDS
+from quest.problem_names import _ZH_STOP, VERDICT_WORDS
 
 _JUDGE = (r"spoj|atcoder|codeforces|cf|codechef|hackerrank|kattis|cses|dmoj|poj|hdu|zoj|uva|usaco|topcoder|"
           r"洛谷|luogu|acwing|牛客网?|nowcoder|计蒜客|計蒜客")
@@ -34,6 +34,13 @@ _SEPARATOR = r"\s*(?:上的?|的)?\s*[:：]?\s*"
 # A round's or an AtCoder contest's problems are letters; the DP contest's have titles ("Knapsack 1").
 _IN_CONTEST = re.compile(rf"(?<![A-Za-z0-9])(?:(?:{_JUDGE}){_SEPARATOR}(?:{_ROUND}|{_ATCODER})|{_ATCODER})\s*{_LETTER}|"
                          rf"(?<![A-Za-z0-9])(?:(?:{_JUDGE}){_SEPARATOR})?(?:{_NAMED})\s*{_TITLE}", re.I)
+# A Chinese contest and its problem: "洛谷入门赛 #13 的 T8 演唱会", "力扣周赛 380 第三题", "第 380 场周赛 Q3",
+# "洛谷月赛 T2". LeetCode's contests too: their problems are not the base's numbered ones.
+_ZH_CONTEST = (r"(?:(?:第\s*)?\d+\s*场\s*)?(?:双周赛|周赛|入门赛|月赛|模拟赛|网络赛|省赛|校赛|新生赛)"
+               r"(?:\s*(?:第\s*)?#?\s*\d+\s*(?:场|期|届)?)?")
+_ZH_PROBLEM = r"(?:的\s*)?(?:T\d{1,2}|Q\d|[A-H]\s*题|第\s*(?:\d+|[一二三四五六七八九十]{1,3})\s*题)"
+_IN_ZH_CONTEST = re.compile(rf"(?:(?:{_JUDGE}|leetcode|lc|力扣|领扣)\s*)?{_ZH_CONTEST}\s*{_ZH_PROBLEM}"
+                            r"(?:\s?[\u4e00-\u9fff]{2,12})?", re.I)
 _CODE_JUDGE = re.compile(r"(?<![A-Za-z0-9])(?i:spoj|codechef)\s*[:：]?\s*([A-Z][A-Z0-9_]{2,11})(?![A-Za-z0-9])")
 _COLLECTION = re.compile(r"剑指\s*offer\s*(?:ii\s*)?(?:专项突破版\s*)?\d{1,3}(?:\s*-\s*(?:i{1,3}|[1-3]))?|"
                          r"面试题\s*\d{1,2}(?:\.\d{1,2})?", re.I)
@@ -42,14 +49,20 @@ _COLLECTION = re.compile(r"剑指\s*offer\s*(?:ii\s*)?(?:专项突破版\s*)?\d{
 def judge_problem(question: str) -> str | None:
     """The other judge's or collection's problem `question` names, as written ("SPOJ TEST"); else None."""
     text = unicodedata.normalize("NFKC", question)[:600]
-    for pattern in (_COLLECTION, _IN_CONTEST):
+    for pattern in (_COLLECTION, _IN_CONTEST, _IN_ZH_CONTEST):
         m = pattern.search(text)
         if m:
-            return _tidy(m.group(0))
+            return _tidy(_before_sentence(m.group(0)) if pattern is _IN_ZH_CONTEST else m.group(0))
     for m in _CODE_JUDGE.finditer(text):
         if m.group(1).casefold() not in VERDICT_WORDS:
             return _tidy(m.group(0))
     return None
+
+
+def _before_sentence(name: str) -> str:
+    """The name without the sentence it runs into ("…第三题 为什么超时" -> "…第三题")."""
+    stop = _ZH_STOP.search(name)
+    return name[:stop.start()] if stop else name
 
 
 def _tidy(name: str) -> str:
