@@ -34,10 +34,11 @@ _SEPARATOR = r"\s*(?:上的?|的)?\s*[:：]?\s*"
 # A round's or an AtCoder contest's problems are letters; the DP contest's have titles ("Knapsack 1").
 _IN_CONTEST = re.compile(rf"(?<![A-Za-z0-9])(?:(?:{_JUDGE}){_SEPARATOR}(?:{_ROUND}|{_ATCODER})|{_ATCODER})\s*{_LETTER}|"
                          rf"(?<![A-Za-z0-9])(?:(?:{_JUDGE}){_SEPARATOR})?(?:{_NAMED})\s*{_TITLE}", re.I)
-# A Chinese contest and its problem: "洛谷入门赛 #13 的 T8 演唱会", "力扣周赛 380 第三题", "第 380 场周赛 Q3",
-# "洛谷月赛 T2". LeetCode's contests too: their problems are not the base's numbered ones.
-_ZH_CONTEST = (r"(?:(?:第\s*)?\d+\s*场\s*)?(?:双周赛|周赛|入门赛|月赛|模拟赛|网络赛|省赛|校赛|新生赛)"
-               r"(?:\s*(?:第\s*)?#?\s*\d+\s*(?:场|期|届)?)?")
+# A Chinese contest and its problem: "洛谷入门赛 #13 的 T8 演唱会", "力扣周赛 380 第三题", "第 380 场周赛 Q3".
+# LeetCode's contests too: their problems are not the base's numbered ones.
+# The contest needs its number: "力扣 周赛 第三题" alone does not say which problem.
+_ZH_CONTEST = (r"(?:(?:第\s*)?\d+\s*场\s*(?:双周赛|周赛|入门赛|月赛|模拟赛|网络赛)|"
+               r"(?:双周赛|周赛|入门赛|月赛|模拟赛|网络赛|省赛|校赛|新生赛)\s*(?:第\s*)?#?\s*\d+\s*(?:场|期|届)?)")
 _ZH_PROBLEM = r"(?:的\s*)?(?:T\d{1,2}|Q\d|[A-H]\s*题|第\s*(?:\d+|[一二三四五六七八九十]{1,3})\s*题)"
 _IN_ZH_CONTEST = re.compile(rf"(?:(?:{_JUDGE}|leetcode|lc|力扣|领扣)\s*)?{_ZH_CONTEST}\s*{_ZH_PROBLEM}"
                             r"(?:\s?[\u4e00-\u9fff]{2,12})?", re.I)

@@ -61,6 +61,7 @@ _GENERIC = frozenset((
     "hot 100 hot100 top interview daily weekly biweekly contest challenge easy medium hard online judge "
     "oj premium study plan sql database shell bfs dfs dp greedy backtracking recursion graph tree array "
     "string hashmap heap stack queue math sorting simulation "
+    "月赛 入门赛 模拟赛 网络赛 省赛 校赛 新生赛 比赛 "
     "题 题目 每日一题 周赛 双周赛 面试题 刷题 做题 上 原题 这道题 一道题 上面 上的 里 中 题库 评测机 评测 "
     "评测姬 判题 后台 编译器 系统 网站 官方 题解区 讨论区 社区 平台 账号 会员 动态规划 贪心 回溯 二分 "
     "双指针 滑动窗口 单调栈 单调队列 前缀和 差分 哈希 哈希表 链表 二叉树 树 图 并查集 拓扑排序 最短路 "

@@ -290,6 +290,8 @@ def _han_title(name: str) -> bool:
     if squashed[0] in _ZH_SENTENCE_START or squashed in _GENERIC or _ZH_NOT_TITLE.search(squashed) or \
             KIND_OF_PROBLEM.match(squashed) or ZH_CLAUSE.search(squashed):
         return False
+    if re.sub(rf"^(?:{JUDGES})", "", squashed, flags=re.I) in _GENERIC:  # "洛谷月赛", "力扣周赛": a judge's contest
+        return False
     return _ZH_STOP.search(squashed) is None
 
 
