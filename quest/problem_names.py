@@ -143,6 +143,8 @@ def _han_head(before: str) -> str | None:
         return None
     judge = re.match(rf"(?:{JUDGES})", run.group(0), re.I)  # "力扣接雨水": the judge, not a longer title
     head = run.group(0)[judge.end():] if judge else run.group(0)
+    if head.endswith(("题", "題")):  # "第一题两数之和", "作业第二题…": a label ends at 题, the title follows it
+        return None
     if len(head) < 2 or head[0] in _ZH_SENTENCE_START or any(head.startswith(w) for w in _GENERIC):
         return None
     return head if _OPENING.match(before[:run.start()]) else None

@@ -283,3 +283,12 @@ def test_a_chinese_contests_problem_is_reported_by_its_own_name(base, question, 
 def test_a_contest_without_a_problem_names_none(base):
     assert res(base, "周赛 怎么准备 才能稳定三题").missing_id is None
     assert res(base, "洛谷月赛 T2 为什么 WA").missing_id is None  # which month's? no problem is named
+
+
+@pytest.mark.parametrize("question,pid", [
+    ("作业第二题两数之和 为什么错", "1"),  # "第二题" labels the title, it is no part of a longer one
+    ("蓝桥杯第三题最长递增子序列 超时", "300"),
+])
+def test_a_label_ending_in_ti_before_a_base_title_is_no_longer_title(base, question, pid):
+    found = res(base, question)
+    assert (found.problem_id, found.missing_id) == (pid, None)
