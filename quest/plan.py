@@ -41,11 +41,20 @@ from quest.kb.documents import Problem, normalize_problem_id
 from quest.leading_ids import leading_title
 from quest.loose_titles import LooseTitles
 from quest.policy import excluded_kinds
-from quest.problem_names import JUDGES, NamedTitle, as_written, longer_title, named_title, normalize, sequel_after
+from quest.problem_names import (
+    JUDGES,
+    VERDICT_WORDS,
+    NamedTitle,
+    as_written,
+    longer_title,
+    named_title,
+    normalize,
+    sequel_after,
+)
 from quest.query import MAX_QUERY_CHARS, key_code_lines
 from quest.request import Request
 from quest.retrieval.tokenize import to_simplified, tokenize
-from quest.title_abbreviations import spelled_out
+from quest.title_abbreviations import sibling_title, spelled_out
 from quest.title_shapes import Shape, title_shapes
 from quest.topic_words import TopicWords
 from quest.zh_numbers import ordinal_ids
@@ -428,6 +437,18 @@ def _other_title(written: str, start: int, end: int, shown: str, cat: Catalogue)
 _WITH = re.compile(r"^\s*(?:with|using|via|by)\s+(.+)$", re.I)
 
 
+def without_technique(name: str, cat: Catalogue) -> str:
+    """A named title without how it was solved: "Majority Element with Boyer Moore", "Single Number XOR"."""
+    m = re.search(r"\s+(?:with|using|via)\s+.+$", name)
+    if m and _with_technique(m.group(0).lstrip(), cat):
+        name = name[:m.start()]
+    words = name.split(" ")
+    while len(words) > 2 and words[-1].isupper() and (words[-1].casefold() in VERDICT_WORDS or (  # "… BFS", "… XOR"
+            cat.topics is not None and cat.topics.is_technique(words[-1]))):
+        words.pop()
+    return " ".join(words)
+
+
 def _with_technique(rest: str, cat: Catalogue) -> bool:
     """"Maximum Subarray with Kadane", "Number of Islands with Union Find": the base title and how it was
     solved, not a longer title ("… Stock with Cooldown" is one: its last words are no general topic's)."""
@@ -453,6 +474,8 @@ def _by_name(name: NamedTitle, cat: Catalogue) -> Resolution | None:
         longest = max(starts, key=len)
         if not name.bounded and sequel_after(key, len(longest)) is None:
             return None
+        return Resolution(None, "name", name.text, missing_id=name.text)
+    if sibling_title(_units(name.text), [_units(t) for t in cat.shown.values()]):  # "Minimum Depth of …": not 104
         return Resolution(None, "name", name.text, missing_id=name.text)
     close = max(cat.titles, key=lambda k: _likeness(key, k), default=None)
     if close is not None and _likeness(key, close) >= NAME_LIKENESS:
@@ -552,6 +575,7 @@ def _shape_named(shape: Shape, request_text: str, cat: Catalogue, topics: TopicW
         return Resolution(None, "name", shape.text, missing_id=shape.text)
     if shape.how == "slug" and shape.text in cat.slugs:
         return Resolution(cat.slugs[shape.text], "title", shape.text)
+    shape = Shape(without_technique(shape.text, cat), shape.how) if shape.how != "slug" else shape
     text = shape.text.replace("-", " ") if shape.how == "slug" else shape.text
     key = squash(text)
     if key in cat.weak and key != squash(request_text):  # "二分查找 边界总是差一" is about the technique
@@ -563,6 +587,8 @@ def _shape_named(shape: Shape, request_text: str, cat: Catalogue, topics: TopicW
     starts = [title for title in cat.titles if title.startswith(key) and _likeness(key, title) == 1.0]
     if starts:  # "Kth Largest Element": a clear start of a base title
         return Resolution(cat.titles[starts[0]], "title", shape.text)
+    if key not in cat.weak and sibling_title(_units(text), [_units(t) for t in cat.shown.values()]):
+        return Resolution(None, "name", shape.text, missing_id=shape.text)  # "二叉树的最小深度" beside 最大深度
     # Part of a base title ("层序遍历" of 二叉树的层序遍历) or a topic's words: not a problem the base lacks.
     if key in cat.techniques or any(key in title for title in cat.titles) or topics.is_topic(text, marked=shape.marked):
         return None

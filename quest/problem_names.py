@@ -161,7 +161,7 @@ def _title_word(word: str) -> bool:
 
 _CONNECTORS = frozenset(("of", "with", "in", "to", "for", "and", "a", "an", "the"))
 _LAST_WORD = re.compile(r"([A-Za-z0-9][A-Za-z0-9'+#-]*)\s+$")
-_NEXT_WORD = re.compile(r"\s+([A-Za-z0-9][A-Za-z0-9'+#-]*)")
+_NEXT_WORD = re.compile(r"\s+([A-Za-z0-9][A-Za-z0-9'+#-]*)(?![A-Za-z0-9'+#(-])")  # "O(n log n)" is no title word
 
 
 def _longer_english(before: str, title: str, after: str) -> str | None:

@@ -52,3 +52,11 @@ def spelled_out(text: str, *, whole: bool = False) -> str | None:
 
     out = pattern.sub(spell, text)
     return out if out != text else None
+
+
+def sibling_title(units: list[str], titles: list[list[str]]) -> bool:
+    """Whether a phrase is a base title with one unit (a Chinese character, an English word) swapped: its sibling
+    problem ("二叉树的最小深度" beside 二叉树的最大深度, "Binary Tree Preorder Traversal" beside Inorder). Only
+    titles of four units or more: in shorter ones one swap makes an unrelated phrase."""
+    return len(units) >= 4 and any(
+        len(theirs) == len(units) and sum(a != b for a, b in zip(units, theirs, strict=True)) == 1 for theirs in titles)

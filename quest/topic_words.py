@@ -39,7 +39,7 @@ TECHNIQUES = frozenset(t.strip() for t in (
     "sliding window,bit manipulation,div1,div2,div3,div4,最大公约数,最小公倍数,字典序,链式前向星,邻接表,邻接矩阵,"
     "结构体,位运算,二分答案,三分,树的直径,lca,最近公共祖先,拓扑序,windows subsystem for linux,wsl,"
     "google colab,jupyter notebook,leetcode playground,github actions,kahn,kahn's algorithm,kosaraju,boyer moore,"
-    "z algorithm,morris traversal,hierholzer"
+    "z algorithm,morris traversal,hierholzer,xor"
 ).split(","))
 _TOPIC_PREFIXES = frozenset(t for t in TECHNIQUES if len(t) >= 3 and (" " in t or not t.isascii()))
 TECHNIQUES = TECHNIQUES | _GENERIC

@@ -292,3 +292,40 @@ def test_a_contest_without_a_problem_names_none(base):
 def test_a_label_ending_in_ti_before_a_base_title_is_no_longer_title(base, question, pid):
     found = res(base, question)
     assert (found.problem_id, found.missing_id) == (pid, None)
+
+
+# --------------------------------------------------------------------------- siblings, and how it was solved
+
+
+@pytest.mark.parametrize("question,missing", [
+    ("二叉树的最小深度 为什么叶子判断不对", "二叉树的最小深度"),  # one character from 104's title
+    ("二叉树的前序遍历 迭代写法 栈里先放右孩子", "二叉树的前序遍历"),
+    ("Binary Tree Preorder Traversal iterative version skips nodes", "Binary Tree Preorder Traversal"),
+    ("Minimum Depth of Binary Tree: a null child is not a leaf", "Minimum Depth of Binary Tree"),  # not 104
+])
+def test_a_base_title_with_one_unit_swapped_is_its_sibling_problem(base, question, missing):
+    assert res(base, question) == Resolution(None, "name", missing, missing_id=missing)
+
+
+@pytest.mark.parametrize("question,missing", [
+    ("Majority Element with Boyer Moore: my count goes negative", "Majority Element"),
+    ("Rotting Oranges BFS: the minute count is one too high", "Rotting Oranges"),
+])
+def test_a_missing_title_is_reported_without_how_it_was_solved(base, question, missing):
+    assert res(base, question).missing_id == missing
+
+
+@pytest.mark.parametrize("question,pid", [
+    ("Longest Increasing Subsequences O(n log n) with bisect", "300"),  # "O(n log n)" is no title word
+    ("Kth Largest Element: heap of size k", "215"),  # a close spelling is still that title
+])
+def test_code_after_a_title_and_close_spellings_still_name_the_base_problem(base, question, pid):
+    assert res(base, question).problem_id == pid
+
+
+@pytest.mark.parametrize("question", [
+    "二叉树的遍历 递归和迭代有什么区别",  # shorter than any title: a topic
+    "Red Black Tree insertion rotations confuse me",
+])
+def test_a_topic_near_a_title_is_no_sibling(base, question):
+    assert res(base, question).missing_id is None
