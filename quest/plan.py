@@ -339,6 +339,8 @@ def by_title(request: Request, cat: Catalogue) -> Resolution | None:
     """A base title inside the question; or the title it names after a judge or marker ("力扣 <title>",
     《title》, "题目：<title>") — reported as not in the base when no base title is that one."""
     name = named_title(request.question)
+    if name is not None and not name.bounded:  # "Majority Element with Boyer Moore: …"
+        name = NamedTitle(without_technique(name.text, cat), name.bounded, name.marked)
     if name is not None and name.bounded:  # 《…》 or quoted: its edges are known, so judge it first
         return _by_name(name, cat)
     found = _title_inside(request.question, cat) or _loose_title(request.question, cat) or _spelled_title(request, cat)
