@@ -42,6 +42,8 @@ TECHNIQUES = frozenset(t.strip() for t in (
     "z algorithm,morris traversal,hierholzer,xor"
 ).split(","))
 _TOPIC_PREFIXES = frozenset(t for t in TECHNIQUES if len(t) >= 3 and (" " in t or not t.isascii()))
+# One-word algorithm names that open a topic ("Dijkstra With Negative Edges", "Kruskal on a dense graph").
+_ALGORITHM_WORDS = frozenset(t for t in TECHNIQUES if t.isascii() and " " not in t and len(t) >= 4)
 TECHNIQUES = TECHNIQUES | _GENERIC
 # How Chinese topic phrases end ("闰年判断", "图的遍历", "结构体排序"): a task done to something, not a title.
 _ZH_TOPIC_END = re.compile(r"(?:判断|遍历|排序|写法|模板|技巧|原理|区别|优化|证明|理解|算法|方法|用法|函数|语法|思路)$")
@@ -117,6 +119,8 @@ class TopicWords:
         words = normalize(phrase).split()
         heads = [" ".join(words[:n]) for n in range(2, len(words))] if len(words) > 2 else []
         key = _squash(phrase)
+        if len(words) > 1 and words[0] in _ALGORITHM_WORDS:
+            return True
         return any(h in _TOPIC_PREFIXES for h in heads) or any(
             key.startswith(t) and key != t for t in _TOPIC_PREFIXES if not t.isascii())
 

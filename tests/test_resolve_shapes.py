@@ -329,3 +329,8 @@ def test_code_after_a_title_and_close_spellings_still_name_the_base_problem(base
 ])
 def test_a_topic_near_a_title_is_no_sibling(base, question):
     assert res(base, question).missing_id is None
+
+
+def test_a_topic_opening_with_an_algorithms_name_is_no_title(base):
+    assert res(base, "Dijkstra With Negative Edges gives a wrong answer").missing_id is None
+    assert res(base, "Kruskal On A Dense Graph is slow").missing_id is None
