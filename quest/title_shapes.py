@@ -173,7 +173,10 @@ _KIND_LABEL = re.compile(r"^\s*(?:[\u4e00-\u9fff]{1,2}|[A-Za-z]{1,4})[题題]\s*
 _CALL_TITLE = re.compile(r"^\s*([A-Z][a-z]{1,15}\(\s*[a-z](?:\s*,\s*[a-z])*\s*\))(?=\s|[:：,，]|$)")
 # How a Chinese topic (not a problem) ends even before a colon ("二维数组的初始化：…").
 _ZH_TOPIC_HEAD_END = re.compile(r"(?:判断|遍历|排序|写法|模板|技巧|原理|区别|优化|证明|理解|算法|方法|用法|函数|"
-                                r"语法|思路|初始化|定义|声明|使用|问题|报错|错误|异常|溢出|越界|比较|转换)$")
+                                r"语法|思路|初始化|定义|声明|使用|问题|报错|错误|异常|溢出|越界|比较|转换|入门|基础|"
+                                r"详解|总结|教程|笔记|套路|方式|传递|存储|进制)$")
+# Two things set side by side ("全局数组和局部数组：…", "链表的插入和删除：…") are compared, not a title.
+_ZH_SIDE_BY_SIDE = re.compile(r"[和与及跟]|以及|还是")
 # A student's own helper written capitalized ("Max(a, b) is wrong"), not a title.
 _HELPER_CALLS = frozenset(("max", "min", "abs", "sum", "gcd", "lcm", "len", "swap", "sort", "print", "main", "solve",
                            "dfs", "bfs", "find", "check", "f", "g"))
@@ -200,7 +203,7 @@ _ASKS_WHAT_IT_MEANS = re.compile(r"什么意思|啥意思|是什么|是啥|指�
 def _phrase_title(head: str) -> bool:
     """A Chinese head before a colon that reads as a problem's title ("数组中重复的数字：…"): a phrase of three
     words or more that does not end like a topic; two words are as often a topic ("字符串拼接：…")."""
-    return len(_words(head)) >= 3 and not _ZH_TOPIC_HEAD_END.search(head)
+    return len(_words(head)) >= 3 and not _ZH_TOPIC_HEAD_END.search(head) and not _ZH_SIDE_BY_SIDE.search(head)
 
 
 def _zh_head(text: str) -> str | None:

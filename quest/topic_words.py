@@ -46,7 +46,8 @@ _TOPIC_PREFIXES = frozenset(t for t in TECHNIQUES if len(t) >= 3 and (" " in t o
 _ALGORITHM_WORDS = frozenset(t for t in TECHNIQUES if t.isascii() and " " not in t and len(t) >= 4)
 TECHNIQUES = TECHNIQUES | _GENERIC
 # How Chinese topic phrases end ("闰年判断", "图的遍历", "结构体排序"): a task done to something, not a title.
-_ZH_TOPIC_END = re.compile(r"(?:判断|遍历|排序|写法|模板|技巧|原理|区别|优化|证明|理解|算法|方法|用法|函数|语法|思路)$")
+_ZH_TOPIC_END = re.compile(r"(?:判断|遍历|排序|写法|模板|技巧|原理|区别|优化|证明|理解|算法|方法|用法|函数|语法|思路|"
+                           r"入门|基础|详解|总结|教程|笔记|套路|方式|传递|存储|进制)$")
 
 
 # The starter base's general documents hold ~110k characters (0.4 s to learn); a synthetic or imported

@@ -334,3 +334,15 @@ def test_a_topic_near_a_title_is_no_sibling(base, question):
 def test_a_topic_opening_with_an_algorithms_name_is_no_title(base):
     assert res(base, "Dijkstra With Negative Edges gives a wrong answer").missing_id is None
     assert res(base, "Kruskal On A Dense Graph is slow").missing_id is None
+
+
+@pytest.mark.parametrize("question", [
+    "全局数组和局部数组：初始化有什么不同",  # two things compared
+    "链表的插入和删除：指针怎么改",
+    "二维数组作为参数传递：编译报错",  # ends like a topic
+    "图的存储方式：邻接表还是矩阵",
+    "动态规划入门：从记忆化搜索开始",
+    "十进制转二进制：负数怎么办",
+])
+def test_a_chinese_topic_headline_before_a_colon_is_no_title(base, question):
+    assert res(base, question).missing_id is None
