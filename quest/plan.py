@@ -457,8 +457,8 @@ def _with_technique(rest: str, cat: Catalogue) -> bool:
     m = _WITH.match(rest)
     if m is None or cat.topics is None:
         return False
-    how = m.group(1)
-    return squash(how) in cat.techniques or cat.topics.is_technique(how) or not cat.topics.own_words(how)
+    how = re.sub(r"^(?:a|an|the)\s+", "", m.group(1), flags=re.I)  # a technique's name, not any known words
+    return squash(how) in cat.techniques or cat.topics.is_technique(how)  # ("… with Random Pointer" is a title)
 
 
 def _by_name(name: NamedTitle, cat: Catalogue) -> Resolution | None:

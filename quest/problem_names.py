@@ -220,6 +220,16 @@ _NOT_A_PROBLEM = re.compile(r"segmentation fault|stack overflow|presentation err
                             r"exception|error|sanitizer|exceeded|overflow|help|question|update|edit", re.I)
 
 
+# Words of a headline about a topic, which no problem's title uses: "Linked List Basics", "Two Pointer Technique",
+# "Common Mistakes in Recursion", "Class Static Variables", "Integer Division Rounding". Not "basic", "common",
+# "custom", "between", "shifting": titles use them ("Basic Calculator", "Longest Common Prefix", "Shifting Letters").
+HEADLINE_WORDS = frozenset((
+    "basics tips tricks technique techniques mistakes mistake pitfalls pitfall guide tutorial introduction "
+    "intro overview representation template templates patterns cheatsheet notes explained static debugging "
+    "rounding casting versus behavior behaviour semantics"
+).split())
+
+
 def _leading_title(text: str) -> NamedTitle | None:
     m = _LEADING.match(text)
     if not m:
@@ -228,7 +238,8 @@ def _leading_title(text: str) -> NamedTitle | None:
     capitalized = [w for w in words if w.casefold() not in _EN_TRAILING]
     if len(capitalized) < 2 or not all(w[:1].isupper() or w[:1].isdigit() for w in capitalized):
         return None
-    if any(w.casefold() in _EN_STOP for w in words) or _NOT_A_PROBLEM.search(m.group(1)):
+    if any(w.casefold() in _EN_STOP or w.casefold() in HEADLINE_WORDS for w in words) or \
+            _NOT_A_PROBLEM.search(m.group(1)):
         return None
     title = " ".join(words)
     return NamedTitle(title, False, marked=False) if _is_title(title) else None

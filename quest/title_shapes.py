@@ -23,6 +23,7 @@ from quest.problem_names import (
     _ZH_SENTENCE_START,
     _ZH_STOP,
     CONTEST_NAME,
+    HEADLINE_WORDS,
     JUDGES,
     KIND_OF_PROBLEM,
     ZH_CLAUSE,
@@ -279,7 +280,7 @@ def _lead_word(word: str) -> bool:
 def _title_case(words: list[str]) -> bool:
     """Two or more words, each capitalized (connectors aside), none a question word or a verdict."""
     content = [w for w in words if w.casefold() not in _CONNECTORS or w[:1].isupper()]
-    if len(content) < 2 or any(w.casefold() in _EN_STOP for w in words):
+    if len(content) < 2 or any(w.casefold() in _EN_STOP or w.casefold() in HEADLINE_WORDS for w in words):
         return False
     return all(w[:1].isupper() or w[:1].isdigit() for w in content) and not all(w.isdigit() for w in content)
 

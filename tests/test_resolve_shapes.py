@@ -346,3 +346,23 @@ def test_a_topic_opening_with_an_algorithms_name_is_no_title(base):
 ])
 def test_a_chinese_topic_headline_before_a_colon_is_no_title(base, question):
     assert res(base, question).missing_id is None
+
+
+@pytest.mark.parametrize("question", [
+    "Linked List Basics: insert at the head",
+    "Two Pointer Technique: sorted arrays only?",
+    "Common Mistakes in Recursion: the base case",
+    "Class Static Variables: LeetCode reuses my object",
+    "Debugging Tips: printing to stderr",
+    "Graph Representation: adjacency list or matrix",
+])
+def test_an_english_topic_headline_is_no_title(base, question):
+    assert res(base, question).missing_id is None
+
+
+@pytest.mark.parametrize("question,missing", [
+    ("Copy List with Random Pointer: my map misses null", "Copy List with Random Pointer"),  # "with" is part of it
+    ("Longest Common Prefix: empty string input", "Longest Common Prefix"),  # "common" is a title's word too
+])
+def test_titles_with_words_headlines_also_use_are_still_reported(base, question, missing):
+    assert res(base, question).missing_id == missing
