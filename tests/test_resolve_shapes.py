@@ -366,3 +366,11 @@ def test_an_english_topic_headline_is_no_title(base, question):
 ])
 def test_titles_with_words_headlines_also_use_are_still_reported(base, question, missing):
     assert res(base, question).missing_id == missing
+
+
+def test_the_student_is_told_the_other_judges_problem_by_its_name(base):
+    found = res(base, "SPOJ TEST: my program stops before the 42")
+    assert found.describe("en") == 'problem "SPOJ TEST" is not in the knowledge base'
+    assert res(base, "剑指 Offer 17 大数怎么打印").describe("zh") == "题目「剑指 Offer 17」不在知识库中"
+    assert res(base, "371 sum of two integers in C: shift error").describe("en") == \
+        "problem 371 is not in the knowledge base"
