@@ -6,9 +6,11 @@ nothing else builds a retrieval query, so they cannot drift apart.
 The problem is resolved by small rules, tried in this order; the plan records which one fired:
 
 1. ``field``     the problem field of the request;
+   ``name``      another judge's or collection's problem ("SPOJ TEST", "剑指 Offer 17"; `quest.judge_problems`);
 2. ``id``        an id or judge URL in the question, the error or a code comment (``239``,
                  ``#239``, ``LC239``, ``leetcode 239``, ``第239题``, ``239题``, ``300. 最长…``,
-                 ``problem.php?id=1007``, ``/p/P1000``, ``/problem/1007``, ``/problems/two-sum``);
+                 ``problem.php?id=1007``, ``/p/P1000``, ``/problem/1007``, ``/problems/two-sum``, ``力扣第一题``,
+                 ``371 sum of two integers: …``);
 3. ``title``     a title in either language contained in the question (normalized: case, width,
                  spacing, traditional -> simplified). Titles that are only a technique's name
                  ("Binary Search", a title equal to a tag) count only as the whole question. A
@@ -33,16 +35,29 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from quest.judge import VERDICT_NAMES, JudgeReport, find_verdict, parse
+from quest.judge_problems import judge_problem
 from quest.kb.catalogue import resolve_problem
 from quest.kb.documents import Problem, normalize_problem_id
+from quest.leading_ids import leading_title
 from quest.loose_titles import LooseTitles
 from quest.policy import excluded_kinds
-from quest.problem_names import JUDGES, NamedTitle, as_written, longer_title, named_title, normalize, sequel_after
+from quest.problem_names import (
+    JUDGES,
+    VERDICT_WORDS,
+    NamedTitle,
+    as_written,
+    longer_title,
+    named_title,
+    normalize,
+    sequel_after,
+)
 from quest.query import MAX_QUERY_CHARS, key_code_lines
 from quest.request import Request
 from quest.retrieval.tokenize import to_simplified, tokenize
+from quest.title_abbreviations import sibling_title, spelled_out
 from quest.title_shapes import Shape, title_shapes
 from quest.topic_words import TopicWords
+from quest.zh_numbers import ordinal_ids
 
 RULES = ("field", "id", "title", "name", "consensus", "none")
 
@@ -230,7 +245,8 @@ def _id_in(text: str, cat: Catalogue) -> Resolution | None:
 # "#5" is a test number after "test"/"case"/"用例" ("Wrong answer on test #5") and a stack frame before an
 # address ("#0 0x55d1 in main" in every sanitizer report): neither names a problem.
 _TEST_BEFORE = re.compile(r"(?:test(?:\s*case)?|case|sample|example|input|output|line|用例|测试点|样例|数据)\s*$", re.I)
-_FRAME_AFTER = re.compile(r"\s+(?:0x[0-9a-f]+|in\s)", re.I)
+# gdb prints "#0  main () at a.cc:23" (no address for the innermost frame).
+_FRAME_AFTER = re.compile(r"\s+(?:0x[0-9a-f]+|in\s|[\w:~<>]+\s*\([^)\n]*\)\s+at\s)", re.I)
 
 
 def _test_or_frame_number(m: re.Match[str], text: str) -> bool:
@@ -279,7 +295,10 @@ def _other_judge_url(text: str, at: int) -> str | None:
 def _leading_number_with_title(text: str, cat: Catalogue) -> Resolution | None:
     """'146 LRU缓存机制 ...': a bare leading number counts when that problem's title follows it."""
     m = re.match(r"^\s*(\d+)\s+(\S.*)", text, re.S)
-    if not m or m.group(1) not in cat.problems:
+    if m and m.group(1) not in cat.problems:  # "371 sum of two integers in C: …" (`quest.leading_ids`)
+        named = leading_title(text)
+        return Resolution(None, "id", f"{named[0]} {named[1]}", missing_id=named[0]) if named else None
+    if not m:
         return None
     p = cat.problems[m.group(1)]
     rest = squash(m.group(2))
@@ -297,6 +316,22 @@ def by_id(request: Request, cat: Catalogue) -> Resolution | None:
         found = _id_in(text, cat) if text else None
         if found is not None:
             return found
+    return _zh_ordinal(question, cat)
+
+
+_LEETCODE_BEFORE = re.compile(r"(?:leetcode|lc|力扣|领扣)\s*(?:上的?|的)?\s*$", re.I)
+
+
+def _zh_ordinal(question: str, cat: Catalogue) -> Resolution | None:
+    """"力扣第一题", "第一题两数之和": a number in Chinese numerals after LeetCode's name or beside that
+    problem's title (alone, "第一题" is just the first problem of some set; `quest.zh_numbers`)."""
+    for m, number in ordinal_ids(question):
+        problem = cat.problems.get(number)
+        titled = problem is not None and any(t and squash(t) in squash(question) for t in (problem.title_zh,
+                                                                                            problem.title_en))
+        if titled or _LEETCODE_BEFORE.search(question[:m.start()]):
+            return Resolution(number, "id", m.group(0)) if problem else Resolution(None, "id", m.group(0),
+                                                                                    missing_id=number)
     return None
 
 
@@ -304,13 +339,29 @@ def by_title(request: Request, cat: Catalogue) -> Resolution | None:
     """A base title inside the question; or the title it names after a judge or marker ("力扣 <title>",
     《title》, "题目：<title>") — reported as not in the base when no base title is that one."""
     name = named_title(request.question)
+    if name is not None and not name.bounded:  # "Majority Element with Boyer Moore: …"
+        name = NamedTitle(without_technique(name.text, cat), name.bounded, name.marked)
     if name is not None and name.bounded:  # 《…》 or quoted: its edges are known, so judge it first
         return _by_name(name, cat)
-    found = _title_inside(request.question, cat) or _loose_title(request.question, cat)
+    found = _title_inside(request.question, cat) or _loose_title(request.question, cat) or _spelled_title(request, cat)
     if found is None and name is not None:
         named = _by_name(name, cat)
         return None if named is not None and named.missing_id and _topic_name(name, cat) else named
     return found
+
+
+def _spelled_title(request: Request, cat: Catalogue) -> Resolution | None:
+    """A base title the question abbreviates ("validate a BST", "max subarray"; `quest.title_abbreviations`).
+    Only a base problem counts here: the spelled-out words were not written, so they report nothing missing."""
+    spelled = spelled_out(request.question)
+    found = (_title_inside(spelled, cat) or _loose_title(spelled, cat)) if spelled else None
+    return found if found is not None and found.problem_id is not None else None
+
+
+def _title_key(text: str, cat: Catalogue) -> str | None:
+    """The base title key a named title is, as written or with its abbreviations spelled out ("Validate BST")."""
+    spelled = spelled_out(text, whole=True)
+    return next((k for k in (squash(text), squash(spelled or "")) if k and k in cat.titles), None)
 
 
 def _topic_name(name: NamedTitle, cat: Catalogue) -> bool:
@@ -334,7 +385,7 @@ def _title_inside(question: str, cat: Catalogue) -> Resolution | None:
         spans = [(start, end) for start, end in spans if not _in_identifier(written, start, end)]
         if not spans:
             continue
-        names = [_other_title(written, start, end, cat.shown.get(key, key)) for start, end in spans]
+        names = [_other_title(written, start, end, cat.shown.get(key, key), cat) for start, end in spans]
         if any(name is None for name in names):
             best = (len(key), key, pid)
         elif other is None:
@@ -367,20 +418,47 @@ def _loose_title(question: str, cat: Catalogue) -> Resolution | None:
     written = as_written(question)
     if _in_identifier(written, match.start, match.end):
         return None
-    other = _other_title(written, match.start, match.end, cat.shown.get(match.key, match.key))
+    other = _other_title(written, match.start, match.end, cat.shown.get(match.key, match.key), cat)
     if other is not None:
         return Resolution(None, "title", other, missing_id=other)
     same = len(written) == len(question)  # the span is in normalized positions
     return Resolution(cat.titles[match.key], "title", question[match.start:match.end] if same else match.key)
 
 
-def _other_title(written: str, start: int, end: int, shown: str) -> str | None:
+def _other_title(written: str, start: int, end: int, shown: str, cat: Catalogue) -> str | None:
     """The title of another problem that the base title at written[start:end] is part of: a sequel
     ("课程表 II") or a longer title ("最长递增子序列的个数", "Min Cost Climbing Stairs"); None if none."""
     mark = sequel_after(written.casefold(), end)
     if mark is not None:
         return f"{shown} {_sequel_shown(mark)}"
-    return longer_title(written, start, end)
+    longer = longer_title(written, start, end)
+    return None if longer and _with_technique(longer[len(written[start:end]):] if longer.startswith(
+        written[start:end]) else "", cat) else longer
+
+
+_WITH = re.compile(r"^\s*(?:with|using|via|by)\s+(.+)$", re.I)
+
+
+def without_technique(name: str, cat: Catalogue) -> str:
+    """A named title without how it was solved: "Majority Element with Boyer Moore", "Single Number XOR"."""
+    m = re.search(r"\s+(?:with|using|via)\s+.+$", name)
+    if m and _with_technique(m.group(0).lstrip(), cat):
+        name = name[:m.start()]
+    words = name.split(" ")
+    while len(words) > 2 and words[-1].isupper() and (words[-1].casefold() in VERDICT_WORDS or (  # "… BFS", "… XOR"
+            cat.topics is not None and cat.topics.is_technique(words[-1]))):
+        words.pop()
+    return " ".join(words)
+
+
+def _with_technique(rest: str, cat: Catalogue) -> bool:
+    """"Maximum Subarray with Kadane", "Number of Islands with Union Find": the base title and how it was
+    solved, not a longer title ("… Stock with Cooldown" is one: its last words are no general topic's)."""
+    m = _WITH.match(rest)
+    if m is None or cat.topics is None:
+        return False
+    how = re.sub(r"^(?:a|an|the)\s+", "", m.group(1), flags=re.I)  # a technique's name, not any known words
+    return squash(how) in cat.techniques or cat.topics.is_technique(how)  # ("… with Random Pointer" is a title)
 
 
 def _by_name(name: NamedTitle, cat: Catalogue) -> Resolution | None:
@@ -389,8 +467,8 @@ def _by_name(name: NamedTitle, cat: Catalogue) -> Resolution | None:
     key = squash(name.text)
     if key in cat.techniques or (not name.marked and key in cat.weak):
         return None  # "Dynamic Programming: …", "Binary Search: …" are about the technique
-    if key in cat.titles:
-        return Resolution(cat.titles[key], "title", name.text)
+    if _title_key(name.text, cat):
+        return Resolution(cat.titles[_title_key(name.text, cat)], "title", name.text)
     starts = [k for k in cat.titles if key.startswith(k)]
     if starts:
         # "Two Sum II" names another problem; a longer unbounded name may be the title plus the
@@ -398,6 +476,8 @@ def _by_name(name: NamedTitle, cat: Catalogue) -> Resolution | None:
         longest = max(starts, key=len)
         if not name.bounded and sequel_after(key, len(longest)) is None:
             return None
+        return Resolution(None, "name", name.text, missing_id=name.text)
+    if sibling_title(_units(name.text), [_units(t) for t in cat.shown.values()]):  # "Minimum Depth of …": not 104
         return Resolution(None, "name", name.text, missing_id=name.text)
     close = max(cat.titles, key=lambda k: _likeness(key, k), default=None)
     if close is not None and _likeness(key, close) >= NAME_LIKENESS:
@@ -497,17 +577,20 @@ def _shape_named(shape: Shape, request_text: str, cat: Catalogue, topics: TopicW
         return Resolution(None, "name", shape.text, missing_id=shape.text)
     if shape.how == "slug" and shape.text in cat.slugs:
         return Resolution(cat.slugs[shape.text], "title", shape.text)
+    shape = Shape(without_technique(shape.text, cat), shape.how) if shape.how != "slug" else shape
     text = shape.text.replace("-", " ") if shape.how == "slug" else shape.text
     key = squash(text)
     if key in cat.weak and key != squash(request_text):  # "二分查找 边界总是差一" is about the technique
         return None
-    if key in cat.titles:
-        return Resolution(cat.titles[key], "title", shape.text)
+    if _title_key(text, cat):
+        return Resolution(cat.titles[_title_key(text, cat)], "title", shape.text)
     if key in cat.techniques or topics.is_technique(text):  # "Sliding Window", "Binary Search"
         return None
     starts = [title for title in cat.titles if title.startswith(key) and _likeness(key, title) == 1.0]
     if starts:  # "Kth Largest Element": a clear start of a base title
         return Resolution(cat.titles[starts[0]], "title", shape.text)
+    if key not in cat.weak and sibling_title(_units(text), [_units(t) for t in cat.shown.values()]):
+        return Resolution(None, "name", shape.text, missing_id=shape.text)  # "二叉树的最小深度" beside 最大深度
     # Part of a base title ("层序遍历" of 二叉树的层序遍历) or a topic's words: not a problem the base lacks.
     if key in cat.techniques or any(key in title for title in cat.titles) or topics.is_topic(text, marked=shape.marked):
         return None
@@ -545,7 +628,20 @@ def _units(text: str) -> list[str]:
 _HAN_CHAR = re.compile(r"[\u4e00-\u9fff]")
 
 
-RESOLVERS = (by_field, by_id, by_title, by_shape)
+def by_judge_problem(request: Request, cat: Catalogue) -> Resolution | None:
+    """Another judge's or collection's problem ("SPOJ TEST", "Codeforces Round 900 problem C", "剑指 Offer 17";
+    `quest.judge_problems`): not in the base, unless it is named by a base title or imported from there."""
+    name = judge_problem(request.question)
+    imported = (p.source_name.casefold() for p in cat.problems.values() if p.source_name)
+    if name is None or any(source in name.casefold() for source in imported):
+        return None
+    text = unicodedata.normalize("NFKC", request.question)
+    at = text.find(name)
+    found = _title_inside(name + (text[at + len(name):at + len(name) + 40] if at >= 0 else ""), cat)
+    return None if found is not None and found.problem_id else Resolution(None, "name", name, missing_id=name)
+
+
+RESOLVERS = (by_field, by_judge_problem, by_id, by_title, by_shape)
 
 
 def resolve(request: Request, cat: Catalogue) -> Resolution:

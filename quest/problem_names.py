@@ -61,6 +61,7 @@ _GENERIC = frozenset((
     "hot 100 hot100 top interview daily weekly biweekly contest challenge easy medium hard online judge "
     "oj premium study plan sql database shell bfs dfs dp greedy backtracking recursion graph tree array "
     "string hashmap heap stack queue math sorting simulation "
+    "月赛 入门赛 模拟赛 网络赛 省赛 校赛 新生赛 比赛 "
     "题 题目 每日一题 周赛 双周赛 面试题 刷题 做题 上 原题 这道题 一道题 上面 上的 里 中 题库 评测机 评测 "
     "评测姬 判题 后台 编译器 系统 网站 官方 题解区 讨论区 社区 平台 账号 会员 动态规划 贪心 回溯 二分 "
     "双指针 滑动窗口 单调栈 单调队列 前缀和 差分 哈希 哈希表 链表 二叉树 树 图 并查集 拓扑排序 最短路 "
@@ -142,6 +143,8 @@ def _han_head(before: str) -> str | None:
         return None
     judge = re.match(rf"(?:{JUDGES})", run.group(0), re.I)  # "力扣接雨水": the judge, not a longer title
     head = run.group(0)[judge.end():] if judge else run.group(0)
+    if head.endswith(("题", "題")):  # "第一题两数之和", "作业第二题…": a label ends at 题, the title follows it
+        return None
     if len(head) < 2 or head[0] in _ZH_SENTENCE_START or any(head.startswith(w) for w in _GENERIC):
         return None
     return head if _OPENING.match(before[:run.start()]) else None
@@ -158,7 +161,7 @@ def _title_word(word: str) -> bool:
 
 _CONNECTORS = frozenset(("of", "with", "in", "to", "for", "and", "a", "an", "the"))
 _LAST_WORD = re.compile(r"([A-Za-z0-9][A-Za-z0-9'+#-]*)\s+$")
-_NEXT_WORD = re.compile(r"\s+([A-Za-z0-9][A-Za-z0-9'+#-]*)")
+_NEXT_WORD = re.compile(r"\s+([A-Za-z0-9][A-Za-z0-9'+#-]*)(?![A-Za-z0-9'+#(-])")  # "O(n log n)" is no title word
 
 
 def _longer_english(before: str, title: str, after: str) -> str | None:
@@ -217,6 +220,16 @@ _NOT_A_PROBLEM = re.compile(r"segmentation fault|stack overflow|presentation err
                             r"exception|error|sanitizer|exceeded|overflow|help|question|update|edit", re.I)
 
 
+# Words of a headline about a topic, which no problem's title uses: "Linked List Basics", "Two Pointer Technique",
+# "Common Mistakes in Recursion", "Class Static Variables", "Integer Division Rounding". Not "basic", "common",
+# "custom", "between", "shifting": titles use them ("Basic Calculator", "Longest Common Prefix", "Shifting Letters").
+HEADLINE_WORDS = frozenset((
+    "basics tips tricks technique techniques mistakes mistake pitfalls pitfall guide tutorial introduction "
+    "intro overview representation template templates patterns cheatsheet notes explained static debugging "
+    "rounding casting versus behavior behaviour semantics"
+).split())
+
+
 def _leading_title(text: str) -> NamedTitle | None:
     m = _LEADING.match(text)
     if not m:
@@ -225,7 +238,8 @@ def _leading_title(text: str) -> NamedTitle | None:
     capitalized = [w for w in words if w.casefold() not in _EN_TRAILING]
     if len(capitalized) < 2 or not all(w[:1].isupper() or w[:1].isdigit() for w in capitalized):
         return None
-    if any(w.casefold() in _EN_STOP for w in words) or _NOT_A_PROBLEM.search(m.group(1)):
+    if any(w.casefold() in _EN_STOP or w.casefold() in HEADLINE_WORDS for w in words) or \
+            _NOT_A_PROBLEM.search(m.group(1)):
         return None
     title = " ".join(words)
     return NamedTitle(title, False, marked=False) if _is_title(title) else None
@@ -273,9 +287,29 @@ def _cut_english(rest: str) -> str:
     return " ".join(words)
 
 
+# A kind of problem, not a title: "签到题" (a contest's easiest), "水题", "模板题", "压轴题", "dp题", "原题".
+KIND_OF_PROBLEM = re.compile(r"^\s*(?:[\u4e00-\u9fff]{1,2}|[a-z]{1,4})\s*[题題]\s*$", re.I)
+
+
+# A contest, not a problem: "Round 900", "Round #912 (Div. 2)", "Weekly Contest 380", "ABC 300" (and what follows
+# it: "Round 900 Div", "Round 900 Standings" — a problem of it is named by `quest.judge_problems`).
+CONTEST_NAME = re.compile(r"^\s*(?:educational\s+)?(?:(?:bi)?weekly\s+contest|round|contest|abc|arc|agc)\s*#?\s*\d+"
+                           r"(?![\d.])", re.I)
+
+
+# What makes a Chinese phrase a clause, not a title: "有个" / "一个" / "几个" (not 下一个, 第一个), adverbs
+# ("开机就蓝屏"), a pronoun ("整除它本身"), a description ("一道树形 dp").
+ZH_CLAUSE = re.compile(r"有个|有一个|(?<![下第])一个|一道|几个|有几|某[个道题]|[就才又很太它都也]")
+# Verdicts, languages and technique acronyms written in capitals after a judge: no problem code or title.
+VERDICT_WORDS = frozenset(("tle mle wa re ce ac ole pe sigsegv sigfpe sigabrt nzec java cpp python pypy gcc ide "
+                            "api faq oj eof dp bfs dfs").split())
+
+
 def _is_title(title: str) -> bool:
     words = [w for w in re.split(r"\s+", title.casefold()) if w]
-    if not words or all(w in _GENERIC for w in words):
+    if not words or all(w in _GENERIC for w in words) or KIND_OF_PROBLEM.match(title) or CONTEST_NAME.match(title):
+        return False
+    if (_HAN.search(title) and ZH_CLAUSE.search(to_simplified(title))) or all(w in VERDICT_WORDS for w in words):
         return False
     if re.fullmatch(r"[\d\s#.]+", title):  # a bare number is an id: the id rule reads it
         return False

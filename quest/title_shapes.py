@@ -15,19 +15,33 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from quest.problem_names import _EN_STOP, _GENERIC, _NOT_TITLE_WORDS, _SEQUEL, _ZH_SENTENCE_START, _ZH_STOP, JUDGES
+from quest.problem_names import (
+    _EN_STOP,
+    _GENERIC,
+    _NOT_TITLE_WORDS,
+    _SEQUEL,
+    _ZH_SENTENCE_START,
+    _ZH_STOP,
+    CONTEST_NAME,
+    HEADLINE_WORDS,
+    JUDGES,
+    KIND_OF_PROBLEM,
+    ZH_CLAUSE,
+)
+from quest.retrieval.tokenize import to_simplified
+from quest.topic_words import _words
 
 
 @dataclass(frozen=True)
 class Shape:
     text: str  # the title as the student wrote it
-    how: str  # "url", "slug", "reference", "quoted", "doing" or "head"
+    how: str  # "url", "slug", "reference", "quoted", "doing", "head", "colon" (a head before a colon) or "call"
 
     @property
     def marked(self) -> bool:
         """"X这道题", "the X problem", a slug or a URL say a problem is meant. Quotes also set off terms
         (“空指针”), "做X的时候" also a task ("做初始化的时候"), and a head is only where titles often are."""
-        return self.how in ("url", "slug", "reference")
+        return self.how in ("url", "slug", "reference", "colon", "call")
 
     @property
     def bounded(self) -> bool:
@@ -37,9 +51,20 @@ class Shape:
 
 def title_shapes(question: str) -> list[Shape]:
     """Title-like phrases in `question`, the most explicit shapes first."""
-    text = unicodedata.normalize("NFKC", question)[:600]
+    written = unicodedata.normalize("NFKC", question)[:600]
+    # The stop words are simplified Chinese: read traditional text ("這道簽到題…嗎") in simplified form, and
+    # give each title back as written where the conversion kept every position.
+    text = to_simplified(written)
     found = [*_urls(text), *_quoted(text), *_references(text), *_slugs(text), *_heads(text), *_mid_titles(text)]
-    return [s for s in dict.fromkeys(found) if s.text]
+    # A contest opening a phrase ("Round 900 Div", "Weekly Contest 380") is no title: `quest.judge_problems` reads it.
+    return [_as_written(s, text, written) for s in dict.fromkeys(found) if s.text and not CONTEST_NAME.match(s.text)]
+
+
+def _as_written(shape: Shape, text: str, written: str) -> Shape:
+    at = text.find(shape.text)
+    if text == written or len(text) != len(written) or at < 0:
+        return shape
+    return Shape(written[at:at + len(shape.text)], shape.how)
 
 
 # --------------------------------------------------------------------------- URLs and slugs
@@ -141,10 +166,45 @@ _CONNECTORS = frozenset(("of", "in", "to", "with", "a", "an", "the", "and", "for
 _ZH_PLEA = re.compile(r"^\s*(?:求助|请问|问一下|提问|小白求助|新手求助)\s*[:：,，]?\s*")
 
 
+# A kind of problem opening the question ("签到题 <title> …", "水题："): a label before the title, like a tag.
+_KIND_LABEL = re.compile(r"^\s*(?:[\u4e00-\u9fff]{1,2}|[A-Za-z]{1,4})[题題]\s*[:：,，]?\s*")
+
+
+# "Pow(x, n) written as …", "Sqrt(x): …": a title written like a call, capitalized, with one-letter arguments.
+_CALL_TITLE = re.compile(r"^\s*([A-Z][a-z]{1,15}\(\s*[a-z](?:\s*,\s*[a-z])*\s*\))(?=\s|[:：,，]|$)")
+# How a Chinese topic (not a problem) ends even before a colon ("二维数组的初始化：…").
+_ZH_TOPIC_HEAD_END = re.compile(r"(?:判断|遍历|排序|写法|模板|技巧|原理|区别|优化|证明|理解|算法|方法|用法|函数|"
+                                r"语法|思路|初始化|定义|声明|使用|问题|报错|错误|异常|溢出|越界|比较|转换|入门|基础|"
+                                r"详解|总结|教程|笔记|套路|方式|传递|存储|进制)$")
+# Two things set side by side ("全局数组和局部数组：…", "链表的插入和删除：…") are compared, not a title.
+_ZH_SIDE_BY_SIDE = re.compile(r"[和与及跟]|以及|还是")
+# A student's own helper written capitalized ("Max(a, b) is wrong"), not a title.
+_HELPER_CALLS = frozenset(("max", "min", "abs", "sum", "gcd", "lcm", "len", "swap", "sort", "print", "main", "solve",
+                           "dfs", "bfs", "find", "check", "f", "g"))
+
+
 def _heads(text: str) -> list[Shape]:
-    text = _ZH_PLEA.sub("", _TAG.sub("", text, count=1), count=1)
-    head = _zh_head(text) if _HAN.match(text.lstrip()[:1]) else _en_head(text)
-    return [Shape(head, "head")] if head else []
+    text = _KIND_LABEL.sub("", _ZH_PLEA.sub("", _TAG.sub("", text, count=1), count=1), count=1)
+    call = _CALL_TITLE.match(text)
+    if call and call.group(1).split("(")[0].casefold() not in _HELPER_CALLS:
+        return [Shape(call.group(1), "call")]
+    if not _HAN.match(text.lstrip()[:1]):
+        head = _en_head(text)
+        return [Shape(head, "head")] if head else []
+    head = None if _ASKS_WHAT_IT_MEANS.search(re.split(r"[，。？！,?!\n]", text, maxsplit=1)[0]) else _zh_head(text)
+    if not head:  # "陣列索引超出範圍是什麼意思": a term the student asks about, not a title
+        return []
+    after = text.lstrip()[len(head):].lstrip()
+    return [Shape(head, "colon" if after[:1] in (":", "：") and _phrase_title(head) else "head")]
+
+
+_ASKS_WHAT_IT_MEANS = re.compile(r"什么意思|啥意思|是什么|是啥|指的是")
+
+
+def _phrase_title(head: str) -> bool:
+    """A Chinese head before a colon that reads as a problem's title ("数组中重复的数字：…"): a phrase of three
+    words or more that does not end like a topic; two words are as often a topic ("字符串拼接：…")."""
+    return len(_words(head)) >= 3 and not _ZH_TOPIC_HEAD_END.search(head) and not _ZH_SIDE_BY_SIDE.search(head)
 
 
 def _zh_head(text: str) -> str | None:
@@ -220,7 +280,7 @@ def _lead_word(word: str) -> bool:
 def _title_case(words: list[str]) -> bool:
     """Two or more words, each capitalized (connectors aside), none a question word or a verdict."""
     content = [w for w in words if w.casefold() not in _CONNECTORS or w[:1].isupper()]
-    if len(content) < 2 or any(w.casefold() in _EN_STOP for w in words):
+    if len(content) < 2 or any(w.casefold() in _EN_STOP or w.casefold() in HEADLINE_WORDS for w in words):
         return False
     return all(w[:1].isupper() or w[:1].isdigit() for w in content) and not all(w.isdigit() for w in content)
 
@@ -231,7 +291,10 @@ def _han_title(name: str) -> bool:
     han = len(_HAN.findall(squashed))
     if han < 2 or (len(squashed) < 3 and not _SEQUEL.search(squashed.casefold())) or len(squashed) > 24:
         return False
-    if squashed[0] in _ZH_SENTENCE_START or squashed in _GENERIC or _ZH_NOT_TITLE.search(squashed):
+    if squashed[0] in _ZH_SENTENCE_START or squashed in _GENERIC or _ZH_NOT_TITLE.search(squashed) or \
+            KIND_OF_PROBLEM.match(squashed) or ZH_CLAUSE.search(squashed):
+        return False
+    if re.sub(rf"^(?:{JUDGES})", "", squashed, flags=re.I) in _GENERIC:  # "洛谷月赛", "力扣周赛": a judge's contest
         return False
     return _ZH_STOP.search(squashed) is None
 

@@ -38,12 +38,16 @@ TECHNIQUES = frozenset(t.strip() for t in (
     "binary search tree,string hashing,rolling hash,hashing,prefix sum,prefix sums,difference array,two pointers,"
     "sliding window,bit manipulation,div1,div2,div3,div4,最大公约数,最小公倍数,字典序,链式前向星,邻接表,邻接矩阵,"
     "结构体,位运算,二分答案,三分,树的直径,lca,最近公共祖先,拓扑序,windows subsystem for linux,wsl,"
-    "google colab,jupyter notebook,leetcode playground,github actions"
+    "google colab,jupyter notebook,leetcode playground,github actions,kahn,kahn's algorithm,kosaraju,boyer moore,"
+    "z algorithm,morris traversal,hierholzer,xor"
 ).split(","))
 _TOPIC_PREFIXES = frozenset(t for t in TECHNIQUES if len(t) >= 3 and (" " in t or not t.isascii()))
+# One-word algorithm names that open a topic ("Dijkstra With Negative Edges", "Kruskal on a dense graph").
+_ALGORITHM_WORDS = frozenset(t for t in TECHNIQUES if t.isascii() and " " not in t and len(t) >= 4)
 TECHNIQUES = TECHNIQUES | _GENERIC
 # How Chinese topic phrases end ("闰年判断", "图的遍历", "结构体排序"): a task done to something, not a title.
-_ZH_TOPIC_END = re.compile(r"(?:判断|遍历|排序|写法|模板|技巧|原理|区别|优化|证明|理解|算法|方法|用法|函数|语法|思路)$")
+_ZH_TOPIC_END = re.compile(r"(?:判断|遍历|排序|写法|模板|技巧|原理|区别|优化|证明|理解|算法|方法|用法|函数|语法|思路|"
+                           r"入门|基础|详解|总结|教程|笔记|套路|方式|传递|存储|进制)$")
 
 
 # The starter base's general documents hold ~110k characters (0.4 s to learn); a synthetic or imported
@@ -116,6 +120,8 @@ class TopicWords:
         words = normalize(phrase).split()
         heads = [" ".join(words[:n]) for n in range(2, len(words))] if len(words) > 2 else []
         key = _squash(phrase)
+        if len(words) > 1 and words[0] in _ALGORITHM_WORDS:
+            return True
         return any(h in _TOPIC_PREFIXES for h in heads) or any(
             key.startswith(t) and key != t for t in _TOPIC_PREFIXES if not t.isascii())
 

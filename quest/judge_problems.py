@@ -1,0 +1,70 @@
+"""Problems of other judges and collections, named the way students name them.
+
+The starter base holds LeetCode-numbered problems. A question about another judge's problem names it
+by that judge's own scheme, and none of them is a base problem:
+
+- a numbered contest and the problem's letter or title: "Codeforces Round 900 problem C",
+  "Codeforces Round #912 (Div. 2) B", "AtCoder ABC 300 G", "AtCoder DP contest Knapsack 1";
+- a problem code: "SPOJ TEST", "SPOJ PRIME1", "CodeChef FLOW001";
+- a numbered problem of a book's collection: "剑指 Offer 17", "剑指Offer II 001", "面试题 17.10"
+  (LeetCode hosts them with their own numbers, not the main problem numbers).
+
+`judge_problem` returns that name as written (the planner reports it as not in the knowledge base). A
+judge's name alone names no problem ("codeforces: I read n into a long long …" may be any problem or
+none), and neither does a class of contests' problems without a contest ("Codeforces Div2 C 思路").
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from quest.problem_names import _ZH_STOP, VERDICT_WORDS
+
+_JUDGE = (r"spoj|atcoder|codeforces|cf|codechef|hackerrank|kattis|cses|dmoj|poj|hdu|zoj|uva|usaco|topcoder|"
+          r"洛谷|luogu|acwing|牛客网?|nowcoder|计蒜客|計蒜客")
+# A contest that has a number (or a name of its own): a class such as "Div. 2" alone is no contest.
+_ROUND = r"(?:educational\s+(?:codeforces\s+)?)?round\s*#?\s*\d+(?:\s*\(?\s*div\.?\s*[1-4]\s*\)?)?"
+_ATCODER = r"(?:abc|arc|agc|ahc)\s*\d{2,4}"  # AtCoder's own contest names: no judge's name needed
+_NAMED = r"(?:beginner|regular|grand|heuristic)\s+contest\s*\d+|(?:educational\s+)?dp\s+contest"
+# The problem inside the contest: a letter ("C", "problem C", "C题", "的 C 题") or a Title Case title.
+_LETTER = r"(?:(?:的|上的)\s*)?(?:problem|task)?\s*[:：\-]?\s*(?-i:[A-H])[1-3]?(?:\s*[题題](?!解))?(?![A-Za-z0-9])"
+_TITLE = r"[:：\-]?\s*(?-i:[A-Z][A-Za-z0-9']*(?:\s+(?:[A-Z0-9][A-Za-z0-9']*|of|the|and|in|a))*)"
+_SEPARATOR = r"\s*(?:上的?|的)?\s*[:：]?\s*"
+# A round's or an AtCoder contest's problems are letters; the DP contest's have titles ("Knapsack 1").
+_IN_CONTEST = re.compile(rf"(?<![A-Za-z0-9])(?:(?:{_JUDGE}){_SEPARATOR}(?:{_ROUND}|{_ATCODER})|{_ATCODER})\s*{_LETTER}|"
+                         rf"(?<![A-Za-z0-9])(?:(?:{_JUDGE}){_SEPARATOR})?(?:{_NAMED})\s*{_TITLE}", re.I)
+# A Chinese contest and its problem: "洛谷入门赛 #13 的 T8 演唱会", "力扣周赛 380 第三题", "第 380 场周赛 Q3".
+# LeetCode's contests too: their problems are not the base's numbered ones.
+# The contest needs its number: "力扣 周赛 第三题" alone does not say which problem.
+_ZH_CONTEST = (r"(?:(?:第\s*)?\d+\s*场\s*(?:双周赛|周赛|入门赛|月赛|模拟赛|网络赛)|"
+               r"(?:双周赛|周赛|入门赛|月赛|模拟赛|网络赛|省赛|校赛|新生赛)\s*(?:第\s*)?#?\s*\d+\s*(?:场|期|届)?)")
+_ZH_PROBLEM = r"(?:的\s*)?(?:T\d{1,2}|Q\d|[A-H]\s*题|第\s*(?:\d+|[一二三四五六七八九十]{1,3})\s*题)"
+_IN_ZH_CONTEST = re.compile(rf"(?:(?:{_JUDGE}|leetcode|lc|力扣|领扣)\s*)?{_ZH_CONTEST}\s*{_ZH_PROBLEM}"
+                            r"(?:\s?[\u4e00-\u9fff]{2,12})?", re.I)
+_CODE_JUDGE = re.compile(r"(?<![A-Za-z0-9])(?i:spoj|codechef)\s*[:：]?\s*([A-Z][A-Z0-9_]{2,11})(?![A-Za-z0-9])")
+_COLLECTION = re.compile(r"剑指\s*offer\s*(?:ii\s*)?(?:专项突破版\s*)?\d{1,3}(?:\s*-\s*(?:i{1,3}|[1-3]))?|"
+                         r"面试题\s*\d{1,2}(?:\.\d{1,2})?", re.I)
+
+
+def judge_problem(question: str) -> str | None:
+    """The other judge's or collection's problem `question` names, as written ("SPOJ TEST"); else None."""
+    text = unicodedata.normalize("NFKC", question)[:600]
+    for pattern in (_COLLECTION, _IN_CONTEST, _IN_ZH_CONTEST):
+        m = pattern.search(text)
+        if m:
+            return _tidy(_before_sentence(m.group(0)) if pattern is _IN_ZH_CONTEST else m.group(0))
+    for m in _CODE_JUDGE.finditer(text):
+        if m.group(1).casefold() not in VERDICT_WORDS:
+            return _tidy(m.group(0))
+    return None
+
+
+def _before_sentence(name: str) -> str:
+    """The name without the sentence it runs into ("…第三题 为什么超时" -> "…第三题")."""
+    stop = _ZH_STOP.search(name)
+    return name[:stop.start()] if stop else name
+
+
+def _tidy(name: str) -> str:
+    return " ".join(name.split()).rstrip(" :：-")[:80]
