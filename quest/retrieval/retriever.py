@@ -43,7 +43,7 @@ from quest.retrieval.index import Index, UpdateReport, open_index
 from quest.retrieval.sparse import normalized, top_k, top_k_among
 from quest.retrieval.tokenize import tokenize
 from quest.retrieval.types import Hit, RetrieverStatus, SearchResult, Signal
-from quest.retrieval.within import within_order
+from quest.retrieval.within import WithinProblem
 from quest.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -377,11 +377,13 @@ class Retriever:
     def _by_local_idf(self, queries: Sequence[_PartQuery], rows: np.ndarray, ordering: dict[str, list[int]]) -> None:
         """Inside a named problem, each part's BM25 list in the order its words' idf among the problem's own
         documents gives (quest/retrieval/within.py): what tells the documents apart, not what they share."""
-        docs = np.asarray(self.index.chunks.doc[rows])
-        for q in queries:
-            name = f"bm25:{q.name}"
-            if q.tokens and name in ordering:
-                ordering[name] = within_order(self.index.bm25, q.tokens, rows, docs, ordering[name])
+        parts = [q for q in queries if q.tokens and f"bm25:{q.name}" in ordering]
+        if not parts:
+            return
+        within = WithinProblem(self.index.bm25, rows, np.asarray(self.index.chunks.doc[rows]),
+                               [t for q in parts for t in q.tokens])
+        for q in parts:
+            ordering[f"bm25:{q.name}"] = within.order(q.tokens, ordering[f"bm25:{q.name}"])
 
     def _by_chunk_on_ties(self, fused: list[tuple[int, float]],
                           lists: Mapping[str, list[tuple[int, float]]]) -> list[tuple[int, float]]:

@@ -29,25 +29,46 @@ def local_idf(df: int, n: int) -> float:
     return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
 
 
+class WithinProblem:
+    """The BM25 contribution of each word of a query to each of one problem's rows, with each word's
+    idf among the problem's documents: computed once per search for the words of every part."""
+
+    def __init__(self, bm25: Any, rows: np.ndarray, docs: np.ndarray, words: Sequence[str]) -> None:
+        """`rows` are the problem's rows and `docs` their documents (one code per row, aligned with `rows`).
+
+        A document and its translation count as two (merging them measured lower best@1 on the
+        development splits)."""
+        self.rows = np.asarray(rows, dtype=np.int64)
+        self.words = {w: j for j, w in enumerate(dict.fromkeys(words))}
+        self.matrix = term_scores(bm25, list(self.words), self.rows).astype(np.float64)
+        n = np.unique(docs).size
+        used = self.matrix > 0
+        self.idf = np.array([local_idf(np.unique(docs[used[:, j]]).size, n) for j in range(len(self.words))])
+
+    def order(self, tokens: Sequence[str], found: Sequence[int]) -> list[int]:
+        """`found` (rows one part matched, in its order) reordered by that part's BM25 with each word's
+        contribution scaled by its idf among the problem's documents."""
+        if not found or self.rows.size == 0:
+            return list(found)
+        weights = np.zeros(len(self.words))
+        for token, times in Counter(tokens).items():
+            j = self.words.get(token)
+            if j is not None:
+                weights[j] += times * self.idf[j]
+        by_row = dict(zip(self.rows.tolist(), (self.matrix @ weights).tolist(), strict=True))
+        return sorted(found, key=lambda row: -by_row.get(row, 0.0))  # stable: ties keep the part's own order
+
+
+def term_scores(bm25: Any, words: Sequence[str], rows: np.ndarray) -> np.ndarray:
+    """rows x words: each word's own BM25 contribution, in one call where the index offers it."""
+    if hasattr(bm25, "term_scores_for"):
+        return np.asarray(bm25.term_scores_for(words, rows))
+    scored = getattr(bm25, "scores_for", None)
+    columns = [scored([w], rows) if scored is not None else bm25.scores([w])[rows] for w in words]
+    return np.stack(columns, axis=1) if columns else np.zeros((rows.size, 0))
+
+
 def within_order(bm25: Any, tokens: Sequence[str], rows: np.ndarray, docs: np.ndarray,
                  found: Sequence[int]) -> list[int]:
-    """`found` (rows that one part matched, in its order) reordered by that part's BM25 with each word's
-    contribution scaled by its idf among the problem's documents.
-
-    `rows` are the problem's rows and `docs` their documents (one code per row, aligned with `rows`).
-    A document and its translation count as two (merging them measured lower best@1 on the development
-    splits).
-    """
-    if not found or rows.size == 0:
-        return list(found)
-    scored = getattr(bm25, "scores_for", None)
-    n = np.unique(docs).size
-    total = np.zeros(rows.size)
-    for token, times in Counter(tokens).items():
-        column = np.asarray(scored([token], rows) if scored is not None else bm25.scores([token])[rows],
-                            dtype=np.float64)
-        used = column > 0
-        if used.any():
-            total += times * local_idf(np.unique(docs[used]).size, n) * column
-    by_row = dict(zip(rows.tolist(), total.tolist(), strict=True))
-    return sorted(found, key=lambda row: -by_row.get(row, 0.0))  # stable: ties keep the part's own order
+    """One part's `found` rows in the order `WithinProblem` gives them."""
+    return WithinProblem(bm25, rows, docs, tokens).order(tokens, found)
