@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
 
@@ -9,7 +11,9 @@ from quest.plan import plan, retrieve
 from quest.request import Request
 from quest.retrieval.retriever import Retriever, build_retriever
 from quest.retrieval.sparse import BM25Index
-from quest.retrieval.within import local_idf, within_order
+from quest.retrieval.within import local_idf, term_scores, within_order
+from tests.retrieval.test_segments import segmented
+from tests.retrieval.test_sparse import random_corpus
 
 # A second error pattern for 239 (the small base has the pop(0) one): a slice copied for every window.
 # Short on the problem's own words, which the pop(0) pattern repeats.
@@ -97,3 +101,36 @@ def test_the_problems_idf_is_never_negative_and_falls_with_use():
     values = [local_idf(df, 6) for df in range(1, 7)]
     assert values == sorted(values, reverse=True)
     assert values[-1] == pytest.approx(np.log(1 + 0.5 / 6.5)) and values[-1] > 0
+
+
+# ---------------------------------------------------------------- each word's own contribution, in one call
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_each_words_contribution_is_its_own_bm25_column_in_both_index_kinds(seed):
+    corpus = random_corpus(seed, n_docs=120)
+    corpus[7] = ["window", "slice", "window"]
+    rng = random.Random(seed)
+    dead = set(rng.sample(range(120), 15)) - {7}
+    indexes = [BM25Index.from_tokens(corpus), segmented([corpus[:80], corpus[80:]], dead)]
+    words = ["window", "slice", "w3", "w3", "never-seen", "w10"]
+    rows = np.asarray(sorted({7, *rng.sample(range(120), 30)}))
+    for index in indexes:
+        matrix = index.term_scores_for(words, rows)
+        assert matrix.shape == (rows.size, len(words))
+        for j, word in enumerate(words):
+            np.testing.assert_allclose(matrix[:, j], index.scores([word])[rows], rtol=1e-6, atol=1e-6)
+        assert not matrix[:, words.index("never-seen")].any()
+        # The same numbers the per-word fallback (an index with scores_for only) computes.
+        fallback = term_scores(_ScoresForOnly(index), words, rows)
+        np.testing.assert_allclose(fallback, matrix, rtol=1e-6, atol=1e-6)
+
+
+class _ScoresForOnly:
+    """An index that offers `scores_for` but not `term_scores_for` (a store's adapter, say)."""
+
+    def __init__(self, index) -> None:
+        self._index = index
+
+    def scores_for(self, tokens, rows):
+        return self._index.scores(tokens)[rows]
