@@ -41,9 +41,11 @@ class WithinProblem:
         self.rows = np.asarray(rows, dtype=np.int64)
         self.words = {w: j for j, w in enumerate(dict.fromkeys(words))}
         self.matrix = term_scores(bm25, list(self.words), self.rows).astype(np.float64)
-        n = np.unique(docs).size
-        used = self.matrix > 0
-        self.idf = np.array([local_idf(np.unique(docs[used[:, j]]).size, n) for j in range(len(self.words))])
+        codes, per_row = np.unique(np.asarray(docs), return_inverse=True)
+        counts = np.zeros((codes.size, len(self.words)))
+        np.add.at(counts, per_row.ravel(), self.matrix > 0)  # per document: how many of its rows use each word
+        df = (counts > 0).sum(axis=0)
+        self.idf = np.log1p((codes.size - df + 0.5) / (df + 0.5))  # local_idf, for every word at once
 
     def order(self, tokens: Sequence[str], found: Sequence[int]) -> list[int]:
         """`found` (rows one part matched, in its order) reordered by that part's BM25 with each word's
