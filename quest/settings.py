@@ -69,6 +69,9 @@ class Settings:
     # error patterns. Off: on the tuning split (BM25) it raises best@1 0.759 -> 0.826 but lowers R@1,
     # the issue's measure, 0.892 -> 0.887 (an error pattern that is not the student's bug then leads).
     bug_prior: bool = False
+    # Inside a named problem, each part's BM25 list is ordered with its words' idf among the problem's own
+    # documents too (quest/retrieval/within.py); the floor keeps the whole base's BM25.
+    within_idf: bool = True
     # No problem named: once one hit clears the floor (the question is answerable), hits that clear this share of it
     # fill the rest of the top-k after the strong ones (tuning split, BM25: R@5 0.965 -> 0.976,
     # nDCG@10 0.884 -> 0.894, general R@5 0.868 -> 0.895, no-answer rejection unchanged; flat

@@ -43,6 +43,7 @@ from quest.retrieval.index import Index, UpdateReport, open_index
 from quest.retrieval.sparse import normalized, top_k, top_k_among
 from quest.retrieval.tokenize import tokenize
 from quest.retrieval.types import Hit, RetrieverStatus, SearchResult, Signal
+from quest.retrieval.within import WithinProblem
 from quest.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -339,6 +340,8 @@ class Retriever:
         titles_only = scope == "problem" and "bm25:problem" in lists
         ordering = {name: [r for r, _ in ranked] for name, ranked in lists.items()
                     if not (titles_only and name == "bm25:problem")}
+        if titles_only and rows is not None and self.settings.within_idf:
+            self._by_local_idf(queries, rows, ordering)
         windowed = self._windowed(queries, lists)
         if windowed:  # a long question's best-matching piece votes too: what its one real point finds
             ordering["windows"] = [r for r in sorted(windowed, key=lambda r: -windowed[r]) if windowed[r] > 0]
@@ -370,6 +373,17 @@ class Retriever:
             out.append((row, fused_score, _short_signals(sig), sims.get(row), bm25n))
         timings["fusion"] = timings.get("fusion", 0) + (time.perf_counter() - t) * 1000
         return out
+
+    def _by_local_idf(self, queries: Sequence[_PartQuery], rows: np.ndarray, ordering: dict[str, list[int]]) -> None:
+        """Inside a named problem, each part's BM25 list in the order its words' idf among the problem's own
+        documents gives (quest/retrieval/within.py): what tells the documents apart, not what they share."""
+        parts = [q for q in queries if q.tokens and f"bm25:{q.name}" in ordering]
+        if not parts:
+            return
+        within = WithinProblem(self.index.bm25, rows, np.asarray(self.index.chunks.doc[rows]),
+                               [t for q in parts for t in q.tokens])
+        for q in parts:
+            ordering[f"bm25:{q.name}"] = within.order(q.tokens, ordering[f"bm25:{q.name}"])
 
     def _by_chunk_on_ties(self, fused: list[tuple[int, float]],
                           lists: Mapping[str, list[tuple[int, float]]]) -> list[tuple[int, float]]:

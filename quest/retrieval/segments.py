@@ -259,6 +259,30 @@ class SegmentedBM25:
         out[self.deleted[rows]] = 0.0
         return out
 
+    def term_scores_for(self, tokens: Sequence[str], rows: np.ndarray) -> np.ndarray:
+        """Each token's own BM25 contribution for each of `rows` (distinct): a rows x tokens matrix whose
+        row sums are `scores_for(tokens, rows)` (up to float32 rounding). The scope is located once."""
+        rows = np.asarray(rows, dtype=np.int64)
+        out = np.zeros((rows.size, len(tokens)), dtype=np.float32)
+        known = [(j, self.vocab[t]) for j, t in enumerate(tokens) if t in self.vocab and self.present[self.vocab[t]]]
+        if not known or rows.size == 0 or self.n_live == 0 or self.avgdl == 0:
+            return out
+        where = np.searchsorted(self.offsets, rows, side="right") - 1
+        for s, (seg, norm) in enumerate(zip(self.segments, self._norms_by_position, strict=True)):
+            at = np.flatnonzero(where == s) if len(self.segments) > 1 else np.arange(rows.size)
+            if at.size == 0:
+                continue
+            runs, back = scope_of(seg.order, rows[at] - self.offsets[s])
+            target = at if back is None else at[back]
+
+            def weigh(values, found, coef, norm=norm):
+                return self._weights(values, norm[found], coef)
+
+            for j, col in known:
+                out[target, j] = scope_sums(runs, seg.postings, [(col, float(self.idf[col]))], weigh)
+        out[self.deleted[rows]] = 0.0
+        return out
+
     def max_score(self, tokens: Sequence[str]) -> float:
         """Upper bound of any row's score (see BM25Index.max_score)."""
         return bm25_bound(self, tokens)

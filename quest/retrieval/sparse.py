@@ -91,6 +91,16 @@ class BM25Index:
             return np.zeros(self.size, dtype=np.float32)
         return np.asarray(self.weights[:, cols] @ mult).ravel()
 
+    def term_scores_for(self, tokens: Sequence[str], rows: np.ndarray) -> np.ndarray:
+        """Each token's own BM25 contribution for each of `rows`: a rows x tokens matrix."""
+        rows = np.asarray(rows, dtype=np.int64)
+        out = np.zeros((rows.size, len(tokens)), dtype=np.float32)
+        known = [(j, self.vocab[t]) for j, t in enumerate(tokens) if t in self.vocab]
+        if known and rows.size and self.size:
+            cols = [col for _, col in known]
+            out[:, [j for j, _ in known]] = self.weights[:, cols][rows].toarray()
+        return out
+
     def max_score(self, tokens: Sequence[str]) -> float:
         """An upper bound of any row's score, used to turn scores into a 0..1 confidence.
 
