@@ -539,18 +539,18 @@ class Retriever:
             return lead
         detail = self._beyond_verdict([c.row for c in lead], queries)
         if self._overview(lead[0].row):
-            overview = lead[0]
+            overview: _Candidate | None = lead[0]
         else:
             if detail[lead[0].row] >= attempt.bm25_floor:
                 return lead  # a document about a cause the student describes already leads
             named = _named_verdict(queries)
             overview = next((c for c in lead if named and self._overview(c.row, named)), None)
-            if overview is None or detail[overview.row] < detail[lead[0].row]:
-                return lead
-        floor = max(attempt.bm25_floor, ratio * detail[overview.row])
+            if overview is not None and detail[overview.row] < detail[lead[0].row]:
+                overview = None
+        floor = max(attempt.bm25_floor, ratio * detail[overview.row] if overview else 0.0)
         first = next((c for c in lead if detail[c.row] > 0 and detail[c.row] >= floor and not self._overview(c.row)),
                      overview)
-        return [first, *(x for x in lead if x is not first)]
+        return lead if first is None else [first, *(x for x in lead if x is not first)]
 
     def _overview(self, row: int, verdict: str | None = None) -> bool:
         """A verdict's overview (faq-verdict-tle, …): a general FAQ tagged `verdict` (about `verdict`)."""
