@@ -116,6 +116,9 @@ class Retriever:
         for doc in kb.documents:
             if doc.problem_id and doc.kind == "error_pattern":
                 self._bug_verdicts.setdefault(doc.problem_id, set()).update(v.upper() for v in doc.verdicts)
+        # Each verdict's overview (faq-verdict-tle, …: a general FAQ tagged `verdict`) and the verdicts it covers.
+        self._overviews = {doc.id: frozenset(v.upper() for v in doc.verdicts) for doc in kb.documents
+                           if doc.problem_id is None and doc.kind == "faq" and "verdict" in doc.tags}
 
     # ------------------------------------------------------------------ status
 
@@ -553,10 +556,9 @@ class Retriever:
         return lead if first is None else [first, *(x for x in lead if x is not first)]
 
     def _overview(self, row: int, verdict: str | None = None) -> bool:
-        """A verdict's overview (faq-verdict-tle, …): a general FAQ tagged `verdict` (about `verdict`)."""
-        chunk = self.index.chunks[row]
-        return (chunk.problem_id is None and chunk.kind == "faq" and "verdict" in chunk.tags
-                and (verdict is None or verdict in chunk.verdicts))
+        """Whether the row belongs to a verdict's overview (about `verdict`, if given); read from the columns."""
+        covered = self._overviews.get(self.index.chunks.doc_id(row))
+        return covered is not None and (verdict is None or verdict in covered)
 
     def _beyond_verdict(self, rows: Sequence[int], queries: Sequence[_PartQuery]) -> dict[int, float]:
         """Each row's best normalized BM25 on what the question and the error say besides verdict words
