@@ -535,7 +535,9 @@ class Retriever:
         student's actual cause matches what they say beyond the verdict. The first candidate that is not
         an overview and whose match on those words (the question's and the error's, verdict words left out)
         clears the floor and is `specific_lead` times the overview's goes first. "TLE 是什么意思" says
-        nothing beyond the verdict: the overview keeps the lead.
+        nothing beyond the verdict: the overview keeps the lead. A first candidate that matches none of
+        those words (only the code: "cout << *it << endl" found the endl page) gives way the same way,
+        to a page about a cause, else to the named verdict's overview if that matches them better.
         """
         ratio = self.settings.specific_lead
         if ratio <= 0 or len(lead) < 2:
