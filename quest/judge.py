@@ -101,8 +101,9 @@ _KINDS: tuple[tuple[re.Pattern[str], str, str], ...] = tuple((re.compile(p, re.I
      "integer-overflow", "RE"),
     (r"runtime error: (?:shift exponent|left shift of)", "shift-overflow", "RE"),
     (r"runtime error: division by zero|integer divide by zero|divide by zero|ZeroDivisionError|"
-     r"SIGFPE|floating point exception|exit code 136|-1073741676", "division-by-zero", "RE"),
+     r"SIGFPE|floating point exception|exit code 136|-1073741676|浮点数?异常|浮點數?例外", "division-by-zero", "RE"),
     (r"runtime error: index -?\d+ out of bounds|index out of range|index out of bounds|IndexOutOfRange|"
+     r"runtime error: addition of unsigned offset|"  # UBSan on vector[-1] (LeetCode's stl_vector.h line)
      r"IndexOutOfBounds|list index out of range", "index-out-of-range", "RE"),
     (r"runtime error: (?:load of|member access within|reference binding to) null pointer|"
      r"nil pointer dereference|NullPointerException|NullReferenceException|"
@@ -112,12 +113,12 @@ _KINDS: tuple[tuple[re.Pattern[str], str, str], ...] = tuple((re.compile(p, re.I
     (r"Maximum call stack size exceeded|StackOverflowError|RecursionError|maximum recursion depth|"
      r"stack overflow|-1073741571|0xC00000FD|goroutine stack exceeds", "stack-overflow", "RE"),
     (r"all goroutines are asleep - deadlock", "deadlock", "RE"),
-    (r"segmentation fault|SIGSEGV|signal 11\b|段错误|"
+    (r"segmentation fault|SIGSEGV|signal 11\b|段错误|段錯誤|"
      r"(?:exit|exited with|return|returned|status) (?:code |status )?139\b|"
      r"-1073741819|0xC0000005", "segv", "RE"),
-    (r"aborted \(core dumped\)|SIGABRT|signal 6\b|"
+    (r"aborted \(core dumped\)|SIGABRT|signal 6\b|(?:已放弃|中止) \(核心已(?:转储|傾印)\)|"
      r"(?:exit|exited with|return|returned|status) (?:code |status )?134\b", "abort", "RE"),
-    (r"SIGKILL|exit code 137|\bKilled\b", "killed", "MLE"),
+    (r"SIGKILL|exit code 137|\bKilled\b|已杀死", "killed", "MLE"),
 ))
 
 #: Words the error part of a query adds for each kind, in the knowledge base's own terms (both languages).
@@ -268,12 +269,15 @@ def _read_native(text: str, f: _Findings) -> None:
         f.lines.extend(int(x) for x in _JS_FRAME.findall(text)[:1])
 
 
-def _kind(text: str) -> tuple[str | None, str | None]:
+def _kind(text: str) -> tuple[str | None, str | None, str]:
+    """The kind, its verdict and the line that names it."""
     for pattern, kind, verdict in _KINDS:
         m = pattern.search(text)
         if m:
-            return kind, verdict
-    return None, None
+            start = text.rfind("\n", 0, m.start()) + 1
+            end = text.find("\n", m.end())
+            return kind, verdict, text[start:end if end >= 0 else len(text)].strip()
+    return None, None, ""
 
 
 def parse(text: str | None, verdict_hint: str | None = None) -> JudgeReport:
@@ -284,10 +288,11 @@ def parse(text: str | None, verdict_hint: str | None = None) -> JudgeReport:
     _read_compilers(text, f)
     _read_java_and_csharp(text, f)
     _read_native(text, f)
-    kind, kind_verdict = _kind(text)
+    kind, kind_verdict, kind_line = _kind(text)
     if kind and not f.messages:
-        # A bare signal or exit code: keep the words the student pasted.
-        f.messages.append(text.strip().splitlines()[0][:200])
+        # A bare signal or exit code: keep the words the student pasted (the line that names it,
+        # not a prompt the program printed before it died).
+        f.messages.append(kind_line[:200])
     stated = find_verdict(text)
     hint = verdict_hint.strip().upper() if verdict_hint and verdict_hint.strip().upper() in VERDICTS else None
     verdict = hint or stated or f.inferred or kind_verdict

@@ -65,6 +65,9 @@ class Settings:
     # ...or one the question itself describes (its best window) at least this many times better than the
     # problem's own documents ("Run Code passes, Submit fails, that case alone passes"). 0 = off.
     general_question_lead: float = 4.0
+    # No problem named: a document about a cause leads a verdict's overview when it matches what the student
+    # says beyond the verdict (the full floor, and this many times the overview's match). 0 = off.
+    specific_lead: float = 1.0
     # Inside a named problem, a question with code or judge output votes once more (RRF) for the problem's
     # error patterns. Off: on the tuning split (BM25) it raises best@1 0.759 -> 0.826 but lowers R@1,
     # the measure, 0.892 -> 0.887 (an error pattern that is not the student's bug then leads).

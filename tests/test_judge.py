@@ -180,6 +180,16 @@ TypeError: Cannot read properties of undefined (reading 'length')
     ("exit code 134", "RE", "abort", None, ()),
     ("Floating point exception (SIGFPE)", "RE", "division-by-zero", None, ()),
     ("Runtime error on test 7\nExit code is -1073741571", "RE", "stack-overflow", None, ()),
+    # A terminal set to Chinese translates the signal names (glibc / bash): zh_CN and zh_TW.
+    ("请输入两个数：\n12,8\n浮点数异常 (核心已转储)", "RE", "division-by-zero", None, ()),
+    ("浮點數例外 (核心已傾印)", "RE", "division-by-zero", None, ()),
+    ("程式記憶體區段錯誤 (核心已傾印)", "RE", "segv", None, ()),
+    ("a.out: main.c:7: main: Assertion `n > 0' failed.\n已放弃 (核心已转储)", "RE", "abort", None, ()),
+    ("中止 (核心已傾印)", "RE", "abort", None, ()),
+    ("已杀死", "MLE", "killed", None, ()),
+    # UBSan on vector[-1] as LeetCode prints it: the index went below the data pointer.
+    ("Line 1122: Char 34: runtime error: addition of unsigned offset to 0x503000000040 overflowed to "
+     "0x50300000003c (stl_vector.h)", "RE", "index-out-of-range", None, (1122,)),
     (JAVA_CAUSED, "RE", None, "java.lang.NumberFormatException", (9, 21)),
     ('Traceback (most recent call last): File "main.py", line 4, in <module> print(a[n]) '
      'IndexError: list index out of range', "RE", "index-out-of-range", "IndexError", (4,)),
@@ -202,6 +212,13 @@ TypeError: Cannot read properties of undefined (reading 'length')
 def test_sanitizer_runtime_and_judge_formats(text, verdict, kind, exception, lines):
     report = parse(text)
     assert (report.verdict, report.kind, report.exception, report.lines) == (verdict, kind, exception, lines)
+
+
+def test_a_bare_signal_keeps_the_line_that_names_it_not_the_programs_prompt():
+    report = parse("please input two numbers:\n12,8\n浮点数异常 (核心已转储)")
+    assert report.messages == ("浮点数异常 (核心已转储)",)
+    assert report.query_text() == ("RE Runtime Error 运行错误\ndivision by zero SIGFPE 除以零 除零\n"
+                                   "浮点数异常 (核心已转储)")
 
 
 def test_one_verdict_vocabulary_for_parser_tokenizer_and_validator():

@@ -117,6 +117,9 @@ class Retriever:
         for doc in kb.documents:
             if doc.problem_id and doc.kind == "error_pattern":
                 self._bug_verdicts.setdefault(doc.problem_id, set()).update(v.upper() for v in doc.verdicts)
+        # Each verdict's overview (faq-verdict-tle, …: a general FAQ tagged `verdict`) and the verdicts it covers.
+        self._overviews = {doc.id: frozenset(v.upper() for v in doc.verdicts) for doc in kb.documents
+                           if doc.problem_id is None and doc.kind == "faq" and "verdict" in doc.tags}
 
     # ------------------------------------------------------------------ status
 
@@ -510,12 +513,15 @@ class Retriever:
         k = attempt.candidates
         if scope == "general":
             rows = self._allowed(self._general_rows, excluded)
-            return finish(passing(self._rank(rows, k, queries, timings, "general"), "all"))
+            general = passing(self._rank(rows, k, queries, timings, "general"), "all")
+            lead = self._specific_first([c for c in general if c.row in strong], queries, attempt)
+            return finish(lead + [c for c in general if c.row not in strong])
         selected: list[_Candidate] = []
         if scope is None and self.settings.general_lead > 0 and self._general_rows.size:
             rows = self._allowed(self._general_rows, excluded)
             general = passing(self._rank(rows, k, queries, timings, "general"), "all")
-            selected = [c for c in general if c.row in strong][: self.settings.general_lead]
+            lead = self._specific_first([c for c in general if c.row in strong], queries, attempt)
+            selected = lead[: self.settings.general_lead]
         if scope is not None:
             rows = self._allowed(self.index.rows_by_problem.get(scope, np.zeros(0, dtype=np.int64)), excluded)
             selected = passing(self._rank(rows, k, queries, timings, "problem"), "problem",
@@ -533,6 +539,64 @@ class Retriever:
             seen = {c.row for c in selected}
             selected.extend(c for c in fill if c.row not in seen)
         return finish(selected)
+
+    def _specific_first(self, lead: list[_Candidate], queries: Sequence[_PartQuery],
+                        attempt: _Attempt) -> list[_Candidate]:
+        """With no problem named, a verdict's overview leads only when nothing says more than the verdict.
+
+        "读 10^6 个数用 input() 超时", "C++ cin 不加 sync_with_stdio 就超时": the TLE overview matches the
+        verdict words of the question and the error line best, so it led, although a document about the
+        student's actual cause matches what they say beyond the verdict. The first candidate that is not
+        an overview and whose match on those words (the question's and the error's, verdict words left out)
+        clears the floor and is `specific_lead` times the overview's goes first. "TLE 是什么意思" says
+        nothing beyond the verdict: the overview keeps the lead. A first candidate that matches none of
+        those words (only the code: "cout << *it << endl" found the endl page) gives way the same way,
+        to a page about a cause, else to the named verdict's overview if that matches them better.
+        """
+        ratio = self.settings.specific_lead
+        if ratio <= 0 or len(lead) < 2:
+            return lead
+        detail = self._beyond_verdict([c.row for c in lead], queries)
+        if self._overview(lead[0].row):
+            overview: _Candidate | None = lead[0]
+        else:
+            if detail[lead[0].row] >= attempt.bm25_floor:
+                return lead  # a document about a cause the student describes already leads
+            named = _named_verdict(queries)
+            overview = next((c for c in lead if named and self._overview(c.row, named)), None)
+            if overview is not None and detail[overview.row] < detail[lead[0].row]:
+                overview = None
+        floor = max(attempt.bm25_floor, ratio * detail[overview.row] if overview else 0.0)
+        first = next((c for c in lead if detail[c.row] > 0 and detail[c.row] >= floor and not self._overview(c.row)),
+                     overview)
+        return lead if first is None else [first, *(x for x in lead if x is not first)]
+
+    def _overview(self, row: int, verdict: str | None = None) -> bool:
+        """Whether the row belongs to a verdict's overview (about `verdict`, if given); read from the columns."""
+        covered = self._overviews.get(self.index.chunks.doc_id(row))
+        return covered is not None and (verdict is None or verdict in covered)
+
+    def _beyond_verdict(self, rows: Sequence[int], queries: Sequence[_PartQuery]) -> dict[int, float]:
+        """Each row's best normalized BM25 on what the question and the error say besides verdict words
+        (the question also by its windows of WINDOW_TOKENS, each against its own bound)."""
+        vocabulary = _verdict_vocabulary()
+        spans: list[list[str]] = []
+        for q in queries:
+            if q.name in ("question", "error"):
+                detail = [t for t in q.tokens if t not in vocabulary]
+                spans.append(detail)
+                if q.name == "question" and len(detail) > WINDOW_TOKENS * 3 // 2:
+                    step = WINDOW_TOKENS // 2
+                    spans += [detail[i:i + WINDOW_TOKENS] for i in range(0, len(detail) - step, step)]
+        at = np.asarray(rows, dtype=np.int64)
+        best = np.zeros(at.size)
+        scored = getattr(self.index.bm25, "scores_for", None)
+        for span in spans:
+            bound = self.index.bm25.max_score(span) if span else 0.0
+            if bound > 0:
+                raw = scored(span, at) if scored is not None else self.index.bm25.scores(span)[at]
+                best = np.maximum(best, [normalized(float(x), bound) for x in raw])
+        return dict(zip(at.tolist(), best.tolist(), strict=True))
 
     def _mixed(self, own: list[_Candidate], general: list[_Candidate], attempt: _Attempt,
                queries: Sequence[_PartQuery]) -> list[_Candidate]:
@@ -620,6 +684,17 @@ class Retriever:
                 hit = dataclasses.replace(hit, chunk=same)
             out.append(hit)
         return out
+
+
+def _named_verdict(queries: Sequence[_PartQuery]) -> str | None:
+    """The verdict the error part names, else the question (its `verdict_*` token), upper-case."""
+    for name in ("error", "question"):
+        for q in queries:
+            if q.name == name:
+                found = next((t for t in q.tokens if t.startswith("verdict_")), None)
+                if found:
+                    return found.removeprefix("verdict_").upper()
+    return None
 
 
 @functools.cache
