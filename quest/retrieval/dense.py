@@ -34,6 +34,10 @@ LARGE_SUBSET = 4  # a restriction to more than 1/4 of the rows is one filtered s
 SEARCH_THREADS = 1
 COPY_RUNS_BELOW = 16  # a run of rows under 1/16 of the index is searched in a scratch copy (search_range)
 COPY_RUNS_UP_TO = 8192  # ... if it has at most this many rows (16 MB of 1024-d codes)
+# FAISS ranks by its float16 arithmetic, which orders rows whose float32 scores are equal its own way. It
+# is asked for this many rows beyond k, so that a tie at the k-th score is cut by row after the float32
+# re-score, as every other list is cut (and as the Milvus store reproduces: milvus_hybrid.py).
+TIE_EXTRA = 16
 faiss.omp_set_num_threads(SEARCH_THREADS)
 # Global search over a segment this large goes through an IVF index (float16 codes, memory-mapped)
 # instead of the exact scan; NPROBE lists are visited. Both chosen by `python -m quest bench`
@@ -152,10 +156,10 @@ class DenseIndex:
             params = faiss.SearchParametersIVF(nprobe=NPROBE)
             if selector is not None:
                 params.sel = selector
-            _, ids = self.ivf.search(q, min(k, self.size), params=params)
+            _, ids = self.ivf.search(q, min(k + TIE_EXTRA, self.size), params=params)
         else:
             params = faiss.SearchParameters(sel=selector) if selector is not None else None
-            _, ids = self.index.search(q, min(k, self.size), params=params)
+            _, ids = self.index.search(q, min(k + TIE_EXTRA, self.size), params=params)
         rows = ids[0][ids[0] >= 0].astype(np.int64)
         sims = self.rescore(rows, q)
         return [(int(rows[i]), float(sims[i])) for i in _best(sims, k, rows)]
@@ -175,11 +179,11 @@ class DenseIndex:
             # (the general documents: 50k rows at 1M) would be 100 MB to copy: the selector is cheaper.
             scratch = _empty_index(self.dim)
             scratch.add_sa_codes(self.vectors[lo:hi].view(np.uint8))
-            _, ids = scratch.search(q, min(k, hi - lo))
+            _, ids = scratch.search(q, min(k + TIE_EXTRA, hi - lo))
             ids = np.where(ids >= 0, ids + lo, -1)
         else:
             params = faiss.SearchParameters(sel=faiss.IDSelectorRange(int(lo), int(hi)))
-            _, ids = self.index.search(q, min(k, hi - lo), params=params)
+            _, ids = self.index.search(q, min(k + TIE_EXTRA, hi - lo), params=params)
         rows = ids[0][ids[0] >= 0].astype(np.int64)
         sims = self.rescore(rows, q)
         return [(int(rows[i]), float(sims[i])) for i in _best(sims, k, rows)]

@@ -19,7 +19,7 @@ is missing from a rebuilt list: every row of a list's top k was returned, and a 
 can at most tie with the list's k-th score.
 For a full sparse list (k rows or more) those ties are looked up in one more call, a range
 search at the k-th score of each such list, so the BM25 and lexical lists equal the local
-store's exactly (see `_Found.full_bands` for the dense list's cut), and so does the retriever's
+store's exactly (a dense list is fetched past its cut instead), and so does the retriever's
 fusion over them.
 
 The server's own fused order is not used to rank. It is RRF over Milvus's own lists, and
@@ -76,10 +76,13 @@ def scope_lists(store: Any, queries: Sequence[ListQuery], k: int, rows: np.ndarr
     if k <= 0 or not asked or (rows is not None and rows.size == 0):
         return ScopeLists(empty, [], 0)
     expr = "" if rows is None else store.restriction(rows)
-    if expr is None or k * len(asked) > MAX_LIMIT:
+    # A dense list is fetched TIE_MARGIN rows past k: the rows tied with its k-th score are then cut by
+    # row, as the local store cuts them (dense.TIE_EXTRA); a sparse list's tie is looked up below.
+    requests = [_request(q, k + TIE_MARGIN if q.field == "dense" else k, expr) for q in asked]
+    if expr is None or sum(r.limit for r in requests) > MAX_LIMIT:
         return None
     found = _Found(store, asked)
-    fused = found.add(_hybrid(store, [_request(q, k, expr) for q in asked], rrf_k))
+    fused = found.add(_hybrid(store, requests, rrf_k))
     if fused is None:
         return None
     calls = 1
@@ -170,9 +173,8 @@ class _Found:
         """For each full sparse list (k rows or more): the band of scores tied with its k-th.
 
         Only the sparse lists: the local BM25 and lexical top-k keep the lowest rows of a tie at
-        the cut, which the range search reproduces. The local dense search keeps, among rows with
-        identical float32 scores, the ones FAISS's float16 arithmetic happens to rank first, which
-        no other engine reproduces, so a dense list takes Milvus's cut (one call instead of two).
+        the cut, which the range search reproduces. A dense list was already fetched TIE_MARGIN rows
+        past k, and the local dense search cuts its ties by row as well (dense.TIE_EXTRA).
         """
         out = {}
         for i in range(len(self.queries)):
