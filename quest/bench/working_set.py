@@ -65,8 +65,10 @@ def heap_top(snapshot: tracemalloc.Snapshot, limit: int = 25) -> list[dict[str, 
     stats = snapshot.statistics("traceback")
     rows: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     for stat in stats:
-        frames = [f for f in stat.traceback if "/quest/" in f.filename] or list(stat.traceback)
-        frame = frames[0]
+        # The most recent frame in Quest's own code (tracemalloc lists frames oldest first).
+        frames = [f for f in stat.traceback if "/quest/" in f.filename and not f.filename.endswith(
+            ("working_set.py", "lifecycle.py"))] or list(stat.traceback)
+        frame = frames[-1]
         key = f"{frame.filename.split('/quest/')[-1]}:{frame.lineno}"
         rows[key][0] += stat.size
         rows[key][1] += stat.count
