@@ -54,6 +54,13 @@ def mapped_by_file(smaps: str | None = None, under: Path | None = None) -> dict[
     return dict(out)
 
 
+def cache_state(index: Any) -> dict[str, int | None]:
+    """The BM25 weight cache's size, budget, entries, and hits and misses (where it counts them)."""
+    cache = index.bm25.cache
+    return {"bytes": cache.bytes, "max_bytes": cache.max_bytes, "entries": len(cache),
+            "hits": getattr(cache, "hits", None), "misses": getattr(cache, "misses", None)}
+
+
 def _status() -> dict[str, int]:
     from quest.bench.measure import memory_parts
 
@@ -99,6 +106,7 @@ def run(folder: Path, chunks: int, problems: int, queries: int, passes: int, hea
         out["passes"].append({"stages": {k: v for k, v in stages["stages"].items() if k in STAGES},
                               "major_faults": resource.getrusage(resource.RUSAGE_SELF).ru_majflt - faults,
                               **_status(), "mapped": mapped_by_file(under=folder)})
+    out["bm25_cache"] = cache_state(index)
     if heap:
         out["heap_after_queries"] = heap_top(tracemalloc.take_snapshot())
         out["traced_after_queries"], out["traced_peak"] = tracemalloc.get_traced_memory()
