@@ -87,7 +87,8 @@ def tiny(splits: list[Path]) -> dict[str, Any]:
     from quest.settings import Settings
     from quest.testing.tiny_model import build_tiny_bge_m3
 
-    asked = [json.loads(line) for split in splits for line in split.read_text("utf-8").splitlines() if line.strip()]
+    asked = [json.loads(line) for split in splits for line in split.read_text("utf-8").splitlines()
+             if line.strip() and not line.startswith("//")]  # the splits open with a comment line
     questions = [a["question"] for a in asked]
     with tempfile.TemporaryDirectory() as tmp:
         model = build_tiny_bge_m3(Path(tmp) / "tiny")
