@@ -65,7 +65,7 @@ def test_float16_scores_stay_within_float16s_rounding_of_the_float32_scores():
         rows = np.sort(rng.choice(3000, 200, replace=False))
         np.testing.assert_array_equal(index.scores_for(query, rows), got[rows])  # the scope path adds alike
         same_top5 += [r for r, _ in top_k(got, 5)] == [r for r, _ in top_k(full, 5)]
-    assert same_top5 >= 36  # measured 40/40 here; a swap needs two scores within 0.05% of each other
+    assert same_top5 == 39  # one of the 40 top-5 lists changes order: two of its rows are that close
 
 
 @pytest.fixture(scope="module")
