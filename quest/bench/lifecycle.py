@@ -122,6 +122,9 @@ if len(sys.argv) > 2:
     from quest.bench.lifecycle import loaded_stages
     out["stages"] = loaded_stages(index, *map(int, sys.argv[2:6]))
     out["after_queries"] = memory_parts(before)
+    from quest.bench.working_set import cache_state, mapped_by_file
+    out["mapped_files"] = mapped_by_file(under=Path(sys.argv[1]).resolve())  # resident bytes per index file
+    out["bm25_cache"] = cache_state(index)
 usage = resource.getrusage(resource.RUSAGE_SELF)
 out["faults"] = {"major": usage.ru_majflt, "minor": usage.ru_minflt}
 print(json.dumps(out))

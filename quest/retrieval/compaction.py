@@ -8,7 +8,8 @@ the new base is written straight from the old segments (memory-mapped when loade
 same layout:
 
 - chunk records: byte runs copied from the old blobs, in the new row order;
-- term frequencies and lexical weights: merged a block of terms at a time (at most
+- term frequencies and lexical weights (float16, as `sparse.stored_weights` keeps them): merged a
+  block of terms at a time (at most
   BLOCK_ENTRIES postings, or one term's postings if it has more), each old position mapped to
   its new one; the merged postings go to two spill files while the column counts are summed,
   because the archive stores the column pointers first;
@@ -51,6 +52,7 @@ from quest.retrieval.layout import grouped_order
 from quest.retrieval.manifest import FileEntry, SegmentEntry
 from quest.retrieval.scopes import RowOrder
 from quest.retrieval.segments import Segment, offsets_of
+from quest.retrieval.sparse import HALF_MAX
 
 if TYPE_CHECKING:  # index.py imports this module
     from quest.retrieval.index import Index
@@ -175,6 +177,8 @@ class _Merged:
     # Every value a whole count below 65,536 (BM25 term frequencies): the data member is then uint16,
     # as `store.stored_counts` writes it. The spill file holds float32 either way.
     whole_counts: bool = False
+    # Every value fits float16 (lexical weights): the data member is float16, as `sparse.stored_weights` writes it.
+    half_weights: bool = False
 
     @property
     def nnz(self) -> int:
@@ -185,7 +189,7 @@ class _Merged:
         indptr = np.zeros(self.counts.size + 1, dtype=np.int64)
         np.cumsum(self.counts, out=indptr[1:])
         archive.array("indptr", indptr)
-        data_type = np.uint16 if self.whole_counts else np.float32
+        data_type = np.uint16 if self.whole_counts else np.float16 if self.half_weights else np.float32
         for name, path, dtype, stored in (("indices", self.indices, np.int32, np.int32),
                                           ("data", self.data, np.float32, data_type)):
             size = max(1, BLOCK_BYTES // np.dtype(dtype).itemsize) * np.dtype(dtype).itemsize  # whole values
@@ -200,19 +204,21 @@ class _Merged:
 
 
 def merge_columns(parts: Sequence[tuple[object, np.ndarray]], width: int, spill: Path,
-                  counts_as_stored: bool = False) -> _Merged:
+                  counts_as_stored: bool = False, weights_as_stored: bool = False) -> _Merged:
     """Each part's CSC matrix (rows at its old positions) merged into one over the new positions.
 
     `parts` pairs a matrix with its old-position -> new-position map (-1: the row is dropped).
     A block of columns at a time: gather every part's entries, map them, drop dropped rows, sort
     by (column, new position), append to the spill files. Equal to permuting whole matrices.
-    With `counts_as_stored` the values are stored as `store.stored_counts` would store them.
+    With `counts_as_stored` the values are stored as `store.stored_counts` would store them, with
+    `weights_as_stored` as `sparse.stored_weights` would.
     """
     pointers = [_padded_indptr(matrix, width) for matrix, _ in parts]
     total = np.sum(pointers, axis=0) if pointers else np.zeros(width + 1, dtype=np.int64)
     counts = np.zeros(width, dtype=np.int64)
     merged = _Merged(counts, spill.with_name(f"{spill.name}.indices.tmp"),
-                     spill.with_name(f"{spill.name}.data.tmp"), whole_counts=counts_as_stored)
+                     spill.with_name(f"{spill.name}.data.tmp"), whole_counts=counts_as_stored,
+                     half_weights=weights_as_stored)
     try:
         with merged.indices.open("wb") as out_indices, merged.data.open("wb") as out_data:
             for c0, c1 in _column_blocks(total, BLOCK_ENTRIES):
@@ -237,6 +243,8 @@ def merge_columns(parts: Sequence[tuple[object, np.ndarray]], width: int, spill:
                 if merged.whole_counts and block.size:
                     merged.whole_counts = bool(block.min() >= 0 and block.max() < 65536
                                                and np.array_equal(block, np.trunc(block)))
+                if merged.half_weights and block.size:
+                    merged.half_weights = bool(np.isfinite(block).all() and np.abs(block).max() <= HALF_MAX)
                 out_data.write(block.tobytes())
     except BaseException:
         merged.remove()
@@ -336,7 +344,7 @@ def _lexical_writer(plan: Plan, spill: Path) -> Callable[[Path], None]:
     width = max(int(csc.shape[1]) for csc, _ in parts)
 
     def fill(archive: _Archive) -> None:
-        merged = merge_columns(parts, width, spill)
+        merged = merge_columns(parts, width, spill, weights_as_stored=True)
         try:
             merged.write(archive, plan.rows)
         finally:

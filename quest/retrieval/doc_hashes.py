@@ -95,6 +95,8 @@ def read(folder: Path, manifest: Manifest) -> tuple[dict[str, str], StoredHashes
         raise IndexError_(f"{folder / name}: unreadable ({exc})") from exc
     if not isinstance(base, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in base.items()):
         raise IndexError_(f"{folder / name}: not a map of document ids to hashes")
+    if not manifest.documents_removed and not manifest.documents_changed:
+        return base, StoredHashes(name, entry, base), HashDelta()  # one dict, shared (neither is changed in place)
     hashes = dict(base)
     for doc_id in manifest.documents_removed:
         hashes.pop(doc_id, None)

@@ -228,6 +228,7 @@ class TermCache:
     def __init__(self, max_bytes: int) -> None:
         self.max_bytes = max_bytes
         self.bytes = 0
+        self.hits = self.misses = 0  # lookups answered / not (for the bench's account of the heap)
         self._entries: OrderedDict[tuple, tuple[np.ndarray, np.ndarray]] = OrderedDict()
         self._lock = threading.Lock()  # requests may search from several threads
 
@@ -239,9 +240,15 @@ class TermCache:
             kept = self._entries.get(key)
             if kept is not None:
                 self._entries.move_to_end(key)
+                self.hits += 1
+            else:
+                self.misses += 1
             return kept
 
     def put(self, key: tuple, kept: tuple[np.ndarray, np.ndarray]) -> None:
+        at, weights = kept
+        if at.dtype != np.int32 and at.size and int(at.max()) < 2**31:
+            kept = (at.astype(np.int32), weights)  # positions within one scope: 4 bytes, not 8
         size = kept[0].nbytes + kept[1].nbytes
         if size > self.max_bytes:
             return

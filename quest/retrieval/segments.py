@@ -30,9 +30,17 @@ from quest.retrieval.sparse import LexicalIndex, bm25_bound, positions, top_k
 
 K1, B, EPSILON = 1.5, 0.75, 0.25  # rank-bm25's BM25Okapi defaults
 # BM25 weights of common terms within a large scope (the general documents) are kept per index
-# version, up to CACHE_BYTES (64 B per chunk at 1M): see scopes.TermCache.
+# version (scopes.TermCache), up to CACHE_BYTES_PER_ROW per row of the index and CACHE_BYTES in all:
+# the general scope, and with it the common terms' weights, grows with the base, and a fixed 64 MiB
+# was a fifth of the heap at 1M and most of it at 100k (docs/bench/scale-1m-sparse).
 CACHE_FROM_ROWS = 2048
 CACHE_BYTES = 64 * 2**20
+CACHE_BYTES_PER_ROW = 32
+
+
+def cache_budget(rows: int) -> int:
+    """Bytes the BM25 weight cache may hold for an index of `rows` rows."""
+    return min(CACHE_BYTES, rows * CACHE_BYTES_PER_ROW)
 # Dense search over more rows than this scans the codes with a bitmap (SegmentedDense): at 100k the
 # 5k general rows cost ~7 ms gathered and converted to float32, and the scan keeps retrieval p95
 # under 30 ms (43 ms with 8192; docs/bench/scale-100k-final).
@@ -150,7 +158,7 @@ class SegmentedBM25:
                 self.vocab.setdefault(term, len(self.vocab))
         self.size = int(self.offsets[-1])
         self._statistics()
-        self.cache = TermCache(CACHE_BYTES)  # per index version: the statistics above are in every weight
+        self.cache = TermCache(cache_budget(self.size))  # per index version: the statistics above are in every weight
 
     def _statistics(self) -> None:
         """Document count, frequencies and average length over live rows only.

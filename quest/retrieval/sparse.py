@@ -116,14 +116,61 @@ class BM25Index:
         return top_k(scores, k, rows)
 
 
+HALF_MAX = float(np.finfo(np.float16).max)
+
+
+def stored_weights(data: np.ndarray) -> np.ndarray:
+    """Lexical weights as float16 when every one fits (bge-m3's are ReLU outputs below 1), else float32.
+
+    A query reads its tokens' postings, 4 bytes of row and 4 of weight each; 2 bytes of weight make
+    those pages a quarter fewer (issue 14's memory budget). Rounding to float16 is a relative change
+    of at most 2**-11 per weight, so a score moves by at most that share: rows whose scores differ by
+    less may swap places (docs/bench/scale-1m-sparse). Weights are rounded once, when an index is
+    built, so a built index and the same index saved and loaded score alike.
+    """
+    data = np.asarray(data)
+    if data.dtype == np.float16:
+        return data
+    if data.size == 0 or bool(np.isfinite(data).all() and float(np.abs(data).max()) <= HALF_MAX):
+        return data.astype(np.float16)
+    return data.astype(np.float32)
+
+
+class Postings:
+    """A sparse matrix by column (CSC arrays) that scipy need not accept: float16 values are fine.
+
+    scipy.sparse refuses float16, and scoring only ever reads a column's slice of the three arrays
+    (upcast to float32 per query term), so the lexical weights are kept as plain arrays.
+    """
+
+    def __init__(self, indptr: np.ndarray, indices: np.ndarray, data: np.ndarray, shape: tuple[int, int]) -> None:
+        self.indptr, self.indices, self.data = indptr, indices, data
+        self.shape = (int(shape[0]), int(shape[1]))
+
+    @property
+    def nnz(self) -> int:
+        return int(self.indptr[-1])
+
+    @classmethod
+    def of(cls, csc: sp.csc_matrix) -> Postings:
+        """A scipy CSC matrix's arrays, its values as `stored_weights` keeps them."""
+        return cls(csc.indptr, csc.indices, stored_weights(csc.data), csc.shape)
+
+    def to_scipy(self) -> sp.csc_matrix:
+        """The same matrix as scipy CSC with float32 values (a copy of the values only)."""
+        csc = sp.csc_matrix((np.asarray(self.data, dtype=np.float32), self.indices, self.indptr), shape=self.shape)
+        csc.has_sorted_indices = True
+        return csc
+
+
 class LexicalIndex:
     """bge-m3 lexical weights: chunk x token-id matrix; score = sum of shared tokens' weight products.
 
-    Kept by token (CSC: for each token id, the rows holding it and their weights), which is all a
-    query reads; the arrays may be memory-mapped (store.py), so only the postings of the query's
-    tokens become resident. Rows sit at their positions in the segment's scope `order`
-    (scopes.py), so a scope's postings are contiguous; scores are always given by row. Rows
-    (`matrix`, CSR, in row order) are derived on demand, for compaction.
+    Kept by token (`csc`, Postings: for each token id, the rows holding it and their weights, float16
+    when they fit: `stored_weights`), which is all a query reads; the arrays may be memory-mapped
+    (store.py), so only the postings of the query's tokens become resident. Rows sit at their
+    positions in the segment's scope `order` (scopes.py), so a scope's postings are contiguous; scores
+    are always given by row. Rows (`matrix`, CSR, in row order) are derived on demand, for compaction.
     """
 
     def __init__(self, matrix: sp.spmatrix, order: RowOrder | None = None) -> None:
@@ -131,18 +178,17 @@ class LexicalIndex:
         self.order = order if order is not None else RowOrder()
         csc = self.order.to_positions(sp.csc_matrix(matrix, dtype=np.float32))
         csc.sort_indices()
-        self.csc = csc
+        self.csc = Postings.of(csc)
         self.size = csc.shape[0]
 
     @classmethod
     def from_columns(cls, indptr: np.ndarray, indices: np.ndarray, data: np.ndarray, shape: tuple[int, int],
                      order: RowOrder | None = None) -> LexicalIndex:
-        """Wrap stored CSC arrays (rows at their positions in `order`) as they are: no copy, no scan."""
-        csc = sp.csc_matrix((data, indices, indptr), shape=shape, copy=False)
-        csc.has_sorted_indices = True  # written sorted; checking would read every entry
+        """Wrap stored CSC arrays (rows at their positions in `order`, sorted) as they are: no copy, no scan."""
         index = cls.__new__(cls)
         index.order = order if order is not None else RowOrder()
-        index.csc, index.size = csc, shape[0]
+        index.csc = Postings(indptr, indices, data, shape)
+        index.size = index.csc.shape[0]
         return index
 
     def placed(self, order: RowOrder) -> LexicalIndex:
@@ -157,8 +203,8 @@ class LexicalIndex:
 
     @property
     def matrix(self) -> sp.csr_matrix:
-        """A row-major copy of every weight, built on each access: take it once per operation, never per row."""
-        return self.order.to_rows(self.csc).tocsr()
+        """A row-major float32 copy of every weight, built on each access: take it once per operation, never per row."""
+        return self.order.to_rows(self.csc.to_scipy()).tocsr()
 
     @classmethod
     def from_weights(cls, weights: Sequence[Mapping[str, float]], vocab_size: int | None = None) -> LexicalIndex:

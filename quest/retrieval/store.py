@@ -11,7 +11,8 @@ Per segment `sNNNNNN` (see segments.py and chunktable.py)::
     sNNNNNN.terms.json     the BM25 terms this segment introduced, in global-id order
     sNNNNNN.dense.faiss    float16 vectors (FAISS scalar quantizer; memory-mapped on load)
     sNNNNNN.ivf.faiss      an IVF index over the same rows, for large segments (memory-mapped)
-    sNNNNNN.lexical.npz    bge-m3 lexical weights by token (CSC, rows in the same scope order; only for bge-m3)
+    sNNNNNN.lexical.npz    bge-m3 lexical weights by token (CSC, rows in the same scope order; only for bge-m3),
+                           float16 (sparse.stored_weights; float32 in indexes written before, still read)
 
 and `deleted-<hash>.npy`, the sorted ids of deleted rows. A file's name never changes meaning
 while a manifest refers to it (segments get new numbers, the deleted list is named by its
@@ -50,7 +51,7 @@ from quest.retrieval.dense import DenseIndex
 from quest.retrieval.manifest import FileEntry, SegmentEntry
 from quest.retrieval.scopes import RowOrder
 from quest.retrieval.segments import Segment
-from quest.retrieval.sparse import LexicalIndex
+from quest.retrieval.sparse import LexicalIndex, stored_weights
 
 
 def digest(path: Path) -> str:
@@ -114,7 +115,7 @@ def write_segment(seg: Segment, folder: Path) -> dict[str, FileEntry]:
         lex = seg.lexical.csc
         writers[f"{name}.lexical.npz"] = lambda p: _save_arrays(
             p, indptr=np.asarray(lex.indptr, dtype=np.int64), indices=np.asarray(lex.indices, dtype=np.int32),
-            data=np.asarray(lex.data, dtype=np.float32), shape=np.asarray(lex.shape, dtype=np.int64))
+            data=stored_weights(lex.data), shape=np.asarray(lex.shape, dtype=np.int64))
     seg.stored = {file: write_atomic(folder / file, writer) for file, writer in writers.items()}
     return seg.stored
 
@@ -180,8 +181,10 @@ def read_segment(entry: SegmentEntry, folder: Path) -> Segment:
     lexical = None
     if f"{name}.lexical.npz" in entry.files:
         lex = map_npz(folder / f"{name}.lexical.npz", ("indptr", "indices", "data", "shape"))
-        matrix = _csc(lex, f"{name}.lexical.npz")
-        lexical = LexicalIndex.from_columns(matrix.indptr, matrix.indices, matrix.data, matrix.shape, order)
+        shape = _checked_columns(lex, f"{name}.lexical.npz")
+        if lex["data"].dtype not in (np.float16, np.float32):  # float32: written before float16 weights, still read
+            raise IndexError_(f"{folder / (name + '.lexical.npz')}: weights of type {lex['data'].dtype}")
+        lexical = LexicalIndex.from_columns(lex["indptr"], lex["indices"], lex["data"], shape, order)
     if len(chunks) != entry.rows:
         raise IndexError_(f"{folder}: segment {name} holds {len(chunks)} chunks but the manifest says {entry.rows}")
     return Segment(name=name, chunks=chunks, postings=tf, order=order, terms=terms, dense=dense, lexical=lexical,
@@ -198,14 +201,20 @@ def _row_order(stored: np.ndarray, rows: int, where: Path) -> RowOrder:
         raise IndexError_(f"{where}: {exc}") from exc
 
 
-def _csc(arrays: dict[str, np.ndarray], where: str) -> sp.csc_matrix:
-    """A CSC matrix over stored (memory-mapped) arrays after O(columns) checks; its entries are not read."""
+def _checked_columns(arrays: dict[str, np.ndarray], where: str) -> tuple[int, int]:
+    """The shape of stored CSC arrays, after O(columns) checks that they fit together; entries are not read."""
     shape = tuple(int(x) for x in arrays["shape"])
     indptr, indices, data = arrays["indptr"], arrays["indices"], arrays["data"]
     if len(shape) != 2 or indptr.shape != (shape[1] + 1,) or indices.shape != data.shape \
             or int(indptr[0]) != 0 or int(indptr[-1]) != indices.shape[0] or bool((np.diff(indptr) < 0).any()):
         raise IndexError_(f"{where}: the sparse matrix's arrays do not fit together")
-    matrix = sp.csc_matrix((data, indices, indptr), shape=shape, copy=False)
+    return shape
+
+
+def _csc(arrays: dict[str, np.ndarray], where: str) -> sp.csc_matrix:
+    """A CSC matrix over stored (memory-mapped) arrays after O(columns) checks; its entries are not read."""
+    shape = _checked_columns(arrays, where)
+    matrix = sp.csc_matrix((arrays["data"], arrays["indices"], arrays["indptr"]), shape=shape, copy=False)
     matrix.has_sorted_indices = True  # written sorted; checking would read every entry
     return matrix
 

@@ -64,7 +64,10 @@ def test_top_k_breaks_ties_by_row():
 
 def test_lexical_scores_are_dot_products():
     index = LexicalIndex.from_weights([{"5": 0.5, "7": 0.2}, {"7": 1.0}, {}])
-    np.testing.assert_allclose(index.scores({"7": 0.5, "999": 1.0}), [0.1, 0.5, 0.0])
-    np.testing.assert_allclose(index.scores_for({"7": 0.5, "5": 2.0}, np.array([0, 2])), [1.1, 0.0])
+    stored_02 = float(np.float16(0.2))  # weights are kept as float16: 0.2 is 0.199951171875
+    assert stored_02 == 0.199951171875
+    np.testing.assert_array_equal(index.scores({"7": 0.5, "999": 1.0}), np.float32([stored_02 * 0.5, 0.5, 0.0]))
+    np.testing.assert_array_equal(index.scores_for({"7": 0.5, "5": 2.0}, np.array([0, 2])),
+                                  [np.float32(stored_02 * 0.5) + np.float32(1.0), 0.0])
     grown = index.with_rows(np.array([1]), [{"3": 1.0}])
     np.testing.assert_allclose(grown.scores({"3": 2.0, "7": 1.0}), [1.0, 2.0])
