@@ -1,17 +1,16 @@
-"""Which pages of a memory-mapped index file the kernel reads: exactly the ones a search uses.
+"""Which pages of a memory-mapped index file the kernel reads: the ones a search uses.
 
 A page fault on a mapped file makes Linux read the pages around it too ("read-around"), as many
-as the device's read-ahead setting: 8 MiB per fault on the 1M bench machine
-(`/sys/block/vda/queue/read_ahead_kb` = 8192). A problem's dense rows are a few hundred KB, so
-each problem searched used to pull ~8 MB of other problems' vectors into the page cache, and 200
-queries left ~1 GB of the 2 GB float16 file cached (docs/bench/scale-1m-dense8). Under a memory
-budget that includes page cache those pages push out ones that are needed, and are re-read.
-
-So a file served to queries is marked MADV_RANDOM (a fault reads only its own page), and a search
-that is about to read a known byte range (a problem's rows, an IVF list) asks for exactly that range
-with MADV_WILLNEED, which reads it in one request instead of page by page. Bulk readers (compaction,
-IVF training) ask for each block they copy the same way. Both are hints: where madvise is missing
-(not Linux) or fails, nothing changes but speed and the page cache's size.
+as the device's read-ahead setting allows: 8 MiB per fault on the 1M bench machine
+(`/sys/block/vda/queue/read_ahead_kb` = 8192), unless the mapping is marked MADV_RANDOM. FAISS
+marks its flat-file mapping so itself (`IO_FLAG_MMAP_IFC`: the smaps VmFlags say "rr"); the IVF's
+mapped inverted lists (`IO_FLAG_MMAP`) are not, so a global search read ~8 MB around each of the
+lists it visited. A file served to queries is therefore marked MADV_RANDOM (a fault reads only its
+own page), and a search about to read a known byte range (a problem's rows, an IVF list) asks for
+exactly that range with MADV_WILLNEED: one request instead of a synchronous read per 4 KB page,
+which is what made a cold or evicted problem's rows slow (docs/bench/scale-1m-dense8). Bulk
+readers (compaction, IVF training) ask for each block they copy the same way. Both are hints:
+where madvise is missing (not Linux) or fails, only speed and the page cache's size change.
 """
 
 from __future__ import annotations
