@@ -7,6 +7,7 @@ the pages it mapped, not the ones the kernel read around them). Run it alone on 
 another reader of the same files would be counted too.
 
     python -m quest.bench.touched INDEX_FOLDER CHUNKS PROBLEMS QUERIES [PASSES]
+    python -m quest.bench.touched INDEX_FOLDER SEARCHES      # global dense searches only
 """
 
 from __future__ import annotations
@@ -68,8 +69,46 @@ def touched(folder: Path, queries: tuple[int, int, int], passes: int = 1) -> dic
             "paths": (probe.get("stages") or {}).get("paths")}
 
 
+# The global dense search alone (what a question naming no problem runs), on query vectors shaped
+# like the bench's: `count` searches of the top 30 for random problems' queries.
+_GLOBAL = """
+import json, resource, sys, time
+import numpy as np
+from pathlib import Path
+from quest.bench import vectors
+from quest.retrieval.index import load_index
+index = load_index(Path(sys.argv[1]))
+problems = sorted(p for p in index.rows_by_problem)
+centres = vectors.problem_centres(problems)
+rng = np.random.default_rng(5)
+times = []
+for i in range(int(sys.argv[2])):
+    q = vectors.query_vector(problems[int(rng.integers(len(problems)))], centres, seed=i)
+    t = time.perf_counter()
+    index.dense.search(q, 30)
+    times.append((time.perf_counter() - t) * 1000)
+usage = resource.getrusage(resource.RUSAGE_SELF)
+print(json.dumps({"searches": len(times), "p50_ms": float(np.percentile(times, 50)),
+                  "p95_ms": float(np.percentile(times, 95)), "major_faults": usage.ru_majflt}))
+"""
+
+
+def touched_by_global(folder: Path, count: int) -> dict[str, Any]:
+    """Cold run of `count` global dense searches on `folder`, then the page-cache bytes of each file."""
+    files = sorted(p for p in folder.rglob("*") if p.is_file())
+    cgroup.evict_from_page_cache(files)
+    cmd, env = lifecycle.probe_command(folder, None)
+    done = subprocess.run([cmd[0], "-c", _GLOBAL, str(folder), str(count)], capture_output=True, text=True,
+                          env=env, timeout=3600, check=True)
+    return {"probe": json.loads(done.stdout.strip().splitlines()[-1]),
+            "cached_after": {p.name: cached_bytes(p) for p in files}}
+
+
 def main(argv: list[str]) -> None:
     folder, numbers = Path(argv[0]), [int(x) for x in argv[1:]]
+    if len(numbers) == 1:
+        sys.stdout.write(json.dumps(touched_by_global(folder, numbers[0]), indent=1) + "\n")
+        return
     out = touched(folder, (numbers[0], numbers[1], numbers[2]), *(numbers[3:4] or [1]))
     out["load"] = os.getloadavg()
     sys.stdout.write(json.dumps(out, indent=1) + "\n")
