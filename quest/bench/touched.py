@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from quest.bench import cgroup, lifecycle
-from quest.retrieval.pages import PAGE
 
+PAGE = mmap.PAGESIZE
 _LIBC = ctypes.CDLL("libc.so.6", use_errno=True)
 _LIBC.mmap.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long)
 _LIBC.mmap.restype = ctypes.c_void_p
