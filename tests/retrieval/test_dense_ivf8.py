@@ -143,3 +143,14 @@ def test_a_loaded_index_is_marked_random_read_so_a_fault_reads_its_own_page(tmp_
         assert flags and any("rr" in f for f in flags), path  # "rr": MADV_RANDOM, no read-around
     assert pages.will_need(loaded.vectors[100:200])
     assert not pages.will_need(loaded.vectors[:0])
+
+
+@pytest.mark.skipif(not hasattr(__import__("mmap"), "MADV_RANDOM"), reason="no madvise on this platform")
+def test_the_chunk_records_are_mapped_random_read_and_still_decode_exactly(tmp_path):
+    from quest.retrieval.chunktable import ChunkTable
+    from tests.retrieval.test_chunktable import CHUNKS, saved
+
+    opened = saved(ChunkTable.from_chunks(CHUNKS), tmp_path)
+    flags = _vm_flags(tmp_path / "r.jsonl")
+    assert flags and all("rr" in f for f in flags)  # a hit's record: its own pages, no read-around
+    assert list(opened) == CHUNKS
