@@ -212,8 +212,6 @@ class DenseIndex:
             ids = self._ivf_candidates(q, min(k * CANDIDATES_PER_RESULT, self.size), selector)
         else:
             params = faiss.SearchParameters(sel=selector) if selector is not None else None
-            if selector is None:
-                pages.will_need(self.vectors)  # a whole scan: one request, not a fault per page
             _, ids = self.index.search(q, min(k, self.size), params=params)
         rows = ids[0][ids[0] >= 0].astype(np.int64)
         sims = self.rescore(rows, q)
@@ -228,7 +226,8 @@ class DenseIndex:
         if hi <= lo or k <= 0:
             return []
         q = np.ascontiguousarray(query, dtype=np.float32).reshape(1, -1)
-        pages.will_need(self.vectors[lo:hi])  # exactly these rows' pages, read in one request
+        if hi - lo <= COPY_RUNS_UP_TO:  # a problem's rows: read in one request, not a fault per 4 KB page
+            pages.will_need(self.vectors[lo:hi])  # (a long run, the general documents, is read by every query)
         if (hi - lo) * COPY_RUNS_BELOW <= self.size and hi - lo <= COPY_RUNS_UP_TO:
             # FAISS checks the selector for every row of the index (~1.5 ms at 1M rows); a small run's
             # codes are copied into a scratch index instead (5 MB for 2,500 rows, ~0.4 ms). A long run
