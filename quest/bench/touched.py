@@ -101,7 +101,8 @@ def touched_by_global(folder: Path, count: int) -> dict[str, Any]:
     done = subprocess.run([cmd[0], "-c", _GLOBAL, str(folder), str(count)], capture_output=True, text=True,
                           env=env, timeout=3600, check=True)
     return {"probe": json.loads(done.stdout.strip().splitlines()[-1]),
-            "cached_after": {p.name: cached_bytes(p) for p in files}}
+            "cached_after": {p.name: cached_bytes(p) for p in files},
+            "file_bytes": {p.name: p.stat().st_size for p in files}}
 
 
 def main(argv: list[str]) -> None:
