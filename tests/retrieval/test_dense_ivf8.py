@@ -154,3 +154,19 @@ def test_the_chunk_records_are_mapped_random_read_and_still_decode_exactly(tmp_p
     flags = _vm_flags(tmp_path / "r.jsonl")
     assert flags and all("rr" in f for f in flags)  # a hit's record: its own pages, no read-around
     assert list(opened) == CHUNKS
+
+
+def test_the_bench_reports_quest_own_global_path_with_its_recall(monkeypatch):
+    from quest.bench import compare
+    from quest.retrieval.segments import SegmentedDense
+
+    centres, vectors = clustered(seed=7)
+    part = DenseIndex.from_vectors(vectors)
+    part.build_approximate(nlist=12)
+    monkeypatch.setattr(dense_module, "NPROBE", 12)  # every list: Quest's path finds the exact top 30
+    dense = SegmentedDense([part], np.array([0, part.size]), np.zeros(part.size, dtype=bool), 48)
+    out = compare.approximate(dense, centres[:4], hnsw_up_to=0)
+    rows = {m["method"]: m for m in out["methods"]}
+    ours = rows["Quest: IVF12,SQ8 + float16 re-score of 4k"]
+    assert ours["recall_at_30"] == 1.0 and ours["nprobe"] == 12 and ours["extra_bytes"] == part.size * (48 + 8)
+    assert [m["nprobe"] for m in out["methods"] if m["method"] == "IVF12,SQ8 (its own order)"] == [8, 16, 32, 64, 128]
