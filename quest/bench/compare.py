@@ -145,11 +145,18 @@ def approximate(dense, query_vectors: np.ndarray, *, k: int = K, hnsw_up_to: int
     ivf = part.ivf
     note = ("Quest's own IVF index over this segment" if own else "built here as Quest builds it") + \
         ", trained on a sample of 40 x nlist"
+    codes = "SQ8" if ivf.code_size == dim else f"SQ{ivf.code_size * 8 // dim}bit"
     for nprobe in (8, 16, 32, 64, 128):
         params = faiss.SearchParametersIVF(nprobe=nprobe)
-        record(f"IVF{ivf.nlist},SQfp16", build_s,
+        record(f"IVF{ivf.nlist},{codes} (its own order)", build_s,
                lambda q, params=params: ivf.search(q.reshape(1, -1), k, params=params)[1][0].tolist(),
-               n * dim * 2 + n * 8, note, nprobe=nprobe)
+               n * ivf.code_size + n * 8, note, nprobe=nprobe)
+    from quest.retrieval import dense as dense_module
+
+    # What the global search returns: CANDIDATES_PER_RESULT x k from the IVF, re-scored from float16.
+    record(f"Quest: IVF{ivf.nlist},{codes} + float16 re-score of {dense_module.CANDIDATES_PER_RESULT}k",
+           build_s, lambda q: [r for r, _ in part.search(q, k)], n * ivf.code_size + n * 8, note,
+           nprobe=dense_module.NPROBE)
     if not own:
         part.ivf = None
     if n <= hnsw_up_to:

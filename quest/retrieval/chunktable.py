@@ -142,6 +142,8 @@ class ChunkTable(Sequence[Chunk]):
         if size:
             with records.open("rb") as fh:
                 blob = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+            if hasattr(blob, "madvise"):  # a hit decodes one record: no read-around of MBs (retrieval/pages.py)
+                blob.madvise(mmap.MADV_RANDOM)
         table = cls(blob, cols, table_names, where=str(records))
         table.check(size)
         return table

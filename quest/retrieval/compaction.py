@@ -364,7 +364,7 @@ def _dense_writer(plan: Plan, dim: int) -> Callable[[Path], None]:
             fh.write(head[:-8])
             fh.write(struct.pack("<Q", plan.rows * empty.code_size))
             for s, lo, hi in _blocks(plan.runs, BLOCK_ROWS):
-                fh.write(memoryview(np.ascontiguousarray(plan.segments[s].dense.vectors[lo:hi])).cast("B"))
+                fh.write(memoryview(np.ascontiguousarray(plan.segments[s].dense.block(lo, hi))).cast("B"))
     return write
 
 
@@ -372,7 +372,7 @@ def _ivf_writer(dense: DenseIndex) -> Callable[[Path], None]:
     """`dense.build_approximate()` + `faiss.write_index`, with the inverted lists never in memory.
 
     Trained the same way on the same sample; rows assigned to lists in the same batches (so the
-    same BLAS calls); then each list's codes (residuals to its centroid, float16) and row ids are
+    same BLAS calls); then each list's codes (residuals to its centroid, 8-bit) and row ids are
     written in list order, rows ascending, as FAISS's array inverted lists store them.
     """
     def write(path: Path) -> None:
@@ -406,7 +406,7 @@ def _assigned(ivf, dense: DenseIndex) -> np.ndarray:
     batch = dense_module.ADD_BATCH
     with all_cores():
         for start in range(0, dense.size, batch):
-            block = dense.vectors[start:start + batch].astype(np.float32)
+            block = dense.block(start, start + batch).astype(np.float32)
             lists[start:start + block.shape[0]] = ivf.quantizer.assign(block, 1).reshape(-1)
     return lists
 

@@ -24,6 +24,7 @@ from pathlib import Path
 import faiss
 import numpy as np
 
+from quest.retrieval import pages
 from quest.retrieval.sparse import first_k
 
 LARGE_SUBSET = 4  # a restriction to more than 1/4 of the rows is one filtered scan of all rows
@@ -39,12 +40,18 @@ COPY_RUNS_UP_TO = 8192  # ... if it has at most this many rows (16 MB of 1024-d 
 # re-score, as every other list is cut (and as the Milvus store reproduces: milvus_hybrid.py).
 TIE_EXTRA = 16
 faiss.omp_set_num_threads(SEARCH_THREADS)
-# Global search over a segment this large goes through an IVF index (float16 codes, memory-mapped)
+# Global search over a segment this large goes through an IVF index (8-bit codes, memory-mapped)
 # instead of the exact scan; NPROBE lists are visited. Both chosen by `python -m quest bench`
 # (docs/bench/README.md): the smallest size where the exact scan passes ~15 ms on 2 cores, and
 # the smallest nprobe whose recall@30 against exact is >= 0.99 on the bench's queries.
 APPROXIMATE_FROM = 150_000
 NPROBE = 32
+# The IVF lists hold 8-bit codes (1 KB per 1024-d row, half of float16: the pages a global search
+# reads), so the IVF's own order is approximate: it proposes CANDIDATES_PER_RESULT x k rows and
+# those are re-scored exactly from the float16 rows (a few hundred single-page reads).
+# docs/bench/scale-1m-dense8 measures recall@30 against exact with this path.
+IVF_CODES = faiss.ScalarQuantizer.QT_8bit
+CANDIDATES_PER_RESULT = 4
 TRAIN_PER_LIST = 40
 ADD_BATCH = 65536  # rows assigned to lists at once (a streamed compaction assigns in the same batches)
 
@@ -57,6 +64,18 @@ def _best(sims: np.ndarray, k: int, ids: np.ndarray | None = None) -> np.ndarray
     part = first_k(sims, k, ids) if n > k else np.arange(n)
     keys = ids[part] if ids is not None else part
     return part[np.lexsort((keys, -sims[part]))]
+
+
+def cosines(rows: np.ndarray, query: np.ndarray) -> np.ndarray:
+    """Each row's inner product with the query in float32, a number that depends on that row alone.
+
+    A BLAS matrix-vector product rounds a row differently depending on where it falls in the
+    batch (the last rows of a count not divisible by the kernel's block take another path), so
+    the same row would score differently in a problem's 30 hits, the IVF's 120 candidates and
+    Milvus's returned rows; einsum sums each row on its own.
+    """
+    return np.einsum("ij,j->i", np.asarray(rows, dtype=np.float32),
+                     np.asarray(query, dtype=np.float32).reshape(-1))
 
 
 def bitmap_selector(mask: np.ndarray) -> tuple[faiss.IDSelector, np.ndarray]:
@@ -87,11 +106,11 @@ class DenseIndex:
         self._vectors: np.ndarray | None = None
 
     def build_approximate(self, nlist: int | None = None, seed: int = 0) -> None:
-        """Train and fill an IVF index (float16 codes) over these rows, for approximate global search."""
+        """Train and fill an IVF index (8-bit codes) over these rows, for approximate global search."""
         ivf = self.trained_approximate(nlist, seed)
         with all_cores():
             for start in range(0, self.size, ADD_BATCH):  # float32 batches: the whole matrix is never copied
-                ivf.add(self.vectors[start:start + ADD_BATCH].astype(np.float32))
+                ivf.add(self.block(start, start + ADD_BATCH).astype(np.float32))
         self.ivf = ivf
 
     def trained_approximate(self, nlist: int | None = None, seed: int = 0) -> faiss.IndexIVFScalarQuantizer:
@@ -103,8 +122,7 @@ class DenseIndex:
         rng = np.random.default_rng(seed)
         sample = np.sort(rng.choice(n, min(n, nlist * TRAIN_PER_LIST), replace=False))
         quantizer = faiss.IndexFlatIP(self.dim)
-        ivf = faiss.IndexIVFScalarQuantizer(quantizer, self.dim, nlist, faiss.ScalarQuantizer.QT_fp16,
-                                            faiss.METRIC_INNER_PRODUCT)
+        ivf = faiss.IndexIVFScalarQuantizer(quantizer, self.dim, nlist, IVF_CODES, faiss.METRIC_INNER_PRODUCT)
         ivf.referenced_objects = [quantizer]  # the quantizer must live as long as the index
         with all_cores():
             ivf.train(self.vectors[sample].astype(np.float32))
@@ -135,9 +153,51 @@ class DenseIndex:
                 self._vectors = np.asarray(flat).view(np.float16).reshape(self.size, self.dim)
         return self._vectors
 
+    def block(self, lo: int, hi: int) -> np.ndarray:
+        """Rows lo..hi-1 for a bulk reader (build, compaction), asked of the disk in one request."""
+        rows = self.vectors[lo:hi]
+        pages.will_need(rows)
+        return rows
+
+    def advise_random(self) -> None:
+        """Served to queries: a page fault reads its own page only, no read-around (see pages.py)."""
+        pages.advise_array(self.vectors, pages.MADV_RANDOM)
+        lists = self._mapped_lists()
+        if lists is not None:
+            pages.advise(int(lists.ptr), int(lists.totsize), pages.MADV_RANDOM)
+
+    def _mapped_lists(self):
+        """The IVF's inverted lists when they are a mapped file (`load_approximate`), else None."""
+        if self.ivf is None:
+            return None
+        lists = faiss.downcast_InvertedLists(self.ivf.invlists)
+        return lists if isinstance(lists, faiss.OnDiskInvertedLists) and lists.ptr is not None else None
+
+    def _ivf_candidates(self, q: np.ndarray, k: int, selector: faiss.IDSelector | None) -> np.ndarray:
+        """The IVF's top-k row ids for one query: the NPROBE nearest lists, each read in one request."""
+        params = faiss.SearchParametersIVF(nprobe=NPROBE)
+        if selector is not None:
+            params.sel = selector
+        nprobe = min(NPROBE, self.ivf.nlist)
+        centroid_sims, probed = self.ivf.quantizer.search(q, nprobe)
+        lists = self._mapped_lists()
+        if lists is not None:
+            for list_no in probed[0][probed[0] >= 0].tolist():
+                entry = lists.lists.at(list_no)
+                size = int(entry.size)
+                if size:  # codes, then ids, one after the other in the file
+                    pages.advise(int(lists.ptr) + int(entry.offset), size * (lists.code_size + 8),
+                                 pages.MADV_WILLNEED)
+        sims = np.empty((1, k), dtype=np.float32)
+        ids = np.empty((1, k), dtype=np.int64)
+        # FAISS's Python wrapper of search_preassigned takes no parameters (the selector): the C++ call does.
+        self.ivf.search_preassigned_c(1, faiss.swig_ptr(q), k, faiss.swig_ptr(probed), faiss.swig_ptr(centroid_sims),
+                                      faiss.swig_ptr(sims), faiss.swig_ptr(ids), False, params)
+        return ids
+
     def rescore(self, rows: np.ndarray, query: np.ndarray) -> np.ndarray:
         """Cosine of `rows` against the query, computed in float32."""
-        return self.vectors[rows].astype(np.float32) @ np.asarray(query, dtype=np.float32).reshape(-1)
+        return cosines(self.vectors[rows], query)
 
     def with_rows(self, keep: np.ndarray, new_vectors: np.ndarray) -> DenseIndex:
         keep = np.asarray(keep, dtype=np.int64)
@@ -153,10 +213,7 @@ class DenseIndex:
         q = np.ascontiguousarray(query, dtype=np.float32).reshape(1, -1)
         selector, _bits = bitmap_selector(allowed) if allowed is not None else (None, None)
         if self.ivf is not None and not exact:
-            params = faiss.SearchParametersIVF(nprobe=NPROBE)
-            if selector is not None:
-                params.sel = selector
-            _, ids = self.ivf.search(q, min(k + TIE_EXTRA, self.size), params=params)
+            ids = self._ivf_candidates(q, min(k * CANDIDATES_PER_RESULT + TIE_EXTRA, self.size), selector)
         else:
             params = faiss.SearchParameters(sel=selector) if selector is not None else None
             _, ids = self.index.search(q, min(k + TIE_EXTRA, self.size), params=params)
@@ -173,6 +230,8 @@ class DenseIndex:
         if hi <= lo or k <= 0:
             return []
         q = np.ascontiguousarray(query, dtype=np.float32).reshape(1, -1)
+        if hi - lo <= COPY_RUNS_UP_TO:  # a problem's rows: read in one request, not a fault per 4 KB page
+            pages.will_need(self.vectors[lo:hi])  # (a long run, the general documents, is read by every query)
         if (hi - lo) * COPY_RUNS_BELOW <= self.size and hi - lo <= COPY_RUNS_UP_TO:
             # FAISS checks the selector for every row of the index (~1.5 ms at 1M rows); a small run's
             # codes are copied into a scratch index instead (5 MB for 2,500 rows, ~0.4 ms). A long run

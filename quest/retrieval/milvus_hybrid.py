@@ -43,6 +43,8 @@ from typing import Any
 
 import numpy as np
 
+from quest.retrieval.dense import cosines
+
 TIE_MARGIN = 20  # rows tied at a list's k-th score fetched beyond k, so the tie is cut by row as locally
 MAX_LIMIT = 16_384  # Milvus's top-k ceiling
 VECTOR_CACHE = 65_536  # dense vectors kept for the retriever's similarity check (rows of recent results)
@@ -143,8 +145,8 @@ class _Found:
         return order
 
     def _score(self, rows: list[int], entities: list[Mapping[str, Any]]) -> None:
-        # One float32 matrix product, as the local store scores a problem's rows (dense.py), so
-        # nearly tied rows round, and so order, the same way.
+        # Each row's float32 product as the local store computes it (dense.cosines), so nearly
+        # tied rows round, and so order, the same way.
         matrix = np.asarray([e["dense"] for e in entities], dtype=np.float32)
         vectors = self.store.vectors
         if len(vectors) > VECTOR_CACHE:
@@ -154,7 +156,7 @@ class _Found:
         columns = []
         for i, q in enumerate(self.queries):
             if q.field == "dense":
-                columns.append((matrix @ self.dense[i]).tolist())
+                columns.append(cosines(matrix, self.dense[i]).tolist())
             else:  # the local store's own float32 score of each row (see the module docstring)
                 columns.append(self.store.scorers[q.field].scores_for(q.local, at).tolist())
         for j, row in enumerate(rows):

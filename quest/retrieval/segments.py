@@ -24,7 +24,7 @@ import scipy.sparse as sp
 from quest.errors import IndexError_
 from quest.kb.documents import Chunk
 from quest.retrieval.chunktable import ChunkTable
-from quest.retrieval.dense import DenseIndex, _best
+from quest.retrieval.dense import DenseIndex, _best, cosines
 from quest.retrieval.scopes import RowOrder, TermCache, scope_of, scope_sums
 from quest.retrieval.sparse import LexicalIndex, bm25_bound, positions, top_k
 
@@ -419,5 +419,5 @@ class SegmentedDense:
             mask = np.zeros(self.size, dtype=bool)
             mask[rows] = True
             return self.search(query, k, mask, exact=rows.size * 4 < self.size)
-        sims = self.vectors[rows].astype(np.float32) @ np.asarray(query, dtype=np.float32).reshape(-1)
+        sims = cosines(self.vectors[rows], query)
         return [(int(rows[i]), float(sims[i])) for i in _best(sims, k, rows)]

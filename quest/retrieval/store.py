@@ -178,6 +178,8 @@ def read_segment(entry: SegmentEntry, folder: Path) -> Segment:
     dense = DenseIndex.load(dense_file) if dense_file.name in entry.files else None
     if dense is not None and f"{name}.ivf.faiss" in entry.files:
         dense.load_approximate(folder / f"{name}.ivf.faiss")
+    if dense is not None:
+        dense.advise_random()  # queries read their own rows' pages only (pages.py)
     lexical = None
     if f"{name}.lexical.npz" in entry.files:
         lex = map_npz(folder / f"{name}.lexical.npz", ("indptr", "indices", "data", "shape"))

@@ -1,0 +1,68 @@
+"""Which pages of a memory-mapped index file the kernel reads: the ones a search uses.
+
+A page fault on a mapped file makes Linux read the pages around it too ("read-around"), as many
+as the device's read-ahead setting allows: 8 MiB per fault on the 1M bench machine
+(`/sys/block/vda/queue/read_ahead_kb` = 8192), unless the mapping is marked MADV_RANDOM. FAISS
+marks its flat-file mapping so itself (`IO_FLAG_MMAP_IFC`: the smaps VmFlags say "rr"); the IVF's
+mapped inverted lists (`IO_FLAG_MMAP`) are not, so a global search read ~8 MB around each of the
+lists it visited. A file served to queries is therefore marked MADV_RANDOM (a fault reads only its
+own page), and a search about to read a known byte range (a problem's rows, an IVF list) asks for
+exactly that range with MADV_WILLNEED: one request instead of a synchronous read per 4 KB page,
+which is what made a cold or evicted problem's rows slow (docs/bench/scale-1m-dense8). Bulk
+readers (compaction, IVF training) ask for each block they copy the same way. Both are hints:
+where madvise is missing (not Linux) or fails, only speed and the page cache's size change.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import logging
+import mmap
+
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+PAGE = mmap.PAGESIZE
+MADV_NORMAL = getattr(mmap, "MADV_NORMAL", 0)
+MADV_RANDOM = getattr(mmap, "MADV_RANDOM", 1)
+MADV_WILLNEED = getattr(mmap, "MADV_WILLNEED", 3)
+
+
+def _libc_madvise():
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        fn = libc.madvise
+    except (OSError, AttributeError):
+        return None
+    fn.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
+    fn.restype = ctypes.c_int
+    return fn
+
+
+_MADVISE = _libc_madvise()
+
+
+def advise(address: int, length: int, advice: int) -> bool:
+    """madvise over the whole pages covering [address, address + length); False if it was not applied."""
+    if _MADVISE is None or length <= 0 or address <= 0:
+        return False
+    start = address - address % PAGE
+    end = address + length
+    if _MADVISE(ctypes.c_void_p(start), ctypes.c_size_t(end - start), ctypes.c_int(advice)) != 0:
+        log.debug("madvise(%d) failed: errno %d", advice, ctypes.get_errno())
+        return False
+    return True
+
+
+def advise_array(array: np.ndarray, advice: int) -> bool:
+    """madvise over a contiguous array's bytes (a view into a mapped file)."""
+    if array.size == 0 or not array.flags.c_contiguous:
+        return False
+    return advise(int(array.ctypes.data), int(array.nbytes), advice)
+
+
+def will_need(array: np.ndarray) -> bool:
+    """Read these bytes in now, in one request (the caller is about to scan them)."""
+    return advise_array(array, MADV_WILLNEED)
