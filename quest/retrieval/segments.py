@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from array import array
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -253,12 +254,7 @@ class SegmentedBM25:
         if not cols or rows.size == 0:
             return out
         columns = list(zip(cols, coefs, strict=True))
-        where = np.searchsorted(self.offsets, rows, side="right") - 1
-        for s, (seg, norm) in enumerate(zip(self.segments, self._norms_by_position, strict=True)):
-            at = np.flatnonzero(where == s) if len(self.segments) > 1 else np.arange(rows.size)
-            if at.size == 0:
-                continue
-            runs, back = scope_of(seg.order, rows[at] - self.offsets[s])
+        for s, seg, norm, at, runs, back in self._segment_scopes(rows):
             scope = runs.key(CACHE_FROM_ROWS)
             acc = scope_sums(runs, seg.postings, columns,
                              lambda values, found, coef, norm=norm: self._weights(values, norm[found], coef),
@@ -266,6 +262,15 @@ class SegmentedBM25:
             out[at if back is None else at[back]] = acc
         out[self.deleted[rows]] = 0.0
         return out
+
+    def _segment_scopes(self, rows: np.ndarray) -> Iterator[tuple[int, Any, np.ndarray, np.ndarray, Any, Any]]:
+        """For each segment holding some of `rows`: (segment number, segment, its norms, the positions in
+        `rows` it holds, their runs in its scope order, the permutation back to `rows`' order or None)."""
+        where = np.searchsorted(self.offsets, rows, side="right") - 1
+        for s, (seg, norm) in enumerate(zip(self.segments, self._norms_by_position, strict=True)):
+            at = np.flatnonzero(where == s) if len(self.segments) > 1 else np.arange(rows.size)
+            if at.size:
+                yield (s, seg, norm, at, *scope_of(seg.order, rows[at] - self.offsets[s]))
 
     def term_scores_for(self, tokens: Sequence[str], rows: np.ndarray) -> np.ndarray:
         """Each token's own BM25 contribution for each of `rows` (distinct): a rows x tokens matrix whose
@@ -275,12 +280,7 @@ class SegmentedBM25:
         known = [(j, self.vocab[t]) for j, t in enumerate(tokens) if t in self.vocab and self.present[self.vocab[t]]]
         if not known or rows.size == 0 or self.n_live == 0 or self.avgdl == 0:
             return out
-        where = np.searchsorted(self.offsets, rows, side="right") - 1
-        for s, (seg, norm) in enumerate(zip(self.segments, self._norms_by_position, strict=True)):
-            at = np.flatnonzero(where == s) if len(self.segments) > 1 else np.arange(rows.size)
-            if at.size == 0:
-                continue
-            runs, back = scope_of(seg.order, rows[at] - self.offsets[s])
+        for _, seg, norm, at, runs, back in self._segment_scopes(rows):
             target = at if back is None else at[back]
 
             def weigh(values, found, coef, norm=norm):
