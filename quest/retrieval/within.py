@@ -12,7 +12,6 @@ the order of the rows a part already matched changes.
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -20,13 +19,13 @@ from typing import Any
 import numpy as np
 
 
-def local_idf(df: int, n: int) -> float:
-    """A word's idf among the `n` documents of one problem, `df` of which use it.
+def local_idf(df: Any, n: int) -> Any:
+    """A word's idf among the `n` documents of one problem, `df` of which use it (a number or an array).
 
     Lucene's form, log(1 + (n - df + 0.5) / (df + 0.5)): never negative, so a word every document
     uses weighs little but a part that matched only such words still keeps its order.
     """
-    return math.log(1.0 + (n - df + 0.5) / (df + 0.5))
+    return np.log1p((n - np.asarray(df, dtype=np.float64) + 0.5) / (np.asarray(df, dtype=np.float64) + 0.5))
 
 
 class WithinProblem:
@@ -45,7 +44,7 @@ class WithinProblem:
         counts = np.zeros((codes.size, len(self.words)))
         np.add.at(counts, per_row.ravel(), self.matrix > 0)  # per document: how many of its rows use each word
         df = (counts > 0).sum(axis=0)
-        self.idf = np.log1p((codes.size - df + 0.5) / (df + 0.5))  # local_idf, for every word at once
+        self.idf = local_idf(df, codes.size)
 
     def order(self, tokens: Sequence[str], found: Sequence[int]) -> list[int]:
         """`found` (rows one part matched, in its order) reordered by that part's BM25 with each word's
@@ -69,8 +68,3 @@ def term_scores(bm25: Any, words: Sequence[str], rows: np.ndarray) -> np.ndarray
     columns = [scored([w], rows) if scored is not None else bm25.scores([w])[rows] for w in words]
     return np.stack(columns, axis=1) if columns else np.zeros((rows.size, 0))
 
-
-def within_order(bm25: Any, tokens: Sequence[str], rows: np.ndarray, docs: np.ndarray,
-                 found: Sequence[int]) -> list[int]:
-    """One part's `found` rows in the order `WithinProblem` gives them."""
-    return WithinProblem(bm25, rows, docs, tokens).order(tokens, found)

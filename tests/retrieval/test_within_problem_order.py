@@ -11,9 +11,15 @@ from quest.plan import plan, retrieve
 from quest.request import Request
 from quest.retrieval.retriever import Retriever, build_retriever
 from quest.retrieval.sparse import BM25Index
-from quest.retrieval.within import local_idf, term_scores, within_order
+from quest.retrieval.within import WithinProblem, local_idf, term_scores
 from tests.retrieval.test_segments import segmented
 from tests.retrieval.test_sparse import random_corpus
+
+
+def within_order(bm25, tokens, rows, docs, found):
+    """One part's `found` rows in the order WithinProblem gives them."""
+    return WithinProblem(bm25, rows, docs, tokens).order(tokens, found)
+
 
 # A second error pattern for 239 (the small base has the pop(0) one): a slice copied for every window.
 # Short on the problem's own words, which the pop(0) pattern repeats.
