@@ -307,6 +307,7 @@ def test_fresh_held_out_labels_name_existing_documents_alike_for_twins(kb):
 DEC = ROOT / "knowledge" / "eval" / "heldout-dec.jsonl"
 R4 = ROOT / "knowledge" / "eval" / "heldout-r4.jsonl"
 R5 = ROOT / "knowledge" / "eval" / "heldout-r5.jsonl"
+R6 = ROOT / "knowledge" / "eval" / "heldout-r6.jsonl"
 EARLIER_SPLITS = [ROOT / "knowledge" / "eval" / name
                   for name in ("queries.jsonl", "heldout.jsonl", "heldout-fresh.jsonl")]
 
@@ -317,7 +318,7 @@ def _sources(path: Path) -> list[str]:
     return [r["source"] for r in records if "source" in r]
 
 
-@pytest.mark.parametrize("split", [DEC, R4, R5], ids=["dec", "r4", "r5"])
+@pytest.mark.parametrize("split", [DEC, R4, R5, R6], ids=["dec", "r4", "r5", "r6"])
 def test_late_held_out_labels_name_existing_documents_and_problems(kb, split):
     """Checks the labels against the base; never runs retrieval on the set (it must stay unseen)."""
     queries = load_queries(split)
@@ -374,8 +375,8 @@ def test_r4_held_out_opens_with_a_comment_saying_what_it_is():
     assert first.startswith("// Held-out (round 4) set") and "2026-12-01" in first and "never tuned on" in first
 
 
-@pytest.mark.parametrize("split", ["heldout-r4.jsonl", "heldout-r5.jsonl"])
-def test_round_4_and_5_tags_match_each_question(split):
+@pytest.mark.parametrize("split", ["heldout-r4.jsonl", "heldout-r5.jsonl", "heldout-r6.jsonl"])
+def test_round_4_5_and_6_tags_match_each_question(split):
     for q in load_queries(ROOT / "knowledge" / "eval" / split):
         assert "real" in q.tags, q.id
         assert ("with_code" in q.tags) == bool(q.code.strip()), q.id
@@ -454,4 +455,55 @@ def test_r5_held_out_sources_are_used_once_across_all_eval_files():
     others = {s for path in sorted(R5.parent.glob("*.jsonl")) if path != R5 for s in _sources(path)}
     assert {path.name for path in R5.parent.glob("*.jsonl")} >= {
         "queries.jsonl", "heldout.jsonl", "heldout-fresh.jsonl", "heldout-dec.jsonl", "heldout-r4.jsonl"}
+    assert sorted(set(sources) & others) == [], "a source already used by another split"
+
+
+# --------------------------------------------------------------------------- the round-6 held-out set (labels only)
+# The second unseen split of the fifth round (a before/after measure nobody has looked at): labels, tags and
+# sources only, never its rankings.
+
+
+def test_r6_held_out_opens_with_a_comment_saying_what_it_is():
+    first = R6.read_text(encoding="utf-8").splitlines()[0]
+    assert first.startswith("// Held-out (round 6) set") and "2026-12-01" in first and "never tuned on" in first
+
+
+def test_r6_held_out_tags_say_what_each_question_holds():
+    for q in load_queries(R6):
+        assert ("unknown_problem" in q.tags) == (not q.answerable), q.id
+        if "sanitizer" in q.tags:
+            assert "Sanitizer" in q.error, q.id
+        if "traditional" in q.tags:
+            assert q.lang == "zh", q.id
+        if "title_only" in q.tags:
+            assert "not_in_base" in q.tags, q.id
+
+
+def test_r6_held_out_mix():
+    r6 = load_queries(R6)
+    tags = Counter(t for q in r6 for t in q.tags)
+    assert [q.id for q in r6] == [f"w{n:03d}" for n in range(1, 61)]
+    assert len({q.question for q in r6}) == len(r6), "duplicate questions"
+    assert (tags["no_field"], tags["not_in_base"], tags["general"]) == (25, 15, 12), tags
+    assert sum(1 for q in r6 if q.problem_id) == 8
+    assert Counter(q.lang for q in r6) == {"zh": 30, "en": 30}
+    assert (tags["traditional"], tags["sanitizer"], tags["cross_lingual"]) == (7, 5, 2), tags
+    # Problems outside the base: 3 have no document at all, the other 12 have general documents that help.
+    assert (tags["unknown_problem"], tags["title_only"]) == (3, 3), tags
+    assert sum(1 for q in r6 if "not_in_base" in q.tags and ("https://" in q.question or "http://" in q.question
+                                                             or "problem.php?id=" in q.question
+                                                             or "/problem/" in q.question)) == 4
+    assert sum(1 for q in r6 if "general" in q.tags and q.error.strip()) == 12
+    assert sum(1 for q in r6 if any(m in q.error for m in RUNTIME_REPORT_MARKERS)) == 19
+    assert sum(1 for q in r6 if "with_code" in q.tags or "with_error" in q.tags) == 57
+
+
+def test_r6_held_out_sources_are_used_once_across_all_eval_files():
+    sources = _sources(R6)
+    assert len(sources) == len(load_queries(R6)) and all(s.startswith("http") for s in sources)
+    assert len(set(sources)) == len(sources), "a source used twice"
+    others = {s for path in sorted(R6.parent.glob("*.jsonl")) if path != R6 for s in _sources(path)}
+    assert {path.name for path in R6.parent.glob("*.jsonl")} >= {
+        "queries.jsonl", "heldout.jsonl", "heldout-fresh.jsonl", "heldout-dec.jsonl", "heldout-r4.jsonl",
+        "heldout-r5.jsonl"}
     assert sorted(set(sources) & others) == [], "a source already used by another split"

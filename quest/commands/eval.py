@@ -1,8 +1,9 @@
 """`python -m quest eval [--queries PATH] [--modes bm25,dense,hybrid] [--json] [--k 10]`.
 
 Measures retrieval on the labelled queries (knowledge/eval/queries.jsonl, plus the held-out splits
-heldout.jsonl, heldout-fresh.jsonl, heldout-dec.jsonl, heldout-r4.jsonl and heldout-r5.jsonl beside it, each
-reported on its own) with whatever embedding model is configured (`--model`; `--model none` for BM25 only).
+heldout.jsonl, heldout-fresh.jsonl, heldout-dec.jsonl, heldout-r4.jsonl, heldout-r5.jsonl and heldout-r6.jsonl
+beside it, each reported on its own) with whatever embedding model is configured (`--model`; `--model none`
+for BM25 only).
 Modes that need an embedding model are skipped, with a note, when none loads.
 """
 
@@ -18,11 +19,11 @@ from quest.settings import Settings
 
 #: Splits under <kb>/eval, reported beside the tuning split. `heldout.jsonl` was looked at only in aggregate.
 #: The fresh, Dec and round-4 files were held out when they were written, then their misses were read to
-#: develop rules, so they are development splits now (the file names stay). `heldout-r5.jsonl` (round 5) is
-#: the unseen one; see knowledge/eval/README.md.
+#: develop rules, so they are development splits now (the file names stay). `heldout-r5.jsonl` (round 5) and
+#: `heldout-r6.jsonl` (round 6, a second unseen before/after measure) are the unseen ones; see knowledge/eval/README.md.
 HELD_OUT_SPLITS = (("held-out", "heldout.jsonl"), ("development (fresh)", "heldout-fresh.jsonl"),
                    ("development (Dec)", "heldout-dec.jsonl"), ("development (round 4)", "heldout-r4.jsonl"),
-                   ("held-out (round 5)", "heldout-r5.jsonl"))
+                   ("held-out (round 5)", "heldout-r5.jsonl"), ("held-out (round 6)", "heldout-r6.jsonl"))
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
