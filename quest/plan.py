@@ -592,7 +592,9 @@ def _shape_named(shape: Shape, request_text: str, cat: Catalogue, topics: TopicW
     if key not in cat.weak and sibling_title(_units(text), [_units(t) for t in cat.shown.values()]):
         return Resolution(None, "name", shape.text, missing_id=shape.text)  # "二叉树的最小深度" beside 最大深度
     # Part of a base title ("层序遍历" of 二叉树的层序遍历) or a topic's words: not a problem the base lacks.
-    if key in cat.techniques or any(key in title for title in cat.titles) or topics.is_topic(text, marked=shape.marked):
+    # A title written like a call ("Pow(x, n)") is no topic, even when a general page quotes such code.
+    topic = shape.how != "call" and topics.is_topic(text, marked=shape.marked)
+    if key in cat.techniques or any(key in title for title in cat.titles) or topic:
         return None
     found = _by_name(NamedTitle(text, bounded=shape.bounded), cat)
     if found is not None and found.missing_id is not None:
