@@ -29,18 +29,22 @@ PASSES = 2
 
 
 def measure(folder: Path, queries: tuple[int, int, int], per_chunk: int,
-            hierarchy: cgroup.Hierarchy | str | None = None) -> dict[str, Any]:
+            hierarchy: cgroup.Hierarchy | str | None = None, global_share: float = 0.0) -> dict[str, Any]:
     """Uncapped and capped cold runs of the probe on the saved index in `folder`.
 
     `queries` is the probe's (chunks, problems, queries); the cap is chunks x `per_chunk` bytes.
+    `global_share` > 0 mixes in questions that name no problem (`lifecycle.loaded_stages`); 0, the
+    default, sends the problem questions alone, as every report before scale-1m-global.
     """
     limit = queries[0] * per_chunk
     out: dict[str, Any] = {"limit_per_chunk": per_chunk, "limit_bytes": limit}
+    if global_share:
+        out["global_share"] = global_share
     hierarchy = cgroup.find_hierarchy() if hierarchy is None else hierarchy
     if isinstance(hierarchy, str):
         return {**out, "measured": False, "reason": hierarchy}
     for name, cap in (("uncapped", None), ("capped", limit)):
-        out[name] = cold_run(folder, queries, cap, hierarchy)
+        out[name] = cold_run(folder, queries, cap, hierarchy, global_share)
     measured = out["capped"].get("measured", False)
     out["measured"] = measured
     if not measured:
@@ -49,10 +53,10 @@ def measure(folder: Path, queries: tuple[int, int, int], per_chunk: int,
 
 
 def cold_run(folder: Path, queries: tuple[int, int, int] | None, limit: int | None,
-             hierarchy: cgroup.Hierarchy | str) -> dict[str, Any]:
+             hierarchy: cgroup.Hierarchy | str, global_share: float = 0.0) -> dict[str, Any]:
     """Evict the index files from the page cache, then run the probe in a new group capped at `limit`."""
     evicted = cgroup.evict_from_page_cache(sorted(p for p in folder.rglob("*") if p.is_file()))
-    cmd, env = lifecycle.probe_command(folder, queries, passes=PASSES)
+    cmd, env = lifecycle.probe_command(folder, queries, passes=PASSES, global_share=global_share)
     run = cgroup.run_capped(cmd, limit, env=env, hierarchy=hierarchy)
     report = {**run.report, "evicted": evicted}
     if not run.measured:
