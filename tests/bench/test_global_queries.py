@@ -1,4 +1,4 @@
-"""The probe's questions that name no problem (issue 14): seeded counts, unchanged problem questions, per-kind report."""
+"""The probe's questions that name no problem (issue 14): seeded counts, the problem questions kept, per-kind report."""
 
 from __future__ import annotations
 
