@@ -90,3 +90,26 @@ def verdict(cap: dict[str, Any] | None) -> tuple[bool, str]:
     text = (f"p95 {p95:.1f} ms; peak {peak / 2**20:,.0f} of {cap['limit_bytes'] / 2**20:,.0f} MiB, "
             f"0 OOM kills, {run.get('limit_hits') or 0} limit hits")
     return p95 <= P95_TARGET_MS, text
+
+
+def main(argv: list[str]) -> None:
+    """`python -m quest.bench.capped INDEX CHUNKS PROBLEMS QUERIES PER_CHUNK [GLOBAL_SHARE]`: print `measure`'s JSON.
+
+    GLOBAL_SHARE (default 0: the problem questions alone, as the reports before scale-1m-global)
+    is the share of all questions that name no problem. Run it under `flock /work/bench.lock` at 300k+.
+    """
+    import os
+    import sys
+
+    folder, chunks, problems, queries, per_chunk = Path(argv[0]), *map(int, argv[1:5])
+    share = float(argv[5]) if len(argv) > 5 else 0.0
+    load = [round(x, 2) for x in os.getloadavg()]
+    out = measure(folder, (chunks, problems, queries), per_chunk, global_share=share)
+    out["load_average"] = {"start": load, "end": [round(x, 2) for x in os.getloadavg()]}
+    sys.stdout.write(json.dumps(out, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    import sys
+
+    main(sys.argv[1:])
