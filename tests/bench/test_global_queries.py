@@ -93,3 +93,19 @@ def test_the_loaded_probe_reports_both_kinds_and_times_the_global_search():
     assert kinds[NO_PROBLEM]["dense_global"]["n"] == 6
     assert out["stages"]["dense_global"]["n"] >= kinds[NO_PROBLEM]["dense_global"]["n"]
     assert "by_kind" not in lifecycle.loaded_stages(index, 600, len(synthetic.kb.problems), 20)
+
+
+def test_the_touched_command_passes_the_share_on(monkeypatch, capsys):
+    from quest.bench import touched
+
+    calls = []
+
+    def record(folder, queries, passes=1, global_share=0.0):
+        calls.append((folder, queries, passes, global_share))
+        return {}
+
+    monkeypatch.setattr(touched, "touched", record)
+    touched.main(["/idx", "1000", "40", "20", "2", "--global-share", "0.25"])
+    touched.main(["/idx", "1000", "40", "20"])
+    assert calls == [(Path("/idx"), (1000, 40, 20), 2, 0.25), (Path("/idx"), (1000, 40, 20), 1, 0.0)]
+    assert capsys.readouterr().out.count('"load"') == 2
