@@ -90,7 +90,9 @@ def run_stages(retriever: Retriever, queries: Sequence[BenchQuery], *, context_c
         samples["retrieval"].append(tm.get("total", 0.0))
         samples["retrieval_no_embed"].append(tm.get("total", 0.0) - tm.get("embed", 0.0))
         samples["request"].append(query_ms + tm.get("total", 0.0) + context_ms)
-        per_query.append({k: samples[k][-1] for k in KIND_STAGES if k in tm or k.startswith("retrieval")})
+        ran = {k for k in KIND_STAGES if k in tm or k.startswith("retrieval")} | {
+            k for k in ("bm25", "lexical") if any(t.startswith(k + "_") for t in tm)}
+        per_query.append({k: samples[k][-1] for k in ran})
         scopes["with_global" if any(k.endswith("_global") for k in tm) else "problem_only"] += 1
         scopes["widened"] += int(result.widened)
         scopes["empty"] += int(not result.hits)
@@ -101,7 +103,7 @@ def run_stages(retriever: Retriever, queries: Sequence[BenchQuery], *, context_c
 
 
 #: The stages summarized per query kind.
-KIND_STAGES = ("retrieval", "retrieval_no_embed", "dense_global", "dense_problem")
+KIND_STAGES = ("retrieval", "retrieval_no_embed", "dense_global", "dense_problem", "bm25", "lexical")
 
 
 def by_kind(per_query: Sequence[dict[str, float]], kinds: Sequence[str]) -> dict[str, Any]:

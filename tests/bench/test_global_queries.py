@@ -71,7 +71,8 @@ def test_by_kind_summarizes_each_kind_and_leaves_out_stages_a_query_did_not_run(
     out = stages.by_kind(rows, [NAMES_PROBLEM, NO_PROBLEM, NAMES_PROBLEM])
     assert out[NO_PROBLEM] == {"queries": 1, "retrieval": stages.summary([30.0]),
                                "retrieval_no_embed": stages.summary([29.0]),
-                               "dense_global": stages.summary([20.0]), "dense_problem": {"n": 0}}
+                               "dense_global": stages.summary([20.0]), "dense_problem": {"n": 0},
+                               "bm25": {"n": 0}, "lexical": {"n": 0}}
     assert out[NAMES_PROBLEM]["queries"] == 2
     assert out[NAMES_PROBLEM]["retrieval_no_embed"]["p50"] == 14.0
     assert out[NAMES_PROBLEM]["dense_global"] == {"n": 0}
@@ -88,6 +89,7 @@ def test_the_loaded_probe_reports_both_kinds_and_times_the_global_search():
     assert (kinds[NAMES_PROBLEM]["queries"], kinds[NO_PROBLEM]["queries"]) == (20, 7)
     assert kinds[NO_PROBLEM]["retrieval_no_embed"]["n"] == 7
     assert kinds[NO_PROBLEM]["dense_problem"] == {"n": 0}
+    assert (kinds[NAMES_PROBLEM]["bm25"]["n"], kinds[NO_PROBLEM]["lexical"]["n"]) == (20, 7)  # every query runs both
     # 6 of 7: the planner reads one opening ("递归写法哪里不对？") as a problem name the base lacks, so
     # that question keeps to the general documents (a planner false positive the report notes)
     assert kinds[NO_PROBLEM]["dense_global"]["n"] == 6
