@@ -29,18 +29,22 @@ PASSES = 2
 
 
 def measure(folder: Path, queries: tuple[int, int, int], per_chunk: int,
-            hierarchy: cgroup.Hierarchy | str | None = None) -> dict[str, Any]:
+            hierarchy: cgroup.Hierarchy | str | None = None, global_share: float = 0.0) -> dict[str, Any]:
     """Uncapped and capped cold runs of the probe on the saved index in `folder`.
 
     `queries` is the probe's (chunks, problems, queries); the cap is chunks x `per_chunk` bytes.
+    `global_share` > 0 mixes in questions that name no problem (`lifecycle.loaded_stages`); 0, the
+    default, sends the problem questions alone, as every report before scale-1m-global.
     """
     limit = queries[0] * per_chunk
     out: dict[str, Any] = {"limit_per_chunk": per_chunk, "limit_bytes": limit}
+    if global_share:
+        out["global_share"] = global_share
     hierarchy = cgroup.find_hierarchy() if hierarchy is None else hierarchy
     if isinstance(hierarchy, str):
         return {**out, "measured": False, "reason": hierarchy}
     for name, cap in (("uncapped", None), ("capped", limit)):
-        out[name] = cold_run(folder, queries, cap, hierarchy)
+        out[name] = cold_run(folder, queries, cap, hierarchy, global_share)
     measured = out["capped"].get("measured", False)
     out["measured"] = measured
     if not measured:
@@ -49,10 +53,10 @@ def measure(folder: Path, queries: tuple[int, int, int], per_chunk: int,
 
 
 def cold_run(folder: Path, queries: tuple[int, int, int] | None, limit: int | None,
-             hierarchy: cgroup.Hierarchy | str) -> dict[str, Any]:
+             hierarchy: cgroup.Hierarchy | str, global_share: float = 0.0) -> dict[str, Any]:
     """Evict the index files from the page cache, then run the probe in a new group capped at `limit`."""
     evicted = cgroup.evict_from_page_cache(sorted(p for p in folder.rglob("*") if p.is_file()))
-    cmd, env = lifecycle.probe_command(folder, queries, passes=PASSES)
+    cmd, env = lifecycle.probe_command(folder, queries, passes=PASSES, global_share=global_share)
     run = cgroup.run_capped(cmd, limit, env=env, hierarchy=hierarchy)
     report = {**run.report, "evicted": evicted}
     if not run.measured:
@@ -86,3 +90,26 @@ def verdict(cap: dict[str, Any] | None) -> tuple[bool, str]:
     text = (f"p95 {p95:.1f} ms; peak {peak / 2**20:,.0f} of {cap['limit_bytes'] / 2**20:,.0f} MiB, "
             f"0 OOM kills, {run.get('limit_hits') or 0} limit hits")
     return p95 <= P95_TARGET_MS, text
+
+
+def main(argv: list[str]) -> None:
+    """`python -m quest.bench.capped INDEX CHUNKS PROBLEMS QUERIES PER_CHUNK [GLOBAL_SHARE]`: print `measure`'s JSON.
+
+    GLOBAL_SHARE (default 0: the problem questions alone, as the reports before scale-1m-global)
+    is the share of all questions that name no problem. Run it under `flock /work/bench.lock` at 300k+.
+    """
+    import os
+    import sys
+
+    folder, chunks, problems, queries, per_chunk = Path(argv[0]), *map(int, argv[1:5])
+    share = float(argv[5]) if len(argv) > 5 else 0.0
+    load = [round(x, 2) for x in os.getloadavg()]
+    out = measure(folder, (chunks, problems, queries), per_chunk, global_share=share)
+    out["load_average"] = {"start": load, "end": [round(x, 2) for x in os.getloadavg()]}
+    sys.stdout.write(json.dumps(out, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    import sys
+
+    main(sys.argv[1:])

@@ -307,3 +307,65 @@ def make_queries(kb: SyntheticKB, count: int, seed: int = SEED) -> list[BenchQue
             target_problem=pid,
         ))
     return out
+
+
+#: Question openings that name no problem (the student asks about a verdict or a technique).
+_GLOBAL_ZH = ("我的代码为什么超时？", "这个错误是什么意思？", "递归写法哪里不对？", "为什么答案错误？")
+_GLOBAL_EN = ("Why is my solution too slow?", "What does this error mean?", "Where is my recursion wrong?",
+              "Why is my answer wrong?")
+NAMES_PROBLEM, NO_PROBLEM = "names_problem", "no_problem"
+
+
+def global_count(count: int, share: float) -> int:
+    """How many no-problem questions join `count` problem questions so they are `share` of all."""
+    if not 0.0 <= share < 1.0:
+        raise ValueError(f"global share must be in [0, 1): {share}")
+    return round(count * share / (1.0 - share))
+
+
+def make_global_queries(kb: SyntheticKB, count: int, seed: int = SEED) -> list[BenchQuery]:
+    """Student requests that name no problem (no id, no title): only the whole-base search can answer them.
+
+    `target_problem` is the problem the student has in mind; only the query's synthetic vector uses it.
+    """
+    rng = random.Random(f"{seed}-global-queries-{kb.n_chunks}-{count}")
+    writer = _Writer(rng)
+    pids = sorted(kb.kb.problems, key=int)
+    out: list[BenchQuery] = []
+    for _ in range(count):
+        pid = rng.choice(pids)
+        lang = "zh" if rng.random() < 0.6 else "en"
+        if lang == "zh":
+            question = rng.choice(_GLOBAL_ZH) + writer.zh_sentence([])[:24]
+        else:
+            question = rng.choice(_GLOBAL_EN) + " " + writer.en_sentence([])[:60]
+        verdict = rng.choice(list(_VERDICT_LINES))
+        error = rng.choice(_VERDICT_LINES[verdict]).format(t=rng.randint(2, 60))
+        code = writer.code_block(["solve"], "python").strip("`").removeprefix("python\n") if rng.random() < 0.8 else ""
+        tier = "hint" if rng.random() < 0.25 else rng.choice(("explain", "solution"))
+        out.append(BenchQuery(
+            request=Request(question=question, problem_id=None, language="python", code=code, error=error,
+                            tier=tier, ui_lang=lang),
+            target_problem=pid,
+        ))
+    return out
+
+
+def mixed_queries(kb: SyntheticKB, count: int, share: float,
+                  seed: int = SEED) -> tuple[list[BenchQuery], list[str]]:
+    """`make_queries(kb, count)` unchanged and in order, with `global_count(count, share)` no-problem
+    questions inserted at seeded places; and each query's kind (NAMES_PROBLEM or NO_PROBLEM).
+
+    The problem questions are the same as without the share, so their numbers stay comparable.
+    """
+    problem = make_queries(kb, count, seed)
+    extra = make_global_queries(kb, global_count(count, share), seed)
+    total = len(problem) + len(extra)
+    places = set(random.Random(f"{seed}-global-places-{kb.n_chunks}-{total}").sample(range(total), len(extra)))
+    queries: list[BenchQuery] = []
+    kinds: list[str] = []
+    named, unnamed = iter(problem), iter(extra)
+    for i in range(total):
+        queries.append(next(unnamed) if i in places else next(named))
+        kinds.append(NO_PROBLEM if i in places else NAMES_PROBLEM)
+    return queries, kinds

@@ -120,7 +120,7 @@ out = {"load_seconds": round(time.perf_counter() - started, 3), "rows": index.si
 out["after_load"] = memory_parts(before)
 if len(sys.argv) > 2:
     from quest.bench.lifecycle import loaded_stages
-    out["stages"] = loaded_stages(index, *map(int, sys.argv[2:6]))
+    out["stages"] = loaded_stages(index, *map(int, sys.argv[2:6]), *map(float, sys.argv[6:7]))
     out["after_queries"] = memory_parts(before)
     from quest.bench.working_set import cache_state, mapped_by_file
     out["mapped_files"] = mapped_by_file(under=Path(sys.argv[1]).resolve())  # resident bytes per index file
@@ -132,11 +132,14 @@ print(json.dumps(out))
 
 
 def probe_command(folder: Path, queries: tuple[int, int, int] | None,
-                  passes: int = 1) -> tuple[list[str], dict[str, str]]:
-    """The fresh-process probe's command line and environment (see `probe_loaded`, `loaded_stages`)."""
+                  passes: int = 1, global_share: float = 0.0) -> tuple[list[str], dict[str, str]]:
+    """The fresh-process probe's command line and environment (see `probe_loaded`, `loaded_stages`).
+
+    `global_share` > 0 adds questions that name no problem (see `loaded_stages`).
+    """
     root = Path(__file__).resolve().parents[2]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(root), os.environ.get("PYTHONPATH")]))}
-    asked = [*queries, passes] if queries else []
+    asked = [*queries, passes, *([global_share] if global_share else [])] if queries else []
     return [sys.executable, "-c", _PROBE, str(folder), *map(str, asked)], env
 
 
@@ -157,8 +160,13 @@ def probe_loaded(folder: Path, queries: tuple[int, int, int] | None) -> dict[str
         return None
 
 
-def loaded_stages(index: Index, n: int, problems: int, count: int, passes: int = 1) -> dict[str, Any]:
+def loaded_stages(index: Index, n: int, problems: int, count: int, passes: int = 1,
+                  global_share: float = 0.0) -> dict[str, Any]:
     """The bench's queries (regenerated: they depend only on the sizes) through a Retriever over `index`.
+
+    With `global_share` > 0, questions that name no problem are mixed in (`corpus.mixed_queries`:
+    the `count` problem questions unchanged, plus enough others to be that share of all), and
+    each pass also reports the latencies per kind ("by_kind").
 
     With `passes` > 1 the same queries run again: the last pass is the one reported, the first is
     kept as `first_pass` (from a cold page cache, it is mostly disk reads), and each pass says how
@@ -167,12 +175,12 @@ def loaded_stages(index: Index, n: int, problems: int, count: int, passes: int =
     import resource
 
     from quest.bench import stages, vectors
-    from quest.bench.corpus import SyntheticKB, make_problems, make_queries
+    from quest.bench.corpus import SyntheticKB, make_problems, mixed_queries
     from quest.retrieval.retriever import Retriever
 
     settings = Settings(show_progress=False)
     kb = KnowledgeBase(documents=(), problems=make_problems(problems))
-    queries = make_queries(SyntheticKB(kb=kb, n_chunks=n, seed=SEED), count)
+    queries, kinds = mixed_queries(SyntheticKB(kb=kb, n_chunks=n, seed=SEED), count, global_share)
     centres = vectors.problem_centres(list(kb.problems))
     prepared = stages.prepare(Retriever(settings, index, kb, None), queries)
     embedder = vectors.LookupEmbedder("synthetic-bge-m3-shape", vectors.DIM, vectors.query_lookup(prepared, centres),
@@ -181,7 +189,8 @@ def loaded_stages(index: Index, n: int, problems: int, count: int, passes: int =
     runs = []
     for _ in range(max(passes, 1)):
         faults = resource.getrusage(resource.RUSAGE_SELF).ru_majflt
-        runs.append(stages.run_stages(retriever, queries, context_chars=settings.context_max_chars))
+        runs.append(stages.run_stages(retriever, queries, context_chars=settings.context_max_chars,
+                                      kinds=kinds if global_share else None))
         runs[-1]["major_faults"] = resource.getrusage(resource.RUSAGE_SELF).ru_majflt - faults
     return {**runs[-1], "first_pass": runs[0]} if len(runs) > 1 else runs[-1]
 

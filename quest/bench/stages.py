@@ -54,9 +54,14 @@ def prepare(retriever: Retriever, queries: Sequence[BenchQuery]) -> list[Prepare
 
 
 def run_stages(retriever: Retriever, queries: Sequence[BenchQuery], *, context_chars: int,
-               top5: list[list[str]] | None = None) -> dict[str, Any]:
-    """Per-stage latencies over `queries` (after a warm-up); each query's top-5 chunk ids into `top5` if given."""
+               top5: list[list[str]] | None = None, kinds: Sequence[str] | None = None) -> dict[str, Any]:
+    """Per-stage latencies over `queries` (after a warm-up); each query's top-5 chunk ids into `top5` if given.
+
+    With `kinds` (one label per query), the whole retrieval and the global dense search are also
+    summarized per kind under "by_kind".
+    """
     samples: dict[str, list[float]] = {k: [] for k in STAGES}
+    per_query: list[dict[str, float]] = []
     scopes = {"problem_only": 0, "with_global": 0, "widened": 0, "empty": 0}
     for i, q in enumerate([*queries[:WARMUP], *queries]):
         counted = i >= WARMUP
@@ -85,7 +90,26 @@ def run_stages(retriever: Retriever, queries: Sequence[BenchQuery], *, context_c
         samples["retrieval"].append(tm.get("total", 0.0))
         samples["retrieval_no_embed"].append(tm.get("total", 0.0) - tm.get("embed", 0.0))
         samples["request"].append(query_ms + tm.get("total", 0.0) + context_ms)
+        ran = {k for k in KIND_STAGES if k in tm or k.startswith("retrieval")} | {
+            k for k in ("bm25", "lexical") if any(t.startswith(k + "_") for t in tm)}
+        per_query.append({k: samples[k][-1] for k in ran})
         scopes["with_global" if any(k.endswith("_global") for k in tm) else "problem_only"] += 1
         scopes["widened"] += int(result.widened)
         scopes["empty"] += int(not result.hits)
-    return {"stages": {k: summary(v) for k, v in samples.items()}, "queries": len(queries), "paths": scopes}
+    out = {"stages": {k: summary(v) for k, v in samples.items()}, "queries": len(queries), "paths": scopes}
+    if kinds is not None:
+        out["by_kind"] = by_kind(per_query, kinds)
+    return out
+
+
+#: The stages summarized per query kind.
+KIND_STAGES = ("retrieval", "retrieval_no_embed", "dense_global", "dense_problem", "bm25", "lexical")
+
+
+def by_kind(per_query: Sequence[dict[str, float]], kinds: Sequence[str]) -> dict[str, Any]:
+    """Each kind's query count and latency summaries of KIND_STAGES (a stage a query did not run is left out)."""
+    out: dict[str, Any] = {}
+    for kind in sorted(set(kinds)):
+        rows = [row for row, k in zip(per_query, kinds, strict=True) if k == kind]
+        out[kind] = {"queries": len(rows), **{s: summary([r[s] for r in rows if s in r]) for s in KIND_STAGES}}
+    return out

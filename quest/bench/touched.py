@@ -6,7 +6,7 @@ the page cache: what the queries read, read-around included (a process's smaps R
 the pages it mapped, not the ones the kernel read around them). Run it alone on the machine:
 another reader of the same files would be counted too.
 
-    python -m quest.bench.touched INDEX_FOLDER CHUNKS PROBLEMS QUERIES [PASSES]
+    python -m quest.bench.touched INDEX_FOLDER CHUNKS PROBLEMS QUERIES [PASSES] [--global-share 0.25]
     python -m quest.bench.touched INDEX_FOLDER SEARCHES      # global dense searches only
 """
 
@@ -52,12 +52,13 @@ def cached_bytes(path: Path) -> int:
         os.close(fd)
 
 
-def touched(folder: Path, queries: tuple[int, int, int], passes: int = 1) -> dict[str, Any]:
-    """Cold probe run on `folder`, then the page-cache bytes of each index file."""
+def touched(folder: Path, queries: tuple[int, int, int], passes: int = 1,
+            global_share: float = 0.0) -> dict[str, Any]:
+    """Cold probe run on `folder` (with no-problem questions at `global_share`), then each file's page-cache bytes."""
     files = sorted(p for p in folder.rglob("*") if p.is_file())
     evicted = cgroup.evict_from_page_cache(files)
     before = {p.name: cached_bytes(p) for p in files}
-    cmd, env = lifecycle.probe_command(folder, queries, passes=passes)
+    cmd, env = lifecycle.probe_command(folder, queries, passes=passes, global_share=global_share)
     done = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=3600, check=True)
     probe = json.loads(done.stdout.strip().splitlines()[-1])
     after = {p.name: cached_bytes(p) for p in files}
@@ -66,7 +67,7 @@ def touched(folder: Path, queries: tuple[int, int, int], passes: int = 1) -> dic
             "probe_after_queries": probe.get("after_queries"), "probe_faults": probe.get("faults"),
             "stages": {k: (probe.get("stages") or {}).get("stages", {}).get(k)
                        for k in ("retrieval_no_embed", "dense_problem", "dense_global", "bm25", "lexical")},
-            "paths": (probe.get("stages") or {}).get("paths")}
+            "paths": (probe.get("stages") or {}).get("paths"), "by_kind": (probe.get("stages") or {}).get("by_kind")}
 
 
 # The global dense search alone (what a question naming no problem runs), on query vectors shaped
@@ -106,11 +107,15 @@ def touched_by_global(folder: Path, count: int) -> dict[str, Any]:
 
 
 def main(argv: list[str]) -> None:
+    share = 0.0
+    if "--global-share" in argv:
+        at = argv.index("--global-share")
+        share, argv = float(argv[at + 1]), argv[:at] + argv[at + 2:]
     folder, numbers = Path(argv[0]), [int(x) for x in argv[1:]]
     if len(numbers) == 1:
         sys.stdout.write(json.dumps(touched_by_global(folder, numbers[0]), indent=1) + "\n")
         return
-    out = touched(folder, (numbers[0], numbers[1], numbers[2]), *(numbers[3:4] or [1]))
+    out = touched(folder, (numbers[0], numbers[1], numbers[2]), *(numbers[3:4] or [1]), global_share=share)
     out["load"] = os.getloadavg()
     sys.stdout.write(json.dumps(out, indent=1) + "\n")
 

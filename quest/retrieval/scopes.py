@@ -94,6 +94,10 @@ class RowOrder:
         """A per-row array laid out by position."""
         return values if self.order is None else np.asarray(values)[self.order]
 
+    def by_row(self, values: np.ndarray) -> np.ndarray:
+        """A per-position array laid out by row (the inverse of `by_position`)."""
+        return values if self.rank is None else np.asarray(values)[self.rank]
+
     def to_positions(self, matrix: sp.spmatrix) -> sp.csc_matrix:
         """A rows x columns matrix as CSC with its rows in this order (postings sorted by position)."""
         if self.order is None:

@@ -225,18 +225,22 @@ class SegmentedBM25:
         """
         out = np.zeros(self.size, dtype=np.float32)
         cols, coefs = self._query(tokens)
-        for seg, start, norm in zip(self.segments, self.offsets[:-1].tolist(), self._norms, strict=True):
-            part = out[start:start + seg.rows]
+        for seg, start, norm in zip(self.segments, self.offsets[:-1].tolist(), self._norms_by_position, strict=True):
+            # Summed by position (a column's postings are sorted by position, so the writes go forward
+            # through memory) and laid out by row once at the end: the same additions in the same order
+            # as mapping every posting to its row, without a random gather and scatter per posting.
+            part = np.zeros(seg.rows, dtype=np.float32)
             indptr, indices, data = seg.postings.indptr, seg.postings.indices, seg.postings.data
             for col, coef in zip(cols, coefs, strict=True):
                 if col >= seg.postings.shape[1] or indptr[col] == indptr[col + 1]:
                     continue
                 lo, hi = int(indptr[col]), int(indptr[col + 1])
                 try:
-                    rows = seg.order.rows(np.asarray(indices[lo:hi]))
-                    part[rows] += self._weights(data[lo:hi], norm[rows], coef)  # a column's rows are distinct
+                    at = np.asarray(indices[lo:hi])
+                    part[at] += self._weights(data[lo:hi], norm[at], coef)  # a column's positions are distinct
                 except IndexError as exc:
                     raise IndexError_(f"segment {seg.name}: term frequencies name rows it does not have") from exc
+            out[start:start + seg.rows] = seg.order.by_row(part)
         out[self.deleted] = 0.0
         return out
 

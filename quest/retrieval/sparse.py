@@ -228,7 +228,7 @@ class LexicalIndex:
         return LexicalIndex(sp.vstack([old, new], format="csr"))
 
     def scores(self, query: Mapping[str, float]) -> np.ndarray:
-        out = np.zeros(self.size, dtype=np.float32)
+        out = np.zeros(self.size, dtype=np.float32)  # by position, laid out by row at the end (as BM25's)
         indptr, indices, data = self.csc.indptr, self.csc.indices, self.csc.data
         for col, weight in self._items(query):
             lo, hi = int(indptr[col]), int(indptr[col + 1])
@@ -236,8 +236,8 @@ class LexicalIndex:
                 at = np.asarray(indices[lo:hi])
                 if at[0] < 0 or at[-1] >= self.size:  # sorted when written: the ends bound the rest
                     raise ValueError("lexical weights name rows the index does not have")
-                out[self.order.rows(at)] += np.asarray(data[lo:hi], dtype=np.float32) * weight  # distinct rows
-        return out
+                out[at] += np.asarray(data[lo:hi], dtype=np.float32) * weight  # distinct positions
+        return self.order.by_row(out)
 
     def _items(self, query: Mapping[str, float]) -> list[tuple[int, np.float32]]:
         width = self.csc.shape[1]

@@ -296,3 +296,11 @@ def test_counts_that_are_not_small_whole_numbers_stay_float32():
     for data in ([1.0, 2.5], [1.0, 65536.0], [-1.0, 2.0]):
         kept = store.stored_counts(np.array(data, dtype=np.float32))
         assert kept.dtype == np.float32 and kept.tolist() == data
+
+
+def test_by_row_undoes_by_position():
+    order = RowOrder.of(np.array([2, 0, 3, 1]))
+    values = np.array([10.0, 11.0, 12.0, 13.0])  # per row
+    assert order.by_position(values).tolist() == [12.0, 10.0, 13.0, 11.0]
+    assert order.by_row(order.by_position(values)).tolist() == values.tolist()
+    assert RowOrder().by_row(values) is values
