@@ -308,6 +308,7 @@ DEC = ROOT / "knowledge" / "eval" / "heldout-dec.jsonl"
 R4 = ROOT / "knowledge" / "eval" / "heldout-r4.jsonl"
 R5 = ROOT / "knowledge" / "eval" / "heldout-r5.jsonl"
 R6 = ROOT / "knowledge" / "eval" / "heldout-r6.jsonl"
+R7 = ROOT / "knowledge" / "eval" / "heldout-r7.jsonl"
 EARLIER_SPLITS = [ROOT / "knowledge" / "eval" / name
                   for name in ("queries.jsonl", "heldout.jsonl", "heldout-fresh.jsonl")]
 
@@ -318,7 +319,7 @@ def _sources(path: Path) -> list[str]:
     return [r["source"] for r in records if "source" in r]
 
 
-@pytest.mark.parametrize("split", [DEC, R4, R5, R6], ids=["dec", "r4", "r5", "r6"])
+@pytest.mark.parametrize("split", [DEC, R4, R5, R6, R7], ids=["dec", "r4", "r5", "r6", "r7"])
 def test_late_held_out_labels_name_existing_documents_and_problems(kb, split):
     """Checks the labels against the base; never runs retrieval on the set (it must stay unseen)."""
     queries = load_queries(split)
@@ -506,4 +507,62 @@ def test_r6_held_out_sources_are_used_once_across_all_eval_files():
     assert {path.name for path in R6.parent.glob("*.jsonl")} >= {
         "queries.jsonl", "heldout.jsonl", "heldout-fresh.jsonl", "heldout-dec.jsonl", "heldout-r4.jsonl",
         "heldout-r5.jsonl"}
+    assert sorted(set(sources) & others) == [], "a source already used by another split"
+
+
+# --------------------------------------------------------------------------- the round-7 held-out set (labels only)
+# Round 7's unseen split, written after the r5 and r6 splits had been seen: labels, tags, group counts and sources
+# only, never its rankings (its labels are also checked against the base by the parametrized test above).
+
+R7_GROUPS = ("no_field", "not_in_base", "general", "off_topic")
+
+
+def test_r7_held_out_opens_with_a_comment_saying_what_it_is():
+    first = R7.read_text(encoding="utf-8").splitlines()[0]
+    assert first.startswith("// Held-out (round 7) set") and "2026-12-01" in first and "never tuned on" in first
+
+
+def test_r7_held_out_tags_say_what_each_question_holds():
+    for q in load_queries(R7):
+        assert "real" in q.tags, q.id
+        assert ("with_code" in q.tags) == bool(q.code.strip()), q.id
+        assert ("with_error" in q.tags) == bool(q.error.strip()), q.id
+        groups = set(R7_GROUPS) & set(q.tags)
+        assert len(groups) <= 1, q.id  # a question belongs to at most one of these groups
+        assert bool(groups) != bool(q.problem_id), q.id  # either a group or the problem field, never both
+        assert (not q.answerable) == bool({"unknown_problem", "off_topic"} & set(q.tags)), q.id
+        if "unknown_problem" in q.tags or "title_only" in q.tags:
+            assert "not_in_base" in q.tags, q.id
+        assert ("sanitizer" in q.tags) == ("Sanitizer" in q.error), q.id
+        if "traditional" in q.tags:
+            assert q.lang == "zh", q.id
+
+
+def test_r7_held_out_mix():
+    r7 = load_queries(R7)
+    tags = Counter(t for q in r7 for t in q.tags)
+    assert [q.id for q in r7] == [f"x{n:03d}" for n in range(1, 61)]
+    assert len({q.question for q in r7}) == len(r7), "duplicate questions"
+    assert (tags["no_field"], tags["not_in_base"], tags["general"], tags["off_topic"]) == (25, 12, 12, 3), tags
+    assert sum(1 for q in r7 if q.problem_id) == 8
+    assert Counter(q.lang for q in r7) == {"zh": 32, "en": 28}
+    assert (tags["traditional"], tags["sanitizer"], tags["cross_lingual"]) == (8, 4, 11), tags
+    # Problems outside the base: 2 have no document at all, the other 10 have general documents that help.
+    assert (tags["unknown_problem"], tags["title_only"]) == (2, 5), tags
+    assert sum(1 for q in r7 if "not_in_base" in q.tags and "https://" in q.question) == 1
+    assert sum(1 for q in r7 if "general" in q.tags and q.error.strip()) == 12
+    assert sum(1 for q in r7 if any(m in q.error for m in RUNTIME_REPORT_MARKERS)) == 13
+    assert sum(1 for q in r7 if "with_code" in q.tags or "with_error" in q.tags) == 57
+    assert Counter(q.language for q in r7 if q.code.strip()) == {
+        "python": 16, "cpp": 15, "java": 12, "javascript": 4, "csharp": 3, "c": 3, "rust": 2, "go": 1}
+
+
+def test_r7_held_out_sources_are_used_once_across_all_eval_files():
+    sources = _sources(R7)
+    assert len(sources) == len(load_queries(R7)) and all(s.startswith("http") for s in sources)
+    assert len(set(sources)) == len(sources), "a source used twice"
+    others = {s for path in sorted(R7.parent.glob("*.jsonl")) if path != R7 for s in _sources(path)}
+    assert {path.name for path in R7.parent.glob("*.jsonl")} >= {
+        "queries.jsonl", "heldout.jsonl", "heldout-fresh.jsonl", "heldout-dec.jsonl", "heldout-r4.jsonl",
+        "heldout-r5.jsonl", "heldout-r6.jsonl"}
     assert sorted(set(sources) & others) == [], "a source already used by another split"
