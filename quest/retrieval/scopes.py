@@ -197,16 +197,24 @@ def scope_sums(runs: ScopeRuns, matrix: sp.csc_matrix, columns: list[tuple[int, 
     for col, coef in columns:
         if col >= width:
             continue
-        key = (*cache_key, col, coef) if cache is not None and cache_key is not None else None
-        kept = cache.get(key) if key is not None else None
-        if kept is None:
-            kept = _column_weights(runs, matrix, col, coef, weigh)
-            if key is not None:
-                cache.put(key, kept)
-        at, weights = kept
+        at, weights = column_weights(runs, matrix, col, coef, weigh, cache, cache_key)
         if at.size:
             acc[at] += weights  # a column's positions are distinct
     return acc
+
+
+def column_weights(runs: ScopeRuns, matrix: sp.csc_matrix, col: int, coef: float, weigh,
+                   cache: TermCache | None = None, cache_key: tuple | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """One column's entries in the scope: (indices into the scope's positions, `weigh`ed values), from
+    `cache` under (`cache_key`, col, coef) when kept there (`scope_sums` adds these; a column of its own
+    is just these numbers, so the BM25 of one word reuses what the query's scoring kept)."""
+    key = (*cache_key, col, coef) if cache is not None and cache_key is not None else None
+    kept = cache.get(key) if key is not None else None
+    if kept is None:
+        kept = _column_weights(runs, matrix, col, coef, weigh)
+        if key is not None:
+            cache.put(key, kept)
+    return kept
 
 
 def _column_weights(runs: ScopeRuns, matrix: sp.csc_matrix, col: int, coef: float, weigh

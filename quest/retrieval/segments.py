@@ -26,7 +26,7 @@ from quest.errors import IndexError_
 from quest.kb.documents import Chunk
 from quest.retrieval.chunktable import ChunkTable
 from quest.retrieval.dense import DenseIndex, _best, cosines
-from quest.retrieval.scopes import RowOrder, TermCache, scope_of, scope_sums
+from quest.retrieval.scopes import RowOrder, TermCache, column_weights, scope_of, scope_sums
 from quest.retrieval.sparse import LexicalIndex, bm25_bound, positions, top_k
 
 K1, B, EPSILON = 1.5, 0.75, 0.25  # rank-bm25's BM25Okapi defaults
@@ -284,14 +284,21 @@ class SegmentedBM25:
         known = [(j, self.vocab[t]) for j, t in enumerate(tokens) if t in self.vocab and self.present[self.vocab[t]]]
         if not known or rows.size == 0 or self.n_live == 0 or self.avgdl == 0:
             return out
-        for _, seg, norm, at, runs, back in self._segment_scopes(rows):
+        for s, seg, norm, at, runs, back in self._segment_scopes(rows):
             target = at if back is None else at[back]
+            scope = runs.key(CACHE_FROM_ROWS)
 
             def weigh(values, found, coef, norm=norm):
                 return self._weights(values, norm[found], coef)
 
             for j, col in known:
-                out[target, j] = scope_sums(runs, seg.postings, [(col, float(self.idf[col]))], weigh)
+                if col >= seg.postings.shape[1]:
+                    continue
+                # A word's column alone is its cached (positions, weights) as `scores_for` kept them for a
+                # query that used the word once: the same float32 numbers that 0 + weight gives.
+                found, weights = column_weights(runs, seg.postings, col, float(self.idf[col]), weigh,
+                                                self.cache, None if scope is None else (s, *scope))
+                out[target[found], j] = weights
         out[self.deleted[rows]] = 0.0
         return out
 
