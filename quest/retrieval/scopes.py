@@ -21,6 +21,7 @@ with the full scan, a rebuild and rank-bm25, also after updates and compaction).
 
 from __future__ import annotations
 
+import bisect
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -154,7 +155,7 @@ class ScopeRuns:
         if hi == lo or self.size == 0:
             return [], _EMPTY, _EMPTY
         postings = np.asarray(indices[lo:hi])
-        cuts = postings.searchsorted(self._bounds_as(postings.dtype)).tolist()
+        cuts = sorted_cuts(postings, self._bounds_as(postings.dtype))
         if len(cuts) == 2:  # one run: one slice, no copies
             x, y = cuts
             if y == x:
@@ -174,6 +175,25 @@ class ScopeRuns:
 
 
 _EMPTY = np.zeros(0, dtype=np.int64)
+
+
+def sorted_cuts(haystack: np.ndarray, needles: np.ndarray) -> list[int]:
+    """`haystack.searchsorted(needles)` (sorted haystack, left side) as a list of ints.
+
+    An array mapped from inside an .npz (store.map_npz) starts wherever its archive member does, so it
+    is often not aligned to its item size, and numpy's searchsorted then first copies the whole
+    haystack: a common term's 700k postings, ~0.1 ms and every page of its list, for two binary searches
+    (docs/bench/scale-1m-fusion). There the search runs over a byte view instead (bisect reads the
+    ~20 items it compares), with the same answers.
+    """
+    if haystack.flags.aligned or haystack.dtype.char not in _BISECTABLE or not haystack.dtype.isnative \
+            or not haystack.flags.c_contiguous:
+        return haystack.searchsorted(needles).tolist()
+    view = memoryview(haystack).cast("B").cast(haystack.dtype.char)
+    return [bisect.bisect_left(view, x) for x in needles.tolist()]
+
+
+_BISECTABLE = frozenset("bBhHiIlLqQ")  # native integer codes memoryview can index
 
 
 def scope_of(order: RowOrder, rows: np.ndarray) -> tuple[ScopeRuns, np.ndarray | None]:
@@ -197,16 +217,24 @@ def scope_sums(runs: ScopeRuns, matrix: sp.csc_matrix, columns: list[tuple[int, 
     for col, coef in columns:
         if col >= width:
             continue
-        key = (*cache_key, col, coef) if cache is not None and cache_key is not None else None
-        kept = cache.get(key) if key is not None else None
-        if kept is None:
-            kept = _column_weights(runs, matrix, col, coef, weigh)
-            if key is not None:
-                cache.put(key, kept)
-        at, weights = kept
+        at, weights = column_weights(runs, matrix, col, coef, weigh, cache, cache_key)
         if at.size:
             acc[at] += weights  # a column's positions are distinct
     return acc
+
+
+def column_weights(runs: ScopeRuns, matrix: sp.csc_matrix, col: int, coef: float, weigh,
+                   cache: TermCache | None = None, cache_key: tuple | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """One column's entries in the scope: (indices into the scope's positions, `weigh`ed values), from
+    `cache` under (`cache_key`, col, coef) when kept there (`scope_sums` adds these; a column of its own
+    is just these numbers, so the BM25 of one word reuses what the query's scoring kept)."""
+    key = (*cache_key, col, coef) if cache is not None and cache_key is not None else None
+    kept = cache.get(key) if key is not None else None
+    if kept is None:
+        kept = _column_weights(runs, matrix, col, coef, weigh)
+        if key is not None:
+            cache.put(key, kept)
+    return kept
 
 
 def _column_weights(runs: ScopeRuns, matrix: sp.csc_matrix, col: int, coef: float, weigh

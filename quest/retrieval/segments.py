@@ -26,7 +26,7 @@ from quest.errors import IndexError_
 from quest.kb.documents import Chunk
 from quest.retrieval.chunktable import ChunkTable
 from quest.retrieval.dense import DenseIndex, _best, cosines
-from quest.retrieval.scopes import RowOrder, TermCache, scope_of, scope_sums
+from quest.retrieval.scopes import RowOrder, ScopeRuns, TermCache, column_weights, scope_of, scope_sums
 from quest.retrieval.sparse import LexicalIndex, bm25_bound, positions, top_k
 
 K1, B, EPSILON = 1.5, 0.75, 0.25  # rank-bm25's BM25Okapi defaults
@@ -37,6 +37,15 @@ K1, B, EPSILON = 1.5, 0.75, 0.25  # rank-bm25's BM25Okapi defaults
 CACHE_FROM_ROWS = 2048
 CACHE_BYTES = 64 * 2**20
 CACHE_BYTES_PER_ROW = 32
+
+
+# Only a scope holding at least 1/SHARED_SCOPE of the rows (the general documents, read by every request)
+# is kept in that cache. One problem's scope (1/400 of the rows at 1M) recurs only when its problem is asked
+# about again; its weights filled half the cache and pushed out the general scope's (docs/bench/scale-1m-fusion),
+# so they go to a small LRU of their own (RECENT_BYTES), which still serves the within-problem order of the
+# same search (quest/retrieval/within.py) and a problem asked about again soon.
+SHARED_SCOPE = 64
+RECENT_BYTES = 4 * 2**20
 
 
 def cache_budget(rows: int) -> int:
@@ -160,6 +169,7 @@ class SegmentedBM25:
         self.size = int(self.offsets[-1])
         self._statistics()
         self.cache = TermCache(cache_budget(self.size))  # per index version: the statistics above are in every weight
+        self.recent = TermCache(min(RECENT_BYTES, cache_budget(self.size)))  # small scopes' (see SHARED_SCOPE)
 
     def _statistics(self) -> None:
         """Document count, frequencies and average length over live rows only.
@@ -259,13 +269,19 @@ class SegmentedBM25:
             return out
         columns = list(zip(cols, coefs, strict=True))
         for s, seg, norm, at, runs, back in self._segment_scopes(rows):
-            scope = runs.key(CACHE_FROM_ROWS)
             acc = scope_sums(runs, seg.postings, columns,
                              lambda values, found, coef, norm=norm: self._weights(values, norm[found], coef),
-                             self.cache, None if scope is None else (s, *scope))
+                             *self._cache_for(s, runs))
             out[at if back is None else at[back]] = acc
         out[self.deleted[rows]] = 0.0
         return out
+
+    def _cache_for(self, segment: int, runs: ScopeRuns) -> tuple[TermCache, tuple | None]:
+        """The cache for a scope's term weights and the key naming the scope there (None: not cached)."""
+        scope = runs.key(CACHE_FROM_ROWS)
+        if scope is None:
+            return self.cache, None
+        return self.cache if runs.size * SHARED_SCOPE >= self.size else self.recent, (segment, *scope)
 
     def _segment_scopes(self, rows: np.ndarray) -> Iterator[tuple[int, Any, np.ndarray, np.ndarray, Any, Any]]:
         """For each segment holding some of `rows`: (segment number, segment, its norms, the positions in
@@ -284,14 +300,20 @@ class SegmentedBM25:
         known = [(j, self.vocab[t]) for j, t in enumerate(tokens) if t in self.vocab and self.present[self.vocab[t]]]
         if not known or rows.size == 0 or self.n_live == 0 or self.avgdl == 0:
             return out
-        for _, seg, norm, at, runs, back in self._segment_scopes(rows):
+        for s, seg, norm, at, runs, back in self._segment_scopes(rows):
             target = at if back is None else at[back]
+            cache, key = self._cache_for(s, runs)
 
             def weigh(values, found, coef, norm=norm):
                 return self._weights(values, norm[found], coef)
 
             for j, col in known:
-                out[target, j] = scope_sums(runs, seg.postings, [(col, float(self.idf[col]))], weigh)
+                if col >= seg.postings.shape[1]:
+                    continue
+                # A word's column alone is its cached (positions, weights) as `scores_for` kept them for a
+                # query that used the word once: the same float32 numbers that 0 + weight gives.
+                found, weights = column_weights(runs, seg.postings, col, float(self.idf[col]), weigh, cache, key)
+                out[target[found], j] = weights
         out[self.deleted[rows]] = 0.0
         return out
 
