@@ -1,30 +1,32 @@
-"""Exact top-k of a whole-base sparse search without scoring every row (MaxScore, done with numpy).
+"""Exact top-k of a whole-base sparse search without scoring every row: block-max pruning over
+windows of rows, done with numpy.
 
 A question that names no problem ranks BM25 and bge-m3's lexical weights over the whole base. The
 exhaustive way adds every query term's whole posting list into a score per row: at 1M chunks the
 common words and code identifiers (`for`, `return`, verdict words) each hold a large share of the
-rows, and that took ~80 + ~50 ms median per question (docs/bench/scale-1m-global).
+rows, and that took ~60 + ~45 ms median per question (docs/bench/scale-1m-global).
 
-MaxScore (Turtle & Flood, 1995) returns the same top-k from fewer postings. Each posting list has an
-upper bound of the weight any of its entries adds. Once some k rows are known to score at least
-theta, a row can only reach the top-k if its score is >= theta; a row found only in lists whose
-bounds sum to less than theta cannot. So, lists sorted by bound: the longest prefix of low-bound
-lists whose bounds sum below theta is "non-essential", and the candidates are the rows of the
-remaining (rare, high-bound) lists. Every candidate is then scored exactly, over every list.
+Rows sit in scope order (scopes.py: grouped by problem), so the rows that share a question's rare
+words are bunched in a few problems' stretches. The positions of a segment are cut into windows of
+WINDOW rows; for each posting list the largest weight it adds inside each window is known (computed
+once per list and kept, `WindowBounds`). A window's bound is the sum, over the query's lists, of
+their largest weight there: no row of the window can score more. Windows are scored exhaustively
+(every list's entries inside them) from the highest bound down; once k positive rows are found,
+the k-th best score theta only rises, and every window whose bound is below theta is skipped: none
+of its rows can reach the top-k (the idea of block-max pruning over row ranges, Mallia et al. 2024;
+a global per-list bound, MaxScore, pruned almost nothing here: docs/bench/scale-1m-global7).
 
-- theta comes from a seed: the rows of the highest-bound lists (rare terms: short lists), scored
-  exactly; the k-th best of those is a score some k real rows reach, so the true k-th best is >= it.
-- Exact, not approximate: each candidate's score is the same float32 additions in the same (query)
-  order as the exhaustive scorer makes, so the numbers are bit-identical, and every row tied with
-  the k-th best is a candidate (its score is >= theta), so ties are cut by row id as `top_k` cuts
-  them (tests/retrieval/test_pruned.py checks against the exhaustive scores, ties included).
-- When the bounds prune too little (few terms, or a seed with fewer than k positive rows), None is
-  returned and the caller scores every row as before.
+Exact, not approximate: a scored row gets the same float32 additions in the same (query) order as
+the exhaustive scorer makes, so its number is bit-identical; and a row tied with the k-th best has
+a score >= theta, so its window was scored, and ties are cut by row id as `top_k` cuts them
+(tests/retrieval/test_pruned.py checks against the exhaustive scores, ties and deletions included).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,16 +34,15 @@ import numpy as np
 from quest.retrieval.scopes import RowOrder
 from quest.retrieval.sparse import top_k_among
 
-# The seed takes the highest-bound lists until it holds this many postings per result asked for
-# (at least SEED_MIN): enough rows that its k-th best is near the true k-th best.
-SEED_PER_RESULT = 8
-SEED_MIN = 2048
-# When the candidates would be more than this share of a segment's rows, scoring them one by one
-# costs more than scoring every row: give up (the caller scores every row).
-MAX_CANDIDATE_SHARE = 0.25
-# Bounds are computed in float64 from float32 inputs; the float32 weights and their float32 sums
+# Rows per window. At 1M a problem holds ~2,400 rows: a window is about one problem's kind of document.
+WINDOW = 2048
+# Windows scored in the first round (before any theta is known); each further round doubles.
+FIRST_ROUND = 4
+# Bounds are computed in float64 from the stored numbers; the float32 weights and their float32 sums
 # may round up by a few ulps. This margin keeps every bound above what a row can really add.
 BOUND_MARGIN = 1e-3
+# Per-list window bounds kept per index version: (max, min) as float32 and offsets as int32 per window.
+CACHE_BYTES = 32 * 2**20
 
 
 @dataclass(frozen=True)
@@ -49,8 +50,10 @@ class Term:
     """One query term's posting list in one segment."""
 
     positions: np.ndarray  # ascending positions (the segment's scope order) of the rows holding it
-    weigh: Callable[[np.ndarray], np.ndarray]  # float32 weights of the entries at these indices of `positions`
-    bound: float  # no entry adds more than this
+    weigh: Callable[[slice], np.ndarray]  # float32 weights the entries in this slice of `positions` add
+    units: Callable[[], np.ndarray]  # every entry's weight over `scale` (float64), for the bounds
+    scale: float  # the query's factor: an entry adds about units * scale
+    key: Hashable  # names the list within its index version, for the bound cache
 
 
 @dataclass(frozen=True)
@@ -63,40 +66,136 @@ class SegmentTerms:
     terms: Sequence[Term]
 
 
-def pruned_top(segments: Sequence[SegmentTerms], k: int,
-               allowed: np.ndarray | None = None) -> list[tuple[int, float]] | None:
-    """`top_k(scores, k, rows)` over the index's rows, or None when pruning cannot help.
+class WindowBounds:
+    """A bounded LRU of each list's per-window (offsets, largest unit, smallest unit), for one index version."""
+
+    def __init__(self, max_bytes: int = CACHE_BYTES) -> None:
+        self.max_bytes, self.bytes = max_bytes, 0
+        self._entries: OrderedDict[Hashable, tuple[np.ndarray, np.ndarray, np.ndarray]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def of(self, term: Term, rows: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        with self._lock:
+            kept = self._entries.get(term.key)
+            if kept is not None:
+                self._entries.move_to_end(term.key)
+                return kept
+        kept = window_extremes(term.positions, term.units(), rows)
+        size = sum(a.nbytes for a in kept)
+        with self._lock:
+            if term.key not in self._entries and size <= self.max_bytes:
+                self._entries[term.key] = kept
+                self.bytes += size
+                while self.bytes > self.max_bytes:
+                    _, old = self._entries.popitem(last=False)
+                    self.bytes -= sum(a.nbytes for a in old)
+        return kept
+
+
+def window_extremes(positions: np.ndarray, units: np.ndarray, rows: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each window's slice of the list (offsets, n + 1 of them) and its largest and smallest unit (0 if empty)."""
+    edges = np.arange(0, windows_of(rows) + 1, dtype=np.int64) * WINDOW
+    offsets = np.searchsorted(positions, edges.astype(positions.dtype, copy=False)).astype(np.int32)
+    filled = offsets[1:] > offsets[:-1]
+    high = np.zeros(offsets.size - 1, dtype=np.float32)
+    low = np.zeros(offsets.size - 1, dtype=np.float32)
+    if units.size:
+        starts = offsets[:-1][filled]
+        high[filled] = np.maximum.reduceat(units, starts).astype(np.float32)
+        low[filled] = np.minimum.reduceat(units, starts).astype(np.float32)
+    return offsets, high, low
+
+
+def windows_of(rows: int) -> int:
+    return -(-rows // WINDOW)
+
+
+def pruned_top(segments: Sequence[SegmentTerms], k: int, allowed: np.ndarray | None = None,
+               bounds: WindowBounds | None = None) -> list[tuple[int, float]]:
+    """`top_k(scores, k, rows)` over the index's rows: the same list, ties included.
 
     `allowed` (bool by row, or None: every row) leaves rows out, as `rows` does in `top_k`
     (deleted rows, excluded kinds).
     """
-    lists = [(s, t) for s, seg in enumerate(segments) for t in range(len(seg.terms))
-             if seg.terms[t].positions.size]
-    if k <= 0 or not lists:
-        return []  # nothing matches: every score is 0
-    bound = {key: max(segments[key[0]].terms[key[1]].bound, 0.0) * (1 + BOUND_MARGIN) for key in lists}
-    by_bound = sorted(lists, key=lambda key: (-bound[key], key))
-    target = max(SEED_PER_RESULT * k, SEED_MIN)
-    seed, held = [], 0
-    for key in by_bound:
-        if held >= target:
-            break
-        seed.append(key)
-        held += segments[key[0]].terms[key[1]].positions.size
-    scored = _score(segments, _union(segments, seed), allowed)
-    theta = _kth_positive(scored, k)
-    if theta is None:
+    if k <= 0:
+        return []
+    bounds = bounds or WindowBounds()
+    found_rows: list[np.ndarray] = []
+    found_values: list[np.ndarray] = []
+    windows = _window_bounds(segments, bounds)
+    order = np.argsort(-windows[:, 2], kind="stable")
+    order = order[windows[order, 2] > 0]  # a window no list reaches scores 0 everywhere
+    theta, done, size = None, 0, FIRST_ROUND
+    while done < order.size:
+        take = order[done:done + size]
+        if theta is not None:
+            take = take[windows[take, 2] >= theta]  # bounds fall along `order`: the rest are lower still
+            if take.size == 0:
+                break
+        for rows, values in _scored(segments, windows[take], bounds, allowed):
+            found_rows.append(rows)
+            found_values.append(values)
+        done += take.size
+        size *= 2
+        theta = _kth(found_values, k)
+    if not found_rows:
+        return []
+    return top_k_among(np.concatenate(found_values), np.concatenate(found_rows), k)
+
+
+def _window_bounds(segments: Sequence[SegmentTerms], bounds: WindowBounds) -> np.ndarray:
+    """One row per window of every segment: (segment, window, upper bound of any score in it)."""
+    parts = []
+    for s, seg in enumerate(segments):
+        total = np.zeros(windows_of(seg.rows), dtype=np.float64)
+        for term in seg.terms:
+            if term.positions.size:
+                _, high, low = bounds.of(term, seg.rows)
+                total += np.maximum(np.maximum(high * term.scale, low * term.scale), 0.0)
+        total *= 1 + BOUND_MARGIN
+        parts.append(np.column_stack([np.full(total.size, s), np.arange(total.size), total]))
+    return np.concatenate(parts) if parts else np.zeros((0, 3))
+
+
+def _scored(segments: Sequence[SegmentTerms], chosen: np.ndarray, bounds: WindowBounds,
+            allowed: np.ndarray | None):
+    """(rows, scores) of the positive, allowed rows of the `chosen` windows, run by run of adjacent windows."""
+    for s in np.unique(chosen[:, 0]).astype(int).tolist():
+        seg = segments[s]
+        picked = np.sort(chosen[chosen[:, 0] == s, 1].astype(np.int64))
+        breaks = np.flatnonzero(np.diff(picked) != 1) + 1
+        for run in np.split(picked, breaks):
+            first, last = int(run[0]), int(run[-1]) + 1
+            values = window_scores(seg, first, last, bounds)
+            at = np.flatnonzero(values > 0)
+            rows = seg.start + np.asarray(seg.order.rows(first * WINDOW + at), dtype=np.int64)
+            if allowed is not None:
+                keep = allowed[rows]
+                rows, at = rows[keep], at[keep]
+            yield rows, values[at]
+
+
+def window_scores(seg: SegmentTerms, first: int, last: int, bounds: WindowBounds) -> np.ndarray:
+    """Every position's score in windows first..last-1: each term's weights added in query order, in float32."""
+    lo = first * WINDOW
+    acc = np.zeros(min(last * WINDOW, seg.rows) - lo, dtype=np.float32)
+    for term in seg.terms:
+        if term.positions.size == 0:
+            continue
+        offsets = bounds.of(term, seg.rows)[0]
+        a, b = int(offsets[first]), int(offsets[last])
+        if b > a:
+            acc[term.positions[a:b] - lo] += term.weigh(slice(a, b))  # a list's positions are distinct
+    return acc
+
+
+def _kth(values: list[np.ndarray], k: int) -> float | None:
+    """The k-th best among the scores found so far (all positive), or None if fewer than k."""
+    total = sum(v.size for v in values)
+    if total < k:
         return None
-    essential = _essential(by_bound, bound, theta)
-    more = [key for key in essential if key not in set(seed)]
-    if more:
-        wanted = _union(segments, essential)
-        if sum(c.size for c in wanted.values()) > MAX_CANDIDATE_SHARE * sum(seg.rows for seg in segments):
-            return None
-        scored = _score(segments, wanted, allowed, scored)
-    rows = np.concatenate([r for r, _ in scored.values()]) if scored else np.zeros(0, np.int64)
-    values = np.concatenate([v for _, v in scored.values()]) if scored else np.zeros(0, np.float32)
-    return top_k_among(values, rows, k)
+    joined = np.concatenate(values)
+    return float(np.partition(joined, joined.size - k)[joined.size - k])
 
 
 def allowed_rows(deleted: np.ndarray, rows: np.ndarray | None) -> np.ndarray | None:
@@ -106,82 +205,3 @@ def allowed_rows(deleted: np.ndarray, rows: np.ndarray | None) -> np.ndarray | N
     mask = np.zeros(deleted.size, dtype=bool)
     mask[np.asarray(rows, dtype=np.int64)] = True
     return mask & ~deleted
-
-
-def _essential(by_bound: list[tuple[int, int]], bound: dict, theta: float) -> list[tuple[int, int]]:
-    """The lists a row scoring >= theta must appear in: all but the low-bound ones whose bounds sum below theta."""
-    total, cut = 0.0, 0
-    for key in reversed(by_bound):  # lowest bound first
-        if total + bound[key] >= theta:
-            break
-        total += bound[key]
-        cut += 1
-    return by_bound[:len(by_bound) - cut]
-
-
-def _union(segments: Sequence[SegmentTerms], keys: Sequence[tuple[int, int]]) -> dict[int, np.ndarray]:
-    """Per segment, the distinct positions (ascending) found in the lists `keys`."""
-    out: dict[int, np.ndarray] = {}
-    for s in sorted({s for s, _ in keys}):
-        parts = [segments[s].terms[t].positions for ss, t in keys if ss == s]
-        total = sum(p.size for p in parts)
-        if total * 16 > segments[s].rows:  # many: a bitmap over the segment's rows instead of a sort
-            mark = np.zeros(segments[s].rows, dtype=bool)
-            for p in parts:
-                mark[p] = True
-            out[s] = np.flatnonzero(mark)
-        else:
-            out[s] = np.unique(np.concatenate(parts).astype(np.int64))
-    return out
-
-
-def _score(segments: Sequence[SegmentTerms], wanted: dict[int, np.ndarray], allowed: np.ndarray | None,
-           known: dict[int, tuple[np.ndarray, np.ndarray]] | None = None) -> dict[int, tuple[np.ndarray, np.ndarray]]:
-    """Per segment, (rows, exact scores) of the allowed positions in `wanted` plus those already `known`."""
-    out = dict(known or {})
-    for s, positions in wanted.items():
-        seg = segments[s]
-        rows = seg.start + np.asarray(seg.order.rows(positions), dtype=np.int64)
-        if allowed is not None:
-            keep = allowed[rows]
-            positions, rows = positions[keep], rows[keep]
-        if s in out:  # score only the rows not scored yet
-            new = ~np.isin(rows, out[s][0])
-            positions, rows = positions[new], rows[new]
-        values = exact_scores(seg.terms, positions)
-        if s in out:
-            rows, values = np.concatenate([out[s][0], rows]), np.concatenate([out[s][1], values])
-        out[s] = (rows, values)
-    return out
-
-
-def exact_scores(terms: Sequence[Term], positions: np.ndarray) -> np.ndarray:
-    """The score at each of `positions` (ascending, distinct): each term's weight added in query order, in float32."""
-    acc = np.zeros(positions.size, dtype=np.float32)
-    if positions.size == 0:
-        return acc
-    for term in terms:
-        held = term.positions
-        if held.size == 0:
-            continue
-        if positions.size <= held.size:  # look each candidate up in the list
-            keys = positions.astype(held.dtype, copy=False)
-            at = np.minimum(np.searchsorted(held, keys), held.size - 1)
-            hit = held[at] == keys
-            entries, targets = at[hit], np.flatnonzero(hit)
-        else:  # look each entry of the list up among the candidates
-            at = np.minimum(np.searchsorted(positions, held), positions.size - 1)
-            hit = positions[at] == held
-            entries, targets = np.flatnonzero(hit), at[hit]
-        if entries.size:
-            acc[targets] += term.weigh(entries)  # a list's positions are distinct
-    return acc
-
-
-def _kth_positive(scored: dict[int, tuple[np.ndarray, np.ndarray]], k: int) -> float | None:
-    """The k-th best positive score among `scored`, or None if fewer than k are positive."""
-    values = np.concatenate([v for _, v in scored.values()]) if scored else np.zeros(0, np.float32)
-    values = values[values > 0]
-    if values.size < k:
-        return None
-    return float(np.partition(values, values.size - k)[values.size - k])
