@@ -473,8 +473,6 @@ class Retriever:
         if rows is not None and signal not in q.scores and rows.size * SMALL_SCOPE <= model.size:
             rows = np.asarray(rows, dtype=np.int64)
             return top_k_among(model.scores_for(query, rows), rows, k)
-        if signal not in q.scores and hasattr(model, "top"):  # the whole base: pruned, same list (pruned.py)
-            return model.top(query, k, rows)
         return top_k(q.signal_scores(signal, lambda: model.scores(query)), k, rows)
 
     def _attempt(self, attempt: _Attempt, queries: Sequence[_PartQuery], scope: str | None,

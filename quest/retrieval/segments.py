@@ -26,7 +26,6 @@ from quest.errors import IndexError_
 from quest.kb.documents import Chunk
 from quest.retrieval.chunktable import ChunkTable
 from quest.retrieval.dense import DenseIndex, _best, cosines
-from quest.retrieval.pruned import SegmentTerms, Term, WindowBounds, allowed_rows, pruned_top
 from quest.retrieval.scopes import RowOrder, TermCache, scope_of, scope_sums
 from quest.retrieval.sparse import LexicalIndex, bm25_bound, positions, top_k
 
@@ -161,7 +160,6 @@ class SegmentedBM25:
         self.size = int(self.offsets[-1])
         self._statistics()
         self.cache = TermCache(cache_budget(self.size))  # per index version: the statistics above are in every weight
-        self._bounds = WindowBounds()  # whole-base top-k's per-window bounds (pruned.py), per index version too
 
     def _statistics(self) -> None:
         """Document count, frequencies and average length over live rows only.
@@ -304,32 +302,6 @@ class SegmentedBM25:
     def search(self, tokens: Sequence[str], k: int, rows: np.ndarray | None = None) -> list[tuple[int, float]]:
         return top_k(self.scores(tokens), k, rows)
 
-    def top(self, tokens: Sequence[str], k: int, rows: np.ndarray | None = None) -> list[tuple[int, float]]:
-        """`search(tokens, k, rows)`, the same list, scoring only the windows of rows that can reach it (pruned.py)."""
-        cols, coefs = self._query(tokens)
-        return pruned_top(self._pruning_terms(cols, coefs), k, allowed_rows(self.deleted, rows), self._bounds)
-
-    def _pruning_terms(self, cols: list[int], coefs: list[float]) -> list[SegmentTerms]:
-        """Per segment, the query's posting lists in query order (as `scores` adds them)."""
-        out = []
-        for s, (seg, norm) in enumerate(zip(self.segments, self._norms_by_position, strict=True)):
-            indptr, indices, data = seg.postings.indptr, seg.postings.indices, seg.postings.data
-            terms = []
-            for col, coef in zip(cols, coefs, strict=True):
-                lo, hi = (int(indptr[col]), int(indptr[col + 1])) if col < seg.postings.shape[1] else (0, 0)
-                if hi > lo:
-                    at, tf = np.asarray(indices[lo:hi]), data[lo:hi]
-
-                    def weigh(entries, at=at, tf=tf, coef=coef, norm=norm):
-                        return self._weights(tf[entries], norm[at[entries]], coef)
-
-                    def units(at=at, tf=tf, norm=norm):  # weight / (idf x (k1 + 1)): tf / (tf + norm)
-                        tf64 = np.asarray(tf, dtype=np.float64)
-                        return tf64 / (tf64 + norm[at])
-                    terms.append(Term(at, weigh, units, coef * (self.k1 + 1), (s, col)))
-            out.append(SegmentTerms(int(self.offsets[s]), seg.rows, seg.order, terms))
-        return out
-
 
 class SegmentedLexical:
     """bge-m3 lexical weights over segments; deleted rows never match."""
@@ -337,7 +309,6 @@ class SegmentedLexical:
     def __init__(self, parts: Sequence[LexicalIndex], offsets: np.ndarray, deleted: np.ndarray) -> None:
         self.parts, self.offsets, self.deleted = list(parts), offsets, deleted
         self.size = int(offsets[-1])
-        self._bounds = WindowBounds()  # whole-base top-k's per-window bounds (pruned.py)
 
     def scores(self, query: Mapping[str, float]) -> np.ndarray:
         out = np.concatenate([p.scores(query) for p in self.parts]) if self.parts else np.zeros(0, np.float32)
@@ -346,27 +317,6 @@ class SegmentedLexical:
 
     def search(self, query: Mapping[str, float], k: int, rows: np.ndarray | None = None) -> list[tuple[int, float]]:
         return top_k(self.scores(query), k, rows)
-
-    def top(self, query: Mapping[str, float], k: int, rows: np.ndarray | None = None) -> list[tuple[int, float]]:
-        """`search(query, k, rows)`, the same list, scoring only the windows of rows that can reach it (pruned.py)."""
-        return pruned_top([self._pruning_terms(s, query) for s in range(len(self.parts))], k,
-                          allowed_rows(self.deleted, rows), self._bounds)
-
-    def _pruning_terms(self, s: int, query: Mapping[str, float]) -> SegmentTerms:
-        """Part `s`'s posting lists of the query, in query order (as LexicalIndex.scores adds them)."""
-        part = self.parts[s]
-        indptr, indices, data = part.csc.indptr, part.csc.indices, part.csc.data
-        terms = []
-        for col, weight in part._items(query):
-            lo, hi = int(indptr[col]), int(indptr[col + 1])
-            if hi > lo:
-                values = data[lo:hi]
-
-                def weigh(entries, values=values, weight=weight):
-                    return np.asarray(values[entries], dtype=np.float32) * weight
-                terms.append(Term(np.asarray(indices[lo:hi]), weigh,
-                                  lambda values=values: np.asarray(values, dtype=np.float64), float(weight), (s, col)))
-        return SegmentTerms(int(self.offsets[s]), part.size, part.order, terms)
 
     def scores_for(self, query: Mapping[str, float], rows: np.ndarray) -> np.ndarray:
         """`scores(query)[rows]` (distinct rows) for those rows only (see SegmentedBM25.scores_for)."""

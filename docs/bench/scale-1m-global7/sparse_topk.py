@@ -1,4 +1,7 @@
-"""Whole-base sparse top-k at 1M: MaxScore (`top`) against scoring every row (`search`), same calls, same lists?
+"""Whole-base sparse top-k at 1M: pruning (`top`) against scoring every row (`search`), same calls, same lists?
+
+Runs against commit 0c01b59 or 411c7f2 of branch i14-global7 (quest/retrieval/pruned.py and the `top` methods
+lived there; neither was kept: pruning-1m.txt).
 
     PYTHONPATH=. flock /work/bench.lock python docs/bench/scale-1m-global7/sparse_topk.py INDEX_DIR OUT.json [SHARE]
 
