@@ -1,6 +1,8 @@
 """A 4-bit IVF over a kept 1M index's float16 rows, with the same lists (centroids) as its 8-bit IVF.
 
-    PYTHONPATH=. flock /work/bench.lock python docs/bench/scale-1m-global7/ivf4.py INDEX_DIR OUT.ivf.faiss
+    PYTHONPATH=. flock /work/bench.lock python docs/bench/scale-1m-global7/ivf4.py INDEX_DIR OUT.ivf.faiss [pq M]
+
+With `pq M`: product-quantizer codes of M bytes per row instead (IndexIVFPQ, 8 bits per sub-vector), an experiment.
 
 Only the codes change (QT_4bit: 512 bytes per 1024-d row instead of 1,024), trained on the same kind of
 residual sample; each row is assigned to its nearest centroid as before. The file is what FAISS writes.
@@ -19,15 +21,18 @@ from quest.retrieval import dense as dense_module
 from quest.retrieval.index import load_index
 
 
-def main(folder: Path, out: Path) -> None:
+def main(folder: Path, out: Path, pq: int = 0) -> None:
     index = load_index(folder)
     dense = index.segments[0].dense
     old = dense.ivf
     centroids = old.quantizer.reconstruct_n(0, old.nlist)
     quantizer = faiss.IndexFlatIP(dense.dim)
     quantizer.add(centroids)
-    ivf = faiss.IndexIVFScalarQuantizer(quantizer, dense.dim, old.nlist, faiss.ScalarQuantizer.QT_4bit,
-                                        faiss.METRIC_INNER_PRODUCT)
+    if pq:
+        ivf = faiss.IndexIVFPQ(quantizer, dense.dim, old.nlist, pq, 8, faiss.METRIC_INNER_PRODUCT)
+    else:
+        ivf = faiss.IndexIVFScalarQuantizer(quantizer, dense.dim, old.nlist, faiss.ScalarQuantizer.QT_4bit,
+                                            faiss.METRIC_INNER_PRODUCT)
     ivf.referenced_objects = [quantizer]
     rng = np.random.default_rng(0)
     sample = np.sort(rng.choice(dense.size, old.nlist * dense_module.TRAIN_PER_LIST, replace=False))
@@ -42,4 +47,4 @@ def main(folder: Path, out: Path) -> None:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]), Path(sys.argv[2]))
+    main(Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[4]) if len(sys.argv) > 4 else 0)

@@ -6,6 +6,7 @@ Query vectors as `quest.bench.touched`'s global searches (random problems' bench
 plus the bench probe's own no-problem questions' vectors. The truth is `search(q, 30, exact=True)`; what
 Quest returns is `search(q, 30)` (IVF candidates re-scored from float16), with `dense.NPROBE` and
 `dense.CANDIDATES_PER_RESULT` set per row. Also the IVF bytes one search reads (its probed lists).
+An argument INDEX_DIR:IVF_FILE searches that index with another IVF file (e.g. the IVF-PQ experiment).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import sys
 import time
 from pathlib import Path
 
+import faiss
 import numpy as np
 
 from quest.bench import vectors
@@ -22,7 +24,7 @@ from quest.retrieval import dense as dense_module
 from quest.retrieval.index import load_index
 
 K = 30
-SETTINGS = [(32, 4), (16, 4), (16, 8), (8, 8), (32, 2)]
+SETTINGS = [(32, 4), (16, 4), (16, 8), (8, 8), (32, 2), (16, 16)]
 
 
 def query_vectors(index, count: int) -> list[np.ndarray]:
@@ -38,13 +40,15 @@ def list_bytes(ivf, q: np.ndarray, nprobe: int) -> int:
 
 
 def main(out: Path, folders: list[Path]) -> None:
-    first = load_index(folders[0])
+    first = load_index(Path(str(folders[0]).split(":")[0]))
     queries = query_vectors(first, 200)
     t = time.perf_counter()
     truth = [[r for r, _ in first.dense.search(q, K, exact=True)] for q in queries]
     result = {"queries": len(queries), "k": K, "exact_seconds": round(time.perf_counter() - t, 1), "rows": []}
     for folder in folders:
-        index = load_index(folder)
+        index = load_index(Path(str(folder).split(":")[0]))
+        if ":" in str(folder):
+            index.segments[0].dense.ivf = faiss.read_index(str(folder).split(":")[1], faiss.IO_FLAG_MMAP)
         ivf = index.segments[0].dense.ivf
         for nprobe, factor in SETTINGS:
             dense_module.NPROBE, dense_module.CANDIDATES_PER_RESULT = nprobe, factor
