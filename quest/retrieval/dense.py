@@ -49,8 +49,8 @@ APPROXIMATE_FROM = 150_000
 NPROBE = 16
 # The IVF lists hold 4-bit codes (512 B per 1024-d row, a quarter of float16). Questions that name no
 # problem visit every list over time, so the whole IVF file joins the working set: with 8-bit codes
-# (988 MiB at 1M) the mixed bench broke the 3 KB/chunk budget by 355 MiB; with 4-bit (500 MiB) it
-# ran 159 MiB under it, ~1% over once every list is read (docs/bench/scale-1m-global7).
+# (988 MiB at 1M) the mixed bench (25% of questions) broke the 3 KB/chunk budget by 355 MiB; with
+# 4-bit (500 MiB) it ran 159 MiB under it (at 60%, still 223 MiB over: docs/bench/scale-1m-global7).
 # The IVF's own order is approximate: it proposes CANDIDATES_PER_RESULT x k rows and those are
 # re-scored exactly from the float16 rows (a few hundred single-page reads). With 4-bit codes, 4 x k
 # gave recall@30 0.978 at 1M and 8 x k 0.9987. An 8-bit or float16 IVF written before still loads
