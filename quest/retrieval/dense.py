@@ -40,18 +40,23 @@ COPY_RUNS_UP_TO = 8192  # ... if it has at most this many rows (16 MB of 1024-d 
 # re-score, as every other list is cut (and as the Milvus store reproduces: milvus_hybrid.py).
 TIE_EXTRA = 16
 faiss.omp_set_num_threads(SEARCH_THREADS)
-# Global search over a segment this large goes through an IVF index (8-bit codes, memory-mapped)
+# Global search over a segment this large goes through an IVF index (4-bit codes, memory-mapped)
 # instead of the exact scan; NPROBE lists are visited. Both chosen by `python -m quest bench`
 # (docs/bench/README.md): the smallest size where the exact scan passes ~15 ms on 2 cores, and
-# the smallest nprobe whose recall@30 against exact is >= 0.99 on the bench's queries.
+# an nprobe whose recall@30 against exact is >= 0.99 on the bench's queries (at 1M it was the same
+# from 8 to 32 probes: docs/bench/scale-1m-global7; 16 reads half the lists 32 did).
 APPROXIMATE_FROM = 150_000
-NPROBE = 32
-# The IVF lists hold 8-bit codes (1 KB per 1024-d row, half of float16: the pages a global search
-# reads), so the IVF's own order is approximate: it proposes CANDIDATES_PER_RESULT x k rows and
-# those are re-scored exactly from the float16 rows (a few hundred single-page reads).
-# docs/bench/scale-1m-dense8 measures recall@30 against exact with this path.
-IVF_CODES = faiss.ScalarQuantizer.QT_8bit
-CANDIDATES_PER_RESULT = 4
+NPROBE = 16
+# The IVF lists hold 4-bit codes (512 B per 1024-d row, a quarter of float16). Questions that name no
+# problem visit every list over time, so the whole IVF file joins the working set: with 8-bit codes
+# (988 MiB at 1M) the mixed bench (25% of questions) broke the 3 KB/chunk budget by 355 MiB; with
+# 4-bit (500 MiB) it ran 159 MiB under it (at 60%, still 223 MiB over: docs/bench/scale-1m-global7).
+# The IVF's own order is approximate: it proposes CANDIDATES_PER_RESULT x k rows and those are
+# re-scored exactly from the float16 rows (a few hundred single-page reads). With 4-bit codes, 4 x k
+# gave recall@30 0.978 at 1M and 8 x k 0.9987. An 8-bit or float16 IVF written before still loads
+# and is searched the same way (its code size is in its own file).
+IVF_CODES = faiss.ScalarQuantizer.QT_4bit
+CANDIDATES_PER_RESULT = 8
 TRAIN_PER_LIST = 40
 ADD_BATCH = 65536  # rows assigned to lists at once (a streamed compaction assigns in the same batches)
 
@@ -106,7 +111,7 @@ class DenseIndex:
         self._vectors: np.ndarray | None = None
 
     def build_approximate(self, nlist: int | None = None, seed: int = 0) -> None:
-        """Train and fill an IVF index (8-bit codes) over these rows, for approximate global search."""
+        """Train and fill an IVF index (IVF_CODES) over these rows, for approximate global search."""
         ivf = self.trained_approximate(nlist, seed)
         with all_cores():
             for start in range(0, self.size, ADD_BATCH):  # float32 batches: the whole matrix is never copied

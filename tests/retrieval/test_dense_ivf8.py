@@ -1,4 +1,4 @@
-"""The IVF lists as 8-bit codes re-scored from float16, and mapped files read without read-around."""
+"""The IVF lists as 4-bit codes (8-bit before) re-scored from float16, and mapped files read without read-around."""
 
 import faiss
 import numpy as np
@@ -22,11 +22,11 @@ def clustered(seed=5, clusters=12, per=60, dim=48, noise=0.15):
     return centres, vectors
 
 
-def test_ivf_codes_are_one_byte_per_dimension_and_the_nearest_cluster_is_found_whole():
+def test_ivf_codes_are_half_a_byte_per_dimension_and_the_nearest_cluster_is_found_whole():
     centres, vectors = clustered()
     index = DenseIndex.from_vectors(vectors)
     index.build_approximate(nlist=12)
-    assert index.ivf.sq.qtype == faiss.ScalarQuantizer.QT_8bit and index.ivf.code_size == 48
+    assert index.ivf.sq.qtype == faiss.ScalarQuantizer.QT_4bit and index.ivf.code_size == 24
     for c in (0, 5, 11):  # the query is cluster c's centre: its 60 rows are the top 60, every other row far below
         got = index.search(centres[c], 60)
         assert sorted(r for r, _ in got) == list(range(c * 60, c * 60 + 60))
@@ -40,7 +40,7 @@ def test_with_every_list_probed_the_ivf_path_equals_the_exact_scan_bit_for_bit(m
     monkeypatch.setattr(dense_module, "NPROBE", 12)
     for _ in range(10):
         q = unit(rng.normal(size=(1, 48)))[0]
-        # 8-bit codes order the candidates approximately; the 4 x k re-scored from float16 hold the exact top k.
+        # 4-bit codes order the candidates approximately; the 8 x k re-scored from float16 hold the exact top k.
         assert index.search(q, 30) == index.search(q, 30, exact=True)
 
 
@@ -100,7 +100,25 @@ def test_an_ivf_with_float16_codes_written_by_the_previous_version_still_loads_a
     assert sorted(r for r, _ in loaded.search(centres[4], 60)) == list(range(240, 300))
 
 
-def test_the_streamed_ivf_file_has_the_8_bit_codes_and_equals_faiss_own(tmp_path):
+def test_an_ivf_with_8_bit_codes_written_by_the_previous_version_still_loads_and_searches(tmp_path, monkeypatch):
+    rng = np.random.default_rng(12)
+    _, vectors = clustered(seed=12, noise=0.6)
+    monkeypatch.setattr(dense_module, "IVF_CODES", faiss.ScalarQuantizer.QT_8bit)
+    old = DenseIndex.from_vectors(vectors)
+    old.build_approximate(nlist=12)
+    old.save(tmp_path / "d.faiss")
+    old.save_approximate(tmp_path / "d.ivf")
+    monkeypatch.undo()
+    loaded = DenseIndex.load(tmp_path / "d.faiss")
+    loaded.load_approximate(tmp_path / "d.ivf")
+    assert loaded.ivf.sq.qtype == faiss.ScalarQuantizer.QT_8bit and loaded.ivf.code_size == 48
+    monkeypatch.setattr(dense_module, "NPROBE", 12)
+    for _ in range(5):
+        q = unit(rng.normal(size=(1, 48)))[0]
+        assert loaded.search(q, 30) == loaded.search(q, 30, exact=True)
+
+
+def test_the_streamed_ivf_file_has_the_4_bit_codes_and_equals_faiss_own(tmp_path):
     _, vectors = clustered(seed=6)
     dense = DenseIndex.from_vectors(vectors)
     dense.save(tmp_path / "d.faiss")
@@ -110,7 +128,7 @@ def test_the_streamed_ivf_file_has_the_8_bit_codes_and_equals_faiss_own(tmp_path
     dense.build_approximate()
     faiss.write_index(dense.ivf, str(tmp_path / "faiss.ivf"))
     assert (tmp_path / "streamed.ivf").read_bytes() == (tmp_path / "faiss.ivf").read_bytes()
-    assert faiss.read_index(str(tmp_path / "streamed.ivf")).sq.qtype == faiss.ScalarQuantizer.QT_8bit
+    assert faiss.read_index(str(tmp_path / "streamed.ivf")).sq.qtype == faiss.ScalarQuantizer.QT_4bit
 
 
 def _vm_flags(path) -> list[str]:
@@ -167,6 +185,7 @@ def test_the_bench_reports_quest_own_global_path_with_its_recall(monkeypatch):
     dense = SegmentedDense([part], np.array([0, part.size]), np.zeros(part.size, dtype=bool), 48)
     out = compare.approximate(dense, centres[:4], hnsw_up_to=0)
     rows = {m["method"]: m for m in out["methods"]}
-    ours = rows["Quest: IVF12,SQ8 + float16 re-score of 4k"]
-    assert ours["recall_at_30"] == 1.0 and ours["nprobe"] == 12 and ours["extra_bytes"] == part.size * (48 + 8)
-    assert [m["nprobe"] for m in out["methods"] if m["method"] == "IVF12,SQ8 (its own order)"] == [8, 16, 32, 64, 128]
+    ours = rows["Quest: IVF12,SQ4bit + float16 re-score of 8k"]
+    assert ours["recall_at_30"] == 1.0 and ours["nprobe"] == 12 and ours["extra_bytes"] == part.size * (24 + 8)
+    own_order = [m["nprobe"] for m in out["methods"] if m["method"] == "IVF12,SQ4bit (its own order)"]
+    assert own_order == [8, 16, 32, 64, 128]
