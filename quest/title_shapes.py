@@ -26,8 +26,10 @@ from quest.problem_names import (
     HEADLINE_WORDS,
     JUDGES,
     KIND_OF_PROBLEM,
+    VERDICT_WORDS,
     ZH_CLAUSE,
 )
+from quest.question_clauses import ends_like_a_clause
 from quest.retrieval.tokenize import to_simplified
 from quest.topic_words import _words
 
@@ -123,8 +125,8 @@ _HAN = re.compile(r"[\u4e00-\u9fff]")
 # "X这道题" / "X这题" / "X那道题": X is the run of characters just before (after a verb like 做, 写, 刷, 关于).
 _ZH_REFERENCE = re.compile(r"([\u4e00-\u9fffA-Za-z0-9]{2,24}(?:\s?(?:II|III|IV|Ⅱ|Ⅲ|[2-9]))?)\s*"
                            r"(?:这道题|这一题|这个题|这题|那道题|这道|这个问题)")
-_ZH_DOING = re.compile(r"(?:做|写|刷|交)([\u4e00-\u9fffA-Za-z0-9]{2,24}?(?:\s?(?:II|III|IV|Ⅱ|Ⅲ|[2-9]))?)\s*"
-                       r"(?:的时候|时候|时|的时)")
+_ZH_DOING = re.compile(r"(?:做|写|刷|交)(?![法题])([\u4e00-\u9fffA-Za-z0-9]{2,24}?(?:\s?(?:II|III|IV|Ⅱ|Ⅲ|[2-9]))?)\s*"
+                       r"(?:的时候|时候|(?<!超)时|的时)")
 _ZH_LEAD_IN = re.compile(r"^.*(?:做|写|刷|关于|对于|请问|求助|请教|问一下|一下|在|看|交|卡在|卡)")
 _EN_REFERENCE = re.compile(r"(?<![A-Za-z])(?:the|on|solving|doing|for)\s+((?:[A-Za-z0-9][\w'+-]*\s+){1,7}?)"
                            r"(?:problem|question|task|challenge|exercise)\b", re.I)
@@ -163,7 +165,13 @@ _CONNECTORS = frozenset(("of", "in", "to", "with", "a", "an", "the", "and", "for
 
 
 # What a forum post puts before its title: a tag ("【求助】", "[C++]") or a plea ("求助：", "请问").
-_ZH_PLEA = re.compile(r"^\s*(?:求助|请问|问一下|提问|小白求助|新手求助)\s*[:：,，]?\s*")
+_ZH_PLEA = re.compile(r"^\s*(?:(?:萌新|新手|小白|新人|菜鸟|蒟蒻)?(?:求助|提问|请教|求问)|请问|问一下|大家好|"
+                      r"各位大佬|大佬们?)\s*[:：,，!！]?\s*")
+
+
+# The language the student wrote in, said in Chinese before the title ("Python 写的 Jump Game …", "用 C++ 实现的…").
+_ZH_IN_LANGUAGE = re.compile(r"^\s*用?\s*(?:python3?|java|c\+\+|cpp|c|go|golang|rust|javascript|js|typescript|ts|c#|"
+                             r"kotlin|swift)\s*(?:写的|写了|写|版本?的?|实现的?)\s*[:：,，]?\s*", re.I)
 
 
 # A kind of problem opening the question ("签到题 <title> …", "水题："): a label before the title, like a tag.
@@ -185,6 +193,7 @@ _HELPER_CALLS = frozenset(("max", "min", "abs", "sum", "gcd", "lcm", "len", "swa
 
 def _heads(text: str) -> list[Shape]:
     text = _KIND_LABEL.sub("", _ZH_PLEA.sub("", _TAG.sub("", text, count=1), count=1), count=1)
+    text = _ZH_IN_LANGUAGE.sub("", text, count=1)
     call = _CALL_TITLE.match(text)
     if call and call.group(1).split("(")[0].casefold() not in _HELPER_CALLS:
         return [Shape(call.group(1), "call")]
@@ -280,7 +289,9 @@ def _lead_word(word: str) -> bool:
 def _title_case(words: list[str]) -> bool:
     """Two or more words, each capitalized (connectors aside), none a question word or a verdict."""
     content = [w for w in words if w.casefold() not in _CONNECTORS or w[:1].isupper()]
-    if len(content) < 2 or any(w.casefold() in _EN_STOP or w.casefold() in HEADLINE_WORDS for w in words):
+    # A technique's acronym ("DFS Visits Node Twice", "Dp Table …") opens a topic, not a title.
+    if len(content) < 2 or any(w.casefold() in _EN_STOP or w.casefold() in HEADLINE_WORDS for w in words) or \
+            content[0].casefold() in VERDICT_WORDS:
         return False
     return all(w[:1].isupper() or w[:1].isdigit() for w in content) and not all(w.isdigit() for w in content)
 
@@ -292,7 +303,7 @@ def _han_title(name: str) -> bool:
     if han < 2 or (len(squashed) < 3 and not _SEQUEL.search(squashed.casefold())) or len(squashed) > 24:
         return False
     if squashed[0] in _ZH_SENTENCE_START or squashed in _GENERIC or _ZH_NOT_TITLE.search(squashed) or \
-            KIND_OF_PROBLEM.match(squashed) or ZH_CLAUSE.search(squashed):
+            KIND_OF_PROBLEM.match(squashed) or ZH_CLAUSE.search(squashed) or ends_like_a_clause(squashed):
         return False
     if re.sub(rf"^(?:{JUDGES})", "", squashed, flags=re.I) in _GENERIC:  # "洛谷月赛", "力扣周赛": a judge's contest
         return False
