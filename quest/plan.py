@@ -533,14 +533,26 @@ def without_names(question: str, problem: Problem, resolution: Resolution) -> st
     """
     if resolution.rule == "id" and resolution.evidence:
         question = _without_id(question, resolution.evidence)
+    titles = sorted((t for t in (problem.title_zh, problem.title_en, *problem.aka) if t), key=len, reverse=True)
     for pid in {problem.id, problem.display_id}:  # "做 300. 最长上升子序列": the number beside the title
-        alone = rf"(?<![\w.\[,=<>])(?<![=<>] )(?:#|第|LC|lc)?{re.escape(pid)}(?:\.|题|題)?(?![\w\],])"
-        question = re.sub(alone, " ", question)
-    for name in sorted((t for t in (problem.title_zh, problem.title_en, *problem.aka) if t), key=len, reverse=True):
+        question = _without_problem_number(question, pid, titles)
+    for name in titles:
         question = without_title(question, name)
     if resolution.rule == "title" and len(resolution.evidence) > 2:  # a loosely written title, as written
         question = without_title(question, resolution.evidence)
     return question.strip(" \t-–—:：,，.。|")
+
+
+def _without_problem_number(question: str, pid: str, titles: Sequence[str]) -> str:
+    """The question without the problem's number where it names the problem: marked ("#3", "第3题", "LC3",
+    "3."), opening the question, or just before a title ("做 300 最长上升子序列"). Elsewhere the same number is
+    the student's data ("abba" 输出 3, 预期 2) and stays."""
+    edge = r"(?<![\w.\[,=<>])(?<![=<>] )"
+    number = re.escape(pid)
+    marked = rf"{edge}(?:(?:#|第|LC|lc){number}(?:\.|题|題)?|{number}(?:\.|题|題))(?![\w\],])"
+    named = "|".join(re.escape(t) for t in titles) or r"(?!)"
+    beside = rf"{edge}{number}(?=\s*(?:{named}))|^\s*{number}(?![\w.\],])"
+    return re.sub(rf"{marked}|{beside}", " ", question, flags=re.I)
 
 
 def _without_id(question: str, evidence: str) -> str:

@@ -142,3 +142,18 @@ def test_the_plan_of_a_general_opening_searches_the_whole_question_unrestricted(
     assert (planned["problem_id"], planned["rule"], planned["missing_id"]) == (None, "none", None)
     assert planned["resolution"] == "未识别出题目"
     assert planned["parts"]["question"] == question
+
+
+# --------------------------------------------------------------------------- the problem's number in the question
+
+
+@pytest.mark.parametrize("question,left", [
+    ('无重复字符的最长子串 "abba" 输出 3，预期 2', '"abba" 输出 3，预期 2'),  # 3 is the output, not problem 3
+    ("3. 无重复字符的最长子串 abba 输出 3", "abba 输出 3"),  # the marked number names it, the output stays
+    ("做 3 无重复字符的最长子串 的时候 abba 错了", "做     的时候 abba 错了"),  # just before the title
+    ("第3题 无重复字符的最长子串 abba", "abba"),
+])
+def test_the_question_part_drops_the_problem_number_only_where_it_names_the_problem(base, question, left):
+    planned = plan(Request(question=question), _StarterRetriever(base))
+    assert planned.problem_id == "3"
+    assert planned.parts.question == left
