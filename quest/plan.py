@@ -55,7 +55,7 @@ from quest.query import MAX_QUERY_CHARS, key_code_lines
 from quest.request import Request
 from quest.retrieval.tokenize import to_simplified, tokenize
 from quest.title_abbreviations import sibling_title, spelled_out
-from quest.title_shapes import Shape, title_shapes
+from quest.title_shapes import Shape, opening, title_shapes
 from quest.topic_words import TopicWords
 from quest.zh_numbers import ordinal_ids
 
@@ -141,6 +141,7 @@ class Catalogue:
         self.titles: dict[str, str] = {}
         self.shown: dict[str, str] = {}  # normalized title -> the title as written
         self.weak: set[str] = set()
+        self.short: set[str] = set()
         self.slugs: dict[str, str] = {}
         for pid, p in problems.items():
             written = {squash(t): t for t in (p.title_zh, p.title_en, *p.aka) if t and squash(t)}
@@ -153,6 +154,8 @@ class Catalogue:
                 self.titles[key] = pid
                 if technique or (not key.isascii() and len(key) <= 2):
                     self.weak.add(key)
+                if not technique and not key.isascii() and len(key) <= 2:
+                    self.short.add(key)  # "子集": weak as a word, a title where a question opens with it alone
             if p.title_en:
                 self.slugs[slug(p.title_en)] = pid
         self.loose = LooseTitles(self.shown, skip=self.weak)
@@ -379,7 +382,9 @@ def _title_inside(question: str, cat: Catalogue) -> Resolution | None:
     best: tuple[int, str, str] | None = None
     other: str | None = None  # the longer or sequel title the question names instead
     for key, pid in cat.titles.items():
-        if key not in text or (key in cat.weak and key != text) or (best is not None and len(key) <= best[0]):
+        if key not in text or (best is not None and len(key) <= best[0]):
+            continue
+        if key in cat.weak and key != text and not (key in cat.short and _opens_with(question, key)):
             continue
         spans = [(where[m.start()], where[m.start() + len(key) - 1] + 1) for m in re.finditer(re.escape(key), text)]
         spans = [(start, end) for start, end in spans if not _in_identifier(written, start, end)]
@@ -393,6 +398,16 @@ def _title_inside(question: str, cat: Catalogue) -> Resolution | None:
     if best is not None:
         return Resolution(best[2], "title", best[1])
     return Resolution(None, "title", other, missing_id=other) if other else None
+
+
+def _opens_with(question: str, key: str) -> bool:
+    """The question opens with the short title `key`, set off by a space or a punctuation mark ("子集 回溯…",
+    "【求助】子集：…"): the student names the problem. Inside a sentence ("求子集的时候") it is only a word."""
+    text = opening(unicodedata.normalize("NFKC", question))
+    return squash(text[:len(key)]) == key and (text[len(key):len(key) + 1] or " ") in _SET_OFF
+
+
+_SET_OFF = frozenset(" \t\n:：,，?？!！;；")
 
 
 _IDENTIFIER_CHAR = re.compile(r"[A-Za-z0-9_]")

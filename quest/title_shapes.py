@@ -191,9 +191,15 @@ _HELPER_CALLS = frozenset(("max", "min", "abs", "sum", "gcd", "lcm", "len", "swa
                            "dfs", "bfs", "find", "check", "f", "g"))
 
 
-def _heads(text: str) -> list[Shape]:
+def opening(text: str) -> str:
+    """`text` from where its first phrase begins: after a tag ("【求助】"), a plea ("萌新求助："), a kind of
+    problem ("签到题") and the language it was written in ("Python 写的")."""
     text = _KIND_LABEL.sub("", _ZH_PLEA.sub("", _TAG.sub("", text, count=1), count=1), count=1)
-    text = _ZH_IN_LANGUAGE.sub("", text, count=1)
+    return _ZH_IN_LANGUAGE.sub("", text, count=1).lstrip()
+
+
+def _heads(text: str) -> list[Shape]:
+    text = opening(text)
     call = _CALL_TITLE.match(text)
     if call and call.group(1).split("(")[0].casefold() not in _HELPER_CALLS:
         return [Shape(call.group(1), "call")]

@@ -157,3 +157,17 @@ def test_the_question_part_drops_the_problem_number_only_where_it_names_the_prob
     planned = plan(Request(question=question), _StarterRetriever(base))
     assert planned.problem_id == "3"
     assert planned.parts.question == left
+
+
+# --------------------------------------------------------------------------- a two-character title opening the question
+
+
+@pytest.mark.parametrize("question", ["子集 回溯写完返回的全是空列表", "子集：res.append(path) 之后全是空",
+                                      "【求助】子集，为什么要 path.copy()"])
+def test_a_two_character_title_set_off_at_the_opening_names_its_problem(base, question):
+    assert res(base, question) == Resolution("78", "title", "子集")
+
+
+@pytest.mark.parametrize("question", ["求子集的时候为什么要 path.copy()", "子集和子序列有什么区别"])
+def test_a_two_character_title_inside_a_sentence_is_only_a_word(base, question):
+    assert res(base, question) == Resolution()
