@@ -297,7 +297,7 @@ def _other_judge_url(text: str, at: int) -> str | None:
 
 def _leading_number_with_title(text: str, cat: Catalogue) -> Resolution | None:
     """'146 LRU缓存机制 ...': a bare leading number counts when that problem's title follows it."""
-    m = re.match(r"^\s*(\d+)\s+(\S.*)", text, re.S)
+    m = re.match(r"^\s*(?:No\.\s*)?(\d+)\s+(\S.*)", text, re.S)  # "No. 11 盛水…": a problem list's numbering
     if m and m.group(1) not in cat.problems:  # "371 sum of two integers in C: …" (`quest.leading_ids`)
         named = leading_title(text)
         return Resolution(None, "id", f"{named[0]} {named[1]}", missing_id=named[0]) if named else None
@@ -625,8 +625,9 @@ def _shape_named(shape: Shape, request_text: str, cat: Catalogue, topics: TopicW
         return None
     found = _by_name(NamedTitle(text, bounded=shape.bounded), cat)
     if found is not None and found.missing_id is not None:
-        if _reworded_base_title(text, cat):  # "盛水最多的容器": 11 misremembered, not another problem
-            return None
+        reworded = _reworded_base_title(text, cat)
+        if reworded is not None:  # "盛水最多的容器": 11 misremembered, not another problem
+            return Resolution(reworded, "title", shape.text)
         return Resolution(None, "name", shape.text, missing_id=shape.text)
     return found
 
@@ -637,14 +638,15 @@ REWORDED = 0.9
 _TITLE_FILLERS = frozenset(("the", "a", "an", "of", "in", "to", "with", "and", "for", "的"))
 
 
-def _reworded_base_title(text: str, cat: Catalogue) -> bool:
+def _reworded_base_title(text: str, cat: Catalogue) -> str | None:
+    """The base problem whose title `text` rewords, if any."""
     mine = _units(text)
-    for title in cat.shown.values():
+    for key, title in cat.shown.items():
         theirs = _units(title)
         common = sum((Counter(mine) & Counter(theirs)).values())
         if mine and theirs and common / max(len(mine), len(theirs)) >= REWORDED:
-            return True
-    return False
+            return cat.titles[key]
+    return None
 
 
 def _units(text: str) -> list[str]:

@@ -15,6 +15,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from quest.leading_ids import _ZH_CLASSIFIERS
 from quest.problem_names import (
     _EN_STOP,
     _GENERIC,
@@ -193,9 +194,16 @@ _HELPER_CALLS = frozenset(("max", "min", "abs", "sum", "gcd", "lcm", "len", "swa
 
 def opening(text: str) -> str:
     """`text` from where its first phrase begins: after a tag ("【求助】"), a plea ("萌新求助："), a kind of
-    problem ("签到题") and the language it was written in ("Python 写的")."""
+    problem ("签到题"), the language it was written in ("Python 写的") and a list number ("No. 11")."""
     text = _KIND_LABEL.sub("", _ZH_PLEA.sub("", _TAG.sub("", text, count=1), count=1), count=1)
-    return _ZH_IN_LANGUAGE.sub("", text, count=1).lstrip()
+    text = _ZH_IN_LANGUAGE.sub("", text, count=1)
+    label = _NUMBER_LABEL.match(text)
+    # "1000 以内的质数", "10 个数": a quantity (`quest.leading_ids`), not a label.
+    return (text[label.end():] if label and text[label.end()] not in _ZH_CLASSIFIERS else text).lstrip()
+
+
+# A problem list's number before a Chinese title ("No. 11 盛水最多的容器", "11. …", "#11 …"): a label, like a tag.
+_NUMBER_LABEL = re.compile(r"^\s*(?:No\.?\s*|#)?\d{1,5}\s*[.、．:：]?\s*(?=[\u4e00-\u9fff])", re.I)
 
 
 def _heads(text: str) -> list[Shape]:

@@ -171,3 +171,25 @@ def test_a_two_character_title_set_off_at_the_opening_names_its_problem(base, qu
 @pytest.mark.parametrize("question", ["求子集的时候为什么要 path.copy()", "子集和子序列有什么区别"])
 def test_a_two_character_title_inside_a_sentence_is_only_a_word(base, question):
     assert res(base, question) == Resolution()
+
+
+# --------------------------------------------------------------------------- a misremembered title, a list number
+
+
+@pytest.mark.parametrize("question,evidence", [
+    ("盛水最多的容器 双指针为什么对", "盛水最多的容器"),  # 11's title with two characters swapped
+    ("No. 11 盛水最多的容器，两个指针该挪哪一边", "盛水最多的容器"),  # after a list number
+    ("Container With the Most Water two pointers", "Container With the Most Water"),
+])
+def test_a_misremembered_base_title_names_that_problem(base, question, evidence):
+    assert res(base, question) == Resolution("11", "title", evidence)
+
+
+def test_a_list_number_before_a_base_title_is_its_id(base):
+    assert res(base, "No.200 岛屿数量 dfs 栈溢出") == Resolution("200", "id", "No.200 岛屿数量 dfs 栈溢出")
+
+
+@pytest.mark.parametrize("question", ["10 个数 排序 为什么错", "1000 以内的质数 怎么求",
+                                      "no. 5 is the sample that fails"])
+def test_a_leading_quantity_is_no_list_number(base, question):
+    assert res(base, question) == Resolution()
