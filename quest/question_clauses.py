@@ -12,8 +12,8 @@ kind rather than phrase by phrase:
 - they address someone or ask for help (帮, 看看, 解释, 请教, 大佬, 各位, 萌新, 小白);
 - they point at the judge's test data by position ("第二个", "第三组数据", "第5个测试点");
 - they end like a clause, on a particle a name never ends with (…的, …了, …着);
-- in English, they open with a technique's acronym ("DFS …", "Dp …") or name a defect ("… Bug",
-  "… Overflow", "… Initialization").
+- in English, they open with a technique's acronym ("DFS …", "Dp …"), name a defect ("… Bug",
+  "… Overflow", "… Initialization") or speak of the student ("Confused About …", "First Post").
 
 None of these words is in a title of the starter base; a missing problem whose title has one is no
 longer reported as missing (its question is searched as a general one), the cheaper mistake.
@@ -25,7 +25,8 @@ import re
 
 # Kinds of Chinese words that make a phrase a clause (joined into `quest.problem_names._ZH_STOP`: where
 # a title ends, the rest of the sentence begins).
-_ZH_ASKS = r"哪|谁|多少|多大|多久|多长|几[个次组遍行层]|咋|是否|能否|可否|对不对|行不行|够不够|对吗|[吗呢嘛]"
+_ZH_ASKS = (r"哪|谁|多少|多大|多久|多长|几[个次组遍行层]|咋|是否|能否|可否|对不对|行不行|够不够|对吗|[吗呢嘛]|"
+            r"疑问|疑惑|困惑")
 _ZH_JUDGES_ITS_ATTEMPT = r"不对|不行|不够|错了|错在|写错|写反|只过|过了|对了"
 _ZH_ASKS_FOR_HELP = r"帮|看看|看一下|解释|请教|提问|大佬|大家|各位|萌新|新手|小白|新人|菜鸟|蒟蒻"
 ZH_QUESTION_WORDS = "|".join((_ZH_ASKS, _ZH_JUDGES_ITS_ATTEMPT, _ZH_ASKS_FOR_HELP))
@@ -34,13 +35,16 @@ ZH_QUESTION_WORDS = "|".join((_ZH_ASKS, _ZH_JUDGES_ITS_ATTEMPT, _ZH_ASKS_FOR_HEL
 # "第K个最大元素" have a letter, not a numeral).
 ZH_TEST_POSITION = r"^第[一二三四五六七八九十两\d]+[个组次条行点]"
 # A name never ends on a structural or aspect particle: "队列为空的（时候）", "只过了".
-_ZH_CLAUSE_END = re.compile(r"[的了着]$")
+# ...nor on 题: "蓝桥杯练习题", "作业题" name a kind or a set of problems, not one.
+_ZH_CLAUSE_END = re.compile(r"[的了着题]$")
 
 # English words of a defect report or a tutorial, which no problem's title uses.
 EN_DEFECT_WORDS = frozenset(("bug bugs buggy crash crashes overflow overflows underflow exception exceptions "
-                             "initialization initialisation typo leak leaks slow slower wrong broken fix").split())
+                             "initialization initialisation typo leak leaks slow slower wrong broken fix "
+                             # ...and of a post about the student ("Confused About …", "First Post - …")
+                             "confused confusing advice doubt doubts newbie beginner noob struggling post").split())
 
 
 def ends_like_a_clause(phrase: str) -> bool:
-    """A Chinese phrase that ends on a particle ("队列为空的", "只过了"): part of a sentence, no name."""
+    """A Chinese phrase ending on a particle ("队列为空的", "只过了") or on 题 ("蓝桥杯练习题"): no problem's name."""
     return _ZH_CLAUSE_END.search(phrase.strip()) is not None

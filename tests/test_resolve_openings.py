@@ -58,6 +58,9 @@ ZH_OPENINGS = [
     "为什么这样写会超时",
     "Python 写的二分为什么超时",  # the language, then a technique
     "本地能过提交就报错",
+    "小小的疑问",  # names the post, not a problem
+    "蓝桥杯练习题 求助",  # a set of problems
+    "一个很奇怪的问题：本地和线上结果不一样",
 ]
 
 EN_OPENINGS = [
@@ -72,6 +75,8 @@ EN_OPENINGS = [
     "Linked List Reversal Bug",
     "Stack Overflow in my DFS",
     "Wrong Answer on Test Case 5",
+    "Confused About Recursion Base Case",  # speaks of the student
+    "First Post - Need Advice on DP",
 ]
 
 
@@ -119,7 +124,7 @@ def test_an_opening_before_a_missing_title_still_reports_it(base, question, titl
 # --------------------------------------------------------------------------- the rule's parts
 
 
-@pytest.mark.parametrize("phrase,clause", [("队列为空的", True), ("只过了", True), ("拿着", True),
+@pytest.mark.parametrize("phrase,clause", [("队列为空的", True), ("只过了", True), ("拿着", True), ("作业题", True),
                                            ("滑动窗口最大值", False), ("二叉树的最大深度", False)])
 def test_a_phrase_ending_on_a_particle_is_a_clause(phrase, clause):
     assert ends_like_a_clause(phrase) is clause
