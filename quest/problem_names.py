@@ -301,7 +301,7 @@ CONTEST_NAME = re.compile(r"^\s*(?:educational\s+)?(?:(?:bi)?weekly\s+contest|ro
 
 # What makes a Chinese phrase a clause, not a title: "有个" / "一个" / "几个" (not 下一个, 第一个), adverbs
 # ("开机就蓝屏"), a pronoun ("整除它本身"), a description ("一道树形 dp").
-ZH_CLAUSE = re.compile(r"有个|有一个|(?<![下第])一个|一道|几个|有几|某[个道题]|[就才又很太它都也了]|"
+ZH_CLAUSE = re.compile(r"有个|有一个|(?<![下第])一个|一道|几个|有几|某[个道题]|[就才又很太它都也]|"
                        rf"{ZH_TEST_POSITION}")
 # Verdicts, languages and technique acronyms written in capitals after a judge: no problem code or title.
 VERDICT_WORDS = frozenset(("tle mle wa re ce ac ole pe sigsegv sigfpe sigabrt nzec java cpp python pypy gcc ide "

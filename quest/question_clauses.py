@@ -40,7 +40,7 @@ _ZH_CLAUSE_END = re.compile(r"[的了着题]$")
 
 # English words of a defect report or a tutorial, which no problem's title uses.
 EN_DEFECT_WORDS = frozenset(("bug bugs buggy crash crashes overflow overflows underflow exception exceptions "
-                             "initialization initialisation typo leak leaks slow slower wrong broken fix "
+                             "initialization initialisation typo leak leaks slow slower wrong fix "
                              # ...and of a post about the student ("Confused About …", "First Post - …")
                              "confused confusing advice doubt doubts newbie beginner noob struggling post").split())
 

@@ -116,6 +116,8 @@ def test_an_opening_before_a_base_title_resolves_that_problem(base, question, pi
     ("Python 写的 Jump Game 为什么超时", "Jump Game"),
     ("二叉树的最小深度 哪里写错了", "二叉树的最小深度"),
     ("跳跃游戏这道题贪心哪里错了", "跳跃游戏"),
+    ("除了自身以外数组的乘积 不能用除法怎么办", "除了自身以外数组的乘积"),  # 了 inside a title is no clause
+    ("Broken Calculator: my greedy from X fails", "Broken Calculator"),
 ])
 def test_an_opening_before_a_missing_title_still_reports_it(base, question, title):
     assert res(base, question) == Resolution(None, "name", title, missing_id=title)
