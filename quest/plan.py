@@ -55,7 +55,7 @@ from quest.query import MAX_QUERY_CHARS, key_code_lines
 from quest.request import Request
 from quest.retrieval.tokenize import to_simplified, tokenize
 from quest.title_abbreviations import sibling_title, spelled_out
-from quest.title_shapes import Shape, title_shapes
+from quest.title_shapes import Shape, opening, title_shapes
 from quest.topic_words import TopicWords
 from quest.zh_numbers import ordinal_ids
 
@@ -141,6 +141,7 @@ class Catalogue:
         self.titles: dict[str, str] = {}
         self.shown: dict[str, str] = {}  # normalized title -> the title as written
         self.weak: set[str] = set()
+        self.short: set[str] = set()
         self.slugs: dict[str, str] = {}
         for pid, p in problems.items():
             written = {squash(t): t for t in (p.title_zh, p.title_en, *p.aka) if t and squash(t)}
@@ -153,6 +154,8 @@ class Catalogue:
                 self.titles[key] = pid
                 if technique or (not key.isascii() and len(key) <= 2):
                     self.weak.add(key)
+                if not technique and not key.isascii() and len(key) <= 2:
+                    self.short.add(key)  # "子集": weak as a word, a title where a question opens with it alone
             if p.title_en:
                 self.slugs[slug(p.title_en)] = pid
         self.loose = LooseTitles(self.shown, skip=self.weak)
@@ -294,7 +297,7 @@ def _other_judge_url(text: str, at: int) -> str | None:
 
 def _leading_number_with_title(text: str, cat: Catalogue) -> Resolution | None:
     """'146 LRU缓存机制 ...': a bare leading number counts when that problem's title follows it."""
-    m = re.match(r"^\s*(\d+)\s+(\S.*)", text, re.S)
+    m = re.match(r"^\s*(?:No\.\s*)?(\d+)\s+(\S.*)", text, re.S)  # "No. 11 盛水…": a problem list's numbering
     if m and m.group(1) not in cat.problems:  # "371 sum of two integers in C: …" (`quest.leading_ids`)
         named = leading_title(text)
         return Resolution(None, "id", f"{named[0]} {named[1]}", missing_id=named[0]) if named else None
@@ -379,7 +382,9 @@ def _title_inside(question: str, cat: Catalogue) -> Resolution | None:
     best: tuple[int, str, str] | None = None
     other: str | None = None  # the longer or sequel title the question names instead
     for key, pid in cat.titles.items():
-        if key not in text or (key in cat.weak and key != text) or (best is not None and len(key) <= best[0]):
+        if key not in text or (best is not None and len(key) <= best[0]):
+            continue
+        if key in cat.weak and key != text and not (key in cat.short and _opens_with(question, key)):
             continue
         spans = [(where[m.start()], where[m.start() + len(key) - 1] + 1) for m in re.finditer(re.escape(key), text)]
         spans = [(start, end) for start, end in spans if not _in_identifier(written, start, end)]
@@ -393,6 +398,16 @@ def _title_inside(question: str, cat: Catalogue) -> Resolution | None:
     if best is not None:
         return Resolution(best[2], "title", best[1])
     return Resolution(None, "title", other, missing_id=other) if other else None
+
+
+def _opens_with(question: str, key: str) -> bool:
+    """The question opens with the short title `key`, set off by a space or a punctuation mark ("子集 回溯…",
+    "【求助】子集：…"): the student names the problem. Inside a sentence ("求子集的时候") it is only a word."""
+    text = opening(unicodedata.normalize("NFKC", question))
+    return squash(text[:len(key)]) == key and (text[len(key):len(key) + 1] or " ") in _SET_OFF
+
+
+_SET_OFF = frozenset(" \t\n:：,，?？!！;；")
 
 
 _IDENTIFIER_CHAR = re.compile(r"[A-Za-z0-9_]")
@@ -533,14 +548,26 @@ def without_names(question: str, problem: Problem, resolution: Resolution) -> st
     """
     if resolution.rule == "id" and resolution.evidence:
         question = _without_id(question, resolution.evidence)
+    titles = sorted((t for t in (problem.title_zh, problem.title_en, *problem.aka) if t), key=len, reverse=True)
     for pid in {problem.id, problem.display_id}:  # "做 300. 最长上升子序列": the number beside the title
-        alone = rf"(?<![\w.\[,=<>])(?<![=<>] )(?:#|第|LC|lc)?{re.escape(pid)}(?:\.|题|題)?(?![\w\],])"
-        question = re.sub(alone, " ", question)
-    for name in sorted((t for t in (problem.title_zh, problem.title_en, *problem.aka) if t), key=len, reverse=True):
+        question = _without_problem_number(question, pid, titles)
+    for name in titles:
         question = without_title(question, name)
     if resolution.rule == "title" and len(resolution.evidence) > 2:  # a loosely written title, as written
         question = without_title(question, resolution.evidence)
     return question.strip(" \t-–—:：,，.。|")
+
+
+def _without_problem_number(question: str, pid: str, titles: Sequence[str]) -> str:
+    """The question without the problem's number where it names the problem: marked ("#3", "第3题", "LC3",
+    "3."), opening the question, or just before a title ("做 300 最长上升子序列"). Elsewhere the same number is
+    the student's data ("abba" 输出 3, 预期 2) and stays."""
+    edge = r"(?<![\w.\[,=<>])(?<![=<>] )"
+    number = re.escape(pid)
+    marked = rf"{edge}(?:(?:#|第|LC|lc){number}(?:\.|题|題)?|{number}(?:\.|题|題))(?![\w\],])"
+    named = "|".join(re.escape(t) for t in titles) or r"(?!)"
+    beside = rf"{edge}{number}(?=\s*(?:{named}))|^\s*{number}(?![\w.\],])"
+    return re.sub(rf"{marked}|{beside}", " ", question, flags=re.I)
 
 
 def _without_id(question: str, evidence: str) -> str:
@@ -598,8 +625,9 @@ def _shape_named(shape: Shape, request_text: str, cat: Catalogue, topics: TopicW
         return None
     found = _by_name(NamedTitle(text, bounded=shape.bounded), cat)
     if found is not None and found.missing_id is not None:
-        if _reworded_base_title(text, cat):  # "盛水最多的容器": 11 misremembered, not another problem
-            return None
+        reworded = _reworded_base_title(text, cat)
+        if reworded is not None:  # "盛水最多的容器": 11 misremembered, not another problem
+            return Resolution(reworded, "title", shape.text)
         return Resolution(None, "name", shape.text, missing_id=shape.text)
     return found
 
@@ -610,14 +638,15 @@ REWORDED = 0.9
 _TITLE_FILLERS = frozenset(("the", "a", "an", "of", "in", "to", "with", "and", "for", "的"))
 
 
-def _reworded_base_title(text: str, cat: Catalogue) -> bool:
+def _reworded_base_title(text: str, cat: Catalogue) -> str | None:
+    """The base problem whose title `text` rewords, if any."""
     mine = _units(text)
-    for title in cat.shown.values():
+    for key, title in cat.shown.items():
         theirs = _units(title)
         common = sum((Counter(mine) & Counter(theirs)).values())
         if mine and theirs and common / max(len(mine), len(theirs)) >= REWORDED:
-            return True
-    return False
+            return cat.titles[key]
+    return None
 
 
 def _units(text: str) -> list[str]:

@@ -17,6 +17,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from quest.question_clauses import EN_DEFECT_WORDS, ZH_QUESTION_WORDS, ZH_TEST_POSITION
 from quest.retrieval.tokenize import to_simplified
 
 # After NFKC + casefold: "Ⅱ" -> "ii", "ＩＩ" -> "ii". A lone "v"/"x"/"i" is too often a word or a variable.
@@ -40,6 +41,7 @@ _ZH_STOP = re.compile(
     r"为什么|为啥|为何|怎么|怎样|如何|超时|超出|报错|错误|出错|提交|一直|总是|老是|通过|过不了|没过|求助|求问|请问|"
     r"问题|题解|解法|思路|做法|代码|这道|这题|这个|时候|运行|结果|答案|出现|显示|遇到|卡在|能不能|可以|是不是|有没有|"
     r"什么|用了|用的|使用|我的|我用|我在|做题|刷题|刷完|刷了|刷到|里面|以及|并且|但是|不过|一题|这里|样例|测试|输出|输入|内存|解答|执行|"
+    rf"{ZH_QUESTION_WORDS}|"  # asks, judges the attempt, asks for help (`quest.question_clauses`)
     r"[，。？！、；：（）()\[\]【】,.?!;:\n]")
 _EN_STOP = frozenset((
     "why", "how", "what", "when", "where", "which", "is", "are", "was", "were", "keeps", "keep", "gets", "get",
@@ -227,7 +229,7 @@ HEADLINE_WORDS = frozenset((
     "basics tips tricks technique techniques mistakes mistake pitfalls pitfall guide tutorial introduction "
     "intro overview representation template templates patterns cheatsheet notes explained static debugging "
     "rounding casting versus behavior behaviour semantics"
-).split())
+).split()) | EN_DEFECT_WORDS
 
 
 def _leading_title(text: str) -> NamedTitle | None:
@@ -299,7 +301,8 @@ CONTEST_NAME = re.compile(r"^\s*(?:educational\s+)?(?:(?:bi)?weekly\s+contest|ro
 
 # What makes a Chinese phrase a clause, not a title: "有个" / "一个" / "几个" (not 下一个, 第一个), adverbs
 # ("开机就蓝屏"), a pronoun ("整除它本身"), a description ("一道树形 dp").
-ZH_CLAUSE = re.compile(r"有个|有一个|(?<![下第])一个|一道|几个|有几|某[个道题]|[就才又很太它都也]")
+ZH_CLAUSE = re.compile(r"有个|有一个|(?<![下第])一个|一道|几个|有几|某[个道题]|[就才又很太它都也]|"
+                       rf"{ZH_TEST_POSITION}")
 # Verdicts, languages and technique acronyms written in capitals after a judge: no problem code or title.
 VERDICT_WORDS = frozenset(("tle mle wa re ce ac ole pe sigsegv sigfpe sigabrt nzec java cpp python pypy gcc ide "
                             "api faq oj eof dp bfs dfs").split())

@@ -15,6 +15,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from quest.leading_ids import _ZH_CLASSIFIERS
 from quest.problem_names import (
     _EN_STOP,
     _GENERIC,
@@ -26,8 +27,10 @@ from quest.problem_names import (
     HEADLINE_WORDS,
     JUDGES,
     KIND_OF_PROBLEM,
+    VERDICT_WORDS,
     ZH_CLAUSE,
 )
+from quest.question_clauses import ends_like_a_clause
 from quest.retrieval.tokenize import to_simplified
 from quest.topic_words import _words
 
@@ -123,8 +126,8 @@ _HAN = re.compile(r"[\u4e00-\u9fff]")
 # "X这道题" / "X这题" / "X那道题": X is the run of characters just before (after a verb like 做, 写, 刷, 关于).
 _ZH_REFERENCE = re.compile(r"([\u4e00-\u9fffA-Za-z0-9]{2,24}(?:\s?(?:II|III|IV|Ⅱ|Ⅲ|[2-9]))?)\s*"
                            r"(?:这道题|这一题|这个题|这题|那道题|这道|这个问题)")
-_ZH_DOING = re.compile(r"(?:做|写|刷|交)([\u4e00-\u9fffA-Za-z0-9]{2,24}?(?:\s?(?:II|III|IV|Ⅱ|Ⅲ|[2-9]))?)\s*"
-                       r"(?:的时候|时候|时|的时)")
+_ZH_DOING = re.compile(r"(?:做|写|刷|交)(?![法题])([\u4e00-\u9fffA-Za-z0-9]{2,24}?(?:\s?(?:II|III|IV|Ⅱ|Ⅲ|[2-9]))?)\s*"
+                       r"(?:的时候|时候|(?<!超)时|的时)")
 _ZH_LEAD_IN = re.compile(r"^.*(?:做|写|刷|关于|对于|请问|求助|请教|问一下|一下|在|看|交|卡在|卡)")
 _EN_REFERENCE = re.compile(r"(?<![A-Za-z])(?:the|on|solving|doing|for)\s+((?:[A-Za-z0-9][\w'+-]*\s+){1,7}?)"
                            r"(?:problem|question|task|challenge|exercise)\b", re.I)
@@ -163,7 +166,13 @@ _CONNECTORS = frozenset(("of", "in", "to", "with", "a", "an", "the", "and", "for
 
 
 # What a forum post puts before its title: a tag ("【求助】", "[C++]") or a plea ("求助：", "请问").
-_ZH_PLEA = re.compile(r"^\s*(?:求助|请问|问一下|提问|小白求助|新手求助)\s*[:：,，]?\s*")
+_ZH_PLEA = re.compile(r"^\s*(?:(?:萌新|新手|小白|新人|菜鸟|蒟蒻)?(?:求助|提问|请教|求问)|请问|问一下|大家好|"
+                      r"各位大佬|大佬们?)\s*[:：,，!！]?\s*")
+
+
+# The language the student wrote in, said in Chinese before the title ("Python 写的 Jump Game …", "用 C++ 实现的…").
+_ZH_IN_LANGUAGE = re.compile(r"^\s*用?\s*(?:python3?|java|c\+\+|cpp|c|go|golang|rust|javascript|js|typescript|ts|c#|"
+                             r"kotlin|swift)\s*(?:写的|写了|写|版本?的?|实现的?)\s*[:：,，]?\s*", re.I)
 
 
 # A kind of problem opening the question ("签到题 <title> …", "水题："): a label before the title, like a tag.
@@ -183,8 +192,22 @@ _HELPER_CALLS = frozenset(("max", "min", "abs", "sum", "gcd", "lcm", "len", "swa
                            "dfs", "bfs", "find", "check", "f", "g"))
 
 
-def _heads(text: str) -> list[Shape]:
+def opening(text: str) -> str:
+    """`text` from where its first phrase begins: after a tag ("【求助】"), a plea ("萌新求助："), a kind of
+    problem ("签到题"), the language it was written in ("Python 写的") and a list number ("No. 11")."""
     text = _KIND_LABEL.sub("", _ZH_PLEA.sub("", _TAG.sub("", text, count=1), count=1), count=1)
+    text = _ZH_IN_LANGUAGE.sub("", text, count=1)
+    label = _NUMBER_LABEL.match(text)
+    # "1000 以内的质数", "10 个数": a quantity (`quest.leading_ids`), not a label.
+    return (text[label.end():] if label and text[label.end()] not in _ZH_CLASSIFIERS else text).lstrip()
+
+
+# A problem list's number before a Chinese title ("No. 11 盛水最多的容器", "11. …", "#11 …"): a label, like a tag.
+_NUMBER_LABEL = re.compile(r"^\s*(?:No\.?\s*|#)?\d{1,5}\s*[.、．:：]?\s*(?=[\u4e00-\u9fff])", re.I)
+
+
+def _heads(text: str) -> list[Shape]:
+    text = opening(text)
     call = _CALL_TITLE.match(text)
     if call and call.group(1).split("(")[0].casefold() not in _HELPER_CALLS:
         return [Shape(call.group(1), "call")]
@@ -280,7 +303,9 @@ def _lead_word(word: str) -> bool:
 def _title_case(words: list[str]) -> bool:
     """Two or more words, each capitalized (connectors aside), none a question word or a verdict."""
     content = [w for w in words if w.casefold() not in _CONNECTORS or w[:1].isupper()]
-    if len(content) < 2 or any(w.casefold() in _EN_STOP or w.casefold() in HEADLINE_WORDS for w in words):
+    # A technique's acronym ("DFS Visits Node Twice", "Dp Table …") opens a topic, not a title.
+    if len(content) < 2 or any(w.casefold() in _EN_STOP or w.casefold() in HEADLINE_WORDS for w in words) or \
+            content[0].casefold() in VERDICT_WORDS:
         return False
     return all(w[:1].isupper() or w[:1].isdigit() for w in content) and not all(w.isdigit() for w in content)
 
@@ -292,7 +317,7 @@ def _han_title(name: str) -> bool:
     if han < 2 or (len(squashed) < 3 and not _SEQUEL.search(squashed.casefold())) or len(squashed) > 24:
         return False
     if squashed[0] in _ZH_SENTENCE_START or squashed in _GENERIC or _ZH_NOT_TITLE.search(squashed) or \
-            KIND_OF_PROBLEM.match(squashed) or ZH_CLAUSE.search(squashed):
+            KIND_OF_PROBLEM.match(squashed) or ZH_CLAUSE.search(squashed) or ends_like_a_clause(squashed):
         return False
     if re.sub(rf"^(?:{JUDGES})", "", squashed, flags=re.I) in _GENERIC:  # "洛谷月赛", "力扣周赛": a judge's contest
         return False

@@ -165,6 +165,28 @@ def test_every_split_is_reported_in_order_and_round_7_is_the_eighth(small_kb, tm
     assert (bm25["recall@1"], bm25["no_answer_empty"]) == (1.0, 1.0)
 
 
+def test_the_round_7_development_split_is_reported_after_the_held_out_ones(small_kb, tmp_path):
+    eval_dir = small_kb / "eval"
+    write_queries(eval_dir / "heldout-r6.jsonl", SMALL_QUERIES[:1])
+    write_queries(eval_dir / "dev-r7.jsonl", SMALL_QUERIES[1:])
+    out = run_quest("eval", "--modes", "bm25", kb=small_kb, data_dir=tmp_path / "data")
+    assert out.returncode == 0, out.stderr
+    assert [line for line in out.stdout.splitlines() if " queries from " in line] == [
+        f"3 queries from {eval_dir / 'queries.jsonl'} (tuning)",
+        f"1 queries from {eval_dir / 'heldout-r6.jsonl'} (held-out (round 6))",
+        f"2 queries from {eval_dir / 'dev-r7.jsonl'} (development (round 7))",
+    ]
+    out = run_quest("eval", "--json", "--modes", "bm25", kb=small_kb, data_dir=tmp_path / "data")
+    assert out.returncode == 0, out.stderr
+    splits = json.loads(out.stdout)["splits"]
+    assert list(splits) == ["tuning", "held-out (round 6)", "development (round 7)"]
+    r7 = splits["development (round 7)"]
+    assert r7["queries_file"] == str(eval_dir / "dev-r7.jsonl")
+    bm25 = r7["modes"]["bm25"]  # s2 (answered first) and s3 (off-topic, nothing found): this file's numbers
+    assert (bm25["n"], bm25["n_unanswerable"]) == (1, 1)
+    assert (bm25["recall@1"], bm25["no_answer_empty"]) == (1.0, 1.0)
+
+
 def test_bad_arguments_are_refused_with_a_message(small_kb, tmp_path):
     out = run_quest("eval", "--modes", "bm25,sparse", kb=small_kb, data_dir=tmp_path / "data")
     assert out.returncode == 2 and "unknown mode(s) sparse; choose from bm25, dense, hybrid" in out.stderr

@@ -44,6 +44,11 @@ def test_stopwords_are_dropped():
     assert tokenize("我的代码") == ["代码"]
 
 
+def test_how_a_chinese_question_asks_and_pleads_is_dropped_what_it_is_about_stays():
+    question = "萌新求助：递归写法哪里不对？大佬帮忙看看，是不是边界写错了呀"
+    assert tokenize(question) == ["递归", "写法", "不", "边界", "写错"]
+
+
 def test_empty():
     assert tokenize("") == []
     assert tokenize("   \n\t") == []
