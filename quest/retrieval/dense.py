@@ -17,6 +17,7 @@ scan with a bitmap of the allowed rows.
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -33,8 +34,7 @@ LARGE_SUBSET = 4  # a restriction to more than 1/4 of the rows is one filtered s
 # with one, 0.55 ms and 33 ms (a parallel region waits for a core another process holds). A server
 # answers several requests at once anyway. Training and filling an IVF index use every core.
 SEARCH_THREADS = 1
-COPY_RUNS_BELOW = 16  # a run of rows under 1/16 of the index is searched in a scratch copy (search_range)
-COPY_RUNS_UP_TO = 8192  # ... if it has at most this many rows (16 MB of 1024-d codes)
+COPY_RUNS_UP_TO = 8192  # a run of at most this many rows (16 MB of 1024-d codes) is read ahead (search_range)
 # FAISS ranks by its float16 arithmetic, which orders rows whose float32 scores are equal its own way. It
 # is asked for this many rows beyond k, so that a tie at the k-th score is cut by row after the float32
 # re-score, as every other list is cut (and as the Milvus store reproduces: milvus_hybrid.py).
@@ -109,6 +109,7 @@ class DenseIndex:
         self.ivf = ivf  # optional approximate index over the same rows (ids = row numbers)
         self.dim = index.d
         self._vectors: np.ndarray | None = None
+        self._scanners = threading.local()  # one FAISS scanner per thread (_scanner)
 
     def build_approximate(self, nlist: int | None = None, seed: int = 0) -> None:
         """Train and fill an IVF index (IVF_CODES) over these rows, for approximate global search."""
@@ -227,30 +228,46 @@ class DenseIndex:
         return [(int(rows[i]), float(sims[i])) for i in _best(sims, k, rows)]
 
     def search_range(self, query: np.ndarray, lo: int, hi: int, k: int) -> list[tuple[int, float]]:
-        """Exact top-k among rows lo..hi-1 (one problem's rows, stored together: see layout.py).
+        """Exact top-k among rows lo..hi-1 (one problem's rows, or the general documents': stored together,
+        see layout.py).
 
-        FAISS computes the products from the float16 codes of those rows only (~0.5 ms for 2,500
-        rows), where gathering them and converting to float32 in numpy costs ~12 ms.
+        FAISS's own float16 scanner runs over those rows' codes where they lie: no copy and no
+        per-row selector check over the whole index (`_scan_run`).
         """
         if hi <= lo or k <= 0:
             return []
         q = np.ascontiguousarray(query, dtype=np.float32).reshape(1, -1)
         if hi - lo <= COPY_RUNS_UP_TO:  # a problem's rows: read in one request, not a fault per 4 KB page
             pages.will_need(self.vectors[lo:hi])  # (a long run, the general documents, is read by every query)
-        if (hi - lo) * COPY_RUNS_BELOW <= self.size and hi - lo <= COPY_RUNS_UP_TO:
-            # FAISS checks the selector for every row of the index (~1.5 ms at 1M rows); a small run's
-            # codes are copied into a scratch index instead (5 MB for 2,500 rows, ~0.4 ms). A long run
-            # (the general documents: 50k rows at 1M) would be 100 MB to copy: the selector is cheaper.
-            scratch = _empty_index(self.dim)
-            scratch.add_sa_codes(self.vectors[lo:hi].view(np.uint8))
-            _, ids = scratch.search(q, min(k + TIE_EXTRA, hi - lo))
-            ids = np.where(ids >= 0, ids + lo, -1)
-        else:
-            params = faiss.SearchParameters(sel=faiss.IDSelectorRange(int(lo), int(hi)))
-            _, ids = self.index.search(q, min(k + TIE_EXTRA, hi - lo), params=params)
-        rows = ids[0][ids[0] >= 0].astype(np.int64)
+        rows = self._scan_run(q, lo, hi, min(k + TIE_EXTRA, hi - lo))
         sims = self.rescore(rows, q)
         return [(int(rows[i]), float(sims[i])) for i in _best(sims, k, rows)]
+
+    def _scan_run(self, q: np.ndarray, lo: int, hi: int, k: int) -> np.ndarray:
+        """The rows FAISS's search would keep among lo..hi-1: the same scanner, arithmetic and heap.
+
+        `index.search` with a range selector scans every row of the index and checks the selector for
+        each (~1.7 ms of ~6.7 at 1M rows for the general documents' 51,600), and a scratch index
+        copies the codes. The scanner is handed the run's codes in place instead: each row's product
+        is computed by the same code on the same bytes, and rows enter the heap in the same (row)
+        order, so the kept rows are the same, ties included (tests/retrieval/test_dense_runs.py).
+        """
+        scanner = self._scanner()
+        scanner.set_query(faiss.swig_ptr(q))
+        sims = np.full(k, -np.inf, dtype=np.float32)  # an all-equal min-heap: what FAISS's search starts from
+        ids = np.full(k, -1, dtype=np.int64)
+        codes = self.vectors[lo:hi].view(np.uint8)
+        scanner.scan_codes(hi - lo, faiss.swig_ptr(codes), None, faiss.swig_ptr(sims), faiss.swig_ptr(ids), k)
+        return ids[ids >= 0] + lo  # (store_pairs with list 0: the label is the position in the run)
+
+    def _scanner(self) -> faiss.InvertedListScanner:
+        """This thread's scanner of the float16 codes (set_query mutates it; FAISS's wrapper never frees one)."""
+        scanner = getattr(self._scanners, "scanner", None)
+        if scanner is None:
+            scanner = self.index.sq.select_InvertedListScanner(faiss.METRIC_INNER_PRODUCT, None, True, None, False)
+            scanner.list_no = 0
+            self._scanners.scanner = scanner
+        return scanner
 
     def search_rows(self, query: np.ndarray, rows: np.ndarray, k: int) -> list[tuple[int, float]]:
         """Exact top-k among `rows` only."""

@@ -111,6 +111,7 @@ class Retriever:
         self.catalogue = Catalogue(kb.problems)
         # From the index's columns: no chunk is decoded until a search returns it.
         self._general_rows = np.flatnonzero(index.chunks.problem == NO_PROBLEM).astype(np.int64)
+        self._general_rows.flags.writeable = False  # the same array every request: scopes of it are kept
         self._everything_but: dict[frozenset[str], np.ndarray] = {}
         # Per problem, the verdicts its error-pattern documents explain.
         self._bug_verdicts: dict[str, set[str]] = {}

@@ -5,11 +5,9 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
-import pytest
 
 from quest.kb.documents import KnowledgeBase
 from quest.kb.markdown import load_knowledge_base
-from quest.retrieval import dense as dense_module
 from quest.retrieval import index as index_module
 from quest.retrieval.dense import DenseIndex
 from quest.retrieval.index import build_index, compact_index, update_index
@@ -96,9 +94,7 @@ def test_compaction_regroups_a_delta_into_its_problem_and_changes_no_result(sett
         updated.dense.vectors[updated.rows_by_doc["p239-explain-en"]])
 
 
-@pytest.mark.parametrize("copy_below", [1, 10**9])  # runs searched with a range selector / in a scratch copy
-def test_dense_search_over_contiguous_runs_equals_the_exact_product(copy_below, monkeypatch):
-    monkeypatch.setattr(dense_module, "COPY_RUNS_BELOW", copy_below)
+def test_dense_search_over_contiguous_runs_equals_the_exact_product():
     rng = np.random.default_rng(3)
     vectors = rng.standard_normal((700, 32)).astype(np.float32)
     vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
