@@ -5,6 +5,7 @@ pytest_plugins: list[str] = [
     "tests.fakes.ollama_server",
     "tests.fakes.retriever",
     "tests.fakes.app_server",
+    "tests.fakes.catalogue",
 ]
 
 # CI=true: every skip is a failure (see tests/ci_skips.py).

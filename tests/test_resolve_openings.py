@@ -6,23 +6,18 @@ Resolution runs against the starter base (its problems and the words of its gene
 `quest.plan` does at run time.
 """
 
-from pathlib import Path
 
 import pytest
 
-from quest.kb.markdown import load_knowledge_base
 from quest.plan import Catalogue, Resolution, plan, resolve, squash
 from quest.question_clauses import ends_like_a_clause
 from quest.request import Request
 from quest.title_shapes import title_shapes
 
-ROOT = Path(__file__).resolve().parent.parent
-
 
 @pytest.fixture(scope="module")
-def base() -> Catalogue:
-    kb = load_knowledge_base(ROOT / "knowledge")
-    return Catalogue(kb.problems, [f"{d.title}\n{d.text}" for d in kb.documents if d.problem_id is None])
+def base(starter_catalogue: Catalogue) -> Catalogue:
+    return starter_catalogue
 
 
 def res(cat: Catalogue, question: str) -> Resolution:

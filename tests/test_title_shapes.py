@@ -19,9 +19,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
-def base() -> Catalogue:
-    kb = load_knowledge_base(ROOT / "knowledge")
-    return Catalogue(kb.problems, [f"{d.title}\n{d.text}" for d in kb.documents if d.problem_id is None])
+def base(starter_catalogue: Catalogue) -> Catalogue:
+    return starter_catalogue
 
 
 # --------------------------------------------------------------------------- shapes

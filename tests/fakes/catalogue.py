@@ -1,0 +1,17 @@
+"""The starter base's catalogue (its problems and the words of its general documents), as `quest.plan`
+resolves against it at run time. Read once per test session: several resolution test modules share it."""
+
+from pathlib import Path
+
+import pytest
+
+from quest.kb.markdown import load_knowledge_base
+from quest.plan import Catalogue
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+@pytest.fixture(scope="session")
+def starter_catalogue() -> Catalogue:
+    kb = load_knowledge_base(ROOT / "knowledge")
+    return Catalogue(kb.problems, [f"{d.title}\n{d.text}" for d in kb.documents if d.problem_id is None])
