@@ -25,7 +25,7 @@ _UNITS = frozenset((
     "submission", "attempt", "way", "more", "less", "out", "of", "bit", "char", "character", "row", "column",
     "x", "by", "to", "and", "or"))
 # Chinese after a quantity: a classifier ("10 个数") or an approximation ("1000 以内", "20 多行").
-_ZH_CLASSIFIERS = frozenset("个只条次位组行秒分年月天毫米兆千万亿倍块元号级层名道题种遍周轮页以多余来几左上下内")
+ZH_CLASSIFIERS = frozenset("个只条次位组行秒分年月天毫米兆千万亿倍块元号级层名道题种遍周轮页以多余来几左上下内")
 
 
 def leading_title(question: str) -> tuple[str, str] | None:
@@ -41,7 +41,7 @@ def leading_title(question: str) -> tuple[str, str] | None:
             return m.group(1), title
         return None
     m = _LEADING_ZH.match(text)
-    if m and m.group(2)[0] not in _ZH_CLASSIFIERS and m.group(2)[0] not in _ZH_SENTENCE_START and \
+    if m and m.group(2)[0] not in ZH_CLASSIFIERS and m.group(2)[0] not in _ZH_SENTENCE_START and \
             not _ZH_STOP.search(m.group(2)):
         return m.group(1), m.group(2)
     return None

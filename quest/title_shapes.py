@@ -15,7 +15,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from quest.leading_ids import _ZH_CLASSIFIERS
+from quest.leading_ids import ZH_CLASSIFIERS
 from quest.problem_names import (
     _EN_STOP,
     _GENERIC,
@@ -199,7 +199,7 @@ def opening(text: str) -> str:
     text = _ZH_IN_LANGUAGE.sub("", text, count=1)
     label = _NUMBER_LABEL.match(text)
     # "1000 以内的质数", "10 个数": a quantity (`quest.leading_ids`), not a label.
-    return (text[label.end():] if label and text[label.end()] not in _ZH_CLASSIFIERS else text).lstrip()
+    return (text[label.end():] if label and text[label.end()] not in ZH_CLASSIFIERS else text).lstrip()
 
 
 # A problem list's number before a Chinese title ("No. 11 盛水最多的容器", "11. …", "#11 …"): a label, like a tag.
