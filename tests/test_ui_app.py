@@ -16,7 +16,7 @@ from quest.i18n import t
 from quest.kb.documents import Problem
 from quest.request import Request
 from quest.settings import Settings
-from quest.ui.desk import TurnView
+from quest.ui.desk import TurnControl, TurnView
 from quest.ui.form import FormValues, problem_resolver
 from quest.ui.layout import (
     ASSETS,
@@ -244,6 +244,41 @@ def test_session_history_and_the_browser_copy_round_trip():
     assert restored.turns[0].sources == first.sources and restored.turns[0].form.problem == "239"
     assert restored.recent("(untitled)") == [("q1", session.conversation_id)]
 
+
+class WatchedControl(TurnControl):
+    """A streaming answer's control that records what the chat held when it was told to stop: the stream's
+    last update shows exactly that, and it may reach the page after Clear's own update."""
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session, self.seen_on_cancel = session, None
+
+    def cancel(self, reason: str = "stop") -> None:
+        self.seen_on_cancel = (reason, self.session.messages(), self.session.source_groups())
+        super().cancel(reason)
+
+
+def test_clear_empties_the_conversation_before_it_stops_the_stream():
+    session = Session()
+    session.turns = [TurnRecord("q1", "", [{"role": "user", "content": "q1"}, {"role": "assistant", "content": "part"}],
+                                sources=[{"number": 1, "title": "T", "score": 0.5, "text": "x"}])]  # fmt: skip
+    control = session.control = WatchedControl(session)
+    session.start_new()
+    assert control.seen_on_cancel == ("clear", [], [])
+    assert control.cancelled and session.control is None and session.messages() == []
+
+
+
+def test_opening_another_conversation_switches_before_it_stops_the_stream():
+    earlier = Session()
+    answered = [{"role": "user", "content": "q0"}, {"role": "assistant", "content": "a0"}]
+    earlier.turns = [TurnRecord("q0", "a0", answered)]
+    stored = earlier.save(FormValues())
+    session = Session()
+    session.turns = [TurnRecord("q1", "", [{"role": "user", "content": "q1"}])]
+    control = session.control = WatchedControl(session)
+    session.restore(stored, earlier.conversation_id)
+    assert control.seen_on_cancel == ("clear", earlier.messages(), earlier.source_groups())
 
 def test_a_tampered_browser_copy_is_read_defensively():
     session = Session()

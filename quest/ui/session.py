@@ -102,10 +102,13 @@ class Session:
             self.control = None
 
     def start_new(self) -> None:
-        self.stop_streaming("clear")
+        # The conversation is emptied before a streaming answer is stopped: the stream's last update (its
+        # "stopped" view) then shows the empty chat too. Stopped first, that update could carry the old
+        # turns and, arriving after Clear's own update, put the chat back.
         self.conversation_id = uuid.uuid4().hex[:12]
         self.turns = []
         self.last_stats = {}
+        self.stop_streaming("clear")
 
     # ------------------------------------------------------------------ the browser's copy
 
@@ -127,11 +130,11 @@ class Session:
         wanted = conversation_id or self.history_store.get("current")
         for conversation in _conversations(self.history_store):
             if conversation.get("id") == wanted:
-                self.stop_streaming("clear")
                 self.conversation_id = str(wanted)
                 stored_turns = [t for t in conversation.get("turns") or () if isinstance(t, Mapping)]
                 records = (TurnRecord.from_browser(t) for t in stored_turns)
                 self.turns = [r for r in records if r is not None][-MAX_TURNS:]
+                self.stop_streaming("clear")  # after the switch, as in start_new
                 break
         return FormValues.from_mapping(self.history_store.get("form"))
 
