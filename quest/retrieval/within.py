@@ -51,7 +51,7 @@ class WithinProblem:
         used = np.zeros((codes.size, len(self.words)), dtype=bool)
         used[per_row.ravel()[used_rows], used_words] = True
         self.idf = local_idf(used.sum(axis=0), codes.size)
-        self._at: dict[int, int] = {}  # row -> its index in `rows`, built by the first `order`
+        self._at = {row: i for i, row in enumerate(self.rows.tolist())}  # row -> its index in `rows`, for every part
 
     def order(self, tokens: Sequence[str], found: Sequence[int]) -> list[int]:
         """`found` (rows one part matched, in its order) reordered by that part's BM25 with each word's
@@ -63,8 +63,6 @@ class WithinProblem:
             j = self.words.get(token)
             if j is not None:
                 weights[j] += times * self.idf[j]
-        if not self._at:  # once for every part of the search, not a dict of the problem's rows per part
-            self._at = {row: i for i, row in enumerate(self.rows.tolist())}
         scores = (self.matrix @ weights).tolist()
         at = self._at
         # Stable: ties keep the part's own order.
