@@ -34,7 +34,7 @@ LARGE_SUBSET = 4  # a restriction to more than 1/4 of the rows is one filtered s
 # with one, 0.55 ms and 33 ms (a parallel region waits for a core another process holds). A server
 # answers several requests at once anyway. Training and filling an IVF index use every core.
 SEARCH_THREADS = 1
-COPY_RUNS_UP_TO = 8192  # a run of at most this many rows (16 MB of 1024-d codes) is read ahead (search_range)
+READ_AHEAD_RUNS_UP_TO = 8192  # a run of at most this many rows (16 MB of 1024-d codes) is read ahead (search_range)
 # FAISS ranks by its float16 arithmetic, which orders rows whose float32 scores are equal its own way. It
 # is asked for this many rows beyond k, so that a tie at the k-th score is cut by row after the float32
 # re-score, as every other list is cut (and as the Milvus store reproduces: milvus_hybrid.py).
@@ -237,7 +237,7 @@ class DenseIndex:
         if hi <= lo or k <= 0:
             return []
         q = np.ascontiguousarray(query, dtype=np.float32).reshape(1, -1)
-        if hi - lo <= COPY_RUNS_UP_TO:  # a problem's rows: read in one request, not a fault per 4 KB page
+        if hi - lo <= READ_AHEAD_RUNS_UP_TO:  # a problem's rows: read in one request, not a fault per 4 KB page
             pages.will_need(self.vectors[lo:hi])  # (a long run, the general documents, is read by every query)
         rows = self._scan_run(q, lo, hi, min(k + TIE_EXTRA, hi - lo))
         sims = self.rescore(rows, q)
