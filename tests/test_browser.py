@@ -294,7 +294,7 @@ def test_history_and_form_survive_a_reload(open_page, live_app: RunningApp):
     _pick(page, "q-recent", "Remember", "Remember this question")  # reopen it from the recent list
     page.wait_for_function("(document.querySelector('#q-chat') || {innerText: ''}).innerText"
                            ".includes('Remember this question')")  # fmt: skip
-    assert page.locator("#q-sources-panel .q-src").count() >= 1
+    page.wait_for_selector("#q-sources-panel .q-src")  # the reopened chat brings its sources back
 
 
 def test_math_regenerate_and_edit_the_last_question(open_page, live_app: RunningApp):
@@ -303,7 +303,9 @@ def test_math_regenerate_and_edit_the_last_question(open_page, live_app: Running
     _ask(page, "How fast is the deque version?")
     _wait_until(lambda: _answers(page) == 1, what="the answer")
     _idle(page)
-    assert page.locator("#q-chat .katex").count() >= 2  # inline and display math rendered
+    # Gradio loads KaTeX on first use and typesets after the text is in place, so the math
+    # appears a moment after the answer's last update: wait for it rather than count at once.
+    page.wait_for_function("document.querySelectorAll('#q-chat .katex').length >= 2")  # inline and display
     live_app.ollama.tokens = ["Regenerated answer."]
     page.locator("#q-regenerate").click()
     _wait_until(lambda: "Regenerated answer." in _last_answer(page).inner_text(), what="the regenerated answer")
