@@ -309,6 +309,7 @@ R4 = ROOT / "knowledge" / "eval" / "heldout-r4.jsonl"
 R5 = ROOT / "knowledge" / "eval" / "heldout-r5.jsonl"
 R6 = ROOT / "knowledge" / "eval" / "heldout-r6.jsonl"
 R7 = ROOT / "knowledge" / "eval" / "heldout-r7.jsonl"
+R8 = ROOT / "knowledge" / "eval" / "heldout-r8.jsonl"
 EARLIER_SPLITS = [ROOT / "knowledge" / "eval" / name
                   for name in ("queries.jsonl", "heldout.jsonl", "heldout-fresh.jsonl")]
 
@@ -319,7 +320,7 @@ def _sources(path: Path) -> list[str]:
     return [r["source"] for r in records if "source" in r]
 
 
-@pytest.mark.parametrize("split", [DEC, R4, R5, R6, R7], ids=["dec", "r4", "r5", "r6", "r7"])
+@pytest.mark.parametrize("split", [DEC, R4, R5, R6, R7, R8], ids=["dec", "r4", "r5", "r6", "r7", "r8"])
 def test_late_held_out_labels_name_existing_documents_and_problems(kb, split):
     """Checks the labels against the base; never runs retrieval on the set (it must stay unseen)."""
     queries = load_queries(split)
@@ -511,8 +512,9 @@ def test_r6_held_out_sources_are_used_once_across_all_eval_files():
 
 
 # --------------------------------------------------------------------------- the round-7 held-out set (labels only)
-# Round 7's unseen split, written after the r5 and r6 splits had been seen: labels, tags, group counts and sources
-# only, never its rankings (its labels are also checked against the base by the parametrized test above).
+# Round 7's unseen split, written after the r5 and r6 splits had been seen; measured at that round's start and end,
+# it is a development split since round 8 (reported as "development (round 7, retired held-out)"). Labels, tags,
+# group counts and sources (its labels are also checked against the base by the parametrized test above).
 
 R7_GROUPS = ("no_field", "not_in_base", "general", "off_topic")
 
@@ -565,6 +567,76 @@ def test_r7_held_out_sources_are_used_once_across_all_eval_files():
     assert {path.name for path in R7.parent.glob("*.jsonl")} >= {
         "queries.jsonl", "heldout.jsonl", "heldout-fresh.jsonl", "heldout-dec.jsonl", "heldout-r4.jsonl",
         "heldout-r5.jsonl", "heldout-r6.jsonl"}
+    assert sorted(set(sources) & others) == [], "a source already used by another split"
+
+
+# --------------------------------------------------------------------------- the round-8 held-out set (labels only)
+# Round 8's unseen split, written when every earlier held-out split had been seen: labels, tags, group counts and
+# sources only, never its rankings (its labels are also checked against the base by the parametrized test above).
+
+
+def test_r8_held_out_opens_with_a_comment_saying_what_it_is():
+    first = R8.read_text(encoding="utf-8").splitlines()[0]
+    assert first.startswith("// Held-out (round 8) set") and "2026-12-02" in first and "never tuned on" in first
+    assert "no retrieval was run" in first
+
+
+def test_r8_held_out_tags_say_what_each_question_holds():
+    for q in load_queries(R8):
+        assert "real" in q.tags, q.id
+        assert ("with_code" in q.tags) == bool(q.code.strip()), q.id
+        assert ("with_error" in q.tags) == bool(q.error.strip()), q.id
+        groups = set(R7_GROUPS) & set(q.tags)
+        assert len(groups) <= 1, q.id  # a question belongs to at most one of these groups
+        assert bool(groups) != bool(q.problem_id), q.id  # either a group or the problem field, never both
+        assert (not q.answerable) == bool({"unknown_problem", "off_topic"} & set(q.tags)), q.id
+        if "unknown_problem" in q.tags or "title_only" in q.tags:
+            assert "not_in_base" in q.tags, q.id
+        assert ("sanitizer" in q.tags) == ("Sanitizer" in q.error), q.id
+        if "traditional" in q.tags:
+            assert q.lang == "zh", q.id
+
+
+def test_r8_held_out_mix():
+    r8 = load_queries(R8)
+    tags = Counter(t for q in r8 for t in q.tags)
+    assert [q.id for q in r8] == [f"r8-{n:03d}" for n in range(1, 61)]
+    assert len({q.question for q in r8}) == len(r8), "duplicate questions"
+    assert (tags["no_field"], tags["not_in_base"], tags["general"], tags["off_topic"]) == (25, 13, 11, 3), tags
+    assert sum(1 for q in r8 if q.problem_id) == 8
+    assert Counter(q.lang for q in r8) == {"zh": 22, "en": 38}
+    assert (tags["traditional"], tags["sanitizer"], tags["cross_lingual"]) == (6, 2, 11), tags
+    # Problems outside the base: 7 have no document at all, the other 6 have general documents that help.
+    assert (tags["unknown_problem"], tags["title_only"]) == (7, 2), tags
+    assert sum(1 for q in r8 if not q.answerable) == 10
+    assert sum(1 for q in r8 if "not_in_base" in q.tags and "https://" in q.question) == 1
+    assert sum(1 for q in r8 if "general" in q.tags and q.error.strip()) == 9
+    assert sum(1 for q in r8 if any(m in q.error for m in RUNTIME_REPORT_MARKERS)) == 9
+    assert sum(1 for q in r8 if "with_code" in q.tags or "with_error" in q.tags) == 54
+    assert (tags["with_code"], tags["with_error"]) == (54, 44), tags
+    assert Counter(q.language for q in r8 if q.code.strip()) == {
+        "cpp": 19, "python": 18, "java": 7, "c": 4, "javascript": 3, "go": 2, "rust": 1}
+
+
+def test_r8_questions_naming_a_base_problem_in_their_text_label_that_problem():
+    # Each `no_field` question is about one base problem, and its labels include that problem's own documents.
+    named = []
+    for q in load_queries(R8):
+        if "no_field" in q.tags:
+            problems = {d.split("-")[0][1:] for d in q.relevant if d.split("-")[0][1:].isdigit()}
+            assert len(problems) == 1, (q.id, problems)
+            named.append(problems.pop())
+    assert len(named) == 25 and len(set(named)) == 19
+
+
+def test_r8_held_out_sources_are_used_once_across_all_eval_files():
+    sources = _sources(R8)
+    assert len(sources) == len(load_queries(R8)) and all(s.startswith("http") for s in sources)
+    assert len(set(sources)) == len(sources), "a source used twice"
+    others = {s for path in sorted(R8.parent.glob("*.jsonl")) if path != R8 for s in _sources(path)}
+    assert {path.name for path in R8.parent.glob("*.jsonl")} >= {
+        "queries.jsonl", "heldout.jsonl", "heldout-fresh.jsonl", "heldout-dec.jsonl", "heldout-r4.jsonl",
+        "heldout-r5.jsonl", "heldout-r6.jsonl", "heldout-r7.jsonl", "dev-r7.jsonl"}
     assert sorted(set(sources) & others) == [], "a source already used by another split"
 
 

@@ -2,8 +2,8 @@
 
 Measures retrieval on the labelled queries (knowledge/eval/queries.jsonl, plus the held-out splits
 heldout.jsonl, heldout-fresh.jsonl, heldout-dec.jsonl, heldout-r4.jsonl, heldout-r5.jsonl, heldout-r6.jsonl,
-heldout-r7.jsonl and dev-r7.jsonl beside it, each reported on its own) with whatever embedding model is configured
-(`--model`; `--model none` for BM25 only).
+heldout-r7.jsonl, dev-r7.jsonl and heldout-r8.jsonl beside it, each reported on its own) with whatever embedding
+model is configured (`--model`; `--model none` for BM25 only).
 Modes that need an embedding model are skipped, with a note, when none loads.
 """
 
@@ -21,13 +21,15 @@ from quest.settings import Settings
 #: The fresh, Dec and round-4 files were held out when they were written, then their misses were read to
 #: develop rules, so they are development splits now (the file names stay). `heldout-r5.jsonl` (round 5) and
 #: `heldout-r6.jsonl` (round 6, a second unseen before/after measure) are the unseen ones; see knowledge/eval/README.md.
-#: `heldout-r7.jsonl` is round 7's unseen set, written after r5 and r6 had been seen (labels from documents only);
-#: `dev-r7.jsonl` is round 7's development split (questions naming a problem only in their text, mostly Chinese),
-#: read and tuned on, reported last.
+#: `heldout-r7.jsonl` was round 7's unseen set; measured at that round's start and end, it is a development split
+#: now (retired held-out). `dev-r7.jsonl` is round 7's development split (questions naming a problem only in their
+#: text, mostly Chinese), read and tuned on. `heldout-r8.jsonl` is round 8's unseen set (labels from documents only,
+#: no retrieval run while it was written), reported last.
 HELD_OUT_SPLITS = (("held-out", "heldout.jsonl"), ("development (fresh)", "heldout-fresh.jsonl"),
                    ("development (Dec)", "heldout-dec.jsonl"), ("development (round 4)", "heldout-r4.jsonl"),
                    ("held-out (round 5)", "heldout-r5.jsonl"), ("held-out (round 6)", "heldout-r6.jsonl"),
-                   ("held-out (round 7)", "heldout-r7.jsonl"), ("development (round 7)", "dev-r7.jsonl"))
+                   ("development (round 7, retired held-out)", "heldout-r7.jsonl"),
+                   ("development (round 7)", "dev-r7.jsonl"), ("held-out (round 8)", "heldout-r8.jsonl"))
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
