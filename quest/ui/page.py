@@ -269,8 +269,10 @@ class QuestPage:
         lang = resolve_lang(interface_language)
         values = FormValues.from_fields(question, problem, language, code, verdict, error, tier, reasoning)
         session_id = (request.session_hash if request else "") or ""
-        control = session.control if session.control is not None else TurnControl()
-        session.control = control
+        control = session.control
+        if control is None:  # Stop or Clear came while this answer waited in the queue: it never starts
+            yield session.messages(), sources_panel_html(session.source_groups(), lang=lang), gr.update()
+            return
         req = values.to_request(default_tier=self.default_tier, ui_lang=lang, resolve_problem=self._resolver(),
                                 history=session.history(self.settings.history_turns), session_id=session_id)
         record = TurnRecord(question=req.question.strip(), answer="", form=values,
