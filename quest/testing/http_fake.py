@@ -102,8 +102,9 @@ class RecordingHandler(BaseHTTPRequestHandler):
         """Wait at a checkpoint of the owner's `pause_at` until a test calls `proceed()`; the client
         leaving, the server stopping or `pause_limit` seconds end the wait too."""
         owner = self.owner
+        gate = owner._proceed  # this stream's: a test that resets the fake does not hand its permits here
         deadline = time.monotonic() + owner.pause_limit
-        while not owner._proceed.acquire(timeout=0.02):
+        while not gate.acquire(timeout=0.02):
             if self._peer_closed() or owner._stopping.is_set() or time.monotonic() > deadline:
                 return
 
