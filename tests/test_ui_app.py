@@ -310,6 +310,28 @@ def test_stop_or_clear_while_the_answer_waits_in_the_queue_means_it_never_starts
     assert outputs == [(shown, sources_panel_html(session.source_groups(), lang="en"), gr.update())]  # question kept
 
 
+def test_a_first_visit_restores_nothing_over_what_the_student_typed_meanwhile(tmp_path):
+    """The page's load event may land after the student began typing (a busy server): with nothing kept in
+    the browser it must leave the chat and the form alone (it used to blank them)."""
+    import gradio as gr
+
+    from quest.ui.desk import HelpDesk
+    from quest.ui.page import QuestPage
+    from quest.ui.startup import Startup
+
+    settings = Settings(data_dir=tmp_path, kb_dir=tmp_path / "none")
+    page = QuestPage(settings, HelpDesk(settings, Startup.ready(FakeAssistant())), PROBLEMS)
+    page.build()
+    for stored in ({}, None, "not a dict"):
+        lang, *restored, _recent = page.restore_page(stored, "zh-CN", Session())
+        assert lang == "zh"
+        assert restored == [gr.update()] * 10  # chat, sources and the eight form fields untouched
+    kept = Session()
+    kept.turns = [TurnRecord("q0", "a0", [{"role": "user", "content": "q0"}, {"role": "assistant", "content": "a0"}])]
+    _, chat, _, question, *_ = page.restore_page(kept.save(FormValues(question="draft")), "en", Session())
+    assert chat == kept.messages() and question == "draft"  # a kept conversation and form do come back
+
+
 def test_a_tampered_browser_copy_is_read_defensively():
     session = Session()
     form = session.restore({"current": "c", "conversations": [

@@ -421,6 +421,8 @@ class QuestPage:
         except Exception:  # the browser's copy is untrusted: a bad one is dropped, never shown as an error
             log.warning("the browser's stored conversation could not be read; starting empty")
             session.history_store, values = {}, FormValues()
+        if not session.history_store:  # nothing kept (a first visit): what the student typed meanwhile stays
+            return (lang, *[gr.update() for _ in range(2 + len(self.form_fields))], self._recent_update(session, lang))
         return (
             lang, session.messages(), sources_panel_html(session.source_groups(), lang=lang),
             values.question, values.problem or None, values.language or "python", values.code, values.verdict,
