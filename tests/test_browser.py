@@ -230,10 +230,11 @@ def test_clear_during_an_answer_empties_chat_and_sources_without_errors(open_pag
     page.locator("#q-clear").click()
     assert live_app.ollama.client_closed.wait(10), "the Ollama stream was not closed"
     _idle(page)
-    # The clear's update can land after the stopped stream's last one under load: wait for it, then check both.
-    _wait_until(lambda: page.locator("#q-chat .message-row, #q-chat .bot-row, #q-chat .user-row").count() == 0,
-                what="the chat emptied")
-    assert page.locator("#q-sources-panel .q-src").count() == 0
+    # The clear's update can land after the stopped stream's last one under load, and a stream update made
+    # before the clear can land after it: wait for chat and sources to be empty together, read at one instant
+    # (read one after the other, such an update could land in between).
+    page.wait_for_function("document.querySelectorAll('#q-chat .message-row, #q-chat .bot-row, #q-chat .user-row')"
+                           ".length === 0 && document.querySelectorAll('#q-sources-panel .q-src').length === 0")
     _no_error_badges(page)
 
 
