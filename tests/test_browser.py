@@ -240,7 +240,7 @@ def test_clear_during_an_answer_empties_chat_and_sources_without_errors(open_pag
 
 def test_a_second_question_while_streaming_is_never_lost(open_page, live_app: RunningApp):
     live_app.ollama.tokens = [f"tok{i} " for i in range(60)]
-    live_app.ollama.delay = 0.1
+    live_app.ollama.pause_at = frozenset({3})  # still streaming while the second question is typed and Stop clicked
     page = open_page("en-US")
     _ask(page, "First question about TLE")
     _wait_until(lambda: "tok2" in _last_answer(page).inner_text(), what="a partial answer")
@@ -250,6 +250,7 @@ def test_a_second_question_while_streaming_is_never_lost(open_page, live_app: Ru
     assert page.locator("#q-question textarea").input_value() == "Second question about deque"
     page.locator("#q-stop").click()
     _idle(page)
+    live_app.ollama.proceed()  # the held model stream goes on, finds the answer stopped and is closed
     assert page.locator("#q-question textarea").input_value() == "Second question about deque"
     live_app.ollama.tokens = ["Second answer."]
     page.locator("#q-question textarea").press("Enter")
