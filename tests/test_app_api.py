@@ -21,11 +21,17 @@ pytestmark = pytest.mark.slow
 SLIDING_CODE = "def maxSlidingWindow(nums, k):\n    w = []\n    for x in nums:\n        w.append(x)\n        w.pop(0)\n"
 
 
-def _ask(app: RunningApp, **fields):
+def _ask(app: RunningApp, checkpoints: tuple[str, ...] = (), **fields):
+    """Every output of one /ask call. `checkpoints`: the partial answers at which the fake model was told
+    to pause (`pause_at`); each lets the model go on only once the client has received it."""
     job = app.client().submit(api_name="/ask", **fields)
-    outputs = []
+    outputs, waiting = [], list(checkpoints)
     for output in job:
         outputs.append(tuple(output))
+        if waiting and output[0] == waiting[0]:
+            waiting.pop(0)
+            app.ollama.proceed()
+    assert waiting == [], f"never received the partial answers {waiting}"
     final = tuple(job.result())
     if not outputs or outputs[-1] != final:
         outputs.append(final)
@@ -49,9 +55,13 @@ def test_ask_endpoint_is_documented_with_the_form_fields(live_app: RunningApp):
 
 
 def test_a_request_streams_partial_answers_then_the_full_answer_with_sources(live_app: RunningApp):
-    live_app.ollama.tokens = ["Your ", "`w.pop(0)` ", "is ", "O(k) ", "[1]", "; use ", "a deque", "."]
-    live_app.ollama.delay = 0.05
-    outputs = _ask(live_app, question="Why is my sliding window too slow?", problem="239", language="python",
+    tokens = ["Your ", "`w.pop(0)` ", "is ", "O(k) ", "[1]", "; use ", "a deque", "."]
+    live_app.ollama.tokens = tokens
+    # The model pauses after pieces 2, 4 and 6 until the client has those partial answers: it streams
+    # in parts however busy the machine is (a per-token delay raced the server's coalescing).
+    live_app.ollama.pause_at = frozenset({2, 4, 6})
+    parts = tuple("".join(tokens[:n]) for n in (2, 4, 6))
+    outputs = _ask(live_app, parts, question="Why is my sliding window too slow?", problem="239", language="python",
                    code=SLIDING_CODE, verdict="TLE", error="Time Limit Exceeded on test 14", tier="explain")
     answers = [o[0] for o in outputs]
     statuses = [o[2] for o in outputs]

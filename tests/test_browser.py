@@ -139,7 +139,8 @@ def _no_error_badges(page: Any) -> None:
 
 def test_student_flow_streams_shows_sources_and_stores_feedback(open_page, live_app: RunningApp, tmp_path: Path):
     live_app.ollama.tokens = list(ANSWER_TOKENS)
-    live_app.ollama.delay = 0.25
+    # The model pauses after pieces 2 and 5: the page must show each part before the rest exists.
+    live_app.ollama.pause_at = frozenset({2, 5})
     page = open_page("en-US")
 
     _pick(page, "q-problem", "sliding", "Sliding Window Maximum")
@@ -150,16 +151,15 @@ def test_student_flow_streams_shows_sources_and_stores_feedback(open_page, live_
     page.locator("#q-error textarea").fill("Time Limit Exceeded\nTest #14: n = 100000, k = 50000")
     page.locator("#q-question textarea").press("Enter")  # Enter sends
 
-    lengths: list[int] = []
-
-    def grew() -> bool:
-        text = _last_answer(page).inner_text() if _last_answer(page).count() else ""
-        if not lengths or len(text) != lengths[-1]:
-            lengths.append(len(text))
-        return "Complexity" in text
-
-    _wait_until(grew, what="the full answer")
-    assert len(lengths) >= 4, f"the answer did not stream: lengths seen {lengths}"
+    shown = []
+    for part, not_yet in (("times out", "shifts every element"), ("values decrease", "leave the window")):
+        _wait_until(lambda part=part: part in _last_answer(page).inner_text(), what=f"the answer up to {part!r}")
+        shown.append(_last_answer(page).inner_text())
+        assert not_yet not in shown[-1]
+        live_app.ollama.proceed()
+    _wait_until(lambda: "Complexity" in _last_answer(page).inner_text(), what="the full answer")
+    shown.append(_last_answer(page).inner_text())
+    assert len(shown[0]) < len(shown[1]) < len(shown[2]), f"the answer did not stream: {shown}"
     _idle(page)
     page.wait_for_selector("#q-sources-panel .q-src")
     assert page.locator("#q-sources-panel .q-src-cited").count() >= 1
@@ -187,11 +187,12 @@ def test_student_flow_streams_shows_sources_and_stores_feedback(open_page, live_
 
 def test_feedback_is_offered_only_on_finished_answers(open_page, live_app: RunningApp):
     live_app.ollama.tokens = [f"w{i} " for i in range(40)]
-    live_app.ollama.delay = 0.15
+    live_app.ollama.pause_at = frozenset({4})  # the answer stays half-written until the check is done
     page = open_page("en-US")
     _ask(page)
     _wait_until(lambda: "w3" in _last_answer(page).inner_text(), what="a partial answer")
     assert not page.locator("#q-like").is_visible()  # not on a half-written answer
+    live_app.ollama.proceed()
     _idle(page)
     assert page.locator("#q-like").is_visible()
     page.locator("#q-question textarea").fill("x" * 501)  # an error message, not an answer
@@ -229,16 +230,17 @@ def test_clear_during_an_answer_empties_chat_and_sources_without_errors(open_pag
     page.locator("#q-clear").click()
     assert live_app.ollama.client_closed.wait(10), "the Ollama stream was not closed"
     _idle(page)
-    # The clear's update can land after the stopped stream's last one under load: wait for it, then check both.
-    _wait_until(lambda: page.locator("#q-chat .message-row, #q-chat .bot-row, #q-chat .user-row").count() == 0,
-                what="the chat emptied")
-    assert page.locator("#q-sources-panel .q-src").count() == 0
+    # The clear's update can land after the stopped stream's last one under load, and a stream update made
+    # before the clear can land after it: wait for chat and sources to be empty together, read at one instant
+    # (read one after the other, such an update could land in between).
+    page.wait_for_function("document.querySelectorAll('#q-chat .message-row, #q-chat .bot-row, #q-chat .user-row')"
+                           ".length === 0 && document.querySelectorAll('#q-sources-panel .q-src').length === 0")
     _no_error_badges(page)
 
 
 def test_a_second_question_while_streaming_is_never_lost(open_page, live_app: RunningApp):
     live_app.ollama.tokens = [f"tok{i} " for i in range(60)]
-    live_app.ollama.delay = 0.1
+    live_app.ollama.pause_at = frozenset({3})  # still streaming while the second question is typed and Stop clicked
     page = open_page("en-US")
     _ask(page, "First question about TLE")
     _wait_until(lambda: "tok2" in _last_answer(page).inner_text(), what="a partial answer")
@@ -248,6 +250,7 @@ def test_a_second_question_while_streaming_is_never_lost(open_page, live_app: Ru
     assert page.locator("#q-question textarea").input_value() == "Second question about deque"
     page.locator("#q-stop").click()
     _idle(page)
+    live_app.ollama.proceed()  # the held model stream goes on, finds the answer stopped and is closed
     assert page.locator("#q-question textarea").input_value() == "Second question about deque"
     live_app.ollama.tokens = ["Second answer."]
     page.locator("#q-question textarea").press("Enter")
@@ -259,7 +262,7 @@ def test_a_second_question_while_streaming_is_never_lost(open_page, live_app: Ru
 def test_text_before_a_held_back_code_block_shows_with_a_placeholder(open_page, live_app: RunningApp):
     live_app.ollama.tokens = ["Before the code, look at line 5.\n\n", "```python\n",
                               *[f"x{i} = {i}\n" for i in range(30)], "```\n", "After."]  # fmt: skip
-    live_app.ollama.delay = 0.1
+    live_app.ollama.pause_at = frozenset({12})  # inside the code block until the placeholder is checked
     page = open_page("en-US")
     _ask(page)
     page.wait_for_function(
@@ -267,6 +270,7 @@ def test_text_before_a_held_back_code_block_shows_with_a_placeholder(open_page, 
     )
     assert "Before the code, look at line 5." in _last_answer(page).inner_text()
     assert "x3 = 3" not in _last_answer(page).inner_text()
+    live_app.ollama.proceed()
     _wait_until(lambda: "After." in _last_answer(page).inner_text(), what="the end of the answer")
     assert "code held back in this mode" not in _last_answer(page).inner_text()
 
@@ -340,12 +344,15 @@ def test_layout_keeps_the_task_in_view(open_page, live_app: RunningApp, device: 
         assert _box(page, "#q-code")["y"] < 2000
     _pick(page, "q-problem", "sliding", "Sliding Window Maximum")
     live_app.ollama.delay = 0.2
+    if device == "phone":
+        live_app.ollama.pause_at = frozenset({2})  # still streaming while Stop and the scroll are checked
     _ask(page, code=SLIDING_CODE)
     if device == "phone":  # while it streams, the newest answer is on screen, not above it
         _wait_until(lambda: "overall" in _last_answer(page).inner_text(), what="a partial answer")
         assert page.locator("#q-stop").is_visible()
         answer = _last_answer(page).bounding_box()
         assert answer is not None and answer["y"] < height and answer["y"] + answer["height"] > 0, answer
+        live_app.ollama.proceed()
     _wait_until(lambda: "Complexity" in _last_answer(page).inner_text(), what="the answer")
     _idle(page)
     send, question = _box(page, "#q-send"), _box(page, "#q-question")

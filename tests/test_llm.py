@@ -116,6 +116,26 @@ def test_closing_the_stream_closes_the_connection_promptly(fake_ollama: FakeOlla
     assert sent < 100  # the server stopped generating long before the script's end
 
 
+def test_the_fake_pauses_at_its_checkpoints_until_told_to_proceed(fake_ollama: FakeOllama) -> None:
+    fake_ollama.tokens = [f"t{i} " for i in range(6)]
+    fake_ollama.pause_at = frozenset({2, 4})
+    stream = model_for(fake_ollama).stream(MESSAGES, MODEL)
+    assert [next(stream).content for _ in range(2)] == ["t0 ", "t1 "]
+    fake_ollama.proceed()  # past the first checkpoint; the second permit is given before it is reached
+    fake_ollama.proceed()
+    assert [c.content for c in stream] == ["t2 ", "t3 ", "t4 ", "t5 ", ""]
+
+
+def test_a_client_that_leaves_during_a_pause_is_recorded_at_the_checkpoint(fake_ollama: FakeOllama) -> None:
+    fake_ollama.tokens = [f"t{i} " for i in range(6)]
+    fake_ollama.pause_at = frozenset({2})
+    stream = model_for(fake_ollama).stream(MESSAGES, MODEL)
+    assert [next(stream).content for _ in range(2)] == ["t0 ", "t1 "]
+    stream.close()
+    assert fake_ollama.client_closed.wait(10)
+    assert [sent for _when, sent in fake_ollama.disconnects] == [2]  # nothing past the checkpoint went out
+
+
 def test_the_fake_servers_pace_pieces_by_schedule_so_slow_writes_do_not_stretch_the_stream(monkeypatch) -> None:
     import quest.testing.http_fake as http_fake
 

@@ -280,6 +280,58 @@ def test_opening_another_conversation_switches_before_it_stops_the_stream():
     session.restore(stored, earlier.conversation_id)
     assert control.seen_on_cancel == ("clear", earlier.messages(), earlier.source_groups())
 
+@pytest.mark.parametrize("action", ["stop", "clear"])
+def test_stop_or_clear_while_the_answer_waits_in_the_queue_means_it_never_starts(tmp_path, action):
+    """Send swaps in Stop at once, but the answer itself may wait in the queue behind other students; a
+    Stop or Clear in that wait must hold when it starts (it used to start afresh and answer in full)."""
+    import gradio as gr
+
+    from quest.ui.desk import HelpDesk
+    from quest.ui.page import QuestPage
+    from quest.ui.render import sources_panel_html
+    from quest.ui.startup import Startup
+
+    settings = Settings(data_dir=tmp_path, kb_dir=tmp_path / "none")
+    fake = FakeAssistant()
+    page = QuestPage(settings, HelpDesk(settings, Startup.ready(fake)), PROBLEMS)
+    session = Session()
+    earlier = [{"role": "user", "content": "q0"}, {"role": "assistant", "content": "a0"}]
+    session.turns = [TurnRecord("q0", "a0", earlier)]
+    page.begin_turn(session)
+    if action == "stop":
+        page.stop_answer(session)
+    else:
+        page.clear_chat("Why TLE?", "239", "python", "", "", "", "explain", False, "en", session)
+    outputs = list(page.stream_answer("Why TLE?", "239", "python", "", "", "", "explain", False, "en", session,
+                                      None))  # fmt: skip
+    assert fake.requests == []  # the assistant was never asked
+    shown = earlier if action == "stop" else []
+    assert session.messages() == shown
+    assert outputs == [(shown, sources_panel_html(session.source_groups(), lang="en"), gr.update())]  # question kept
+
+
+def test_a_first_visit_restores_nothing_over_what_the_student_typed_meanwhile(tmp_path):
+    """The page's load event may land after the student began typing (a busy server): with nothing kept in
+    the browser it must leave the chat and the form alone (it used to blank them)."""
+    import gradio as gr
+
+    from quest.ui.desk import HelpDesk
+    from quest.ui.page import QuestPage
+    from quest.ui.startup import Startup
+
+    settings = Settings(data_dir=tmp_path, kb_dir=tmp_path / "none")
+    page = QuestPage(settings, HelpDesk(settings, Startup.ready(FakeAssistant())), PROBLEMS)
+    page.build()
+    for stored in ({}, None, "not a dict"):
+        lang, *restored, _recent = page.restore_page(stored, "zh-CN", Session())
+        assert lang == "zh"
+        assert restored == [gr.update()] * 10  # chat, sources and the eight form fields untouched
+    kept = Session()
+    kept.turns = [TurnRecord("q0", "a0", [{"role": "user", "content": "q0"}, {"role": "assistant", "content": "a0"}])]
+    _, chat, _, question, *_ = page.restore_page(kept.save(FormValues(question="draft")), "en", Session())
+    assert chat == kept.messages() and question == "draft"  # a kept conversation and form do come back
+
+
 def test_a_tampered_browser_copy_is_read_defensively():
     session = Session()
     form = session.restore({"current": "c", "conversations": [

@@ -123,14 +123,16 @@ def _eventually(predicate, what: str, limit: float = 10.0) -> None:
 
 
 def test_closing_the_view_stream_closes_the_assistant_stream(tmp_path):
-    fake = FakeAssistant(answer_script(["a", "b", "c", "d"]), delay=0.05)
+    # The assistant waits after "a" until the view stream is closed (a 50 ms per-token delay raced the close).
+    fake = FakeAssistant(answer_script(["a", "b", "c", "d"]), pause_after=2)
     stream = _desk(fake, tmp_path).answer(Request(question="q"), session="s", lang="en")
     for view in stream:
         if view.answer == "a":
             break
     stream.close()
+    fake.proceed.set()
     _eventually(lambda: fake.closed_early == [True], "the assistant's stream closed")
-    assert fake.events_taken[0] < 6  # Sources, four tokens, Done: it never got to the end
+    assert fake.events_taken == [3]  # Sources, "a", then "b" found the answer closed: it never got to the end
 
 
 def test_stop_ends_the_answer_marked_stopped_even_while_the_model_is_silent(tmp_path):

@@ -98,10 +98,22 @@ class RecordingHandler(BaseHTTPRequestHandler):
             time.sleep(0.02)
         self.close_connection = True
 
-    def _dropped(self, sent: int) -> bool:
-        """Before the next streamed piece: raise if the client left or the server stops; in mode
-        "drop", cut the connection once `drop_after` pieces went out and return True."""
+    def _pause(self) -> None:
+        """Wait at a checkpoint of the owner's `pause_at` until a test calls `proceed()`; the client
+        leaving, the server stopping or `pause_limit` seconds end the wait too."""
         owner = self.owner
+        gate = owner._proceed  # this stream's: a test that resets the fake does not hand its permits here
+        deadline = time.monotonic() + owner.pause_limit
+        while not gate.acquire(timeout=0.02):
+            if self._peer_closed() or owner._stopping.is_set() or time.monotonic() > deadline:
+                return
+
+    def _dropped(self, sent: int) -> bool:
+        """Before the next streamed piece: pause if `sent` is a checkpoint; raise if the client left or the
+        server stops; in mode "drop", cut the connection once `drop_after` pieces went out and return True."""
+        owner = self.owner
+        if sent in owner.pause_at:
+            self._pause()
         if self._peer_closed() or owner._stopping.is_set():
             raise ConnectionResetError("client went away")
         if owner.mode == "drop" and sent >= owner.drop_after:
@@ -145,6 +157,10 @@ class FakeServer:
     mode: str = "normal"
     stall_seconds: float = 10.0
     drop_after: int = 2
+    # Checkpoints: after this many pieces a stream waits for `proceed()`, so a test can look at a
+    # half-written answer for sure instead of racing the rest of the stream.
+    pause_at: frozenset[int] = frozenset()
+    pause_limit: float = 60.0
 
     thread_name: ClassVar[str] = "fake-server"
     chat_path: ClassVar[str] = "/chat"  # requests whose path ends so are chats
@@ -161,6 +177,7 @@ class FakeServer:
         self.disconnects: list[tuple[float, int]] = []
         self.client_closed = threading.Event()
         self._stopping = threading.Event()
+        self._proceed = threading.Semaphore(0)
         self._sockets: set[socket.socket] = set()
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
@@ -203,6 +220,10 @@ class FakeServer:
         if self._thread is not None:
             self._thread.join(timeout=5)
             self._thread = None
+
+    def proceed(self) -> None:
+        """Let a stream paused at a checkpoint (`pause_at`) go on to the next one."""
+        self._proceed.release()
 
     def script(self) -> Iterator[tuple[str, str]]:
         """The pieces a chat streams: ("thinking", text) first, then ("content", text)."""

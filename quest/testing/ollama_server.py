@@ -13,7 +13,8 @@ It records every request (`requests`, `chat_bodies`) and can be told to:
 * `mode = "stall"`    send nothing (no headers, no token) for `stall_seconds`;
 * `mode = "drop"`     send `drop_after` tokens, then cut the connection without ending the stream;
 * `tokens`, `delay`   the script of content pieces and the pause before each one;
-* `thinking`          pieces sent first in Ollama's separate `message.thinking` field.
+* `thinking`          pieces sent first in Ollama's separate `message.thinking` field;
+* `pause_at`          piece counts at which a stream waits for `proceed()` (a test's checkpoint).
 
 `disconnects` records (time, tokens sent) whenever a client closed a chat stream early;
 `client_closed` is set at that moment.

@@ -269,8 +269,10 @@ class QuestPage:
         lang = resolve_lang(interface_language)
         values = FormValues.from_fields(question, problem, language, code, verdict, error, tier, reasoning)
         session_id = (request.session_hash if request else "") or ""
-        control = session.control if session.control is not None else TurnControl()
-        session.control = control
+        control = session.control
+        if control is None:  # Stop or Clear came while this answer waited in the queue: it never starts
+            yield session.messages(), sources_panel_html(session.source_groups(), lang=lang), gr.update()
+            return
         req = values.to_request(default_tier=self.default_tier, ui_lang=lang, resolve_problem=self._resolver(),
                                 history=session.history(self.settings.history_turns), session_id=session_id)
         record = TurnRecord(question=req.question.strip(), answer="", form=values,
@@ -419,6 +421,8 @@ class QuestPage:
         except Exception:  # the browser's copy is untrusted: a bad one is dropped, never shown as an error
             log.warning("the browser's stored conversation could not be read; starting empty")
             session.history_store, values = {}, FormValues()
+        if not session.history_store:  # nothing kept (a first visit): what the student typed meanwhile stays
+            return (lang, *[gr.update() for _ in range(2 + len(self.form_fields))], self._recent_update(session, lang))
         return (
             lang, session.messages(), sources_panel_html(session.source_groups(), lang=lang),
             values.question, values.problem or None, values.language or "python", values.code, values.verdict,

@@ -10,6 +10,7 @@ that locks problem 1, and launches the Gradio app on a free port. Tests call `ap
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,6 +43,7 @@ class RunningApp:
         if fake._server is None:
             fake.start()
         fake.tokens, fake.thinking, fake.delay, fake.mode = list(DEFAULT_TOKENS), [], 0.0, "normal"
+        fake.pause_at, fake._proceed = frozenset(), threading.Semaphore(0)
         fake.requests.clear()
         fake.disconnects.clear()
         fake.client_closed.clear()

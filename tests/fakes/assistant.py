@@ -55,9 +55,13 @@ class FakeAssistant:
         delay: float = 0.0,
         status: dict[str, Any] | None = None,
         fail_with: Exception | None = None,
+        pause_after: int | None = None,
     ) -> None:
         self.script = script
         self.delay = delay
+        # After this many events the answer waits until `proceed` is set: a test's checkpoint.
+        self.pause_after = pause_after
+        self.proceed = threading.Event()
         self.fail_with = fail_with
         self.requests: list[Request] = []
         self.closed_early: list[bool] = []  # per request: True when the consumer stopped before the end
@@ -92,6 +96,8 @@ class FakeAssistant:
                     raise self.fail_with
                 if self.delay and isinstance(event, Token):
                     time.sleep(self.delay)
+                if self.events_taken[index] == self.pause_after:
+                    self.proceed.wait(30)
                 self.events_taken[index] += 1
                 yield event
             finished = True
