@@ -30,7 +30,7 @@ from quest.ui.layout import (
 )
 from quest.ui.render import diagnostics_html, student_status_html
 from quest.ui.session import Session, TurnRecord
-from tests.fakes.assistant import FakeAssistant
+from tests.fakes.assistant import FakeAssistant, answer_script
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -389,3 +389,50 @@ def test_the_language_switch_relabels_every_component_in_its_table(tmp_path):
     assert "AI 回答已就绪" in updates[id(page.status)]["value"]
     for component, prop, key in page._language_table():
         assert updates[id(component)][prop] == t(key, "zh")
+
+
+def test_regenerate_or_edit_mid_answer_takes_back_the_answer_being_written(tmp_path):
+    """Regenerate and Edit (both `take_back_last`) clicked while an answer streams take back that turn and stop
+    it. They used to leave the turn alone, and Regenerate then stopped the answer and asked again with the
+    emptied question box."""
+    from quest.ui.desk import HelpDesk
+    from quest.ui.page import QuestPage
+    from quest.ui.startup import Startup
+
+    settings = Settings(data_dir=tmp_path, kb_dir=tmp_path / "none")
+    page = QuestPage(settings, HelpDesk(settings, Startup.ready(FakeAssistant(answer_script(["a", "b", "c"])))),
+                     PROBLEMS)  # fmt: skip
+    page.build()
+    session = Session()
+    earlier = [{"role": "user", "content": "q0"}, {"role": "assistant", "content": "a0"}]
+    session.turns = [TurnRecord("q0", "a0", earlier)]
+    page.begin_turn(session)
+    control = session.control
+    stream = page.stream_answer("Why TLE?", "239", "python", "x = 1", "TLE", "", "explain", False, "en", session,
+                                None)  # fmt: skip
+    next(stream)  # the answer has begun: its turn is in the chat
+    assert session.streaming_turn() is session.turns[-1] and len(session.turns) == 2
+    _chat, _sources, question, problem, language, code, verdict, *_ = page.take_back_last("en", session)
+    assert (question, problem, language, code, verdict) == ("Why TLE?", "239", "python", "x = 1", "TLE")
+    assert control.cancelled and session.control is None and session.messages() == earlier
+    assert list(stream)[-1][0] == earlier  # the stopped stream's last update shows the chat without the turn
+    assert session.streaming_turn() is None and session.turns[-1].answer == "a0"
+
+
+def test_regenerate_while_the_answer_waits_in_the_queue_leaves_the_chat_alone(tmp_path):
+    """Queued, the answer's question is still in the box and no turn of its own is in the chat: the last
+    finished turn is not taken back (Regenerate then asks what is in the box)."""
+    import gradio as gr
+
+    from quest.ui.desk import HelpDesk
+    from quest.ui.page import QuestPage
+    from quest.ui.startup import Startup
+
+    settings = Settings(data_dir=tmp_path, kb_dir=tmp_path / "none")
+    page = QuestPage(settings, HelpDesk(settings, Startup.ready(FakeAssistant())), PROBLEMS)
+    page.build()
+    session = Session()
+    session.turns = [TurnRecord("q0", "a0", [{"role": "user", "content": "q0"}])]  # restored: no live view
+    page.begin_turn(session)
+    assert page.take_back_last("en", session) == (gr.update(),) * 10
+    assert [t.question for t in session.turns] == ["q0"] and session.control is not None

@@ -278,6 +278,7 @@ class QuestPage:
         record = TurnRecord(question=req.question.strip(), answer="", form=values,
                             messages=[{"role": "user", "content": user_bubble(req, lang, self.problems)}])
         session.turns.append(record)
+        session.writing = record
         number = len(session.turns)
         emptied = False
         try:
@@ -296,6 +297,8 @@ class QuestPage:
         finally:
             if session.control is control:
                 session.control = None
+            if session.writing is record:
+                session.writing = None
 
     def _show(self, record: TurnRecord, view: TurnView, lang: str, number: int) -> None:
         record.view = view
@@ -372,9 +375,13 @@ class QuestPage:
     def take_back_last(self, interface_language: str, session: Session) -> tuple[Any, ...]:
         """Remove the last turn and put its question and form back (for Regenerate and Edit)."""
         lang = resolve_lang(interface_language)
-        if session.control is not None or not session.turns:
+        in_flight = session.streaming_turn()
+        if (session.control is not None and in_flight is None) or not session.turns:
+            # An answer still waiting in the queue: its question is still in the box (Regenerate then asks it).
             return (gr.update(), gr.update(), *[gr.update() for _ in self.form_fields])
         last = session.turns.pop()
+        if in_flight is not None:  # Regenerate or Edit mid-answer takes back the answer being written
+            session.stop_streaming("stop")  # after the pop: the stream's last update shows the chat without it
         values = last.form
         return (
             session.messages(), sources_panel_html(session.source_groups(), lang=lang),

@@ -76,6 +76,7 @@ class Session:
     conversation_id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
     turns: list[TurnRecord] = field(default_factory=list)
     control: TurnControl | None = None  # the answer streaming now, if any
+    writing: TurnRecord | None = None  # the turn that answer is being written into (None while it waits in the queue)
     last_stats: dict[str, Any] = field(default_factory=dict)
     history_store: dict[str, Any] = field(default_factory=dict)  # the browser's copy, as last read or written
 
@@ -95,6 +96,11 @@ class Session:
             for number, turn in enumerate(self.turns, start=1)
             if turn.view is None or turn.view.request is not None
         ]
+
+    def streaming_turn(self) -> TurnRecord | None:
+        """The last turn if its answer is being written now; None with no answer or one waiting in the queue."""
+        live = self.writing
+        return live if self.control is not None and self.turns and self.turns[-1] is live else None
 
     def stop_streaming(self, reason: str) -> None:
         if self.control is not None:
