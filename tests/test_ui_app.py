@@ -436,3 +436,27 @@ def test_regenerate_while_the_answer_waits_in_the_queue_leaves_the_chat_alone(tm
     page.begin_turn(session)
     assert page.take_back_last("en", session) == (gr.update(),) * 10
     assert [t.question for t in session.turns] == ["q0"] and session.control is not None
+
+
+def test_a_replaced_answer_ending_leaves_stop_and_the_new_answer_alone(tmp_path):
+    """Regenerate mid-answer starts a second Send-to-finish chain before the first has ended: the first one's
+    end must not put Send back or drop the control of the answer that replaced it."""
+    import gradio as gr
+
+    from quest.ui.desk import HelpDesk
+    from quest.ui.page import QuestPage, show
+    from quest.ui.startup import Startup
+
+    settings = Settings(data_dir=tmp_path, kb_dir=tmp_path / "none")
+    page = QuestPage(settings, HelpDesk(settings, Startup.ready(FakeAssistant())), PROBLEMS)
+    page.build()
+    session = Session()
+    form = ("Why TLE?", "239", "python", "", "", "", "explain", False, "en", session)
+    page.begin_turn(session)
+    page.begin_turn(session)  # Regenerate's chain: it stops the first answer and arms its own
+    newer = session.control
+    send, stop, *_rest, stored, _recent = page.finish_turn(*form)  # the first chain ends
+    assert (send, stop, stored) == (show(False), show(True), gr.update())
+    assert session.control is newer and not newer.cancelled
+    send, stop, *_ = page.finish_turn(*form)  # the second one ends: Send is back
+    assert (send, stop) == (show(True), show(False)) and session.control is None

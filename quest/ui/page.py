@@ -260,6 +260,7 @@ class QuestPage:
         """Send becomes Stop at once (and works at once); feedback on the previous answer is put away."""
         session.stop_streaming("stop")  # at most one answer streams per tab
         session.control = TurnControl()
+        session.turns_pending += 1
         return show(False), show(True), show(False), show(False)
 
     def stream_answer(
@@ -315,6 +316,10 @@ class QuestPage:
         """Stop becomes Send again; a finished answer gets feedback buttons; the browser keeps the conversation."""
         lang = resolve_lang(interface_language)
         values = FormValues.from_fields(question, problem, language, code, verdict, error, tier, reasoning)
+        session.turns_pending = max(0, session.turns_pending - 1)
+        if session.turns_pending:  # a stopped answer's chain ends while the one that replaced it runs: keep Stop
+            return show(False), show(True), self._status(lang), self._diagnostics(lang, session), show(False), \
+                gr.update(), gr.update()
         session.control = None  # the answer has ended (or never started: a full queue)
         rateable = bool(session.turns) and session.turns[-1].rateable
         stored = session.save(values)

@@ -76,6 +76,7 @@ class Session:
     conversation_id: str = field(default_factory=lambda: uuid.uuid4().hex[:12])
     turns: list[TurnRecord] = field(default_factory=list)
     control: TurnControl | None = None  # the answer streaming now, if any
+    turns_pending: int = 0  # answers asked for whose Send-to-finish chain has not ended (Regenerate can overlap one)
     writing: TurnRecord | None = None  # the turn that answer is being written into (None while it waits in the queue)
     last_stats: dict[str, Any] = field(default_factory=dict)
     history_store: dict[str, Any] = field(default_factory=dict)  # the browser's copy, as last read or written
