@@ -238,11 +238,22 @@ def _id_in(text: str, cat: Catalogue) -> Resolution | None:
     if m:
         pid = cat.slugs.get(m.group(1).strip("-").lower())
         return Resolution(pid, "id", m.group(0), missing_id=None if pid else m.group(1))
-    for pattern in _ID_PATTERNS:
+    m = _first_id(text)
+    if m is not None:
+        return _id_named(m, text, cat)
+    return _leading_number_with_title(text, cat)
+
+
+def _first_id(text: str) -> re.Match[str] | None:
+    """The id the text names first. A post names its own problem before the ones it compares it with
+    ("407. 接雨水 II 是二维版，42 题那种双指针用不上", "LeetCode 213 … 198 题的做法"), so the earliest marked
+    id wins, whichever pattern marks it; at one position the more explicit pattern (listed first) does."""
+    found = []
+    for order, pattern in enumerate(_ID_PATTERNS):
         m = next((m for m in pattern.finditer(text) if not _test_or_frame_number(m, text)), None)
         if m and len(m.group(1)) <= _LONGEST_ID:  # "problem: 1534236469 should give 0" is input, not an id
-            return _id_named(m, text, cat)
-    return _leading_number_with_title(text, cat)
+            found.append((m.start(), order, m))
+    return min(found, key=lambda f: f[:2])[2] if found else None
 
 
 # "#5" is a test number after "test"/"case"/"用例" ("Wrong answer on test #5") and a stack frame before an

@@ -316,13 +316,16 @@ def _han_title(name: str) -> bool:
     han = len(_HAN.findall(squashed))
     if han < 2 or (len(squashed) < 3 and not _SEQUEL.search(squashed.casefold())) or len(squashed) > 24:
         return False
-    if squashed[0] in _ZH_SENTENCE_START or squashed in _GENERIC or _ZH_NOT_TITLE.search(squashed) or \
-            KIND_OF_PROBLEM.match(squashed) or ZH_CLAUSE.search(squashed) or ends_like_a_clause(squashed):
+    if squashed[0] in _ZH_SENTENCE_START or _ZH_WHEN.match(squashed) or squashed in _GENERIC or \
+            _ZH_NOT_TITLE.search(squashed) or KIND_OF_PROBLEM.match(squashed) or ZH_CLAUSE.search(squashed) or \
+            ends_like_a_clause(squashed):
         return False
     if re.sub(rf"^(?:{JUDGES})", "", squashed, flags=re.I) in _GENERIC:  # "洛谷月赛", "力扣周赛": a judge's contest
         return False
     return _ZH_STOP.search(squashed) is None
 
 
+# A sentence opening on when it happened ("今天做二分查找，…", "最近刷题…"): a clause, never a title.
+_ZH_WHEN = re.compile(r"今天|昨天|前天|最近|刚才|刚刚|之前|以前|前几天|这几天|早上|晚上|上午|下午")
 # A question, not a title: "…的时间复杂度是多少", "…是什么", "…吗".
 _ZH_NOT_TITLE = re.compile(r"是多少|是什么|是否|是不是|复杂度|[吗呢么嘛啥]$")

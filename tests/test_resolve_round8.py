@@ -1,0 +1,96 @@
+"""Round-8 resolution rules, with real-looking questions in our own words and the questions each must leave
+alone: the id a post names first is its problem; a Chinese title made of everyday words opening the question
+is a title when the general documents never put its words side by side; a sentence opening on when it
+happened is no title.
+
+Resolution runs against the starter base (its problems and the words of its general documents), as
+`quest.plan` does at run time.
+"""
+
+import pytest
+
+from quest.plan import Catalogue, Resolution, resolve
+from quest.request import Request
+
+
+@pytest.fixture(scope="module")
+def base(starter_catalogue: Catalogue) -> Catalogue:
+    return starter_catalogue
+
+
+def res(cat: Catalogue, question: str, **fields) -> Resolution:
+    return resolve(Request(question=question, **fields), cat)
+
+
+# --------------------------------------------------------------------------- the first id named
+
+
+@pytest.mark.parametrize("question,missing,evidence", [
+    # A sequel's post names the base problem it builds on later, as a comparison.
+    ("407. 接雨水 II 是二维的，42 题那种左右双指针还能用吗", "407", "407."),
+    ("407 题 接雨水 II，LeetCode 42 的双指针用不上了", "407", "407 题"),
+    ("#518 the coin change variant: my 322 题 dp gives too many ways", "518", "#518"),
+])
+def test_the_id_a_post_names_first_is_its_problem(base, question, missing, evidence):
+    assert res(base, question) == Resolution(None, "id", evidence, missing_id=missing)
+
+
+@pytest.mark.parametrize("question,pid,evidence", [
+    ("42 题 接雨水 我的双指针写法，和 407 题有什么关系", "42", "42 题"),
+    ("LeetCode 239 slides a window; is 480 题 the same idea?", "239", "LeetCode 239"),
+    ("第 322 题 零钱兑换，和 518 题的区别是什么", "322", "第 322 题"),
+])
+def test_a_base_problem_named_first_is_not_replaced_by_one_named_later(base, question, pid, evidence):
+    assert res(base, question) == Resolution(pid, "id", evidence)
+
+
+def test_a_test_number_before_the_id_still_does_not_count(base):
+    assert res(base, "用例 #3 过不了，LeetCode 239 滑动窗口") == Resolution("239", "id", "LeetCode 239")
+
+
+# --------------------------------------------------------------------------- a compound title of everyday words
+
+
+@pytest.mark.parametrize("question,title", [
+    ("搜索插入位置，我用二分，target 比所有数都大的时候返回错了", "搜索插入位置"),
+    ("合并两个有序数组，从前往后放会把 nums1 的数覆盖掉吗", "合并两个有序数组"),
+    ("最长公共前缀 横向扫描写法，空数组的时候报错", "最长公共前缀"),
+])
+def test_a_compound_title_of_everyday_words_opening_the_question_is_reported(base, question, title):
+    assert res(base, question) == Resolution(None, "name", title, missing_id=title)
+
+
+@pytest.mark.parametrize("question", [
+    "浮点数比较 0.1+0.2 用 == 判断为什么是假",  # two words a general page uses side by side
+    "二维数组 [[0]*m]*n 改一个格子，整列都变了",
+    "两个浮点数相加判断等于 0.3 为什么是 False",  # runs on like a clause
+    "题目说当 N 为 0 时输入结束，怎么读",  # one-character words: a clause
+    "二分查找 边界总是差一，mid 到底加不加一",  # a technique
+    "数组越界，下标从 0 还是 1 开始",
+])
+def test_a_general_question_opening_with_topic_words_is_not_a_missing_problem(base, question):
+    found = res(base, question)
+    assert (found.problem_id, found.missing_id) == (None, None)
+
+
+@pytest.mark.parametrize("question,pid", [
+    ("滑动窗口最大值 Go 写的，每个窗口都重新找最大值，超时", "239"),
+    ("最大子数组和 全是负数的时候输出 0", "53"),
+    ("反转链表，递归写法栈溢出", "206"),
+])
+def test_a_base_title_opening_the_question_is_still_that_problem(base, question, pid):
+    found = res(base, question)
+    assert (found.problem_id, found.rule, found.missing_id) == (pid, "title", None)
+
+
+# --------------------------------------------------------------------------- when it happened
+
+
+@pytest.mark.parametrize("question", [
+    "今天做二分查找，边界总是错",
+    "最近刷动态规划，状态转移总写不对",
+    "刚刚交上去，又是超时",
+])
+def test_a_sentence_opening_on_when_it_happened_is_no_title(base, question):
+    found = res(base, question)
+    assert (found.problem_id, found.missing_id) == (None, None)
