@@ -117,7 +117,12 @@ _NOT_TITLE_WORDS = frozenset((
     "solved problem question leetcode lc python python3 java javascript typescript c c++ cpp go golang rust kotlin "
     "swift c# ruby php scala easy medium hard daily about on re fix fixing debug debugging help please in "
     "using with without after before explained explanation editorial tle wa mle re ce ac the a an this"
-).split())
+).split()) | frozenset(
+    "doing trying practicing practising learning attempting working writing submitting".split())
+# ...the last of them: what the student is doing, opening the sentence ("Doing Advent of Code in Rust: …",
+# "Practicing Rotate Array: …"); not part of the title that may follow.
+_ACTIVITY_WORDS = frozenset("doing solving trying practicing practising learning attempting working writing "
+                            "submitting".split())
 _EN_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9'+#-]*")
 
 
@@ -237,6 +242,8 @@ def _leading_title(text: str) -> NamedTitle | None:
     if not m:
         return None
     words = m.group(1).split()
+    while words and words[0].casefold() in _ACTIVITY_WORDS:  # "Practicing Rotate Array: …"
+        words.pop(0)
     capitalized = [w for w in words if w.casefold() not in _EN_TRAILING]
     if len(capitalized) < 2 or not all(w[:1].isupper() or w[:1].isdigit() for w in capitalized):
         return None
@@ -308,6 +315,11 @@ VERDICT_WORDS = frozenset(("tle mle wa re ce ac ole pe sigsegv sigfpe sigabrt nz
                             "api faq oj eof dp bfs dfs").split())
 
 
+# Words about a judge's website and account, which no problem's title uses ("站" alone is in 加油站, 公交站).
+_ABOUT_THE_SITE = re.compile(r"中文站|美国站|国际站|国服|美服|账号|账户|帐号|登录|登陆|注册|会员|官网|插件|客户端|"
+                             r"login|log in|sign in|account|premium|subscription", re.I)
+
+
 def _is_title(title: str) -> bool:
     words = [w for w in re.split(r"\s+", title.casefold()) if w]
     if not words or all(w in _GENERIC for w in words) or KIND_OF_PROBLEM.match(title) or CONTEST_NAME.match(title):
@@ -317,6 +329,8 @@ def _is_title(title: str) -> bool:
     if re.fullmatch(r"[\d\s#.]+", title):  # a bare number is an id: the id rule reads it
         return False
     if title[0] in _FUNCTION_CHARS:  # "力扣上也有", "洛谷里都是": the sentence goes on, no title follows
+        return False
+    if _ABOUT_THE_SITE.search(title):  # "力扣中文站用美国站的账号登录不了": the judge's website, not a problem
         return False
     squashed = re.sub(r"\W+", "", title)
     return len(squashed) >= 2 if _HAN.search(title) else len(squashed) >= 3

@@ -94,3 +94,31 @@ def test_a_base_title_opening_the_question_is_still_that_problem(base, question,
 def test_a_sentence_opening_on_when_it_happened_is_no_title(base, question):
     found = res(base, question)
     assert (found.problem_id, found.missing_id) == (None, None)
+
+
+# --------------------------------------------------------------------------- clauses that opened like titles
+
+
+@pytest.mark.parametrize("question", [
+    "資料量到 1e6 時用 cin 就超時，換 scanf 就過",  # a preposition waiting for its object
+    "数据从下标 1 开始读，结果全错",
+    "力扣中文站用美国站的账号登录不了，一直提示未知错误",  # the judge's website, not a problem
+    "LeetCode account login fails on the CN site",
+    "Doing Advent of Code in Rust: my program dies with an overflow panic",  # what the student is doing
+    "Working through a DP tutorial: memo table gives stale values",
+])
+def test_a_clause_or_a_question_about_the_site_is_no_missing_problem(base, question):
+    found = res(base, question)
+    assert (found.problem_id, found.missing_id) == (None, None)
+
+
+@pytest.mark.parametrize("question,title", [
+    ("Practicing Rotate Array: my copy is off by one", "Rotate Array"),
+    ("Solving House Robber: the dp skips the last house", "House Robber"),
+])
+def test_what_the_student_is_doing_is_left_out_of_the_title(base, question, title):
+    assert res(base, question) == Resolution(None, "name", title, missing_id=title)
+
+
+def test_a_title_with_a_station_in_it_is_still_a_title(base):
+    assert res(base, "LeetCode 加油站 贪心为什么从头开始") == Resolution(None, "name", "加油站", missing_id="加油站")
