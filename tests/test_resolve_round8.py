@@ -122,3 +122,30 @@ def test_what_the_student_is_doing_is_left_out_of_the_title(base, question, titl
 
 def test_a_title_with_a_station_in_it_is_still_a_title(base):
     assert res(base, "LeetCode 加油站 贪心为什么从头开始") == Resolution(None, "name", "加油站", missing_id="加油站")
+
+
+# --------------------------------------------------------------------------- PTA and PAT problems
+
+
+@pytest.mark.parametrize("question,name", [
+    ("PTA 7-1 厘米换算英尺英寸 提交格式错误", "PTA 7-1"),
+    ("pta 6-2 多项式求值 段错误", "pta 6-2"),
+    ("PAT 甲级 1003 Emergency 最短路只过了一半", "PAT 甲级 1003"),
+    ("PAT (Advanced Level) Practice 1010 Radix overflows", "PAT (Advanced Level) Practice 1010"),
+    ("PAT A1025 排序 超时", "PAT A1025"),
+    ("L1-027 出租 输出格式对不上", "L1-027"),
+    ("天梯赛 L2-004 这是二叉搜索树吗 递归建树", "天梯赛 L2-004"),
+])
+def test_a_pta_or_pat_problem_is_reported_by_its_own_name(base, question, name):
+    assert res(base, question) == Resolution(None, "name", name, missing_id=name)
+
+
+@pytest.mark.parametrize("question", ["结果是 7-1 = 6 吗", "PAT 考试 90 分 怎么练", "第 l1-027 行报错"])
+def test_arithmetic_or_an_exam_alone_names_no_pta_problem(base, question):
+    found = res(base, question)
+    assert (found.problem_id, found.missing_id) == (None, None)
+
+
+def test_a_description_after_a_judge_is_still_no_title(base):
+    found = res(base, "力扣 一道树形 dp 怎么想状态")
+    assert (found.problem_id, found.missing_id) == (None, None)
