@@ -149,3 +149,55 @@ def test_arithmetic_or_an_exam_alone_names_no_pta_problem(base, question):
 def test_a_description_after_a_judge_is_still_no_title(base):
     found = res(base, "力扣 一道树形 dp 怎么想状态")
     assert (found.problem_id, found.missing_id) == (None, None)
+
+
+# --------------------------------------------------------------------------- titles opening with 有效 / 有序
+
+
+@pytest.mark.parametrize("question,title", [
+    ("有效的字母异位词 排序后再比较 超时了", "有效的字母异位词"),
+    ("有序数组的平方，双指针从两头往中间放", "有序数组的平方"),
+])
+def test_a_title_opening_with_an_adjective_like_youxiao_is_a_title(base, question, title):
+    assert res(base, question) == Resolution(None, "name", title, missing_id=title)
+
+
+def test_a_base_title_opening_with_youxiao_is_still_that_problem(base):
+    found = res(base, "有效的括号 栈为空的时候 pop 报错")
+    assert (found.problem_id, found.rule, found.missing_id) == ("20", "title", None)
+
+
+@pytest.mark.parametrize("question", ["有个数组要排序，一直超时", "有序的话二分就够了吗"])
+def test_a_sentence_opening_with_you_is_still_no_title(base, question):
+    found = res(base, question)
+    assert (found.problem_id, found.missing_id) == (None, None)
+
+
+# --------------------------------------------------------------------------- "my <Title> solution"
+
+
+@pytest.mark.parametrize("question,title", [
+    ("Why does my Move Zeroes solution fail on [0,0,1]?", "Move Zeroes"),
+    ("My solution to Valid Anagram times out on long strings", "Valid Anagram"),
+    ("Is there a faster answer to Count Primes than trial division?", "Count Primes"),
+])
+def test_a_title_after_my_or_a_solution_to_is_reported(base, question, title):
+    assert res(base, question) == Resolution(None, "name", title, missing_id=title)
+
+
+@pytest.mark.parametrize("question", [
+    "my Python Code fails on big input",
+    "my Segment Tree gives wrong sums",  # a technique
+    "my Binary Search loops forever",
+    "my C++ Solution gets Runtime Error",
+    "Please help me to Understand Recursion",  # an infinitive, not a solution to a problem
+    "my Java Scanner is slow",
+])
+def test_a_language_a_technique_or_a_verb_after_my_or_to_is_no_missing_problem(base, question):
+    found = res(base, question)
+    assert (found.problem_id, found.missing_id) == (None, None)
+
+
+def test_a_base_title_after_my_is_that_problem(base):
+    found = res(base, "my Two Sum hash map version is wrong")
+    assert (found.problem_id, found.missing_id) == ("1", None)
