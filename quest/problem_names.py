@@ -35,6 +35,9 @@ _MARKERS = (
     re.compile(r"(?<![a-z])(?:the\s+)?(?:problem|question)\s+(?:called|named|titled)\s+", re.I),
     re.compile(r"(?<![a-z])problem\s*[:：]\s*", re.I),
 )
+# "题目是移动零，…", "这题叫移动零": the name said without a colon, set off by punctuation or a space.
+_SAID = re.compile(r"(?:题目|题名|题目名|这道题|这题|那道题)\s*(?:名字|名)?\s*(?:是|叫做|叫)\s*"
+                   r"([\u4e00-\u9fff]{2,20}(?:\s?(?:II|III|IV|Ⅱ|Ⅲ))?)(?=$|[\s，,。；;！!？?：:])")
 _QUOTED = re.compile(r"""^["“'‘「『]([^"”'’」』]{2,60})["”'’」』]""")
 # Where a Chinese title ends: the rest of the sentence begins.
 _ZH_STOP = re.compile(
@@ -72,7 +75,7 @@ _GENERIC = frozenset((
 ).split())
 # Words between the judge and the title that are not part of it ("力扣每日一题 跳跃游戏", "hot 100").
 _LEAD = re.compile(r"^(?:(?:每日一题|每日|热题|hot|top|100|题库|周赛|双周赛|面试题|原题|经典|中等题?|简单题?|困难题?|"
-                   r"第[一二三四五六七八九十\d]+题)\s*)+", re.I)
+                   r"第[一二三四五六七八九十\d]+题)\s*[:：]?\s*)+", re.I)
 _VERDICT_WORDS = re.compile(r"\b(?:time|memory) limit|\bwrong answer|\bruntime error|\bcompil", re.I)
 _FUNCTION_CHARS = frozenset("也都还就才又很太是在有和跟与把被给让对从")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
@@ -217,6 +220,9 @@ def named_title(question: str) -> NamedTitle | None:
             found = NamedTitle(m.group(1).strip(), True) if m.groups() else _cut_title(_LEAD.sub("", text[m.end():]))
             if found.text and _is_title(found.text) and (found.bounded or not _NOT_A_PROBLEM.search(found.text)):
                 return found
+    said = _SAID.search(text)
+    if said and _is_title(said.group(1)) and not _ZH_STOP.search(said.group(1)):
+        return NamedTitle(said.group(1), False)
     return _leading_title(text)
 
 
@@ -264,7 +270,7 @@ def _cut_title(rest: str) -> NamedTitle:
 
 def _cut_chinese(rest: str) -> str:
     stop = _ZH_STOP.search(rest)
-    head = rest[: stop.start()] if stop else rest
+    head = re.split(r"[，,。；;！!？?]", rest[: stop.start()] if stop else rest, maxsplit=1)[0]  # "移动零，我的…"
     words = head.split()
     if not words:
         return ""

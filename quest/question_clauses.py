@@ -8,7 +8,7 @@ Islands"); these phrases are clauses, and they show it by one of a few kinds of 
 kind rather than phrase by phrase:
 
 - they ask: an interrogative or a question particle (哪/谁/多少/几个/吗/呢, 对不对, 够不够);
-- they judge the student's own attempt (不对, 错了, 错在, 写反, 只过了);
+- they judge the student's own attempt or understanding (不对, 错了, 错在, 写反, 只过了, 不懂);
 - they address someone or ask for help (帮, 看看, 解释, 请教, 大佬, 各位, 萌新, 小白);
 - they point at the judge's test data by position ("第二个", "第三组数据", "第5个测试点");
 - they end like a clause, on a particle a name never ends with (…的, …了, …着);
@@ -27,7 +27,7 @@ import re
 # a title ends, the rest of the sentence begins).
 _ZH_ASKS = (r"哪|谁|多少|多大|多久|多长|几[个次组遍行层]|咋|是否|能否|可否|对不对|行不行|够不够|对吗|[吗呢嘛]|"
             r"疑问|疑惑|困惑")
-_ZH_JUDGES_ITS_ATTEMPT = r"不对|不行|不够|不了|错了|错在|写错|写反|只过|过了|对了"
+_ZH_JUDGES_ITS_ATTEMPT = r"不对|不行|不够|不了|不懂|不明白|错了|错在|写错|写反|只过|过了|对了"
 _ZH_ASKS_FOR_HELP = r"帮|看看|看一下|解释|请教|提问|大佬|大家|各位|萌新|新手|小白|新人|菜鸟|蒟蒻"
 ZH_QUESTION_WORDS = "|".join((_ZH_ASKS, _ZH_JUDGES_ITS_ATTEMPT, _ZH_ASKS_FOR_HELP))
 

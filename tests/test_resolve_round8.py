@@ -201,3 +201,33 @@ def test_a_language_a_technique_or_a_verb_after_my_or_to_is_no_missing_problem(b
 def test_a_base_title_after_my_is_that_problem(base):
     found = res(base, "my Two Sum hash map version is wrong")
     assert (found.problem_id, found.missing_id) == ("1", None)
+
+
+# --------------------------------------------------------------------------- "题目是 <title>，…"
+
+
+@pytest.mark.parametrize("question,title", [
+    ("题目是移动零，我的双指针把顺序弄乱了", "移动零"),
+    ("这题叫移动零，交换以后顺序不对", "移动零"),
+    ("LeetCode 每日一题：移动零 顺序错了", "移动零"),
+])
+def test_a_title_said_after_timu_shi_or_a_daily_label_is_reported(base, question, title):
+    assert res(base, question) == Resolution(None, "name", title, missing_id=title)
+
+
+def test_a_base_title_said_after_timu_shi_is_that_problem(base):
+    found = res(base, "题目是两数之和，我用哈希表为什么要先查再存")
+    assert (found.problem_id, found.missing_id) == ("1", None)
+
+
+@pytest.mark.parametrize("question", [
+    "题目是这样的：给定一个数组，求最大和",
+    "题目是要求输出最小值",
+    "题目是说输入以 0 结束",
+    "这题叫什么名字",
+    "题目是英文的看不懂",  # what the student cannot understand, not a name
+    "题目是中文的，但样例看不懂",
+])
+def test_what_the_problem_says_or_is_like_is_no_title(base, question):
+    found = res(base, question)
+    assert (found.problem_id, found.missing_id) == (None, None)
