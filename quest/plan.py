@@ -71,8 +71,8 @@ _ID_PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p, re.I) for p in (
     r"(?<![a-z])(?:leetcode|lc|力扣|领扣|lintcode|luogu|洛谷|hdu|poj|zoj|uva|acwing|problem|题目|题号)(?:\s*|[-_.])(?:no\.?|#|:|：)?\s*"
     r"([A-Za-z]?\d+)\b",
     r"(?:牛客网?|nowcoder)\s*(?:题号|#|:|：)?\s*([A-Za-z]{1,3}\d+)\b",  # NC78, BM1
-    r"第\s*(\d+)\s*题",
-    r"(?<![\d.])(\d+)\s*题(?!目)",
+    r"第\s*(\d+)\s*[题題]",  # and in traditional characters: "第 283 題"
+    r"(?<![\d.])(\d+)\s*[题題](?!目)",
     r"(?:^|\s)#(\d+)\b",
     r"^\s*(\d+)\s*[.、．:：]\s*(?=\D)",
 ))

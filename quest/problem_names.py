@@ -220,9 +220,11 @@ def named_title(question: str) -> NamedTitle | None:
             found = NamedTitle(m.group(1).strip(), True) if m.groups() else _cut_title(_LEAD.sub("", text[m.end():]))
             if found.text and _is_title(found.text) and (found.bounded or not _NOT_A_PROBLEM.search(found.text)):
                 return found
-    said = _SAID.search(text)
+    simplified = to_simplified(text)  # "題目是移動零，…": the markers and stop words are simplified
+    said = _SAID.search(simplified)
     if said and _is_title(said.group(1)) and not _ZH_STOP.search(said.group(1)):
-        return NamedTitle(said.group(1), False)
+        written = text[said.start(1):said.end(1)] if len(simplified) == len(text) else said.group(1)
+        return NamedTitle(written, False)
     return _leading_title(text)
 
 

@@ -231,3 +231,29 @@ def test_a_base_title_said_after_timu_shi_is_that_problem(base):
 def test_what_the_problem_says_or_is_like_is_no_title(base, question):
     found = res(base, question)
     assert (found.problem_id, found.missing_id) == (None, None)
+
+
+# --------------------------------------------------------------------------- traditional characters, ZeroJudge
+
+
+@pytest.mark.parametrize("question,resolution", [
+    ("第 283 題 移動零 順序錯了", Resolution(None, "id", "第 283 題", missing_id="283")),
+    ("283題 移動零 雙指針", Resolution(None, "id", "283題", missing_id="283")),
+    ("第 1 題 兩數之和 用雜湊表", Resolution("1", "id", "第 1 題")),
+    ("題目是移動零，順序不對", Resolution(None, "name", "移動零", missing_id="移動零")),
+])
+def test_ids_and_said_titles_in_traditional_characters(base, question, resolution):
+    assert res(base, question) == resolution
+
+
+@pytest.mark.parametrize("question,name", [
+    ("ZeroJudge a001 哈囉 輸出格式錯", "ZeroJudge a001"),
+    ("zerojudge d074 電腦教室 RE", "zerojudge d074"),
+])
+def test_a_zerojudge_problem_is_reported_by_its_own_name(base, question, name):
+    assert res(base, question) == Resolution(None, "name", name, missing_id=name)
+
+
+def test_zerojudge_alone_names_no_problem(base):
+    found = res(base, "ZeroJudge 上的 C++ 編譯器版本是多少")
+    assert (found.problem_id, found.missing_id) == (None, None)
