@@ -27,7 +27,7 @@ JUDGES = (r"leetcode(?:[-.]?cn)?(?:\.com)?|lc|力扣|领扣|lintcode|洛谷|luog
           r"atcoder|poj|hdu|zoj|uva|spoj|hackerrank|codewars|kattis|codechef|cses|pta|计蒜客|蓝桥杯")
 # A judge's name, then "上的/的/里的" and "第…题/题目/problem" in any order, then the title.
 _AFTER_JUDGE = re.compile(
-    rf"(?<![a-z0-9])(?:{JUDGES})(?![a-z0-9])\s*(?:上面?的?|里面?的?|中(?!等)的?|的)?\s*"
+    rf"(?<![a-z0-9])(?:{JUDGES})(?![a-z0-9])(?:['’]s)?\s*(?:上面?的?|里面?的?|中(?!等)的?|的)?\s*"
     r"(?:(?:这道|那道|一道|道)?(?:题目|题|problem|question)\s*(?:是|叫|叫做|called|named)?)?\s*[:：\-–—]?\s*", re.I)
 _MARKERS = (
     re.compile(r"《([^》]{1,60})》"),

@@ -284,12 +284,19 @@ _MID = re.compile(r"(?<![A-Za-z])(?:on|for|solving|doing|attempting|trying|about
                   r"[A-Z0-9][\w'+]*(?:-[\w'+]+)*)){1,8})")
 
 
+_LANGUAGES = frozenset("python python3 java javascript js typescript ts c c++ cpp go golang rust kotlin swift "
+                       "c# ruby php scala".split())
+
+
 def _mid_titles(text: str) -> list[Shape]:
     shapes = []
     for m in _MID.finditer(text):
         if text[m.end(1):m.end(1) + 1] == "(":  # "O(n)", "Math.max(": code
             continue
         words = m.group(1).split()
+        language = next((i for i, w in enumerate(words) if i and w.casefold() in _LANGUAGES), None)
+        if language is not None:  # "Move Zeroes in Java": the title ends before the language it was written in
+            words = words[:language]
         while words and words[-1].casefold() in _CONNECTORS and not words[-1][:1].isupper():
             words.pop()
         if words and not _lead_word(words[0]) and _title_case(words):

@@ -257,3 +257,20 @@ def test_a_zerojudge_problem_is_reported_by_its_own_name(base, question, name):
 def test_zerojudge_alone_names_no_problem(base):
     found = res(base, "ZeroJudge 上的 C++ 編譯器版本是多少")
     assert (found.problem_id, found.missing_id) == (None, None)
+
+
+# --------------------------------------------------------------------------- "on <Title> in <language>", "leetcode's"
+
+
+@pytest.mark.parametrize("question,title", [
+    ("I'm working on Move Zeroes in Java and it fails on [0,1]", "Move Zeroes"),
+    ("TLE on Merge k Sorted Lists in C++ with a heap", "Merge k Sorted Lists"),
+    ("For leetcode's Move Zeroes my code keeps the zeros in front", "Move Zeroes"),
+])
+def test_the_language_and_a_possessive_are_left_out_of_the_title(base, question, title):
+    assert res(base, question) == Resolution(None, "name", title, missing_id=title)
+
+
+def test_a_base_title_before_its_language_is_that_problem(base):
+    found = res(base, "I'm stuck on Two Sum in Python, the map lookup misses")
+    assert (found.problem_id, found.missing_id) == ("1", None)
