@@ -508,6 +508,9 @@ def _by_name(name: NamedTitle, cat: Catalogue) -> Resolution | None:
     close = max(cat.titles, key=lambda k: _likeness(key, k), default=None)
     if close is not None and _likeness(key, close) >= NAME_LIKENESS:
         return Resolution(cat.titles[close], "title", name.text)
+    shortened = _reworded_base_title(name.text, cat)  # "力扣 最长无重复子串": 3, shortened
+    if shortened is not None:
+        return Resolution(shortened, "title", name.text)
     return Resolution(None, "name", name.text, missing_id=name.text)
 
 
@@ -655,9 +658,23 @@ def _reworded_base_title(text: str, cat: Catalogue) -> str | None:
     for key, title in cat.shown.items():
         theirs = _units(title)
         common = sum((Counter(mine) & Counter(theirs)).values())
-        if mine and theirs and common / max(len(mine), len(theirs)) >= REWORDED:
+        if mine and theirs and (common / max(len(mine), len(theirs)) >= REWORDED or _shortened(mine, theirs)):
             return cat.titles[key]
     return None
+
+
+# A Chinese title shortened or reordered by students keeps this share of the title's characters and adds none:
+# "最长无重复子串" / "无重复最长子串" (无重复字符的最长子串), "股票最佳时机" (买卖股票的最佳时机), "链表反转".
+# A different problem adds a character of its own ("二叉树的最小深度", "最长公共子串") or keeps too little
+# ("回文子串" of 最长回文子串, "最大矩形" of 柱状图中最大的矩形).
+SHORTENED = 0.75
+
+
+def _shortened(mine: list[str], theirs: list[str]) -> bool:
+    """`mine` (Chinese characters) is `theirs` with a few characters dropped, in any order."""
+    if len(mine) < 4 or not all(_HAN_CHAR.match(u) for u in mine):
+        return False
+    return not Counter(mine) - Counter(theirs) and len(mine) >= SHORTENED * len(theirs)
 
 
 def _units(text: str) -> list[str]:

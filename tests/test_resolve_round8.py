@@ -274,3 +274,26 @@ def test_the_language_and_a_possessive_are_left_out_of_the_title(base, question,
 def test_a_base_title_before_its_language_is_that_problem(base):
     found = res(base, "I'm stuck on Two Sum in Python, the map lookup misses")
     assert (found.problem_id, found.missing_id) == ("1", None)
+
+
+# --------------------------------------------------------------------------- a base title shortened or reordered
+
+
+@pytest.mark.parametrize("question,pid", [
+    ("最长无重复子串 滑动窗口 left 为什么会往回跳", "3"),
+    ("无重复最长子串 用 set 存窗口 超时", "3"),
+    ("股票最佳时机 只买卖一次 利润算成负数", "121"),
+    ("力扣 最长无重复子串 为什么错", "3"),
+])
+def test_a_base_title_shortened_or_reordered_is_that_problem_not_a_missing_one(base, question, pid):
+    found = res(base, question)
+    assert (found.problem_id, found.rule, found.missing_id) == (pid, "title", None)
+
+
+@pytest.mark.parametrize("question,title", [
+    ("二叉树的最小深度 递归 只有一边子树的时候错", "二叉树的最小深度"),  # a character of its own (小)
+    ("最长公共子串 dp 数组怎么定义", "最长公共子串"),  # 串 is not in 最长公共子序列
+    ("最大矩形 单调栈 每一行都算一遍", "最大矩形"),  # too little of 柱状图中最大的矩形
+])
+def test_another_problem_sharing_a_base_titles_characters_is_still_missing(base, question, title):
+    assert res(base, question) == Resolution(None, "name", title, missing_id=title)
