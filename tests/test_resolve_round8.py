@@ -284,6 +284,7 @@ def test_a_base_title_before_its_language_is_that_problem(base):
     ("无重复最长子串 用 set 存窗口 超时", "3"),
     ("股票最佳时机 只买卖一次 利润算成负数", "121"),
     ("力扣 最长无重复子串 为什么错", "3"),
+    ("岛屿个数 dfs 递归太深爆栈", "200"),  # 个数 for 数量
 ])
 def test_a_base_title_shortened_or_reordered_is_that_problem_not_a_missing_one(base, question, pid):
     found = res(base, question)
