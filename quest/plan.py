@@ -127,6 +127,9 @@ class Resolution:
         return f"题目 {self.problem_id}（{how[1]}）" if lang == "zh" else f"problem {self.problem_id} ({how[0]})"
 
 
+_PARENTHESIS = re.compile(r"\s*[(（][^)）]*[)）]")
+
+
 class Catalogue:
     """The problems the base knows, with their normalized titles and URL slugs."""
 
@@ -144,7 +147,10 @@ class Catalogue:
         self.short: set[str] = set()
         self.slugs: dict[str, str] = {}
         for pid, p in problems.items():
-            written = {squash(t): t for t in (p.title_zh, p.title_en, *p.aka) if t and squash(t)}
+            names = (p.title_zh, p.title_en, *p.aka)
+            # "Implement Trie (Prefix Tree)" is also named without its parenthesis ("Implement Trie: …").
+            names += tuple(_PARENTHESIS.sub("", t).strip() for t in names if t and _PARENTHESIS.search(t))
+            written = {squash(t): t for t in names if t and squash(t)}
             keys = list(written)
             self.shown.update(written)
             # A title that is a technique's name ("Binary Search" = tag binary_search) names the

@@ -298,3 +298,26 @@ def test_a_base_title_shortened_or_reordered_is_that_problem_not_a_missing_one(b
 ])
 def test_another_problem_sharing_a_base_titles_characters_is_still_missing(base, question, title):
     assert res(base, question) == Resolution(None, "name", title, missing_id=title)
+
+
+# --------------------------------------------------------------------------- English titles written short
+
+
+@pytest.mark.parametrize("question,pid", [
+    ("Implement Trie: startsWith returns true for a missing prefix", "208"),  # without its parenthesis
+    ("实现 Trie 的 startsWith 写错了", "208"),
+    ("Longest Substring Without Repeating Chars TLE", "3"),  # chars for characters
+])
+def test_a_base_title_without_its_parenthesis_or_abbreviated_is_that_problem(base, question, pid):
+    found = res(base, question)
+    assert (found.problem_id, found.rule, found.missing_id) == (pid, "title", None)
+
+
+def test_a_sequel_of_a_parenthesised_title_is_still_missing(base):
+    found = res(base, "Implement Trie II (Prefix Tree) count words equal to")
+    assert (found.problem_id, found.missing_id) == (None, "Implement Trie II")
+
+
+def test_chars_alone_names_no_problem(base):
+    found = res(base, "my chars array is too small for the input")
+    assert (found.problem_id, found.missing_id) == (None, None)
