@@ -7,7 +7,9 @@ by that judge's own scheme, and none of them is a base problem:
   "Codeforces Round #912 (Div. 2) B", "AtCoder ABC 300 G", "AtCoder DP contest Knapsack 1";
 - a problem code: "SPOJ TEST", "SPOJ PRIME1", "CodeChef FLOW001";
 - a numbered problem of a book's collection: "剑指 Offer 17", "剑指Offer II 001", "面试题 17.10"
-  (LeetCode hosts them with their own numbers, not the main problem numbers).
+  (LeetCode hosts them with their own numbers, not the main problem numbers);
+- a PTA or PAT problem by its set and number: "PTA 7-1", "PAT 甲级 1003", "天梯赛 L1-002", "L2-004";
+- a ZeroJudge problem by its letter and number: "ZeroJudge a001", "zj d074".
 
 `judge_problem` returns that name as written (the planner reports it as not in the knowledge base). A
 judge's name alone names no problem ("codeforces: I read n into a long long …" may be any problem or
@@ -46,11 +48,21 @@ _CODE_JUDGE = re.compile(r"(?<![A-Za-z0-9])(?i:spoj|codechef)\s*[:：]?\s*([A-Z]
 _COLLECTION = re.compile(r"剑指\s*offer\s*(?:ii\s*)?(?:专项突破版\s*)?\d{1,3}(?:\s*-\s*(?:i{1,3}|[1-3]))?|"
                          r"面试题\s*\d{1,2}(?:\.\d{1,2})?", re.I)
 
+# PTA (pintia) and its exams name problems by set and number: "PTA 7-1", "PTA L1-002", "PAT 甲级 1003",
+# "PAT (Basic Level) 1001", "PAT A1025", "天梯赛 L2-004"; a 天梯赛 code ("L1-027") is one on its own.
+_PTA = re.compile(r"(?<![A-Za-z0-9])(?:(?:pta|pat|拼题a|团体程序设计天梯赛|天梯赛)\s*(?:[-:：]\s*)?"
+                  r"(?:(?:甲级|乙级|顶级|\(?\s*(?:advanced|basic|top)\s+level\s*\)?(?:\s*practice)?)\s*)?"
+                  r"(?:[ABT]\s*\d{4}|[LT][1-3]\s*-\s*\d{1,3}|\d{1,2}\s*-\s*\d{1,3}|\d{4})|"
+                  r"(?-i:L[1-3]-\d{3}))(?![\w-])", re.I)
+
+# ZeroJudge (Taiwan) names its problems by a letter and three digits: "ZeroJudge a001", "zj d074".
+_ZEROJUDGE = re.compile(r"(?<![A-Za-z0-9])(?:zerojudge|zj)\s*[:：#]?\s*[a-q]\d{3}(?![A-Za-z0-9])", re.I)
+
 
 def judge_problem(question: str) -> str | None:
     """The other judge's or collection's problem `question` names, as written ("SPOJ TEST"); else None."""
     text = unicodedata.normalize("NFKC", question)[:600]
-    for pattern in (_COLLECTION, _IN_CONTEST, _IN_ZH_CONTEST):
+    for pattern in (_COLLECTION, _PTA, _ZEROJUDGE, _IN_CONTEST, _IN_ZH_CONTEST):
         m = pattern.search(text)
         if m:
             return _tidy(_before_sentence(m.group(0)) if pattern is _IN_ZH_CONTEST else m.group(0))

@@ -71,8 +71,8 @@ _ID_PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p, re.I) for p in (
     r"(?<![a-z])(?:leetcode|lc|力扣|领扣|lintcode|luogu|洛谷|hdu|poj|zoj|uva|acwing|problem|题目|题号)(?:\s*|[-_.])(?:no\.?|#|:|：)?\s*"
     r"([A-Za-z]?\d+)\b",
     r"(?:牛客网?|nowcoder)\s*(?:题号|#|:|：)?\s*([A-Za-z]{1,3}\d+)\b",  # NC78, BM1
-    r"第\s*(\d+)\s*题",
-    r"(?<![\d.])(\d+)\s*题(?!目)",
+    r"第\s*(\d+)\s*[题題]",  # and in traditional characters: "第 283 題"
+    r"(?<![\d.])(\d+)\s*[题題](?!目)",
     r"(?:^|\s)#(\d+)\b",
     r"^\s*(\d+)\s*[.、．:：]\s*(?=\D)",
 ))
@@ -127,6 +127,9 @@ class Resolution:
         return f"题目 {self.problem_id}（{how[1]}）" if lang == "zh" else f"problem {self.problem_id} ({how[0]})"
 
 
+_PARENTHESIS = re.compile(r"\s*[(（][^)）]*[)）]")
+
+
 class Catalogue:
     """The problems the base knows, with their normalized titles and URL slugs."""
 
@@ -144,7 +147,10 @@ class Catalogue:
         self.short: set[str] = set()
         self.slugs: dict[str, str] = {}
         for pid, p in problems.items():
-            written = {squash(t): t for t in (p.title_zh, p.title_en, *p.aka) if t and squash(t)}
+            names = (p.title_zh, p.title_en, *p.aka)
+            # "Implement Trie (Prefix Tree)" is also named without its parenthesis ("Implement Trie: …").
+            names += tuple(_PARENTHESIS.sub("", t).strip() for t in names if t and _PARENTHESIS.search(t))
+            written = {squash(t): t for t in names if t and squash(t)}
             keys = list(written)
             self.shown.update(written)
             # A title that is a technique's name ("Binary Search" = tag binary_search) names the
@@ -238,11 +244,22 @@ def _id_in(text: str, cat: Catalogue) -> Resolution | None:
     if m:
         pid = cat.slugs.get(m.group(1).strip("-").lower())
         return Resolution(pid, "id", m.group(0), missing_id=None if pid else m.group(1))
-    for pattern in _ID_PATTERNS:
+    m = _first_id(text)
+    if m is not None:
+        return _id_named(m, text, cat)
+    return _leading_number_with_title(text, cat)
+
+
+def _first_id(text: str) -> re.Match[str] | None:
+    """The id the text names first. A post names its own problem before the ones it compares it with
+    ("407. 接雨水 II 是二维版，42 题那种双指针用不上", "LeetCode 213 … 198 题的做法"), so the earliest marked
+    id wins, whichever pattern marks it; at one position the more explicit pattern (listed first) does."""
+    found = []
+    for order, pattern in enumerate(_ID_PATTERNS):
         m = next((m for m in pattern.finditer(text) if not _test_or_frame_number(m, text)), None)
         if m and len(m.group(1)) <= _LONGEST_ID:  # "problem: 1534236469 should give 0" is input, not an id
-            return _id_named(m, text, cat)
-    return _leading_number_with_title(text, cat)
+            found.append((m.start(), order, m))
+    return min(found, key=lambda f: f[:2])[2] if found else None
 
 
 # "#5" is a test number after "test"/"case"/"用例" ("Wrong answer on test #5") and a stack frame before an
@@ -497,6 +514,9 @@ def _by_name(name: NamedTitle, cat: Catalogue) -> Resolution | None:
     close = max(cat.titles, key=lambda k: _likeness(key, k), default=None)
     if close is not None and _likeness(key, close) >= NAME_LIKENESS:
         return Resolution(cat.titles[close], "title", name.text)
+    shortened = _reworded_base_title(name.text, cat)  # "力扣 最长无重复子串": 3, shortened
+    if shortened is not None:
+        return Resolution(shortened, "title", name.text)
     return Resolution(None, "name", name.text, missing_id=name.text)
 
 
@@ -644,14 +664,32 @@ def _reworded_base_title(text: str, cat: Catalogue) -> str | None:
     for key, title in cat.shown.items():
         theirs = _units(title)
         common = sum((Counter(mine) & Counter(theirs)).values())
-        if mine and theirs and common / max(len(mine), len(theirs)) >= REWORDED:
+        if mine and theirs and (common / max(len(mine), len(theirs)) >= REWORDED or _shortened(mine, theirs)):
             return cat.titles[key]
     return None
 
 
+# A Chinese title shortened or reordered by students keeps this share of the title's characters and adds none:
+# "最长无重复子串" / "无重复最长子串" (无重复字符的最长子串), "股票最佳时机" (买卖股票的最佳时机), "链表反转".
+# A different problem adds a character of its own ("二叉树的最小深度", "最长公共子串") or keeps too little
+# ("回文子串" of 最长回文子串, "最大矩形" of 柱状图中最大的矩形).
+SHORTENED = 0.75
+
+
+def _shortened(mine: list[str], theirs: list[str]) -> bool:
+    """`mine` (Chinese characters) is `theirs` with a few characters dropped, in any order."""
+    if len(mine) < 4 or not all(_HAN_CHAR.match(u) for u in mine):
+        return False
+    return not Counter(mine) - Counter(theirs) and len(mine) >= SHORTENED * len(theirs)
+
+
+# Words students swap for a title's own: "岛屿个数" is 岛屿数量 (Number of Islands).
+_ZH_SAME_WORD = re.compile(r"个数|数目")
+
+
 def _units(text: str) -> list[str]:
     """Characters of a Chinese title, words of an English one, without fillers."""
-    norm = normalize(text)
+    norm = _ZH_SAME_WORD.sub("数量", normalize(text))
     units = [ch for ch in norm if not ch.isspace()] if _HAN_CHAR.search(norm) else re.findall(r"[a-z0-9]+", norm)
     return [u for u in units if u not in _TITLE_FILLERS]
 

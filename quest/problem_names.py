@@ -27,7 +27,7 @@ JUDGES = (r"leetcode(?:[-.]?cn)?(?:\.com)?|lc|力扣|领扣|lintcode|洛谷|luog
           r"atcoder|poj|hdu|zoj|uva|spoj|hackerrank|codewars|kattis|codechef|cses|pta|计蒜客|蓝桥杯")
 # A judge's name, then "上的/的/里的" and "第…题/题目/problem" in any order, then the title.
 _AFTER_JUDGE = re.compile(
-    rf"(?<![a-z0-9])(?:{JUDGES})(?![a-z0-9])\s*(?:上面?的?|里面?的?|中(?!等)的?|的)?\s*"
+    rf"(?<![a-z0-9])(?:{JUDGES})(?![a-z0-9])(?:['’]s)?\s*(?:上面?的?|里面?的?|中(?!等)的?|的)?\s*"
     r"(?:(?:这道|那道|一道|道)?(?:题目|题|problem|question)\s*(?:是|叫|叫做|called|named)?)?\s*[:：\-–—]?\s*", re.I)
 _MARKERS = (
     re.compile(r"《([^》]{1,60})》"),
@@ -35,6 +35,9 @@ _MARKERS = (
     re.compile(r"(?<![a-z])(?:the\s+)?(?:problem|question)\s+(?:called|named|titled)\s+", re.I),
     re.compile(r"(?<![a-z])problem\s*[:：]\s*", re.I),
 )
+# "题目是移动零，…", "这题叫移动零": the name said without a colon, set off by punctuation or a space.
+_SAID = re.compile(r"(?:题目|题名|题目名|这道题|这题|那道题)\s*(?:名字|名)?\s*(?:是|叫做|叫)\s*"
+                   r"([\u4e00-\u9fff]{2,20}(?:\s?(?:II|III|IV|Ⅱ|Ⅲ))?)(?=$|[\s，,。；;！!？?：:])")
 _QUOTED = re.compile(r"""^["“'‘「『]([^"”'’」』]{2,60})["”'’」』]""")
 # Where a Chinese title ends: the rest of the sentence begins.
 _ZH_STOP = re.compile(
@@ -72,7 +75,7 @@ _GENERIC = frozenset((
 ).split())
 # Words between the judge and the title that are not part of it ("力扣每日一题 跳跃游戏", "hot 100").
 _LEAD = re.compile(r"^(?:(?:每日一题|每日|热题|hot|top|100|题库|周赛|双周赛|面试题|原题|经典|中等题?|简单题?|困难题?|"
-                   r"第[一二三四五六七八九十\d]+题)\s*)+", re.I)
+                   r"第[一二三四五六七八九十\d]+题)\s*[:：]?\s*)+", re.I)
 _VERDICT_WORDS = re.compile(r"\b(?:time|memory) limit|\bwrong answer|\bruntime error|\bcompil", re.I)
 _FUNCTION_CHARS = frozenset("也都还就才又很太是在有和跟与把被给让对从")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
@@ -117,7 +120,12 @@ _NOT_TITLE_WORDS = frozenset((
     "solved problem question leetcode lc python python3 java javascript typescript c c++ cpp go golang rust kotlin "
     "swift c# ruby php scala easy medium hard daily about on re fix fixing debug debugging help please in "
     "using with without after before explained explanation editorial tle wa mle re ce ac the a an this"
-).split())
+).split()) | frozenset(
+    "doing trying practicing practising learning attempting working writing submitting".split())
+# ...the last of them: what the student is doing, opening the sentence ("Doing Advent of Code in Rust: …",
+# "Practicing Rotate Array: …"); not part of the title that may follow.
+_ACTIVITY_WORDS = frozenset("doing solving trying practicing practising learning attempting working writing "
+                            "submitting".split())
 _EN_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9'+#-]*")
 
 
@@ -212,6 +220,11 @@ def named_title(question: str) -> NamedTitle | None:
             found = NamedTitle(m.group(1).strip(), True) if m.groups() else _cut_title(_LEAD.sub("", text[m.end():]))
             if found.text and _is_title(found.text) and (found.bounded or not _NOT_A_PROBLEM.search(found.text)):
                 return found
+    simplified = to_simplified(text)  # "題目是移動零，…": the markers and stop words are simplified
+    said = _SAID.search(simplified)
+    if said and _is_title(said.group(1)) and not _ZH_STOP.search(said.group(1)):
+        written = text[said.start(1):said.end(1)] if len(simplified) == len(text) else said.group(1)
+        return NamedTitle(written, False)
     return _leading_title(text)
 
 
@@ -237,6 +250,8 @@ def _leading_title(text: str) -> NamedTitle | None:
     if not m:
         return None
     words = m.group(1).split()
+    while words and words[0].casefold() in _ACTIVITY_WORDS:  # "Practicing Rotate Array: …"
+        words.pop(0)
     capitalized = [w for w in words if w.casefold() not in _EN_TRAILING]
     if len(capitalized) < 2 or not all(w[:1].isupper() or w[:1].isdigit() for w in capitalized):
         return None
@@ -257,7 +272,7 @@ def _cut_title(rest: str) -> NamedTitle:
 
 def _cut_chinese(rest: str) -> str:
     stop = _ZH_STOP.search(rest)
-    head = rest[: stop.start()] if stop else rest
+    head = re.split(r"[，,。；;！!？?]", rest[: stop.start()] if stop else rest, maxsplit=1)[0]  # "移动零，我的…"
     words = head.split()
     if not words:
         return ""
@@ -308,6 +323,11 @@ VERDICT_WORDS = frozenset(("tle mle wa re ce ac ole pe sigsegv sigfpe sigabrt nz
                             "api faq oj eof dp bfs dfs").split())
 
 
+# Words about a judge's website and account, which no problem's title uses ("站" alone is in 加油站, 公交站).
+_ABOUT_THE_SITE = re.compile(r"中文站|美国站|国际站|国服|美服|账号|账户|帐号|登录|登陆|注册|会员|官网|插件|客户端|"
+                             r"login|log in|sign in|account|premium|subscription", re.I)
+
+
 def _is_title(title: str) -> bool:
     words = [w for w in re.split(r"\s+", title.casefold()) if w]
     if not words or all(w in _GENERIC for w in words) or KIND_OF_PROBLEM.match(title) or CONTEST_NAME.match(title):
@@ -317,6 +337,8 @@ def _is_title(title: str) -> bool:
     if re.fullmatch(r"[\d\s#.]+", title):  # a bare number is an id: the id rule reads it
         return False
     if title[0] in _FUNCTION_CHARS:  # "力扣上也有", "洛谷里都是": the sentence goes on, no title follows
+        return False
+    if _ABOUT_THE_SITE.search(title):  # "力扣中文站用美国站的账号登录不了": the judge's website, not a problem
         return False
     squashed = re.sub(r"\W+", "", title)
     return len(squashed) >= 2 if _HAN.search(title) else len(squashed) >= 3

@@ -21,6 +21,7 @@ PARTS = {
     "bst": ("Binary Search Tree", "二叉搜索树"),
     "max": ("Maximum", "最大"),
     "min": ("Minimum", "最小"),
+    "chars": ("Characters", "字符"),  # "Longest Substring Without Repeating Chars"
 }
 WHOLE = {
     "lis": ("Longest Increasing Subsequence", "最长递增子序列"),

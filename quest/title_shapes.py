@@ -275,11 +275,17 @@ def _en_head(text: str) -> str | None:
 _TAG = re.compile(r"^\s*(?:\[[^\]\n]{1,15}\]|【[^】\n]{1,15}】)\s*")
 
 
-# "I'm stuck on Rotate Array, …", "TLE for Merge k Sorted Lists with a heap": a Title Case name inside
-# the sentence, after a word that introduces what the student works on.
-_MID = re.compile(r"(?<![A-Za-z])(?:on|for|solving|doing|attempting|trying|about)\s+"
+# "I'm stuck on Rotate Array, …", "TLE for Merge k Sorted Lists with a heap", "my Move Zeroes solution", "my
+# answer to Valid Anagram": a Title Case name inside the sentence, after a word that introduces what the student
+# works on.
+_MID = re.compile(r"(?<![A-Za-z])(?:on|for|solving|doing|attempting|trying|about|my|"
+                  r"(?:solution|answer|approach)\s+to)\s+"
                   r"([A-Z0-9][\w'+]*(?:-[\w'+]+)*(?:\s+(?:of|in|to|with|a|an|the|and|for|from|by|k|"
                   r"[A-Z0-9][\w'+]*(?:-[\w'+]+)*)){1,8})")
+
+
+_LANGUAGES = frozenset("python python3 java javascript js typescript ts c c++ cpp go golang rust kotlin swift "
+                       "c# ruby php scala".split())
 
 
 def _mid_titles(text: str) -> list[Shape]:
@@ -288,6 +294,9 @@ def _mid_titles(text: str) -> list[Shape]:
         if text[m.end(1):m.end(1) + 1] == "(":  # "O(n)", "Math.max(": code
             continue
         words = m.group(1).split()
+        language = next((i for i, w in enumerate(words) if i and w.casefold() in _LANGUAGES), None)
+        if language is not None:  # "Move Zeroes in Java": the title ends before the language it was written in
+            words = words[:language]
         while words and words[-1].casefold() in _CONNECTORS and not words[-1][:1].isupper():
             words.pop()
         if words and not _lead_word(words[0]) and _title_case(words):
@@ -316,7 +325,7 @@ def _han_title(name: str) -> bool:
     han = len(_HAN.findall(squashed))
     if han < 2 or (len(squashed) < 3 and not _SEQUEL.search(squashed.casefold())) or len(squashed) > 24:
         return False
-    if squashed[0] in _ZH_SENTENCE_START or squashed in _GENERIC or _ZH_NOT_TITLE.search(squashed) or \
+    if _opens_a_sentence(squashed) or squashed in _GENERIC or _ZH_NOT_TITLE.search(squashed) or \
             KIND_OF_PROBLEM.match(squashed) or ZH_CLAUSE.search(squashed) or ends_like_a_clause(squashed):
         return False
     if re.sub(rf"^(?:{JUDGES})", "", squashed, flags=re.I) in _GENERIC:  # "洛谷月赛", "力扣周赛": a judge's contest
@@ -324,5 +333,16 @@ def _han_title(name: str) -> bool:
     return _ZH_STOP.search(squashed) is None
 
 
+# 有 opens a sentence ("有个数组…"), but 有效 / 有序 / 有向 are adjectives that open many titles ("有效的字母异位词",
+# "有序数组的平方", "有向图中的环").
+_ZH_ADJECTIVE_START = re.compile(r"有效|有序|有向|有限")
+# A sentence opening on when it happened ("今天做二分查找，…", "最近刷题…"): a clause, never a title.
+_ZH_WHEN = re.compile(r"今天|昨天|前天|最近|刚才|刚刚|之前|以前|前几天|这几天|早上|晚上|上午|下午")
+
+
+def _opens_a_sentence(squashed: str) -> bool:
+    """A pronoun, verb or adverb that opens sentences ("我…", "用…", "有个…"), or when it happened."""
+    return (squashed[0] in _ZH_SENTENCE_START and not _ZH_ADJECTIVE_START.match(squashed)) or \
+        _ZH_WHEN.match(squashed) is not None
 # A question, not a title: "…的时间复杂度是多少", "…是什么", "…吗".
 _ZH_NOT_TITLE = re.compile(r"是多少|是什么|是否|是不是|复杂度|[吗呢么嘛啥]$")

@@ -105,11 +105,15 @@ class TopicWords:
         # Made of topic words. Marked as a name ("搜索插入位置这题", "the Reverse Integer problem"), it is a
         # title unless it is one word. Unmarked, it is a topic, except a Title Case run of three words or
         # more that the general documents never use together ("Search Insert Position"; not "Mutable
-        # Default Argument"). A Chinese run of known words is as often a clause ("两个浮点数相加判断等于").
+        # Default Argument"). A Chinese run of known words is as often a clause ("两个浮点数相加判断等于"): it is
+        # a title only when it has a compound name's shape and the general documents never put its words
+        # side by side ("搜索插入位置，…"; not "浮点数比较", "二维数组").
         tokens = _words(phrase)
         if marked or len(tokens) <= 1:
             return len(tokens) <= 1
-        return not (phrase.isascii() and len(tokens) >= 3 and not self._used_together(tokens))
+        if phrase.isascii():
+            return not (len(tokens) >= 3 and not self._used_together(tokens))
+        return not (_compound_name(phrase, tokens) and not self._used_together(tokens))
 
     def _used_together(self, tokens: list[str]) -> bool:
         return all((a, b) in self._near or (b, a) in self._near for a, b in itertools.pairwise(tokens))
@@ -124,6 +128,14 @@ class TopicWords:
             return True
         return any(h in _TOPIC_PREFIXES for h in heads) or any(
             key.startswith(t) and key != t for t in _TOPIC_PREFIXES if not t.isascii())
+
+
+def _compound_name(phrase: str, tokens: list[str]) -> bool:
+    """Three or four words of two characters or more and nothing between them: the shape of a Chinese title
+    made of everyday words ("搜索插入位置", "合并两个有序数组", "最长公共前缀"). A clause has a one-character
+    word (说, 当, 多, 是 …) or runs on ("两个浮点数相加判断等于"); a headline joins its words with particles
+    ("二维数组的初始化", "链表的插入和删除")."""
+    return 3 <= len(tokens) <= 4 and all(len(t) >= 2 for t in tokens) and "".join(tokens) == _squash(phrase)
 
 
 def _words(phrase: str) -> list[str]:
