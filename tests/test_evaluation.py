@@ -310,6 +310,7 @@ R5 = ROOT / "knowledge" / "eval" / "heldout-r5.jsonl"
 R6 = ROOT / "knowledge" / "eval" / "heldout-r6.jsonl"
 R7 = ROOT / "knowledge" / "eval" / "heldout-r7.jsonl"
 R8 = ROOT / "knowledge" / "eval" / "heldout-r8.jsonl"
+R9 = ROOT / "knowledge" / "eval" / "heldout-r9.jsonl"
 EARLIER_SPLITS = [ROOT / "knowledge" / "eval" / name
                   for name in ("queries.jsonl", "heldout.jsonl", "heldout-fresh.jsonl")]
 
@@ -320,7 +321,7 @@ def _sources(path: Path) -> list[str]:
     return [r["source"] for r in records if "source" in r]
 
 
-@pytest.mark.parametrize("split", [DEC, R4, R5, R6, R7, R8], ids=["dec", "r4", "r5", "r6", "r7", "r8"])
+@pytest.mark.parametrize("split", [DEC, R4, R5, R6, R7, R8, R9], ids=["dec", "r4", "r5", "r6", "r7", "r8", "r9"])
 def test_late_held_out_labels_name_existing_documents_and_problems(kb, split):
     """Checks the labels against the base; never runs retrieval on the set (it must stay unseen)."""
     queries = load_queries(split)
@@ -524,7 +525,7 @@ def test_r7_held_out_opens_with_a_comment_saying_what_it_is():
     assert first.startswith("// Held-out (round 7) set") and "2026-12-01" in first and "never tuned on" in first
 
 
-@pytest.mark.parametrize("split", ["heldout-r7.jsonl", "heldout-r8.jsonl"])
+@pytest.mark.parametrize("split", ["heldout-r7.jsonl", "heldout-r8.jsonl", "heldout-r9.jsonl"])
 def test_round_held_out_tags_say_what_each_question_holds(split: str):
     for q in load_queries(ROOT / "knowledge" / "eval" / split):
         assert "real" in q.tags, q.id
@@ -622,6 +623,64 @@ def test_r8_held_out_sources_are_used_once_across_all_eval_files():
     assert {path.name for path in R8.parent.glob("*.jsonl")} >= {
         "queries.jsonl", "heldout.jsonl", "heldout-fresh.jsonl", "heldout-dec.jsonl", "heldout-r4.jsonl",
         "heldout-r5.jsonl", "heldout-r6.jsonl", "heldout-r7.jsonl", "dev-r7.jsonl"}
+    assert sorted(set(sources) & others) == [], "a source already used by another split"
+
+
+# --------------------------------------------------------------------------- the round-9 held-out set (labels only)
+# Round 9's unseen split, written when round 8's had been measured and read (round 8's is a development split now):
+# labels, tags, group counts and sources only, never its rankings (its labels are also checked against the base by
+# the parametrized test above).
+
+
+def test_r9_held_out_opens_with_a_comment_saying_what_it_is():
+    first = R9.read_text(encoding="utf-8").splitlines()[0]
+    assert first.startswith("// Held-out (round 9) set") and "2026-12-02" in first and "never tuned on" in first
+    assert "no retrieval was run" in first
+
+
+def test_r9_held_out_mix():
+    r9 = load_queries(R9)
+    tags = Counter(t for q in r9 for t in q.tags)
+    assert [q.id for q in r9] == [f"r9-{n:03d}" for n in range(1, 61)]
+    assert len({q.question for q in r9}) == len(r9), "duplicate questions"
+    assert (tags["no_field"], tags["not_in_base"], tags["general"], tags["off_topic"]) == (25, 12, 12, 3), tags
+    assert sum(1 for q in r9 if q.problem_id) == 8
+    assert Counter(q.lang for q in r9) == {"zh": 26, "en": 34}
+    assert (tags["traditional"], tags["sanitizer"], tags["cross_lingual"]) == (10, 5, 15), tags
+    # Problems outside the base: 7 have no document at all, the other 5 have general documents that help.
+    assert (tags["unknown_problem"], tags["title_only"]) == (7, 2), tags
+    assert sum(1 for q in r9 if not q.answerable) == 10
+    assert sum(1 for q in r9 if "not_in_base" in q.tags and "https://" in q.question) == 1
+    assert sum(1 for q in r9 if "general" in q.tags and q.error.strip()) == 12
+    assert sum(1 for q in r9 if any(m in q.error for m in RUNTIME_REPORT_MARKERS)) == 17
+    # This round's split also carries UndefinedBehaviorSanitizer reports and C# exceptions.
+    assert sum(1 for q in r9 if "UndefinedBehaviorSanitizer" in q.error) == 3
+    assert sum(1 for q in r9 if "Unhandled exception. System." in q.error) == 4
+    assert sum(1 for q in r9 if "with_code" in q.tags or "with_error" in q.tags) == 55
+    assert (tags["with_code"], tags["with_error"]) == (54, 51), tags
+    assert Counter(q.language for q in r9 if q.code.strip()) == {
+        "python": 18, "java": 14, "cpp": 9, "c": 6, "csharp": 4, "javascript": 3}
+
+
+def test_r9_questions_naming_a_base_problem_in_their_text_label_that_problem():
+    # Each `no_field` question is about one base problem, and its labels include that problem's own documents.
+    named = []
+    for q in load_queries(R9):
+        if "no_field" in q.tags:
+            problems = {d.split("-")[0][1:] for d in q.relevant if d.split("-")[0][1:].isdigit()}
+            assert len(problems) == 1, (q.id, problems)
+            named.append(problems.pop())
+    assert len(named) == 25 and len(set(named)) == 12
+
+
+def test_r9_held_out_sources_are_used_once_across_all_eval_files():
+    sources = _sources(R9)
+    assert len(sources) == len(load_queries(R9)) and all(s.startswith("http") for s in sources)
+    assert len(set(sources)) == len(sources), "a source used twice"
+    others = {s for path in sorted(R9.parent.glob("*.jsonl")) if path != R9 for s in _sources(path)}
+    assert {path.name for path in R9.parent.glob("*.jsonl")} >= {
+        "queries.jsonl", "heldout.jsonl", "heldout-fresh.jsonl", "heldout-dec.jsonl", "heldout-r4.jsonl",
+        "heldout-r5.jsonl", "heldout-r6.jsonl", "heldout-r7.jsonl", "dev-r7.jsonl", "heldout-r8.jsonl"}
     assert sorted(set(sources) & others) == [], "a source already used by another split"
 
 
