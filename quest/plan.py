@@ -683,13 +683,15 @@ def _shortened(mine: list[str], theirs: list[str]) -> bool:
     return not Counter(mine) - Counter(theirs) and len(mine) >= SHORTENED * len(theirs)
 
 
-# Words students swap for a title's own: "岛屿个数" is 岛屿数量 (Number of Islands).
+# Words students swap for a title's own: "岛屿个数" is 岛屿数量 (Number of Islands); "最长不重复子串" and
+# "没有重复字符的最长子串" say 无 (without) as 不 / 没有 / 不含.
 _ZH_SAME_WORD = re.compile(r"个数|数目")
+_ZH_WITHOUT = re.compile(r"不含|没有|不")
 
 
 def _units(text: str) -> list[str]:
     """Characters of a Chinese title, words of an English one, without fillers."""
-    norm = _ZH_SAME_WORD.sub("数量", normalize(text))
+    norm = _ZH_WITHOUT.sub("无", _ZH_SAME_WORD.sub("数量", normalize(text)))
     units = [ch for ch in norm if not ch.isspace()] if _HAN_CHAR.search(norm) else re.findall(r"[a-z0-9]+", norm)
     return [u for u in units if u not in _TITLE_FILLERS]
 
