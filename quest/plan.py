@@ -464,8 +464,13 @@ def _other_title(written: str, start: int, end: int, shown: str, cat: Catalogue)
     if mark is not None:
         return f"{shown} {_sequel_shown(mark)}"
     longer = longer_title(written, start, end)
-    return None if longer and _with_technique(longer[len(written[start:end]):] if longer.startswith(
-        written[start:end]) else "", cat) else longer
+    rest = longer[end - start:] if longer and longer.startswith(written[start:end]) else ""
+    return None if rest and (_with_technique(rest, cat) or _technique_named(rest, cat)) else longer
+
+
+def _technique_named(rest: str, cat: Catalogue) -> bool:
+    """"Trapping Rain Water Two Pointers", "Course Schedule Topological Sort": the title, then the technique."""
+    return cat.topics is not None and (squash(rest) in cat.techniques or cat.topics.is_technique(rest))
 
 
 _WITH = re.compile(r"^\s*(?:with|using|via|by)\s+(.+)$", re.I)
@@ -685,13 +690,16 @@ def _shortened(mine: list[str], theirs: list[str]) -> bool:
 
 # Words students swap for a title's own: "岛屿个数" is 岛屿数量 (Number of Islands); "最长不重复子串" and
 # "没有重复字符的最长子串" say 无 (without) as 不 / 没有 / 不含.
+# A "longest" title asked by its answer ("最长无重复子串长度") and 子字符串 for 子串 are that title too.
 _ZH_SAME_WORD = re.compile(r"个数|数目")
 _ZH_WITHOUT = re.compile(r"不含|没有|不")
+_ZH_ITS_LENGTH = re.compile(r"^(最长.+?)的?长度$")
 
 
 def _units(text: str) -> list[str]:
     """Characters of a Chinese title, words of an English one, without fillers."""
-    norm = _ZH_WITHOUT.sub("无", _ZH_SAME_WORD.sub("数量", normalize(text)))
+    norm = _ZH_WITHOUT.sub("无", _ZH_SAME_WORD.sub("数量", normalize(text))).replace("子字符串", "子串")
+    norm = _ZH_ITS_LENGTH.sub(r"\1", norm)
     units = [ch for ch in norm if not ch.isspace()] if _HAN_CHAR.search(norm) else re.findall(r"[a-z0-9]+", norm)
     return [u for u in units if u not in _TITLE_FILLERS]
 

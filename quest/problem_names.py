@@ -121,7 +121,11 @@ _NOT_TITLE_WORDS = frozenset((
     "swift c# ruby php scala easy medium hard daily about on re fix fixing debug debugging help please in "
     "using with without after before explained explanation editorial tle wa mle re ce ac the a an this"
 ).split()) | frozenset(
-    "doing trying practicing practising learning attempting working writing submitting".split())
+    "doing trying practicing practising learning attempting working writing submitting".split()) | frozenset(
+    # how the problem is asked or solved: "Two Sum Variant", "LRU Cache Implementation", "Follow-up to Two Sum",
+    # "Reverse Linked List Recursively", "Edit Distance Algorithm"
+    "variant variants variation variations version follow follow-up followup implementation implementations "
+    "algorithm recursively iteratively".split())
 # ...the last of them: what the student is doing, opening the sentence ("Doing Advent of Code in Rust: …",
 # "Practicing Rotate Array: …"); not part of the title that may follow.
 _ACTIVITY_WORDS = frozenset("doing solving trying practicing practising learning attempting working writing "
