@@ -465,7 +465,15 @@ def _other_title(written: str, start: int, end: int, shown: str, cat: Catalogue)
         return f"{shown} {_sequel_shown(mark)}"
     longer = longer_title(written, start, end)
     rest = longer[end - start:] if longer and longer.startswith(written[start:end]) else ""
-    return None if rest and (_with_technique(rest, cat) or _technique_named(rest, cat)) else longer
+    if rest and (_with_technique(rest, cat) or _technique_named(rest, cat) or _another_base_title(rest, cat)):
+        return None
+    return longer
+
+
+def _another_base_title(rest: str, cat: Catalogue) -> bool:
+    """"Two Sum and 3Sum": two base problems side by side, not one longer title."""
+    m = re.match(r"\s+(?:and|or)\s+(.+)$", rest)
+    return m is not None and squash(m.group(1)) in cat.titles
 
 
 def _technique_named(rest: str, cat: Catalogue) -> bool:
@@ -506,6 +514,9 @@ def _by_name(name: NamedTitle, cat: Catalogue) -> Resolution | None:
         return None  # "Dynamic Programming: …", "Binary Search: …" are about the technique
     if _title_key(name.text, cat):
         return Resolution(cat.titles[_title_key(name.text, cat)], "title", name.text)
+    asked = _ASKED_ABOUT.sub("", key)  # 《两数之和问题》, 《接雨水题解》: the title and what is asked of it
+    if asked != key and asked in cat.titles:
+        return Resolution(cat.titles[asked], "title", name.text)
     starts = [k for k in cat.titles if key.startswith(k)]
     if starts:
         # "Two Sum II" names another problem; a longer unbounded name may be the title plus the
@@ -523,6 +534,9 @@ def _by_name(name: NamedTitle, cat: Catalogue) -> Resolution | None:
     if shortened is not None:
         return Resolution(shortened, "title", name.text)
     return Resolution(None, "name", name.text, missing_id=name.text)
+
+
+_ASKED_ABOUT = re.compile(r"(?:问题|题解|题目|题|problem|question|solution)$")
 
 
 # A named title this close to a base title is that title written differently ("Kth Largest Element").

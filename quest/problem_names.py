@@ -125,7 +125,7 @@ _NOT_TITLE_WORDS = frozenset((
     # how the problem is asked or solved: "Two Sum Variant", "LRU Cache Implementation", "Follow-up to Two Sum",
     # "Reverse Linked List Recursively", "Edit Distance Algorithm"
     "variant variants variation variations version follow follow-up followup implementation implementations "
-    "algorithm recursively iteratively".split())
+    "algorithm recursively iteratively walkthrough tutorial writeup write-up".split())
 # ...the last of them: what the student is doing, opening the sentence ("Doing Advent of Code in Rust: …",
 # "Practicing Rotate Array: …"); not part of the title that may follow.
 _ACTIVITY_WORDS = frozenset("doing solving trying practicing practising learning attempting working writing "
@@ -176,7 +176,7 @@ def _title_word(word: str) -> bool:
 
 # Words that set a problem beside another: "Compared to Two Sum, …", "Similar to Two Sum", "Like Two Sum, I …".
 _COMPARISON_WORDS = frozenset("compared compare comparing comparison unlike like similar similarly versus vs "
-                              "related relative same different differs than".split())
+                              "related relative same different differs than beyond".split())
 # Chinese: "相比于两数之和", "类似两数之和的做法", "不同于两数之和" — the comparison, then the base title.
 _ZH_COMPARISON = ("相比", "比起", "对比", "类似", "类比", "不同于", "区别于", "不像", "像", "如同", "参考", "仿照")
 

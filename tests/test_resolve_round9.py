@@ -184,3 +184,33 @@ def test_a_compound_title_without_a_failure_word_is_still_a_title(base, question
 ])
 def test_mainland_terms(phrase, mainland):
     assert mainland_terms(phrase) == mainland
+
+
+# --------------------------------------------------------------------------- two titles side by side, what is asked
+
+
+def test_two_base_titles_joined_by_and_are_not_one_longer_title(base):
+    assert res(base, "Two Sum and 3Sum share an idea? both TLE") == Resolution("1", "title", "twosum")
+
+
+def test_a_base_title_joined_to_words_that_are_no_title_is_still_a_longer_title(base):
+    found = res(base, "Two Sum and Sell Stock together")
+    assert (found.problem_id, found.missing_id) == (None, "Two Sum and Sell Stock")
+
+
+@pytest.mark.parametrize("question,pid,evidence", [
+    ("《两数之和问题》 哈希表为什么要先查再存", "1", "两数之和问题"),
+    ("「接雨水題解」看不懂单调栈那段", "42", "接雨水"),
+    ("Beyond Two Sum: the 4Sum version times out", "1", "twosum"),
+    ("Two Sum Walkthrough: why check before inserting", "1", "twosum"),
+])
+def test_a_title_with_what_is_asked_of_it_is_that_problem(base, question, pid, evidence):
+    assert res(base, question) == Resolution(pid, "title", evidence)
+
+
+@pytest.mark.parametrize("question,missing", [
+    ("《两数之和 II》 双指针", "两数之和 II"),
+    ("《最长递增子序列的个数》 计数怎么合并", "最长递增子序列的个数"),
+])
+def test_a_quoted_sequel_or_longer_title_is_still_another_problem(base, question, missing):
+    assert res(base, question) == Resolution(None, "name", missing, missing_id=missing)
