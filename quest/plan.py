@@ -56,7 +56,7 @@ from quest.request import Request
 from quest.retrieval.tokenize import to_simplified, tokenize
 from quest.title_abbreviations import sibling_title, spelled_out
 from quest.title_shapes import Shape, opening, title_shapes
-from quest.topic_words import TopicWords
+from quest.topic_words import TopicWords, mainland_terms
 from quest.zh_numbers import ordinal_ids
 
 RULES = ("field", "id", "title", "name", "consensus", "none")
@@ -655,7 +655,11 @@ def _shape_named(shape: Shape, request_text: str, cat: Catalogue, topics: TopicW
     starts = [title for title in cat.titles if title.startswith(key) and _likeness(key, title) == 1.0]
     if starts:  # "Kth Largest Element": a clear start of a base title
         return Resolution(cat.titles[starts[0]], "title", shape.text)
-    if key not in cat.weak and sibling_title(_units(text), [_units(t) for t in cat.shown.values()]):
+    mainland = mainland_terms(text)  # "二元樹的最大深度": 104 in Taiwan's words
+    if mainland is not None and _title_key(mainland, cat):
+        return Resolution(cat.titles[_title_key(mainland, cat)], "title", shape.text)
+    if key not in cat.weak and any(sibling_title(_units(t), [_units(t) for t in cat.shown.values()])
+                                   for t in (text, mainland) if t):
         return Resolution(None, "name", shape.text, missing_id=shape.text)  # "二叉树的最小深度" beside 最大深度
     # Part of a base title ("层序遍历" of 二叉树的层序遍历) or a topic's words: not a problem the base lacks.
     # A title written like a call ("Pow(x, n)") is no topic, even when a general page quotes such code.

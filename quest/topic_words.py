@@ -155,8 +155,15 @@ def mainland_terms(phrase: str) -> str | None:
         import opencc
 
         _tw2sp = opencc.OpenCC("tw2sp")
-    mainland = _tw2sp.convert(phrase)
+    mainland = _tw2sp.convert(_TW_TERMS.sub(lambda m: _TW_TERM_MAP[m.group(0)], phrase))
     return None if mainland == normalize(phrase) or mainland == phrase else mainland
+
+
+# Taiwan's computing words that tw2sp leaves as they are (our own short list): 鏈結串列 is a linked list, 二元樹 a
+# binary tree, 副程式 a subroutine, 記憶體配置 memory allocation.
+_TW_TERM_MAP = {"鏈結串列": "链表", "二元搜尋樹": "二叉搜索树", "二元樹": "二叉树", "副程式": "函数",
+                "記憶體配置": "内存分配"}
+_TW_TERMS = re.compile("|".join(sorted(_TW_TERM_MAP, key=len, reverse=True)))
 
 
 def _compound_name(phrase: str, tokens: list[str]) -> bool:

@@ -214,3 +214,29 @@ def test_a_title_with_what_is_asked_of_it_is_that_problem(base, question, pid, e
 ])
 def test_a_quoted_sequel_or_longer_title_is_still_another_problem(base, question, missing):
     assert res(base, question) == Resolution(None, "name", missing, missing_id=missing)
+
+
+# --------------------------------------------------------------------------- Taiwan's words for base titles and topics
+
+
+@pytest.mark.parametrize("question", [
+    "動態記憶體配置 失敗 回傳 NULL",  # memory allocation
+    "鏈結串列 反轉 指標 接錯",  # linked list
+    "二元樹 遍歷 順序搞混",  # binary tree
+    "副程式 傳參考 沒有改到值",  # subroutine
+])
+def test_taiwan_terms_tw2sp_leaves_alone_are_topics(base, question):
+    assert res(base, question) == Resolution()
+
+
+@pytest.mark.parametrize("question,pid,evidence", [
+    ("二元樹的最大深度 遞迴寫法", "104", "二元樹的最大深度"),
+    ("「二元樹的最大深度」 層序也可以嗎", "104", "二元樹的最大深度"),
+])
+def test_a_base_title_in_taiwan_words_is_that_problem(base, question, pid, evidence):
+    assert res(base, question) == Resolution(pid, "title", evidence)
+
+
+def test_a_sibling_title_in_taiwan_words_is_still_another_problem(base):
+    assert res(base, "「二元樹的最小深度」 遞迴") == Resolution(
+        None, "name", "二元樹的最小深度", missing_id="二元樹的最小深度")
