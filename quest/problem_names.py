@@ -159,7 +159,7 @@ def _han_head(before: str) -> str | None:
     head = run.group(0)[judge.end():] if judge else run.group(0)
     if head.endswith(("题", "題")):  # "第一题两数之和", "作业第二题…": a label ends at 题, the title follows it
         return None
-    if len(head) < 2 or head[0] in _ZH_SENTENCE_START or head.startswith((*_GENERIC, *_ZH_COMPARISON)):
+    if len(head) < 2 or head[0] in _ZH_SENTENCE_START or head.startswith((*_GENERIC, *_ZH_COMPARISON, *_ZH_DESCRIBING)):
         return None
     return head if _OPENING.match(before[:run.start()]) else None
 
@@ -171,12 +171,17 @@ def _title_word(word: str) -> bool:
     if not (word[:1].isupper() or word[:1].isdigit()) or word.isdigit():
         return False
     return not (folded in _NOT_TITLE_WORDS or folded in _EN_STOP or folded in _GENERIC
-                or folded in _COMPARISON_WORDS or re.fullmatch(JUDGES, word, re.I))
+                or folded in _COMPARISON_WORDS or folded in _DESCRIBING_WORDS
+                or re.fullmatch(JUDGES, re.sub(r"['’]s$", "", word), re.I))  # "LeetCode's Two Sum"
 
 
 # Words that set a problem beside another: "Compared to Two Sum, …", "Similar to Two Sum", "Like Two Sum, I …".
 _COMPARISON_WORDS = frozenset("compared compare comparing comparison unlike like similar similarly versus vs "
                               "related relative same different differs than beyond".split())
+# How a student describes the problem they name: "Classic Two Sum", "the Standard Coin Change", "经典两数之和".
+_DESCRIBING_WORDS = frozenset("classic classical standard simple famous original basic naive alternative plain "
+                              "vanilla typical usual".split())
+_ZH_DESCRIBING = ("经典", "简单版", "原版", "原始版", "基础版", "普通版", "标准版", "朴素")
 # Chinese: "相比于两数之和", "类似两数之和的做法", "不同于两数之和" — the comparison, then the base title.
 _ZH_COMPARISON = ("相比", "比起", "对比", "类似", "类比", "不同于", "区别于", "不像", "像", "如同", "参考", "仿照")
 

@@ -240,3 +240,23 @@ def test_a_base_title_in_taiwan_words_is_that_problem(base, question, pid, evide
 def test_a_sibling_title_in_taiwan_words_is_still_another_problem(base):
     assert res(base, "「二元樹的最小深度」 遞迴") == Resolution(
         None, "name", "二元樹的最小深度", missing_id="二元樹的最小深度")
+
+
+# --------------------------------------------------------------------------- a word describing the problem before it
+
+
+@pytest.mark.parametrize("question,pid,evidence", [
+    ("Classic Two Sum with a hash map fails on duplicates", "1", "twosum"),
+    ("Standard Coin Change dp gives -1 for amount 0", "322", "coinchange"),
+    ("Naive Climbing Stairs recursion TLE at n=45", "70", "climbingstairs"),
+    ("LeetCode's Two Sum in Rust: borrow checker complains", "1", "twosum"),
+    ("经典两数之和 为什么要先查后存", "1", "两数之和"),
+    ("原版两数之和 返回下标还是值", "1", "两数之和"),
+])
+def test_a_describing_word_before_the_title_is_not_part_of_it(base, question, pid, evidence):
+    assert res(base, question) == Resolution(pid, "title", evidence)
+
+
+def test_a_modified_problem_is_still_reported_as_another(base):
+    found = res(base, "Modified Coin Change: each coin at most once")
+    assert (found.problem_id, found.missing_id) == (None, "Modified Coin Change")
