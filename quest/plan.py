@@ -56,7 +56,7 @@ from quest.request import Request
 from quest.retrieval.tokenize import to_simplified, tokenize
 from quest.title_abbreviations import sibling_title, spelled_out
 from quest.title_shapes import Shape, opening, title_shapes
-from quest.topic_words import TopicWords
+from quest.topic_words import TopicWords, mainland_terms
 from quest.zh_numbers import ordinal_ids
 
 RULES = ("field", "id", "title", "name", "consensus", "none")
@@ -464,8 +464,21 @@ def _other_title(written: str, start: int, end: int, shown: str, cat: Catalogue)
     if mark is not None:
         return f"{shown} {_sequel_shown(mark)}"
     longer = longer_title(written, start, end)
-    return None if longer and _with_technique(longer[len(written[start:end]):] if longer.startswith(
-        written[start:end]) else "", cat) else longer
+    rest = longer[end - start:] if longer and longer.startswith(written[start:end]) else ""
+    if rest and (_with_technique(rest, cat) or _technique_named(rest, cat) or _another_base_title(rest, cat)):
+        return None
+    return longer
+
+
+def _another_base_title(rest: str, cat: Catalogue) -> bool:
+    """"Two Sum and 3Sum": two base problems side by side, not one longer title."""
+    m = re.match(r"\s+(?:and|or)\s+(.+)$", rest)
+    return m is not None and squash(m.group(1)) in cat.titles
+
+
+def _technique_named(rest: str, cat: Catalogue) -> bool:
+    """"Trapping Rain Water Two Pointers", "Course Schedule Topological Sort": the title, then the technique."""
+    return cat.topics is not None and (squash(rest) in cat.techniques or cat.topics.is_technique(rest))
 
 
 _WITH = re.compile(r"^\s*(?:with|using|via|by)\s+(.+)$", re.I)
@@ -501,6 +514,9 @@ def _by_name(name: NamedTitle, cat: Catalogue) -> Resolution | None:
         return None  # "Dynamic Programming: …", "Binary Search: …" are about the technique
     if _title_key(name.text, cat):
         return Resolution(cat.titles[_title_key(name.text, cat)], "title", name.text)
+    asked = _ASKED_ABOUT.sub("", key)  # 《两数之和问题》, 《接雨水题解》: the title and what is asked of it
+    if asked != key and asked in cat.titles:
+        return Resolution(cat.titles[asked], "title", name.text)
     starts = [k for k in cat.titles if key.startswith(k)]
     if starts:
         # "Two Sum II" names another problem; a longer unbounded name may be the title plus the
@@ -518,6 +534,9 @@ def _by_name(name: NamedTitle, cat: Catalogue) -> Resolution | None:
     if shortened is not None:
         return Resolution(shortened, "title", name.text)
     return Resolution(None, "name", name.text, missing_id=name.text)
+
+
+_ASKED_ABOUT = re.compile(r"(?:问题|题解|题目|题|problem|question|solution)$")
 
 
 # A named title this close to a base title is that title written differently ("Kth Largest Element").
@@ -636,7 +655,11 @@ def _shape_named(shape: Shape, request_text: str, cat: Catalogue, topics: TopicW
     starts = [title for title in cat.titles if title.startswith(key) and _likeness(key, title) == 1.0]
     if starts:  # "Kth Largest Element": a clear start of a base title
         return Resolution(cat.titles[starts[0]], "title", shape.text)
-    if key not in cat.weak and sibling_title(_units(text), [_units(t) for t in cat.shown.values()]):
+    mainland = mainland_terms(text)  # "二元樹的最大深度": 104 in Taiwan's words
+    if mainland is not None and _title_key(mainland, cat):
+        return Resolution(cat.titles[_title_key(mainland, cat)], "title", shape.text)
+    if key not in cat.weak and any(sibling_title(_units(t), [_units(t) for t in cat.shown.values()])
+                                   for t in (text, mainland) if t):
         return Resolution(None, "name", shape.text, missing_id=shape.text)  # "二叉树的最小深度" beside 最大深度
     # Part of a base title ("层序遍历" of 二叉树的层序遍历) or a topic's words: not a problem the base lacks.
     # A title written like a call ("Pow(x, n)") is no topic, even when a general page quotes such code.
@@ -683,13 +706,18 @@ def _shortened(mine: list[str], theirs: list[str]) -> bool:
     return not Counter(mine) - Counter(theirs) and len(mine) >= SHORTENED * len(theirs)
 
 
-# Words students swap for a title's own: "岛屿个数" is 岛屿数量 (Number of Islands).
+# Words students swap for a title's own: "岛屿个数" is 岛屿数量 (Number of Islands); "最长不重复子串" and
+# "没有重复字符的最长子串" say 无 (without) as 不 / 没有 / 不含.
+# A "longest" title asked by its answer ("最长无重复子串长度") and 子字符串 for 子串 are that title too.
 _ZH_SAME_WORD = re.compile(r"个数|数目")
+_ZH_WITHOUT = re.compile(r"不含|没有|不")
+_ZH_ITS_LENGTH = re.compile(r"^(最长.+?)的?长度$")
 
 
 def _units(text: str) -> list[str]:
     """Characters of a Chinese title, words of an English one, without fillers."""
-    norm = _ZH_SAME_WORD.sub("数量", normalize(text))
+    norm = _ZH_WITHOUT.sub("无", _ZH_SAME_WORD.sub("数量", normalize(text))).replace("子字符串", "子串")
+    norm = _ZH_ITS_LENGTH.sub(r"\1", norm)
     units = [ch for ch in norm if not ch.isspace()] if _HAN_CHAR.search(norm) else re.findall(r"[a-z0-9]+", norm)
     return [u for u in units if u not in _TITLE_FILLERS]
 

@@ -121,7 +121,11 @@ _NOT_TITLE_WORDS = frozenset((
     "swift c# ruby php scala easy medium hard daily about on re fix fixing debug debugging help please in "
     "using with without after before explained explanation editorial tle wa mle re ce ac the a an this"
 ).split()) | frozenset(
-    "doing trying practicing practising learning attempting working writing submitting".split())
+    "doing trying practicing practising learning attempting working writing submitting".split()) | frozenset(
+    # how the problem is asked or solved: "Two Sum Variant", "LRU Cache Implementation", "Follow-up to Two Sum",
+    # "Reverse Linked List Recursively", "Edit Distance Algorithm"
+    "variant variants variation variations version follow follow-up followup implementation implementations "
+    "algorithm recursively iteratively walkthrough tutorial writeup write-up".split())
 # ...the last of them: what the student is doing, opening the sentence ("Doing Advent of Code in Rust: …",
 # "Practicing Rotate Array: …"); not part of the title that may follow.
 _ACTIVITY_WORDS = frozenset("doing solving trying practicing practising learning attempting working writing "
@@ -155,18 +159,31 @@ def _han_head(before: str) -> str | None:
     head = run.group(0)[judge.end():] if judge else run.group(0)
     if head.endswith(("题", "題")):  # "第一题两数之和", "作业第二题…": a label ends at 题, the title follows it
         return None
-    if len(head) < 2 or head[0] in _ZH_SENTENCE_START or any(head.startswith(w) for w in _GENERIC):
+    if len(head) < 2 or head[0] in _ZH_SENTENCE_START or head.startswith((*_GENERIC, *_ZH_COMPARISON, *_ZH_DESCRIBING)):
         return None
     return head if _OPENING.match(before[:run.start()]) else None
 
 
 def _title_word(word: str) -> bool:
-    """A word a title could have: capitalized or "3Sum"-like, not a bare number, judge, language or technique."""
+    """A word a title could have: capitalized or "3Sum"-like, not a bare number, judge, language or technique,
+    nor a word comparing it with another problem ("Compared to Two Sum", "Unlike Two Sum")."""
     folded = word.casefold()
     if not (word[:1].isupper() or word[:1].isdigit()) or word.isdigit():
         return False
     return not (folded in _NOT_TITLE_WORDS or folded in _EN_STOP or folded in _GENERIC
-                or re.fullmatch(JUDGES, word, re.I))
+                or folded in _COMPARISON_WORDS or folded in _DESCRIBING_WORDS
+                or re.fullmatch(JUDGES, re.sub(r"['’]s$", "", word), re.I))  # "LeetCode's Two Sum"
+
+
+# Words that set a problem beside another: "Compared to Two Sum, …", "Similar to Two Sum", "Like Two Sum, I …".
+_COMPARISON_WORDS = frozenset("compared compare comparing comparison unlike like similar similarly versus vs "
+                              "related relative same different differs than beyond".split())
+# How a student describes the problem they name: "Classic Two Sum", "the Standard Coin Change", "经典两数之和".
+_DESCRIBING_WORDS = frozenset("classic classical standard simple famous original basic naive alternative plain "
+                              "vanilla typical usual".split())
+_ZH_DESCRIBING = ("经典", "简单版", "原版", "原始版", "基础版", "普通版", "标准版", "朴素")
+# Chinese: "相比于两数之和", "类似两数之和的做法", "不同于两数之和" — the comparison, then the base title.
+_ZH_COMPARISON = ("相比", "比起", "对比", "类似", "类比", "不同于", "区别于", "不像", "像", "如同", "参考", "仿照")
 
 
 _CONNECTORS = frozenset(("of", "with", "in", "to", "for", "and", "a", "an", "the"))
@@ -179,9 +196,24 @@ def _longer_english(before: str, title: str, after: str) -> str | None:
     Cooldown": Title Case words joined to the title, directly or through a connector ("of", "with")."""
     head = _title_words(before, _LAST_WORD, backwards=True)
     tail = _title_words(after, _NEXT_WORD, backwards=False)
-    if not head and not tail:
+    if not head and (not tail or _only_its_quantity(tail, after)):
         return None
     return " ".join((*head, title, *tail))
+
+
+# What a title computes, said after it: "Maximum Subarray Sum" is problem 53 asked by its answer. Followed by more
+# Title Case words it is another problem ("Maximum Subarray Sum with One Deletion", "… Sum After One Operation").
+_QUANTITY_WORDS = frozenset("sum length count value size".split())
+_FOLLOWING_WORDS = re.compile(r"(?:[ \t]+([A-Za-z0-9][A-Za-z0-9'+#-]*))(?:[ \t]+([A-Za-z0-9][A-Za-z0-9'+#-]*))?")
+
+
+def _only_its_quantity(tail: list[str], after: str) -> bool:
+    """The words after a base title are one quantity word, and no Title Case word follows within two words."""
+    if len(tail) != 1 or tail[0].casefold() not in _QUANTITY_WORDS:
+        return False
+    rest = after[after.find(tail[0]) + len(tail[0]):]
+    following = _FOLLOWING_WORDS.match(rest)
+    return following is None or not any(w and _title_word(w) for w in following.groups())
 
 
 def _title_words(text: str, word: re.Pattern[str], *, backwards: bool) -> list[str]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterable
+from typing import Any
 
 from quest.problem_names import _GENERIC, normalize
 from quest.retrieval.tokenize import tokenize
@@ -90,6 +91,14 @@ class TopicWords:
         return [t for t in tokens if t not in self.words and not _covered(t, known)]
 
     def is_topic(self, phrase: str, *, marked: bool = False) -> bool:
+        """`_is_topic` of the phrase, or of its mainland wording when it is written in Taiwan's terms: "記憶體超過限制"
+        is 内存超过限制 (memory limit exceeded), though plain t2s leaves 记忆体 — a word no general document uses."""
+        if self._is_topic(phrase, marked=marked):
+            return True
+        mainland = mainland_terms(phrase)
+        return mainland is not None and self._is_topic(mainland, marked=marked)
+
+    def _is_topic(self, phrase: str, *, marked: bool = False) -> bool:
         """A technique's name, or a phrase a general document spells out, or one made of topic words only.
 
         A `marked` phrase (in quotes, "X这道题", "the X problem") is meant as a name: made of topic words
@@ -130,12 +139,45 @@ class TopicWords:
             key.startswith(t) and key != t for t in _TOPIC_PREFIXES if not t.isascii())
 
 
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+_tw2sp: Any = None
+
+
+def mainland_terms(phrase: str) -> str | None:
+    """The phrase with Taiwan's computing words as the mainland says them (OpenCC tw2sp: 記憶體 → 内存, 陣列 → 数组,
+    遞迴 → 递归), or None when that changes nothing beyond t2s. Only for telling topics from titles: tw2sp also
+    has false friends that would break base titles (子序列 → 子串行, 程序 → 进程), so the rest of the planner keeps
+    plain t2s (`quest.retrieval.tokenize.to_simplified`)."""
+    global _tw2sp
+    if not _HAN.search(phrase):
+        return None
+    if _tw2sp is None:
+        import opencc
+
+        _tw2sp = opencc.OpenCC("tw2sp")
+    mainland = _tw2sp.convert(_TW_TERMS.sub(lambda m: _TW_TERM_MAP[m.group(0)], phrase))
+    return None if mainland == normalize(phrase) or mainland == phrase else mainland
+
+
+# Taiwan's computing words that tw2sp leaves as they are (our own short list): 鏈結串列 is a linked list, 二元樹 a
+# binary tree, 副程式 a subroutine, 記憶體配置 memory allocation.
+_TW_TERM_MAP = {"鏈結串列": "链表", "二元搜尋樹": "二叉搜索树", "二元樹": "二叉树", "副程式": "函数",
+                "記憶體配置": "内存分配"}
+_TW_TERMS = re.compile("|".join(sorted(_TW_TERM_MAP, key=len, reverse=True)))
+
+
 def _compound_name(phrase: str, tokens: list[str]) -> bool:
     """Three or four words of two characters or more and nothing between them: the shape of a Chinese title
     made of everyday words ("搜索插入位置", "合并两个有序数组", "最长公共前缀"). A clause has a one-character
     word (说, 当, 多, 是 …) or runs on ("两个浮点数相加判断等于"); a headline joins its words with particles
     ("二维数组的初始化", "链表的插入和删除")."""
-    return 3 <= len(tokens) <= 4 and all(len(t) >= 2 for t in tokens) and "".join(tokens) == _squash(phrase)
+    return (3 <= len(tokens) <= 4 and all(len(t) >= 2 for t in tokens) and "".join(tokens) == _squash(phrase)
+            and not _FAILURE_WORDS.intersection(tokens))
+
+
+# A phrase saying what went wrong is a verdict in words, not a title: "时间超过限制" (TLE), "内存超过限制" (MLE),
+# "数组索引越界". Titles of everyday words name a task ("搜索插入位置"), never a failure.
+_FAILURE_WORDS = frozenset("超过 超出 超时 超限 限制 溢出 越界 错误 报错 失败 崩溃 泄漏 泄露 异常".split())
 
 
 def _words(phrase: str) -> list[str]:
