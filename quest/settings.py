@@ -65,9 +65,6 @@ class Settings:
     # ...or one the question itself describes (its best window) at least this many times better than the
     # problem's own documents ("Run Code passes, Submit fails, that case alone passes"). 0 = off.
     general_question_lead: float = 4.0
-    # ...or the one a long question's symptom finds (its words no document of the problem uses), when it
-    # also matches the question this many times as well as the problem's best document. 0 = off.
-    general_symptom_lead: float = 1.1
     # No problem named: a document about a cause leads a verdict's overview when it matches what the student
     # says beyond the verdict (the full floor, and this many times the overview's match). 0 = off.
     specific_lead: float = 1.0

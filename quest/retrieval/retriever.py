@@ -56,11 +56,6 @@ WINDOW_TOKENS = 12
 # A scope with at most 1/SMALL_SCOPE of the rows (one problem's, the general documents') is scored
 # from its own postings alone (contiguous in each term's list: quest/retrieval/scopes.py).
 SMALL_SCOPE = 4
-# Inside a named problem, a long question's words no document of the problem uses are its symptom; they
-# must carry at least this share of the question's BM25 bound, and the general document they find best
-# must match them at least this well (normalized), before it may lead (_symptom_first; development splits).
-SYMPTOM_SHARE = 0.5
-SYMPTOM_FLOOR = 0.1
 
 
 @dataclass(frozen=True)
@@ -609,8 +604,7 @@ class Retriever:
         """A named problem's own candidates, then the general ones not among them (one may lead)."""
         rows = {c.row for c in own}
         general = [c for c in general if c.row not in rows]
-        lead = (self._explains_error(own, general, attempt, queries)
-                or self._symptom_first(own, general, attempt, queries))
+        lead = self._explains_error(own, general, attempt, queries)
         return lead + own + [c for c in general if c not in lead]
 
     def _explains_error(self, own: Sequence[_Candidate], general: Sequence[_Candidate], attempt: _Attempt,
@@ -645,46 +639,6 @@ class Retriever:
             return []  # the problem's own error patterns cover this verdict: one of them is the likelier cause
         detail = [t for t in error.tokens if t not in _verdict_vocabulary()]
         return self._leads_on(detail, own, general, attempt, ratio)
-
-    def _symptom_first(self, own: Sequence[_Candidate], general: Sequence[_Candidate], attempt: _Attempt,
-                       queries: Sequence[_PartQuery]) -> list[_Candidate]:
-        """The general document that leads a named problem's own when the question describes a symptom.
-
-        "Run Code gives 3, Submit gives 4 on the same input; visited is a let above the function": most of
-        what a long question says beyond its verdict is words no document of the problem uses (its
-        *symptom*: run, submit, let, declared), and the general document those words find best also
-        matches the whole question at least `general_symptom_lead` times as well as the problem's best
-        document. A question whose extra words the problem's documents already use ("why does the dp
-        table start at 1") keeps its problem's documents first, and so does a short one.
-        """
-        ratio = self.settings.general_symptom_lead
-        question = next((q for q in queries if q.name == "question" and q.tokens), None)
-        if ratio <= 0 or not general or not own or question is None:
-            return []
-        detail = [t for t in question.tokens if t not in _verdict_vocabulary()]
-        if len(detail) <= WINDOW_TOKENS * 3 // 2:
-            return []
-        symptom = self._unused_by_problem(detail, self.index.chunks[own[0].row].problem_id)
-        bound = self.index.bm25.max_score(symptom) if symptom else 0.0
-        if bound <= 0 or bound < SYMPTOM_SHARE * self.index.bm25.max_score(detail):
-            return []
-        rows = np.fromiter((c.row for c in general), dtype=np.int64, count=len(general))
-        scored = getattr(self.index.bm25, "scores_for", None)
-        raw = scored(symptom, rows) if scored is not None else self.index.bm25.scores(symptom)[rows]
-        best = int(np.argmax(raw))
-        if normalized(float(raw[best]), bound) < SYMPTOM_FLOOR:
-            return []
-        return self._leads_on(detail, own, [general[best]], attempt, ratio, windows=True)
-
-    def _unused_by_problem(self, tokens: Sequence[str], pid: str | None) -> list[str]:
-        """The tokens (in order, repeats kept) that no document of problem `pid` contains."""
-        rows = self.index.rows_by_problem.get(pid) if pid else None
-        if rows is None or not rows.size:
-            return []
-        scored = getattr(self.index.bm25, "scores_for", None)
-        unused = {w for w in dict.fromkeys(tokens)
-                  if not np.any((scored([w], rows) if scored is not None else self.index.bm25.scores([w])[rows]) > 0)}
-        return [t for t in tokens if t in unused]
 
     def _leads_on(self, detail: Sequence[str], own: Sequence[_Candidate], general: Sequence[_Candidate],
                   attempt: _Attempt, ratio: float, windows: bool = False) -> list[_Candidate]:

@@ -39,9 +39,7 @@ def test_the_document_the_question_describes_leads(retriever):
 
 
 def test_switched_off_the_problems_own_documents_come_first(retriever):
-    # The symptom rule (test_general_symptom_lead.py) finds the same document in this question: both off.
-    off = Retriever(retriever.settings.replace(general_question_lead=0.0, general_symptom_lead=0.0),
-                    retriever.index, retriever.kb)
+    off = Retriever(retriever.settings.replace(general_question_lead=0.0), retriever.index, retriever.kb)
     docs = ranked(off, question=QUESTION, error="Wrong Answer", problem_id="704")
     assert docs[0].startswith("p704-")
     assert "pitfall-state-between-tests-en" in docs
