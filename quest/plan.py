@@ -512,8 +512,8 @@ def _by_name(name: NamedTitle, cat: Catalogue) -> Resolution | None:
     key = squash(name.text)
     if key in cat.techniques or (not name.marked and key in cat.weak):
         return None  # "Dynamic Programming: …", "Binary Search: …" are about the technique
-    if _title_key(name.text, cat):
-        return Resolution(cat.titles[_title_key(name.text, cat)], "title", name.text)
+    if key_written := _title_key(name.text, cat):
+        return Resolution(cat.titles[key_written], "title", name.text)
     asked = _ASKED_ABOUT.sub("", key)  # 《两数之和问题》, 《接雨水题解》: the title and what is asked of it
     if asked != key and asked in cat.titles:
         return Resolution(cat.titles[asked], "title", name.text)
@@ -648,16 +648,16 @@ def _shape_named(shape: Shape, request_text: str, cat: Catalogue, topics: TopicW
     key = squash(text)
     if key in cat.weak and key != squash(request_text):  # "二分查找 边界总是差一" is about the technique
         return None
-    if _title_key(text, cat):
-        return Resolution(cat.titles[_title_key(text, cat)], "title", shape.text)
+    if key_written := _title_key(text, cat):
+        return Resolution(cat.titles[key_written], "title", shape.text)
     if key in cat.techniques or topics.is_technique(text):  # "Sliding Window", "Binary Search"
         return None
     starts = [title for title in cat.titles if title.startswith(key) and _likeness(key, title) == 1.0]
     if starts:  # "Kth Largest Element": a clear start of a base title
         return Resolution(cat.titles[starts[0]], "title", shape.text)
     mainland = mainland_terms(text)  # "二元樹的最大深度": 104 in Taiwan's words
-    if mainland is not None and _title_key(mainland, cat):
-        return Resolution(cat.titles[_title_key(mainland, cat)], "title", shape.text)
+    if mainland is not None and (key_mainland := _title_key(mainland, cat)):
+        return Resolution(cat.titles[key_mainland], "title", shape.text)
     if key not in cat.weak and any(sibling_title(_units(t), [_units(t) for t in cat.shown.values()])
                                    for t in (text, mainland) if t):
         return Resolution(None, "name", shape.text, missing_id=shape.text)  # "二叉树的最小深度" beside 最大深度

@@ -12,10 +12,9 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterable
-from typing import Any
 
 from quest.problem_names import _GENERIC, normalize
-from quest.retrieval.tokenize import tokenize
+from quest.retrieval.tokenize import opencc_converter, tokenize
 
 # Names of techniques, tools and programming notions that students lead with and that the general
 # documents need not spell out. Our own list of common terms (no judge's catalogue), in both languages.
@@ -140,7 +139,6 @@ class TopicWords:
 
 
 _HAN = re.compile(r"[\u4e00-\u9fff]")
-_tw2sp: Any = None
 
 
 def mainland_terms(phrase: str) -> str | None:
@@ -148,14 +146,10 @@ def mainland_terms(phrase: str) -> str | None:
     遞迴 → 递归), or None when that changes nothing beyond t2s. Only for telling topics from titles: tw2sp also
     has false friends that would break base titles (子序列 → 子串行, 程序 → 进程), so the rest of the planner keeps
     plain t2s (`quest.retrieval.tokenize.to_simplified`)."""
-    global _tw2sp
     if not _HAN.search(phrase):
         return None
-    if _tw2sp is None:
-        import opencc
-
-        _tw2sp = opencc.OpenCC("tw2sp")
-    mainland = _tw2sp.convert(_TW_TERMS.sub(lambda m: _TW_TERM_MAP[m.group(0)], phrase))
+    taiwan_words_replaced = _TW_TERMS.sub(lambda m: _TW_TERM_MAP[m.group(0)], phrase)
+    mainland = opencc_converter("tw2sp").convert(taiwan_words_replaced)
     return None if mainland == normalize(phrase) or mainland == phrase else mainland
 
 

@@ -14,6 +14,7 @@ import logging
 import re
 import threading
 from functools import lru_cache
+from typing import Any
 
 from quest.judge import VERDICT_PHRASES, VERDICT_SEARCH_WORDS, VERDICTS
 
@@ -85,8 +86,21 @@ def _cut_chinese(run: str) -> tuple[str, ...]:
 
 
 _opencc_lock = threading.Lock()
-_opencc = None
+_converters: dict[str, Any] = {}
 _HAS_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+
+
+def opencc_converter(config: str) -> Any:
+    """The OpenCC converter for `config` ("t2s", "tw2sp"), loaded once per process on first use."""
+    converter = _converters.get(config)
+    if converter is None:
+        with _opencc_lock:
+            converter = _converters.get(config)
+            if converter is None:
+                import opencc
+
+                converter = _converters[config] = opencc.OpenCC(config)
+    return converter
 
 
 def to_simplified(text: str) -> str:
@@ -95,16 +109,9 @@ def to_simplified(text: str) -> str:
     The base is written in simplified Chinese; a student writing 買賣股票的最佳時機 means the
     same problem. OpenCC is loaded once, on the first Chinese text.
     """
-    global _opencc
     if not _HAS_CJK.search(text):
         return text
-    if _opencc is None:
-        with _opencc_lock:
-            if _opencc is None:
-                import opencc
-
-                _opencc = opencc.OpenCC("t2s")
-    return _opencc.convert(text)
+    return opencc_converter("t2s").convert(text)
 
 
 def tokenize(text: str) -> list[str]:
