@@ -9,20 +9,11 @@ Resolution runs against the starter base (its problems and the words of its gene
 
 import pytest
 
-from quest.plan import Catalogue, Resolution, plan, resolve, squash
+from quest.plan import Catalogue, Resolution, plan, squash
 from quest.question_clauses import ends_like_a_clause
 from quest.request import Request
 from quest.title_shapes import title_shapes
-
-
-@pytest.fixture(scope="module")
-def base(starter_catalogue: Catalogue) -> Catalogue:
-    return starter_catalogue
-
-
-def res(cat: Catalogue, question: str) -> Resolution:
-    return resolve(Request(question=question), cat)
-
+from tests.fakes.catalogue import resolved as res
 
 # --------------------------------------------------------------------------- general openings: no problem
 

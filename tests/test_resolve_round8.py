@@ -9,18 +9,8 @@ Resolution runs against the starter base (its problems and the words of its gene
 
 import pytest
 
-from quest.plan import Catalogue, Resolution, resolve
-from quest.request import Request
-
-
-@pytest.fixture(scope="module")
-def base(starter_catalogue: Catalogue) -> Catalogue:
-    return starter_catalogue
-
-
-def res(cat: Catalogue, question: str, **fields) -> Resolution:
-    return resolve(Request(question=question, **fields), cat)
-
+from quest.plan import Resolution
+from tests.fakes.catalogue import resolved as res
 
 # --------------------------------------------------------------------------- the first id named
 

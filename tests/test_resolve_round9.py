@@ -9,19 +9,9 @@ Resolution runs against the starter base (its problems and the words of its gene
 
 import pytest
 
-from quest.plan import Catalogue, Resolution, resolve
-from quest.request import Request
+from quest.plan import Resolution
 from quest.topic_words import mainland_terms
-
-
-@pytest.fixture(scope="module")
-def base(starter_catalogue: Catalogue) -> Catalogue:
-    return starter_catalogue
-
-
-def res(cat: Catalogue, question: str) -> Resolution:
-    return resolve(Request(question=question), cat)
-
+from tests.fakes.catalogue import resolved as res
 
 # --------------------------------------------------------------------------- a comparison word beside the title
 

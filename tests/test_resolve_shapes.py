@@ -9,20 +9,10 @@ Resolution runs against the starter base (its problems and the words of its gene
 
 import pytest
 
-from quest.plan import Catalogue, Resolution, resolve
-from quest.request import Request
+from quest.plan import Resolution
 from quest.title_abbreviations import spelled_out
 from quest.zh_numbers import zh_number
-
-
-@pytest.fixture(scope="module")
-def base(starter_catalogue: Catalogue) -> Catalogue:
-    return starter_catalogue
-
-
-def res(cat: Catalogue, question: str, **fields) -> Resolution:
-    return resolve(Request(question=question, **fields), cat)
-
+from tests.fakes.catalogue import resolved as res
 
 # --------------------------------------------------------------------------- Chinese numerals
 

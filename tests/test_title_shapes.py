@@ -18,11 +18,6 @@ from quest.topic_words import TopicWords
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture(scope="module")
-def base(starter_catalogue: Catalogue) -> Catalogue:
-    return starter_catalogue
-
-
 # --------------------------------------------------------------------------- shapes
 
 

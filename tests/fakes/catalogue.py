@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 from quest.kb.markdown import load_knowledge_base
-from quest.plan import Catalogue
+from quest.plan import Catalogue, Resolution, resolve
+from quest.request import Request
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -15,3 +16,14 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 def starter_catalogue() -> Catalogue:
     kb = load_knowledge_base(ROOT / "knowledge")
     return Catalogue(kb.problems, [f"{d.title}\n{d.text}" for d in kb.documents if d.problem_id is None])
+
+
+@pytest.fixture
+def base(starter_catalogue: Catalogue) -> Catalogue:
+    """The starter catalogue under the name the resolution test modules use."""
+    return starter_catalogue
+
+
+def resolved(cat: Catalogue, question: str, **fields: object) -> Resolution:
+    """How `quest.plan` resolves `question` (with any other request fields) against `cat`."""
+    return resolve(Request(question=question, **fields), cat)
