@@ -311,6 +311,7 @@ R6 = ROOT / "knowledge" / "eval" / "heldout-r6.jsonl"
 R7 = ROOT / "knowledge" / "eval" / "heldout-r7.jsonl"
 R8 = ROOT / "knowledge" / "eval" / "heldout-r8.jsonl"
 R9 = ROOT / "knowledge" / "eval" / "heldout-r9.jsonl"
+R10 = ROOT / "knowledge" / "eval" / "heldout-r10.jsonl"
 EARLIER_SPLITS = [ROOT / "knowledge" / "eval" / name
                   for name in ("queries.jsonl", "heldout.jsonl", "heldout-fresh.jsonl")]
 
@@ -321,7 +322,8 @@ def _sources(path: Path) -> list[str]:
     return [r["source"] for r in records if "source" in r]
 
 
-@pytest.mark.parametrize("split", [DEC, R4, R5, R6, R7, R8, R9], ids=["dec", "r4", "r5", "r6", "r7", "r8", "r9"])
+@pytest.mark.parametrize("split", [DEC, R4, R5, R6, R7, R8, R9, R10],
+                         ids=["dec", "r4", "r5", "r6", "r7", "r8", "r9", "r10"])
 def test_late_held_out_labels_name_existing_documents_and_problems(kb, split):
     """Checks the labels against the base; never runs retrieval on the set (it must stay unseen)."""
     queries = load_queries(split)
@@ -525,7 +527,7 @@ def test_r7_held_out_opens_with_a_comment_saying_what_it_is():
     assert first.startswith("// Held-out (round 7) set") and "2026-12-01" in first and "never tuned on" in first
 
 
-@pytest.mark.parametrize("split", ["heldout-r7.jsonl", "heldout-r8.jsonl", "heldout-r9.jsonl"])
+@pytest.mark.parametrize("split", ["heldout-r7.jsonl", "heldout-r8.jsonl", "heldout-r9.jsonl", "heldout-r10.jsonl"])
 def test_round_held_out_tags_say_what_each_question_holds(split: str):
     for q in load_queries(ROOT / "knowledge" / "eval" / split):
         assert "real" in q.tags, q.id
@@ -627,9 +629,10 @@ def test_r8_held_out_sources_are_used_once_across_all_eval_files():
 
 
 # --------------------------------------------------------------------------- the round-9 held-out set (labels only)
-# Round 9's unseen split, written when round 8's had been measured and read (round 8's is a development split now):
-# labels, tags, group counts and sources only, never its rankings (its labels are also checked against the base by
-# the parametrized test above).
+# Round 9's unseen split, written when round 8's had been measured and read (round 8's is a development split now);
+# measured in its round, it is a development split since round 10 (reported as "development (round 9, retired
+# held-out)"). Labels, tags, group counts and sources (its labels are also checked against the base by the
+# parametrized test above).
 
 
 def test_r9_held_out_opens_with_a_comment_saying_what_it_is():
@@ -681,6 +684,64 @@ def test_r9_held_out_sources_are_used_once_across_all_eval_files():
     assert {path.name for path in R9.parent.glob("*.jsonl")} >= {
         "queries.jsonl", "heldout.jsonl", "heldout-fresh.jsonl", "heldout-dec.jsonl", "heldout-r4.jsonl",
         "heldout-r5.jsonl", "heldout-r6.jsonl", "heldout-r7.jsonl", "dev-r7.jsonl", "heldout-r8.jsonl"}
+    assert sorted(set(sources) & others) == [], "a source already used by another split"
+
+
+# --------------------------------------------------------------------------- the round-10 held-out set (labels only)
+# Round 10's unseen split, written when round 9's had been measured (round 9's is a development split now): labels,
+# tags, group counts and sources only, never its rankings (its labels are also checked against the base by the
+# parametrized test above).
+
+
+def test_r10_held_out_opens_with_a_comment_saying_what_it_is():
+    first = R10.read_text(encoding="utf-8").splitlines()[0]
+    assert first.startswith("// Held-out (round 10) set") and "2026-12-02" in first and "never tuned on" in first
+    assert "no retrieval was run" in first
+
+
+def test_r10_held_out_mix():
+    r10 = load_queries(R10)
+    tags = Counter(t for q in r10 for t in q.tags)
+    assert [q.id for q in r10] == [f"r10-{n:03d}" for n in range(1, 61)]
+    assert len({q.question for q in r10}) == len(r10), "duplicate questions"
+    assert (tags["no_field"], tags["not_in_base"], tags["general"], tags["off_topic"]) == (31, 11, 9, 3), tags
+    assert sum(1 for q in r10 if q.problem_id) == 6
+    assert Counter(q.lang for q in r10) == {"zh": 33, "en": 27}
+    assert (tags["traditional"], tags["sanitizer"], tags["cross_lingual"]) == (10, 4, 10), tags
+    # Problems outside the base: 4 have no document at all, the other 7 have general documents that help.
+    assert (tags["unknown_problem"], tags["title_only"]) == (4, 1), tags
+    assert sum(1 for q in r10 if not q.answerable) == 7
+    assert sum(1 for q in r10 if "not_in_base" in q.tags and "https://" in q.question) == 1
+    assert sum(1 for q in r10 if "general" in q.tags and q.error.strip()) == 9
+    assert sum(1 for q in r10 if any(m in q.error for m in RUNTIME_REPORT_MARKERS)) == 11
+    assert sum(1 for q in r10 if "UndefinedBehaviorSanitizer" in q.error) == 3
+    assert sum(1 for q in r10 if "AddressSanitizer" in q.error) == 1
+    assert sum(1 for q in r10 if "with_code" in q.tags or "with_error" in q.tags) == 57
+    assert (tags["with_code"], tags["with_error"]) == (56, 47), tags
+    assert Counter(q.language for q in r10 if q.code.strip()) == {
+        "python": 19, "cpp": 16, "java": 12, "javascript": 5, "csharp": 2, "rust": 1, "c": 1}
+
+
+def test_r10_questions_naming_a_base_problem_in_their_text_label_that_problem():
+    # Each `no_field` question is about one base problem, and its labels include that problem's own documents.
+    named = []
+    for q in load_queries(R10):
+        if "no_field" in q.tags:
+            problems = {d.split("-")[0][1:] for d in q.relevant if d.split("-")[0][1:].isdigit()}
+            assert len(problems) == 1, (q.id, problems)
+            named.append(problems.pop())
+    assert len(named) == 31 and len(set(named)) == 24
+
+
+def test_r10_held_out_sources_are_used_once_across_all_eval_files():
+    sources = _sources(R10)
+    assert len(sources) == len(load_queries(R10)) and all(s.startswith("http") for s in sources)
+    assert len(set(sources)) == len(sources), "a source used twice"
+    others = {s for path in sorted(R10.parent.glob("*.jsonl")) if path != R10 for s in _sources(path)}
+    assert {path.name for path in R10.parent.glob("*.jsonl")} >= {
+        "queries.jsonl", "heldout.jsonl", "heldout-fresh.jsonl", "heldout-dec.jsonl", "heldout-r4.jsonl",
+        "heldout-r5.jsonl", "heldout-r6.jsonl", "heldout-r7.jsonl", "dev-r7.jsonl", "heldout-r8.jsonl",
+        "heldout-r9.jsonl"}
     assert sorted(set(sources) & others) == [], "a source already used by another split"
 
 
