@@ -73,6 +73,8 @@ _ID_PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p, re.I) for p in (
     r"(?:牛客网?|nowcoder)\s*(?:题号|#|:|：)?\s*([A-Za-z]{1,3}\d+)\b",  # NC78, BM1
     r"第\s*(\d+)\s*[题題]",  # and in traditional characters: "第 283 題"
     r"(?<![\d.])(\d+)\s*[题題](?!目)",
+    # "316和1081 这两题", "70、746 两道题": ids listed before a count of problems (round 10).
+    r"(?<![\d.])(\d+)\s*(?:和|与|跟|、|,|，|/)\s*\d+\s*(?:这|那)?\s*[两二几三]\s*[道个]?\s*[题題]",
     r"(?:^|\s)#(\d+)\b",
     r"^\s*(\d+)\s*[.、．:：]\s*(?=\D)",
 ))
@@ -370,6 +372,15 @@ def by_title(request: Request, cat: Catalogue) -> Resolution | None:
     return found
 
 
+def by_taiwan_title(request: Request, cat: Catalogue) -> Resolution | None:
+    """A base title written in Taiwan's words inside the question ("二元樹的層序走訪我用…" is 102, "反轉鏈結串列" 206):
+    the question's mainland wording (`quest.topic_words.mainland_terms`, OpenCC tw2sp) is searched for titles only
+    after every rule on its plain t2s form found none, so tw2sp's false friends (程序 → 进程, 文件 → 文档) never
+    replace what t2s finds; the search itself keeps t2s."""
+    mainland = mainland_terms(request.question)
+    return _title_inside(mainland, cat) or _loose_title(mainland, cat) if mainland else None
+
+
 def _spelled_title(request: Request, cat: Catalogue) -> Resolution | None:
     """A base title the question abbreviates ("validate a BST", "max subarray"; `quest.title_abbreviations`).
     Only a base problem counts here: the spelled-out words were not written, so they report nothing missing."""
@@ -408,6 +419,9 @@ def _title_inside(question: str, cat: Catalogue) -> Resolution | None:
         if not spans:
             continue
         names = [_other_title(written, start, end, cat.shown.get(key, key), cat) for start, end in spans]
+        if _sequel_first(written, spans, names):
+            names = [names[0], *(name for (start, end), name in zip(spans[1:], names[1:], strict=True)
+                                 if not written[start:end].islower())]
         if any(name is None for name in names):
             best = (len(key), key, pid)
         elif other is None:
@@ -415,6 +429,13 @@ def _title_inside(question: str, cat: Catalogue) -> Resolution | None:
     if best is not None:
         return Resolution(best[2], "title", best[1])
     return Resolution(None, "title", other, missing_id=other) if other else None
+
+
+def _sequel_first(written: str, spans: list[tuple[int, int]], names: list[str | None]) -> bool:
+    """"Permutations II: … gives duplicate permutations": a sequel is named first, so the base title said later in
+    lowercase is a word of the sentence, not a second problem named. A later title written as one still names the
+    base problem ("Course Schedule II or Course Schedule", "课程表 II 和课程表有什么区别")."""
+    return names[0] is not None and sequel_after(written.casefold(), spans[0][1]) is not None
 
 
 def _opens_with(question: str, key: str) -> bool:
@@ -738,7 +759,7 @@ def by_judge_problem(request: Request, cat: Catalogue) -> Resolution | None:
     return None if found is not None and found.problem_id else Resolution(None, "name", name, missing_id=name)
 
 
-RESOLVERS = (by_field, by_judge_problem, by_id, by_title, by_shape)
+RESOLVERS = (by_field, by_judge_problem, by_id, by_title, by_shape, by_taiwan_title)
 
 
 def resolve(request: Request, cat: Catalogue) -> Resolution:

@@ -26,9 +26,11 @@ from quest.problem_names import (
     CONTEST_NAME,
     HEADLINE_WORDS,
     JUDGES,
+    LEAD_IN_WORDS,
     KIND_OF_PROBLEM,
     VERDICT_WORDS,
     ZH_CLAUSE,
+    ZH_LEAD_IN_PREFIX,
 )
 from quest.question_clauses import ends_like_a_clause
 from quest.retrieval.tokenize import to_simplified
@@ -58,7 +60,8 @@ def title_shapes(question: str) -> list[Shape]:
     # The stop words are simplified Chinese: read traditional text ("這道簽到題…嗎") in simplified form, and
     # give each title back as written where the conversion kept every position.
     text = to_simplified(written)
-    found = [*_urls(text), *_quoted(text), *_references(text), *_slugs(text), *_heads(text), *_mid_titles(text)]
+    found = [*_urls(text), *_quoted(text), *_bilingual(text), *_references(text), *_slugs(text), *_heads(text),
+             *_mid_titles(text)]
     # A contest opening a phrase ("Round 900 Div", "Weekly Contest 380") is no title: `quest.judge_problems` reads it.
     return [_as_written(s, text, written) for s in dict.fromkeys(found) if s.text and not CONTEST_NAME.match(s.text)]
 
@@ -119,6 +122,22 @@ def _quoted(text: str) -> list[Shape]:
         inner = next(g for g in m.groups() if g is not None).strip()
         if not _NOT_IN_TITLE.search(inner) and (_han_title(inner) or _title_case(inner.split())):
             shapes.append(Shape(inner, "quoted"))
+    return shapes
+
+
+# Round 10: a title with its translation in brackets, either way round ("Jump Game（跳跃游戏）我先写…", "跳跃游戏 (Jump
+# Game) 为什么…"): the student names a problem in both languages. The English name is the shape.
+_EN_THEN_ZH = re.compile(r"(?<![\w'])([A-Z][\w'+-]*(?:[ \t]+[\w'+-]+){1,7})[ \t]*\([ \t]*[\u4e00-\u9fff]{2,20}[ \t]*\)")
+_ZH_THEN_EN = re.compile(r"[\u4e00-\u9fff]{2,20}[ \t]*\([ \t]*([A-Z][\w'+-]*(?:[ \t]+[\w'+-]+){1,7})[ \t]*\)")
+
+
+def _bilingual(text: str) -> list[Shape]:
+    shapes = []
+    for pattern in (_EN_THEN_ZH, _ZH_THEN_EN):
+        for m in pattern.finditer(text):
+            words = m.group(1).split()
+            if _title_case(words) and not _lead_word(words[0]):
+                shapes.append(Shape(" ".join(words), "reference"))
     return shapes
 
 
@@ -244,7 +263,18 @@ def _zh_head(text: str) -> str | None:
         if _JUDGE_STOP.match(tail) is None:
             return None
         head = head[:cut.start()]
+    head = _without_lead_in(head)
     return head if _han_title(head) else None
+
+
+def _without_lead_in(head: str) -> str:
+    """"练习跳跃游戏" -> "跳跃游戏", "今天做跳跃游戏" -> "跳跃游戏": the title without what the student does with it
+    (`quest.problem_names.ZH_LEAD_IN`), when a title remains; one character ("做", "写") opens a sentence already."""
+    lead = ZH_LEAD_IN_PREFIX.match(head)
+    if not lead or len(lead.group(0).strip()) < 2:
+        return head
+    rest = head[lead.end():]
+    return rest if _han_title(rest) else ""  # "练习双指针", "复习动态规划": a technique practised, no title
 
 
 def _en_head(text: str) -> str | None:
@@ -278,7 +308,8 @@ _TAG = re.compile(r"^\s*(?:\[[^\]\n]{1,15}\]|【[^】\n]{1,15}】)\s*")
 # "I'm stuck on Rotate Array, …", "TLE for Merge k Sorted Lists with a heap", "my Move Zeroes solution", "my
 # answer to Valid Anagram": a Title Case name inside the sentence, after a word that introduces what the student
 # works on.
-_MID = re.compile(r"(?<![A-Za-z])(?:on|for|solving|doing|attempting|trying|about|my|"
+_MID = re.compile(r"(?<![A-Za-z])(?:on|for|solving|doing|attempting|trying|about|my|implementing|tackling|coding|"
+                  r"regarding|practicing|"
                   r"(?:solution|answer|approach)\s+to)\s+"
                   r"([A-Z0-9][\w'+]*(?:-[\w'+]+)*(?:\s+(?:of|in|to|with|a|an|the|and|for|from|by|k|"
                   r"[A-Z0-9][\w'+]*(?:-[\w'+]+)*)){1,8})")
@@ -306,7 +337,8 @@ def _mid_titles(text: str) -> list[Shape]:
 
 def _lead_word(word: str) -> bool:
     folded = word.casefold()
-    return folded in _NOT_TITLE_WORDS or re.fullmatch(JUDGES, folded) is not None or folded in ("re", "help")
+    return folded in _NOT_TITLE_WORDS or folded in LEAD_IN_WORDS or re.fullmatch(JUDGES, folded) is not None or \
+        folded in ("re", "help")
 
 
 def _title_case(words: list[str]) -> bool:
@@ -316,7 +348,14 @@ def _title_case(words: list[str]) -> bool:
     if len(content) < 2 or any(w.casefold() in _EN_STOP or w.casefold() in HEADLINE_WORDS for w in words) or \
             content[0].casefold() in VERDICT_WORDS:
         return False
+    if any(_MEASURE.fullmatch(w) for w in content):  # "Building a 32-bit value …": a size, not a title word
+        return False
     return all(w[:1].isupper() or w[:1].isdigit() for w in content) and not all(w.isdigit() for w in content)
+
+
+# A number with a unit or an ordinal in lowercase ("32-bit", "64bit", "0-indexed", "1st", "2d"): a measure. Titles
+# write their numbers bare or capitalized ("24 Game", "3Sum", "Range Sum Query 2D").
+_MEASURE = re.compile(r"\d+-?(?:bits?|bytes?|st|nd|rd|th|d|x|k|ms|based|indexed|digits?|way|sized?)")
 
 
 def _han_title(name: str) -> bool:
