@@ -759,7 +759,25 @@ def by_judge_problem(request: Request, cat: Catalogue) -> Resolution | None:
     return None if found is not None and found.problem_id else Resolution(None, "name", name, missing_id=name)
 
 
-RESOLVERS = (by_field, by_judge_problem, by_id, by_title, by_shape, by_taiwan_title)
+def by_reworded_phrase(request: Request, cat: Catalogue) -> Resolution | None:
+    """A base title shortened or reworded inside the sentence, set off by punctuation or spaces ("…却算错：最长无重复子串
+    Python 用字典…" is 3): the round-8 rule for a head, for any Chinese phrase of five title characters or more
+    ("不同的路径", "区间合并" inside a sentence are as often plain words). Only a base problem counts (a phrase inside
+    a sentence is too loose to report one missing), and a phrase of topic words is a topic."""
+    if cat.topics is None:
+        return None
+    for phrase in _HAN_PHRASE.findall(to_simplified(unicodedata.normalize("NFKC", request.question))):
+        if len(phrase) <= 16 and len(_units(phrase)) >= 5 and not cat.topics.is_topic(phrase):
+            pid = _reworded_base_title(phrase, cat)
+            if pid is not None:
+                return Resolution(pid, "title", phrase)
+    return None
+
+
+_HAN_PHRASE = re.compile(r"[\u4e00-\u9fff]+")
+
+
+RESOLVERS = (by_field, by_judge_problem, by_id, by_title, by_shape, by_taiwan_title, by_reworded_phrase)
 
 
 def resolve(request: Request, cat: Catalogue) -> Resolution:
