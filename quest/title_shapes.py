@@ -226,7 +226,7 @@ _NUMBER_LABEL = re.compile(r"^\s*(?:No\.?\s*|#)?\d{1,5}\s*[.、．:：]?\s*(?=[\
 
 
 def _heads(text: str) -> list[Shape]:
-    text = opening(text)
+    text = _without_lead_in(opening(text))
     call = _CALL_TITLE.match(text)
     if call and call.group(1).split("(")[0].casefold() not in _HELPER_CALLS:
         return [Shape(call.group(1), "call")]
@@ -263,18 +263,17 @@ def _zh_head(text: str) -> str | None:
         if _JUDGE_STOP.match(tail) is None:
             return None
         head = head[:cut.start()]
-    head = _without_lead_in(head)
     return head if _han_title(head) else None
 
 
-def _without_lead_in(head: str) -> str:
-    """"练习跳跃游戏" -> "跳跃游戏", "今天做跳跃游戏" -> "跳跃游戏": the title without what the student does with it
-    (`quest.problem_names.ZH_LEAD_IN`), when a title remains; one character ("做", "写") opens a sentence already."""
-    lead = ZH_LEAD_IN_PREFIX.match(head)
-    if not lead or len(lead.group(0).strip()) < 2:
-        return head
-    rest = head[lead.end():]
-    return rest if _han_title(rest) else ""  # "练习双指针", "复习动态规划": a technique practised, no title
+def _without_lead_in(text: str) -> str:
+    """"练习跳跃游戏，…" -> "跳跃游戏，…", "在力扣上刷了跳跃游戏" -> "跳跃游戏": the question from its title on, without
+    when and what the student does with it (`quest.problem_names.ZH_LEAD_IN`). One character ("做", "写") already
+    opens a sentence, and "做X的时候" is its own shape."""
+    lead = ZH_LEAD_IN_PREFIX.match(text)
+    if not lead or len(lead.group(0).strip()) < 2 or not _HAN.match(text[lead.end():lead.end() + 1]):
+        return text
+    return text[lead.end():]
 
 
 def _en_head(text: str) -> str | None:
@@ -376,7 +375,7 @@ def _han_title(name: str) -> bool:
 # "有序数组的平方", "有向图中的环").
 _ZH_ADJECTIVE_START = re.compile(r"有效|有序|有向|有限")
 # A sentence opening on when it happened ("今天做二分查找，…", "最近刷题…"): a clause, never a title.
-_ZH_WHEN = re.compile(r"今天|昨天|前天|最近|刚才|刚刚|之前|以前|前几天|这几天|早上|晚上|上午|下午")
+_ZH_WHEN = re.compile(r"今天|昨天|前天|最近|刚才|刚刚|刚|之前|以前|前几天|这几天|早上|晚上|上午|下午")  # 刚: "刚学C语言，…"
 
 
 def _opens_a_sentence(squashed: str) -> bool:
