@@ -654,7 +654,7 @@ def by_shape(request: Request, cat: Catalogue) -> Resolution | None:
         return None
     for shape in title_shapes(request.question):
         found = _shape_named(shape, request.question, cat, cat.topics)
-        if found is not None:
+        if found is not None and not (found.missing_id and shape.how == "studied"):
             return found
     return None
 

@@ -188,6 +188,9 @@ ZH_LEAD_IN = re.compile(_ZH_LEAD.format(when=_ZH_WHEN_WORDS, doing=_ZH_DOING_WOR
 # "在看算法导论" names no problem): what `quest.title_shapes` skips before a title the base may lack.
 _ZH_SOLVING_WORDS = r"[一二三四五]刷|重做|再做|练习|尝试|试着|调试|手撕|手写|打卡|挑战|攻克|提交|做|写|刷"
 ZH_LEAD_IN_PREFIX = re.compile(_ZH_LEAD.format(when=_ZH_WHEN_WORDS, doing=_ZH_SOLVING_WORDS), re.I)
+# ...and these to books and topics as often as to problems ("复习动态规划", "研究一下单调栈", "在看算法导论"): what
+# follows them may be a base title, never a missing one.
+ZH_STUDY_PREFIX = re.compile(_ZH_LEAD.format(when=_ZH_WHEN_WORDS, doing=r"复习|学习|研究|分析|理解|琢磨|看|读|学"), re.I)
 
 
 def _title_word(word: str) -> bool:

@@ -31,6 +31,7 @@ from quest.problem_names import (
     VERDICT_WORDS,
     ZH_CLAUSE,
     ZH_LEAD_IN_PREFIX,
+    ZH_STUDY_PREFIX,
 )
 from quest.question_clauses import ends_like_a_clause
 from quest.retrieval.tokenize import to_simplified
@@ -40,7 +41,8 @@ from quest.topic_words import _words
 @dataclass(frozen=True)
 class Shape:
     text: str  # the title as the student wrote it
-    how: str  # "url", "slug", "reference", "quoted", "doing", "head", "colon" (a head before a colon) or "call"
+    how: str  # "url", "slug", "reference", "quoted", "doing", "head", "colon" (a head before a colon), "call" or
+    # "studied" (a head after "复习", "研究一下": a base title, or a topic, never a problem the base lacks)
 
     @property
     def marked(self) -> bool:
@@ -51,7 +53,7 @@ class Shape:
     @property
     def bounded(self) -> bool:
         """Both ends of the title are known (not the start of a longer phrase)."""
-        return self.how != "head"
+        return self.how not in ("head", "studied")
 
 
 def title_shapes(question: str) -> list[Shape]:
@@ -227,6 +229,9 @@ _NUMBER_LABEL = re.compile(r"^\s*(?:No\.?\s*|#)?\d{1,5}\s*[.、．:：]?\s*(?=[\
 
 def _heads(text: str) -> list[Shape]:
     text = _without_lead_in(opening(text))
+    studied = _without_lead_in(text, ZH_STUDY_PREFIX)
+    if studied != text:  # "复习动态规划 …", "研究一下单调栈 …": what is studied may be a base problem, or a topic
+        return [Shape(s.text, "studied") for s in _heads(studied)]
     call = _CALL_TITLE.match(text)
     if call and call.group(1).split("(")[0].casefold() not in _HELPER_CALLS:
         return [Shape(call.group(1), "call")]
@@ -266,11 +271,11 @@ def _zh_head(text: str) -> str | None:
     return head if _han_title(head) else None
 
 
-def _without_lead_in(text: str) -> str:
+def _without_lead_in(text: str, prefix: re.Pattern[str] = ZH_LEAD_IN_PREFIX) -> str:
     """"练习跳跃游戏，…" -> "跳跃游戏，…", "在力扣上刷了跳跃游戏" -> "跳跃游戏": the question from its title on, without
     when and what the student does with it (`quest.problem_names.ZH_LEAD_IN`). One character ("做", "写") already
     opens a sentence, and "做X的时候" is its own shape."""
-    lead = ZH_LEAD_IN_PREFIX.match(text)
+    lead = prefix.match(text)
     if not lead or len(lead.group(0).strip()) < 2 or not _HAN.match(text[lead.end():lead.end() + 1]):
         return text
     return text[lead.end():]
