@@ -760,8 +760,8 @@ def by_judge_problem(request: Request, cat: Catalogue) -> Resolution | None:
 
 
 def by_reworded_phrase(request: Request, cat: Catalogue) -> Resolution | None:
-    """A base title shortened or reworded inside the sentence, set off by punctuation or spaces ("…却算错：最长无重复子串
-    Python 用字典…" is 3): the round-8 rule for a head, for any Chinese phrase of five title characters or more
+    """A base title shortened or reworded inside the sentence, set off by punctuation or spaces ("…却算错：最长无重复
+    子串 Python 用字典…" is 3): the round-8 rule for a head, for any Chinese phrase of five title characters or more
     ("不同的路径", "区间合并" inside a sentence are as often plain words). Only a base problem counts (a phrase inside
     a sentence is too loose to report one missing), and a phrase of topic words is a topic."""
     if cat.topics is None:

@@ -178,10 +178,11 @@ def _han_head(before: str) -> str | None:
 # Round 10: what a Chinese sentence says before the title it names — when ("今天", "昨晚", "刚"), and what the student
 # does with the problem ("做", "练习", "尝试", "复习", "调试", "实现", "手撕", "打卡", "二刷"), done or not ("做完",
 # "做了"). A head made of these alone is the sentence, not the start of a longer title ("使用最小花费爬楼梯" is one).
-_ZH_WHEN_WORDS = (r"今天|昨天|昨晚|今晚|前天|最近|刚才|刚刚|刚|之前|以前|早上|晚上|上午|下午|正在|还在|又|再|也|终于|"
-                  rf"第[一二三四五六七八九十两\d]+次|(?:在\s*)?(?:{JUDGES})\s*(?:上|里)?|在")  # "第一次做", "在力扣上做"
-_ZH_DOING_WORDS = (r"[一二三四五]刷|重做|重写|再做|练习|练|尝试|试着|试|复习|调试|实现|手撕|手写|打卡|学习|研究|分析|解决|"
-                   r"完成|挑战|攻克|琢磨|默写|提交|做|写|刷|看|读|debug|一道|这道|那道")
+# "第一次做", "在力扣上做": the time and the judge, then the doing.
+_ZH_WHEN_WORDS = (r"今天|昨天|昨晚|今晚|前天|最近|刚才|刚刚|刚|之前|以前|早上|晚上|上午|下午|正在|还在|又|再|也|"
+                  rf"终于|第[一二三四五六七八九十两\d]+次|(?:在\s*)?(?:{JUDGES})\s*(?:上|里)?|在")
+_ZH_DOING_WORDS = (r"[一二三四五]刷|重做|重写|再做|练习|练|尝试|试着|试|复习|调试|实现|手撕|手写|打卡|学习|研究|分析|"
+                   r"解决|完成|挑战|攻克|琢磨|默写|提交|做|写|刷|看|读|debug|一道|这道|那道")
 _ZH_LEAD = r"^(?:(?:{when})\s*)*(?:(?:{doing})(?:完|了|过|一下)*\s*)+"  # "试了一下"
 ZH_LEAD_IN = re.compile(_ZH_LEAD.format(when=_ZH_WHEN_WORDS, doing=_ZH_DOING_WORDS) + "$", re.I)
 # ...of which these are done to a problem only (reading, learning, analysing are done to books and topics too:
@@ -190,7 +191,8 @@ _ZH_SOLVING_WORDS = r"[一二三四五]刷|重做|再做|练习|尝试|试着|�
 ZH_LEAD_IN_PREFIX = re.compile(_ZH_LEAD.format(when=_ZH_WHEN_WORDS, doing=_ZH_SOLVING_WORDS), re.I)
 # ...and these to books and topics as often as to problems ("复习动态规划", "研究一下单调栈", "在看算法导论"): what
 # follows them may be a base title, never a missing one.
-ZH_STUDY_PREFIX = re.compile(_ZH_LEAD.format(when=_ZH_WHEN_WORDS, doing=r"复习|学习|研究|分析|理解|琢磨|看|读|学"), re.I)
+_ZH_STUDYING_WORDS = r"复习|学习|研究|分析|理解|琢磨|看|读|学"
+ZH_STUDY_PREFIX = re.compile(_ZH_LEAD.format(when=_ZH_WHEN_WORDS, doing=_ZH_STUDYING_WORDS), re.I)
 
 
 def _title_word(word: str) -> bool:

@@ -26,8 +26,8 @@ from quest.problem_names import (
     CONTEST_NAME,
     HEADLINE_WORDS,
     JUDGES,
-    LEAD_IN_WORDS,
     KIND_OF_PROBLEM,
+    LEAD_IN_WORDS,
     VERDICT_WORDS,
     ZH_CLAUSE,
     ZH_LEAD_IN_PREFIX,
@@ -379,8 +379,8 @@ def _han_title(name: str) -> bool:
 # 有 opens a sentence ("有个数组…"), but 有效 / 有序 / 有向 are adjectives that open many titles ("有效的字母异位词",
 # "有序数组的平方", "有向图中的环").
 _ZH_ADJECTIVE_START = re.compile(r"有效|有序|有向|有限")
-# A sentence opening on when it happened ("今天做二分查找，…", "最近刷题…"): a clause, never a title.
-_ZH_WHEN = re.compile(r"今天|昨天|前天|最近|刚才|刚刚|刚|之前|以前|前几天|这几天|早上|晚上|上午|下午")  # 刚: "刚学C语言，…"
+# A sentence opening on when it happened ("今天做二分查找，…", "最近刷题…", "刚学C语言，…"): a clause, never a title.
+_ZH_WHEN = re.compile(r"今天|昨天|前天|最近|刚才|刚刚|刚|之前|以前|前几天|这几天|早上|晚上|上午|下午")
 
 
 def _opens_a_sentence(squashed: str) -> bool:
