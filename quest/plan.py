@@ -551,10 +551,24 @@ def _by_name(name: NamedTitle, cat: Catalogue) -> Resolution | None:
     close = max(cat.titles, key=lambda k: _likeness(key, k), default=None)
     if close is not None and _likeness(key, close) >= NAME_LIKENESS:
         return Resolution(cat.titles[close], "title", name.text)
+    started = _long_start(name.text, key, cat)  # "Find First and Last Position: …" (34)
+    if started is not None:
+        return Resolution(started, "title", name.text)
     shortened = _reworded_base_title(name.text, cat)  # "力扣 最长无重复子串": 3, shortened
     if shortened is not None:
         return Resolution(shortened, "title", name.text)
     return Resolution(None, "name", name.text, missing_id=name.text)
+
+
+def _long_start(text: str, key: str, cat: Catalogue) -> str | None:
+    """The one base problem whose English title `text` starts, when it keeps three words or more besides connectors:
+    long titles are cut short ("Find First and Last Position" of 34). Two words start too many titles ("Binary
+    Tree …", "Longest Increasing …")."""
+    words = [w for w in re.findall(r"[A-Za-z0-9]+", text) if w.casefold() not in _TITLE_FILLERS]
+    if not key.isascii() or len(words) < 3:
+        return None
+    pids = {pid for title, pid in cat.titles.items() if title.startswith(key) and title != key}
+    return pids.pop() if len(pids) == 1 else None
 
 
 _ASKED_ABOUT = re.compile(r"(?:问题|题解|题目|题|problem|question|solution)$")
@@ -740,7 +754,12 @@ def _units(text: str) -> list[str]:
     norm = _ZH_WITHOUT.sub("无", _ZH_SAME_WORD.sub("数量", normalize(text))).replace("子字符串", "子串")
     norm = _ZH_ITS_LENGTH.sub(r"\1", norm)
     units = [ch for ch in norm if not ch.isspace()] if _HAN_CHAR.search(norm) else re.findall(r"[a-z0-9]+", norm)
-    return [u for u in units if u not in _TITLE_FILLERS]
+    return [_NUMBER_WORDS.get(u, u) for u in units if u not in _TITLE_FILLERS]
+
+
+# A number in a title is written as a word or in digits: "Merge 2 Sorted Lists" is Merge Two Sorted Lists (21).
+_NUMBER_WORDS = dict(zip("one two three four five six seven eight nine ten".split(), map(str, range(1, 11)),
+                         strict=True))
 
 
 _HAN_CHAR = re.compile(r"[\u4e00-\u9fff]")
