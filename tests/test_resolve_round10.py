@@ -234,3 +234,25 @@ def test_a_shortened_base_title_set_off_inside_a_sentence_is_that_problem(base, 
 ])
 def test_short_or_topic_phrases_inside_a_sentence_name_no_problem(base, question):
     assert res(base, question) == Resolution()
+
+
+# --------------------------------------------------------------------------- numbers, "w/o", a long title cut short
+
+
+@pytest.mark.parametrize("question,pid,evidence", [
+    ("Merge 2 Sorted Lists: my dummy node ends up in the answer", "21", "Merge 2 Sorted Lists"),
+    ("Find First and Last Position: my upper bound is one too far", "34", "Find First and Last Position"),
+    ("Longest Substring w/o Repeating Characters: the window never shrinks", "3",
+     "longestsubstringwithoutrepeatingcharacters"),
+])
+def test_a_base_title_with_digits_an_abbreviation_or_cut_short_is_that_problem(base, question, pid, evidence):
+    assert res(base, question) == Resolution(pid, "title", evidence)
+
+
+@pytest.mark.parametrize("question,missing", [
+    ("Merge k Sorted Lists: my heap compares nodes", "Merge k Sorted Lists"),  # one word swapped: 23, not 21
+    ("Longest Increasing Path: memo on the grid", "Longest Increasing Path"),  # two words start too many titles
+    ("Kth Largest Element in a Stream: heap size stays k", "Kth Largest Element in a Stream"),
+])
+def test_a_sibling_or_a_title_only_partly_shared_is_still_another_problem(base, question, missing):
+    assert res(base, question) == Resolution(None, "name", missing, missing_id=missing)
