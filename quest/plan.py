@@ -132,6 +132,21 @@ class Resolution:
 _PARENTHESIS = re.compile(r"\s*[(（][^)）]*[)）]")
 
 
+# A word, a space, then its other name in brackets (not a call's arguments: "Pow(x, n)").
+_WORD_THEN_PARENTHESIS = re.compile(r"(?:[A-Za-z0-9]+|[\u4e00-\u9fff]+)\s+[(（]([^)）,，]{2,})[)）]")
+
+
+def _named_by_parenthesis(title: str) -> str | None:
+    """"Implement Trie (Prefix Tree)" -> "Implement Prefix Tree", "实现 Trie (前缀树)" -> "实现 前缀树": a parenthesis
+    that names the word before it another way gives the title a second spelling ("实现前缀树", round 10)."""
+    m = _WORD_THEN_PARENTHESIS.search(title)
+    # another name is two words or more, or Chinese: "(II)", "(Easy)", "(Hard Version)"-like notes are not
+    if m is None or not (len(m.group(1).split()) >= 2 or _HAN_CHAR.search(m.group(1))) or \
+            re.search(r"version|easy|hard|medium|版", m.group(1), re.I):
+        return None
+    return f"{title[:m.start()].rstrip()} {m.group(1).strip()}{title[m.end():]}".strip()
+
+
 class Catalogue:
     """The problems the base knows, with their normalized titles and URL slugs."""
 
@@ -152,6 +167,7 @@ class Catalogue:
             names = (p.title_zh, p.title_en, *p.aka)
             # "Implement Trie (Prefix Tree)" is also named without its parenthesis ("Implement Trie: …").
             names += tuple(_PARENTHESIS.sub("", t).strip() for t in names if t and _PARENTHESIS.search(t))
+            names += tuple(filter(None, (_named_by_parenthesis(t) for t in names if t)))
             written = {squash(t): t for t in names if t and squash(t)}
             keys = list(written)
             self.shown.update(written)
@@ -703,7 +719,7 @@ def _shape_named(shape: Shape, request_text: str, cat: Catalogue, topics: TopicW
         return None
     found = _by_name(NamedTitle(text, bounded=shape.bounded), cat)
     if found is not None and found.missing_id is not None:
-        reworded = _reworded_base_title(text, cat)
+        reworded = _reworded_base_title(text, cat) or (_reworded_base_title(mainland, cat) if mainland else None)
         if reworded is not None:  # "盛水最多的容器": 11 misremembered, not another problem
             return Resolution(reworded, "title", shape.text)
         return Resolution(None, "name", shape.text, missing_id=shape.text)

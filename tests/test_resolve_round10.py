@@ -256,3 +256,31 @@ def test_a_base_title_with_digits_an_abbreviation_or_cut_short_is_that_problem(b
 ])
 def test_a_sibling_or_a_title_only_partly_shared_is_still_another_problem(base, question, missing):
     assert res(base, question) == Resolution(None, "name", missing, missing_id=missing)
+
+
+# --------------------------------------------------------------------------- Taiwan's wording of more titles
+
+
+@pytest.mark.parametrize("question,pid,evidence", [
+    ("合併兩個排序的鏈結串列 遞迴到最後回傳空指標", "21", "合併兩個排序的鏈結串列"),  # 排序的 = 有序
+    ("環狀鏈結串列 快慢指標為什麼一定會相遇", "141", "環狀鏈結串列"),  # 環狀 = 环形
+    ("實作前綴樹 startsWith 傳空字串要回傳什麼", "208", "實作前綴樹"),  # 實作 = 实现
+    ("子集合 回溯 結果有重複", "78", "子集合"),
+])
+def test_more_titles_in_taiwan_words_are_their_problems(base, question, pid, evidence):
+    assert res(base, question) == Resolution(pid, "title", evidence)
+
+
+@pytest.mark.parametrize("question,evidence", [
+    ("Implement Prefix Tree: startsWith on an empty prefix", "implementprefixtree"),
+    ("实现前缀树 startsWith 空字符串返回什么", "实现前缀树"),
+])
+def test_a_title_with_the_other_name_its_brackets_give_is_that_problem(base, question, evidence):
+    assert res(base, question) == Resolution("208", "title", evidence)
+
+
+def test_a_call_like_title_gets_no_second_name():
+    from quest.plan import _named_by_parenthesis
+
+    assert _named_by_parenthesis("Implement Trie (Prefix Tree)") == "Implement Prefix Tree"
+    assert [_named_by_parenthesis(t) for t in ("Pow(x, n)", "Sqrt(x)", "Word Ladder (II)", "A+B (Easy)")] == [None] * 4
