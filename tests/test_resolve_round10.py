@@ -11,7 +11,7 @@ like the real posts the development splits were written from. Resolution runs ag
 
 import pytest
 
-from quest.plan import Resolution
+from quest.plan import Resolution, _named_by_parenthesis
 from quest.topic_words import mainland_terms
 from tests.fakes.catalogue import resolved as res
 
@@ -280,7 +280,5 @@ def test_a_title_with_the_other_name_its_brackets_give_is_that_problem(base, que
 
 
 def test_a_call_like_title_gets_no_second_name():
-    from quest.plan import _named_by_parenthesis
-
     assert _named_by_parenthesis("Implement Trie (Prefix Tree)") == "Implement Prefix Tree"
     assert [_named_by_parenthesis(t) for t in ("Pow(x, n)", "Sqrt(x)", "Word Ladder (II)", "A+B (Easy)")] == [None] * 4
