@@ -49,7 +49,16 @@ def test_a_missing_problem_after_those_words_is_named_without_them(base, questio
     assert res(base, question) == Resolution(None, "name", missing, missing_id=missing)
 
 
+@pytest.mark.parametrize("question,missing", [
+    ("I was implementing Jump Game with recursion and it times out", "Jump Game"),
+    ("I've been tackling House Robber all day, the memo is wrong", "House Robber"),
+])
+def test_a_missing_title_after_those_verbs_inside_the_sentence_is_named(base, question, missing):
+    assert res(base, question) == Resolution(None, "name", missing, missing_id=missing)
+
+
 @pytest.mark.parametrize("question", [
+    "I was implementing quicksort and it recursed forever",
     "For loops in Python are slow, should I switch to numpy?",
     "In Java, Integer == Integer is false above 127",
     "Implementing quicksort: sorted input makes it quadratic",
