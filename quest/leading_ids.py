@@ -14,7 +14,8 @@ import unicodedata
 
 from quest.problem_names import _EN_STOP, _ZH_SENTENCE_START, _ZH_STOP
 
-_LEADING_EN = re.compile(r"^\s*([1-9]\d{0,3})\s+([A-Za-z][A-Za-z0-9' ]{2,60}?)\s*(?:[:：]|\s[-–—]\s)")
+# The title may end on the language it was written in, "C++" and "C#" included ("701 Insert into a BST in C#: …").
+_LEADING_EN = re.compile(r"^\s*([1-9]\d{0,3})\s+([A-Za-z][A-Za-z0-9' ]{2,60}?(?:\+\+|#)?)\s*(?:[:：]|\s[-–—]\s)")
 _LEADING_ZH = re.compile(r"^\s*([1-9]\d{0,3})\s*([\u4e00-\u9fff][\u4e00-\u9fffA-Za-z0-9]{1,15})(?=[\s,，:：])")
 _IN_LANGUAGE = re.compile(r"\s+(?:in|with|using)\s+(?:c|c\+\+|cpp|java|python3?|go|rust|javascript|js|typescript|ts|"
                           r"c#|kotlin|swift|ruby|php)\s*$", re.I)

@@ -73,6 +73,8 @@ _ID_PATTERNS: tuple[re.Pattern[str], ...] = tuple(re.compile(p, re.I) for p in (
     r"(?:牛客网?|nowcoder)\s*(?:题号|#|:|：)?\s*([A-Za-z]{1,3}\d+)\b",  # NC78, BM1
     r"第\s*(\d+)\s*[题題]",  # and in traditional characters: "第 283 題"
     r"(?<![\d.])(\d+)\s*[题題](?!目)",
+    # "316和1081 这两题", "70、746 两道题": ids listed before a count of problems (round 10).
+    r"(?<![\d.])(\d+)\s*(?:和|与|跟|、|,|，|/)\s*\d+\s*(?:这|那)?\s*[两二几三]\s*[道个]?\s*[题題]",
     r"(?:^|\s)#(\d+)\b",
     r"^\s*(\d+)\s*[.、．:：]\s*(?=\D)",
 ))
@@ -130,6 +132,21 @@ class Resolution:
 _PARENTHESIS = re.compile(r"\s*[(（][^)）]*[)）]")
 
 
+# A word, a space, then its other name in brackets (not a call's arguments: "Pow(x, n)").
+_WORD_THEN_PARENTHESIS = re.compile(r"(?:[A-Za-z0-9]+|[\u4e00-\u9fff]+)\s+[(（]([^)）,，]{2,})[)）]")
+
+
+def _named_by_parenthesis(title: str) -> str | None:
+    """"Implement Trie (Prefix Tree)" -> "Implement Prefix Tree", "实现 Trie (前缀树)" -> "实现 前缀树": a parenthesis
+    that names the word before it another way gives the title a second spelling ("实现前缀树", round 10)."""
+    m = _WORD_THEN_PARENTHESIS.search(title)
+    # another name is two words or more, or Chinese: "(II)", "(Easy)", "(Hard Version)"-like notes are not
+    if m is None or not (len(m.group(1).split()) >= 2 or _HAN_CHAR.search(m.group(1))) or \
+            re.search(r"version|easy|hard|medium|版", m.group(1), re.I):
+        return None
+    return f"{title[:m.start()].rstrip()} {m.group(1).strip()}{title[m.end():]}".strip()
+
+
 class Catalogue:
     """The problems the base knows, with their normalized titles and URL slugs."""
 
@@ -150,6 +167,7 @@ class Catalogue:
             names = (p.title_zh, p.title_en, *p.aka)
             # "Implement Trie (Prefix Tree)" is also named without its parenthesis ("Implement Trie: …").
             names += tuple(_PARENTHESIS.sub("", t).strip() for t in names if t and _PARENTHESIS.search(t))
+            names += tuple(filter(None, (_named_by_parenthesis(t) for t in names if t)))
             written = {squash(t): t for t in names if t and squash(t)}
             keys = list(written)
             self.shown.update(written)
@@ -370,6 +388,15 @@ def by_title(request: Request, cat: Catalogue) -> Resolution | None:
     return found
 
 
+def by_taiwan_title(request: Request, cat: Catalogue) -> Resolution | None:
+    """A base title written in Taiwan's words inside the question ("二元樹的層序走訪我用…" is 102, "反轉鏈結串列" 206):
+    the question's mainland wording (`quest.topic_words.mainland_terms`, OpenCC tw2sp) is searched for titles only
+    after every rule on its plain t2s form found none, so tw2sp's false friends (程序 → 进程, 文件 → 文档) never
+    replace what t2s finds; the search itself keeps t2s."""
+    mainland = mainland_terms(request.question)
+    return _title_inside(mainland, cat) or _loose_title(mainland, cat) if mainland else None
+
+
 def _spelled_title(request: Request, cat: Catalogue) -> Resolution | None:
     """A base title the question abbreviates ("validate a BST", "max subarray"; `quest.title_abbreviations`).
     Only a base problem counts here: the spelled-out words were not written, so they report nothing missing."""
@@ -408,6 +435,9 @@ def _title_inside(question: str, cat: Catalogue) -> Resolution | None:
         if not spans:
             continue
         names = [_other_title(written, start, end, cat.shown.get(key, key), cat) for start, end in spans]
+        if _sequel_first(written, spans, names):
+            names = [names[0], *(name for (start, end), name in zip(spans[1:], names[1:], strict=True)
+                                 if not written[start:end].islower())]
         if any(name is None for name in names):
             best = (len(key), key, pid)
         elif other is None:
@@ -415,6 +445,13 @@ def _title_inside(question: str, cat: Catalogue) -> Resolution | None:
     if best is not None:
         return Resolution(best[2], "title", best[1])
     return Resolution(None, "title", other, missing_id=other) if other else None
+
+
+def _sequel_first(written: str, spans: list[tuple[int, int]], names: list[str | None]) -> bool:
+    """"Permutations II: … gives duplicate permutations": a sequel is named first, so the base title said later in
+    lowercase is a word of the sentence, not a second problem named. A later title written as one still names the
+    base problem ("Course Schedule II or Course Schedule", "课程表 II 和课程表有什么区别")."""
+    return names[0] is not None and sequel_after(written.casefold(), spans[0][1]) is not None
 
 
 def _opens_with(question: str, key: str) -> bool:
@@ -530,10 +567,24 @@ def _by_name(name: NamedTitle, cat: Catalogue) -> Resolution | None:
     close = max(cat.titles, key=lambda k: _likeness(key, k), default=None)
     if close is not None and _likeness(key, close) >= NAME_LIKENESS:
         return Resolution(cat.titles[close], "title", name.text)
+    started = _long_start(name.text, key, cat)  # "Find First and Last Position: …" (34)
+    if started is not None:
+        return Resolution(started, "title", name.text)
     shortened = _reworded_base_title(name.text, cat)  # "力扣 最长无重复子串": 3, shortened
     if shortened is not None:
         return Resolution(shortened, "title", name.text)
     return Resolution(None, "name", name.text, missing_id=name.text)
+
+
+def _long_start(text: str, key: str, cat: Catalogue) -> str | None:
+    """The one base problem whose English title `text` starts, when it keeps three words or more besides connectors:
+    long titles are cut short ("Find First and Last Position" of 34). Two words start too many titles ("Binary
+    Tree …", "Longest Increasing …")."""
+    words = [w for w in re.findall(r"[A-Za-z0-9]+", text) if w.casefold() not in _TITLE_FILLERS]
+    if not key.isascii() or len(words) < 3:
+        return None
+    pids = {pid for title, pid in cat.titles.items() if title.startswith(key) and title != key}
+    return pids.pop() if len(pids) == 1 else None
 
 
 _ASKED_ABOUT = re.compile(r"(?:问题|题解|题目|题|problem|question|solution)$")
@@ -633,7 +684,7 @@ def by_shape(request: Request, cat: Catalogue) -> Resolution | None:
         return None
     for shape in title_shapes(request.question):
         found = _shape_named(shape, request.question, cat, cat.topics)
-        if found is not None:
+        if found is not None and not (found.missing_id and shape.how == "studied"):
             return found
     return None
 
@@ -668,7 +719,7 @@ def _shape_named(shape: Shape, request_text: str, cat: Catalogue, topics: TopicW
         return None
     found = _by_name(NamedTitle(text, bounded=shape.bounded), cat)
     if found is not None and found.missing_id is not None:
-        reworded = _reworded_base_title(text, cat)
+        reworded = _reworded_base_title(text, cat) or (_reworded_base_title(mainland, cat) if mainland else None)
         if reworded is not None:  # "盛水最多的容器": 11 misremembered, not another problem
             return Resolution(reworded, "title", shape.text)
         return Resolution(None, "name", shape.text, missing_id=shape.text)
@@ -719,7 +770,12 @@ def _units(text: str) -> list[str]:
     norm = _ZH_WITHOUT.sub("无", _ZH_SAME_WORD.sub("数量", normalize(text))).replace("子字符串", "子串")
     norm = _ZH_ITS_LENGTH.sub(r"\1", norm)
     units = [ch for ch in norm if not ch.isspace()] if _HAN_CHAR.search(norm) else re.findall(r"[a-z0-9]+", norm)
-    return [u for u in units if u not in _TITLE_FILLERS]
+    return [_NUMBER_WORDS.get(u, u) for u in units if u not in _TITLE_FILLERS]
+
+
+# A number in a title is written as a word or in digits: "Merge 2 Sorted Lists" is Merge Two Sorted Lists (21).
+_NUMBER_WORDS = dict(zip("one two three four five six seven eight nine ten".split(), map(str, range(1, 11)),
+                         strict=True))
 
 
 _HAN_CHAR = re.compile(r"[\u4e00-\u9fff]")
@@ -738,7 +794,25 @@ def by_judge_problem(request: Request, cat: Catalogue) -> Resolution | None:
     return None if found is not None and found.problem_id else Resolution(None, "name", name, missing_id=name)
 
 
-RESOLVERS = (by_field, by_judge_problem, by_id, by_title, by_shape)
+def by_reworded_phrase(request: Request, cat: Catalogue) -> Resolution | None:
+    """A base title shortened or reworded inside the sentence, set off by punctuation or spaces ("…却算错：最长无重复
+    子串 Python 用字典…" is 3): the round-8 rule for a head, for any Chinese phrase of five title characters or more
+    ("不同的路径", "区间合并" inside a sentence are as often plain words). Only a base problem counts (a phrase inside
+    a sentence is too loose to report one missing), and a phrase of topic words is a topic."""
+    if cat.topics is None:
+        return None
+    for phrase in _HAN_PHRASE.findall(to_simplified(unicodedata.normalize("NFKC", request.question))):
+        if len(phrase) <= 16 and len(_units(phrase)) >= 5 and not cat.topics.is_topic(phrase):
+            pid = _reworded_base_title(phrase, cat)
+            if pid is not None:
+                return Resolution(pid, "title", phrase)
+    return None
+
+
+_HAN_PHRASE = re.compile(r"[\u4e00-\u9fff]+")
+
+
+RESOLVERS = (by_field, by_judge_problem, by_id, by_title, by_shape, by_taiwan_title, by_reworded_phrase)
 
 
 def resolve(request: Request, cat: Catalogue) -> Resolution:

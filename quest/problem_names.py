@@ -130,6 +130,15 @@ _NOT_TITLE_WORDS = frozenset((
 # "Practicing Rotate Array: …"); not part of the title that may follow.
 _ACTIVITY_WORDS = frozenset("doing solving trying practicing practising learning attempting working writing "
                             "submitting".split())
+# Round 10: more of what a sentence opens with before the title it names, capitalized only because it comes first
+# ("Implementing LRU Cache in Python: …", "For 3sum I tried …", "Regarding Climbing Stairs, …", "Tackling Coin
+# Change …"). No title starts with these ("To Lower Case", "Building Boxes", "Making A Large Island" do start with
+# words like them, so "to", "building" and "making" are left out).
+_LEAD_IN_VERBS = _ACTIVITY_WORDS | frozenset(
+    "implementing coding tackling revisiting reviewing studying understanding redoing retrying optimizing optimising "
+    "finishing completing".split())
+# Prepositions only where they open the words before the title (titles use "From", "Into" inside: "Insert Into a …").
+LEAD_IN_WORDS = _LEAD_IN_VERBS | frozenset("for regarding concerning during from into on in about".split())
 _EN_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9'+#-]*")
 
 
@@ -161,7 +170,29 @@ def _han_head(before: str) -> str | None:
         return None
     if len(head) < 2 or head[0] in _ZH_SENTENCE_START or head.startswith((*_GENERIC, *_ZH_COMPARISON, *_ZH_DESCRIBING)):
         return None
+    if ZH_LEAD_IN.match(head):  # "练习接雨水", "刚做完三数之和", "二刷接雨水": what the student does with the problem
+        return None
     return head if _OPENING.match(before[:run.start()]) else None
+
+
+# Round 10: what a Chinese sentence says before the title it names — when ("今天", "昨晚", "刚"), and what the student
+# does with the problem ("做", "练习", "尝试", "复习", "调试", "实现", "手撕", "打卡", "二刷"), done or not ("做完",
+# "做了"). A head made of these alone is the sentence, not the start of a longer title ("使用最小花费爬楼梯" is one).
+# "第一次做", "在力扣上做": the time and the judge, then the doing.
+_ZH_WHEN_WORDS = (r"今天|昨天|昨晚|今晚|前天|最近|刚才|刚刚|刚|之前|以前|早上|晚上|上午|下午|正在|还在|又|再|也|"
+                  rf"终于|第[一二三四五六七八九十两\d]+次|(?:在\s*)?(?:{JUDGES})\s*(?:上|里)?|在")
+_ZH_DOING_WORDS = (r"[一二三四五]刷|重做|重写|再做|练习|练|尝试|试着|试|复习|调试|实现|手撕|手写|打卡|学习|研究|分析|"
+                   r"解决|完成|挑战|攻克|琢磨|默写|提交|做|写|刷|看|读|debug|一道|这道|那道")
+_ZH_LEAD = r"^(?:(?:{when})\s*)*(?:(?:{doing})(?:完|了|过|一下)*\s*)+"  # "试了一下"
+ZH_LEAD_IN = re.compile(_ZH_LEAD.format(when=_ZH_WHEN_WORDS, doing=_ZH_DOING_WORDS) + "$", re.I)
+# ...of which these are done to a problem only (reading, learning, analysing are done to books and topics too:
+# "在看算法导论" names no problem): what `quest.title_shapes` skips before a title the base may lack.
+_ZH_SOLVING_WORDS = r"[一二三四五]刷|重做|再做|练习|尝试|试着|调试|手撕|手写|打卡|挑战|攻克|提交|做|写|刷"
+ZH_LEAD_IN_PREFIX = re.compile(_ZH_LEAD.format(when=_ZH_WHEN_WORDS, doing=_ZH_SOLVING_WORDS), re.I)
+# ...and these to books and topics as often as to problems ("复习动态规划", "研究一下单调栈", "在看算法导论"): what
+# follows them may be a base title, never a missing one.
+_ZH_STUDYING_WORDS = r"复习|学习|研究|分析|理解|琢磨|看|读|学"
+ZH_STUDY_PREFIX = re.compile(_ZH_LEAD.format(when=_ZH_WHEN_WORDS, doing=_ZH_STUDYING_WORDS), re.I)
 
 
 def _title_word(word: str) -> bool:
@@ -170,7 +201,7 @@ def _title_word(word: str) -> bool:
     folded = word.casefold()
     if not (word[:1].isupper() or word[:1].isdigit()) or word.isdigit():
         return False
-    return not (folded in _NOT_TITLE_WORDS or folded in _EN_STOP or folded in _GENERIC
+    return not (folded in _NOT_TITLE_WORDS or folded in _LEAD_IN_VERBS or folded in _EN_STOP or folded in _GENERIC
                 or folded in _COMPARISON_WORDS or folded in _DESCRIBING_WORDS
                 or re.fullmatch(JUDGES, re.sub(r"['’]s$", "", word), re.I))  # "LeetCode's Two Sum"
 
@@ -195,6 +226,8 @@ def _longer_english(before: str, title: str, after: str) -> str | None:
     """"Min Cost Climbing Stairs", "Number of Longest Increasing Subsequence", "3Sum Closest", "… Stock with
     Cooldown": Title Case words joined to the title, directly or through a connector ("of", "with")."""
     head = _title_words(before, _LAST_WORD, backwards=True)
+    while head and head[0].casefold() in LEAD_IN_WORDS:  # "For 3sum I tried …": the sentence, not the title
+        head.pop(0)
     tail = _title_words(after, _NEXT_WORD, backwards=False)
     if not head and (not tail or _only_its_quantity(tail, after)):
         return None
@@ -282,7 +315,7 @@ def _leading_title(text: str) -> NamedTitle | None:
     if not m:
         return None
     words = m.group(1).split()
-    while words and words[0].casefold() in _ACTIVITY_WORDS:  # "Practicing Rotate Array: …"
+    while words and words[0].casefold() in LEAD_IN_WORDS:  # "Practicing Rotate Array: …", "Working on …"
         words.pop(0)
     capitalized = [w for w in words if w.casefold() not in _EN_TRAILING]
     if len(capitalized) < 2 or not all(w[:1].isupper() or w[:1].isdigit() for w in capitalized):

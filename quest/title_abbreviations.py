@@ -22,6 +22,7 @@ PARTS = {
     "max": ("Maximum", "最大"),
     "min": ("Minimum", "最小"),
     "chars": ("Characters", "字符"),  # "Longest Substring Without Repeating Chars"
+    "w/o": ("Without", "无"),  # "Longest Substring w/o Repeating Characters"
 }
 WHOLE = {
     "lis": ("Longest Increasing Subsequence", "最长递增子序列"),

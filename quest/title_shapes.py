@@ -27,8 +27,11 @@ from quest.problem_names import (
     HEADLINE_WORDS,
     JUDGES,
     KIND_OF_PROBLEM,
+    LEAD_IN_WORDS,
     VERDICT_WORDS,
     ZH_CLAUSE,
+    ZH_LEAD_IN_PREFIX,
+    ZH_STUDY_PREFIX,
 )
 from quest.question_clauses import ends_like_a_clause
 from quest.retrieval.tokenize import to_simplified
@@ -38,7 +41,8 @@ from quest.topic_words import _words
 @dataclass(frozen=True)
 class Shape:
     text: str  # the title as the student wrote it
-    how: str  # "url", "slug", "reference", "quoted", "doing", "head", "colon" (a head before a colon) or "call"
+    how: str  # "url", "slug", "reference", "quoted", "doing", "head", "colon" (a head before a colon), "call" or
+    # "studied" (a head after "复习", "研究一下": a base title, or a topic, never a problem the base lacks)
 
     @property
     def marked(self) -> bool:
@@ -49,7 +53,7 @@ class Shape:
     @property
     def bounded(self) -> bool:
         """Both ends of the title are known (not the start of a longer phrase)."""
-        return self.how != "head"
+        return self.how not in ("head", "studied")
 
 
 def title_shapes(question: str) -> list[Shape]:
@@ -58,7 +62,8 @@ def title_shapes(question: str) -> list[Shape]:
     # The stop words are simplified Chinese: read traditional text ("這道簽到題…嗎") in simplified form, and
     # give each title back as written where the conversion kept every position.
     text = to_simplified(written)
-    found = [*_urls(text), *_quoted(text), *_references(text), *_slugs(text), *_heads(text), *_mid_titles(text)]
+    found = [*_urls(text), *_quoted(text), *_bilingual(text), *_references(text), *_slugs(text), *_heads(text),
+             *_mid_titles(text)]
     # A contest opening a phrase ("Round 900 Div", "Weekly Contest 380") is no title: `quest.judge_problems` reads it.
     return [_as_written(s, text, written) for s in dict.fromkeys(found) if s.text and not CONTEST_NAME.match(s.text)]
 
@@ -119,6 +124,22 @@ def _quoted(text: str) -> list[Shape]:
         inner = next(g for g in m.groups() if g is not None).strip()
         if not _NOT_IN_TITLE.search(inner) and (_han_title(inner) or _title_case(inner.split())):
             shapes.append(Shape(inner, "quoted"))
+    return shapes
+
+
+# Round 10: a title with its translation in brackets, either way round ("Jump Game（跳跃游戏）我先写…", "跳跃游戏 (Jump
+# Game) 为什么…"): the student names a problem in both languages. The English name is the shape.
+_EN_THEN_ZH = re.compile(r"(?<![\w'])([A-Z][\w'+-]*(?:[ \t]+[\w'+-]+){1,7})[ \t]*\([ \t]*[\u4e00-\u9fff]{2,20}[ \t]*\)")
+_ZH_THEN_EN = re.compile(r"[\u4e00-\u9fff]{2,20}[ \t]*\([ \t]*([A-Z][\w'+-]*(?:[ \t]+[\w'+-]+){1,7})[ \t]*\)")
+
+
+def _bilingual(text: str) -> list[Shape]:
+    shapes = []
+    for pattern in (_EN_THEN_ZH, _ZH_THEN_EN):
+        for m in pattern.finditer(text):
+            words = m.group(1).split()
+            if _title_case(words) and not _lead_word(words[0]):
+                shapes.append(Shape(" ".join(words), "reference"))
     return shapes
 
 
@@ -207,7 +228,10 @@ _NUMBER_LABEL = re.compile(r"^\s*(?:No\.?\s*|#)?\d{1,5}\s*[.、．:：]?\s*(?=[\
 
 
 def _heads(text: str) -> list[Shape]:
-    text = opening(text)
+    text = _without_lead_in(opening(text))
+    studied = _without_lead_in(text, ZH_STUDY_PREFIX)
+    if studied != text:  # "复习动态规划 …", "研究一下单调栈 …": what is studied may be a base problem, or a topic
+        return [Shape(s.text, "studied") for s in _heads(studied)]
     call = _CALL_TITLE.match(text)
     if call and call.group(1).split("(")[0].casefold() not in _HELPER_CALLS:
         return [Shape(call.group(1), "call")]
@@ -247,6 +271,16 @@ def _zh_head(text: str) -> str | None:
     return head if _han_title(head) else None
 
 
+def _without_lead_in(text: str, prefix: re.Pattern[str] = ZH_LEAD_IN_PREFIX) -> str:
+    """"练习跳跃游戏，…" -> "跳跃游戏，…", "在力扣上刷了跳跃游戏" -> "跳跃游戏": the question from its title on, without
+    when and what the student does with it (`quest.problem_names.ZH_LEAD_IN`). One character ("做", "写") already
+    opens a sentence, and "做X的时候" is its own shape."""
+    lead = prefix.match(text)
+    if not lead or len(lead.group(0).strip()) < 2 or not _HAN.match(text[lead.end():lead.end() + 1]):
+        return text
+    return text[lead.end():]
+
+
 def _en_head(text: str) -> str | None:
     """A Title Case run that opens the question ("Rotate Array in-place …", "Median of Two Sorted Arrays
     O(log n)?"), after a leading language or judge name ("Python Rotate Array TLE")."""
@@ -278,7 +312,8 @@ _TAG = re.compile(r"^\s*(?:\[[^\]\n]{1,15}\]|【[^】\n]{1,15}】)\s*")
 # "I'm stuck on Rotate Array, …", "TLE for Merge k Sorted Lists with a heap", "my Move Zeroes solution", "my
 # answer to Valid Anagram": a Title Case name inside the sentence, after a word that introduces what the student
 # works on.
-_MID = re.compile(r"(?<![A-Za-z])(?:on|for|solving|doing|attempting|trying|about|my|"
+_MID = re.compile(r"(?<![A-Za-z])(?:on|for|solving|doing|attempting|trying|about|my|implementing|tackling|coding|"
+                  r"regarding|practicing|"
                   r"(?:solution|answer|approach)\s+to)\s+"
                   r"([A-Z0-9][\w'+]*(?:-[\w'+]+)*(?:\s+(?:of|in|to|with|a|an|the|and|for|from|by|k|"
                   r"[A-Z0-9][\w'+]*(?:-[\w'+]+)*)){1,8})")
@@ -306,7 +341,8 @@ def _mid_titles(text: str) -> list[Shape]:
 
 def _lead_word(word: str) -> bool:
     folded = word.casefold()
-    return folded in _NOT_TITLE_WORDS or re.fullmatch(JUDGES, folded) is not None or folded in ("re", "help")
+    return folded in _NOT_TITLE_WORDS or folded in LEAD_IN_WORDS or re.fullmatch(JUDGES, folded) is not None or \
+        folded in ("re", "help")
 
 
 def _title_case(words: list[str]) -> bool:
@@ -316,7 +352,14 @@ def _title_case(words: list[str]) -> bool:
     if len(content) < 2 or any(w.casefold() in _EN_STOP or w.casefold() in HEADLINE_WORDS for w in words) or \
             content[0].casefold() in VERDICT_WORDS:
         return False
+    if any(_MEASURE.fullmatch(w) for w in content):  # "Building a 32-bit value …": a size, not a title word
+        return False
     return all(w[:1].isupper() or w[:1].isdigit() for w in content) and not all(w.isdigit() for w in content)
+
+
+# A number with a unit or an ordinal in lowercase ("32-bit", "64bit", "0-indexed", "1st", "2d"): a measure. Titles
+# write their numbers bare or capitalized ("24 Game", "3Sum", "Range Sum Query 2D").
+_MEASURE = re.compile(r"\d+-?(?:bits?|bytes?|st|nd|rd|th|d|x|k|ms|based|indexed|digits?|way|sized?)")
 
 
 def _han_title(name: str) -> bool:
@@ -336,8 +379,8 @@ def _han_title(name: str) -> bool:
 # 有 opens a sentence ("有个数组…"), but 有效 / 有序 / 有向 are adjectives that open many titles ("有效的字母异位词",
 # "有序数组的平方", "有向图中的环").
 _ZH_ADJECTIVE_START = re.compile(r"有效|有序|有向|有限")
-# A sentence opening on when it happened ("今天做二分查找，…", "最近刷题…"): a clause, never a title.
-_ZH_WHEN = re.compile(r"今天|昨天|前天|最近|刚才|刚刚|之前|以前|前几天|这几天|早上|晚上|上午|下午")
+# A sentence opening on when it happened ("今天做二分查找，…", "最近刷题…", "刚学C语言，…"): a clause, never a title.
+_ZH_WHEN = re.compile(r"今天|昨天|前天|最近|刚才|刚刚|刚|之前|以前|前几天|这几天|早上|晚上|上午|下午")
 
 
 def _opens_a_sentence(squashed: str) -> bool:

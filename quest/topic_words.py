@@ -149,14 +149,17 @@ def mainland_terms(phrase: str) -> str | None:
     if not _HAN.search(phrase):
         return None
     taiwan_words_replaced = _TW_TERMS.sub(lambda m: _TW_TERM_MAP[m.group(0)], phrase)
-    mainland = opencc_converter("tw2sp").convert(taiwan_words_replaced)
+    mainland = opencc_converter("tw2sp").convert(taiwan_words_replaced).replace("子串行", "子序列")
     return None if mainland == normalize(phrase) or mainland == phrase else mainland
 
 
 # Taiwan's computing words that tw2sp leaves as they are (our own short list): 鏈結串列 is a linked list, 二元樹 a
-# binary tree, 副程式 a subroutine, 記憶體配置 memory allocation.
+# binary tree, 副程式 a subroutine, 記憶體配置 memory allocation, 走訪 a traversal (遍历), 子字串 a substring (子串,
+# as the titles say it), 子集合 a subset, 實作 to implement, 環狀 circular (环形), and a sorted list or array (排序的
+# 鏈結串列 / 陣列: 有序). tw2sp's own false friend 子序列 → 子串行 is undone: a subsequence stays one.
 _TW_TERM_MAP = {"鏈結串列": "链表", "二元搜尋樹": "二叉搜索树", "二元樹": "二叉树", "副程式": "函数",
-                "記憶體配置": "内存分配"}
+                "記憶體配置": "内存分配", "走訪": "遍历", "子字串": "子串", "子集合": "子集", "實作": "实现",
+                "環狀": "环形", "排序的鏈結串列": "有序链表", "排序的陣列": "有序数组"}
 _TW_TERMS = re.compile("|".join(sorted(_TW_TERM_MAP, key=len, reverse=True)))
 
 
