@@ -38,6 +38,7 @@ from quest.kb.markdown import load_knowledge_base
 from quest.plan import Catalogue, squash
 from quest.retrieval.chunktable import NO_PROBLEM
 from quest.retrieval.embedder import Embedder
+from quest.retrieval.evidence import ASKED_LEAD, ErrorEvidence, named_first
 from quest.retrieval.fusion import reciprocal_rank_fusion
 from quest.retrieval.index import Index, UpdateReport, open_index
 from quest.retrieval.sparse import normalized, top_k, top_k_among
@@ -97,6 +98,7 @@ class _Attempt:
     candidates: int
     dense_floor: float
     bm25_floor: float
+    evidence: ErrorEvidence | None = None  # the exception the pasted error names (quest.retrieval.evidence)
 
 
 class Retriever:
@@ -121,6 +123,8 @@ class Retriever:
         # Each verdict's overview (faq-verdict-tle, …: a general FAQ tagged `verdict`) and the verdicts it covers.
         self._overviews = {doc.id: frozenset(v.upper() for v in doc.verdicts) for doc in kb.documents
                            if doc.problem_id is None and doc.kind == "faq" and "verdict" in doc.tags}
+        # The programming languages each document is written for (its `languages`), for ErrorEvidence.
+        self._doc_languages = {doc.id: frozenset(doc.languages) for doc in kb.documents if doc.languages}
 
     # ------------------------------------------------------------------ status
 
@@ -182,13 +186,15 @@ class Retriever:
     def search(self, query: str, *, problem_id: str | None = None, exclude_kinds: Collection[str] = (),
                top_k: int | None = None, signals: Collection[str] | None = None,
                parts: Mapping[str, str] | None = None, lang: str | None = None,
-               general_only: bool = False) -> SearchResult:
+               general_only: bool = False, evidence: ErrorEvidence | None = None) -> SearchResult:
         """Ranked hits for `query`.
 
         `parts` (question, error, code, ...) are searched separately and fused instead of the one
         `query` string, so a long part cannot drown another; `lang` picks which copy of a
         translated document is shown; `general_only` keeps to documents of no problem (used when
-        the student names a problem the base does not have). `signals` limits the ranked lists
+        the student names a problem the base does not have); `evidence` is the exception class the
+        pasted error names (a general document holding that exact name leads the general ones).
+        `signals` limits the ranked lists
         ("bm25", "dense", "lexical"; default all available), for evaluation and benchmarks.
         """
         started = time.perf_counter()
@@ -219,7 +225,7 @@ class Retriever:
         queries = self._part_queries(texts, use, timings, notices)
         s = self.settings
         scope = "general" if general_only else pid
-        first = _Attempt(s.candidates, s.dense_floor, s.bm25_floor)
+        first = _Attempt(s.candidates, s.dense_floor, s.bm25_floor, evidence)
         # A verdict a long question names in words (quest.plan) is searched only when nothing else is found.
         backup = [q for q in queries if q.name == "verdict"]
         own = [q for q in queries if q.name != "verdict"] if backup else queries
@@ -228,7 +234,7 @@ class Retriever:
         if not hits:
             widened = True
             wide = _Attempt(int(s.candidates * s.widen_factor), s.dense_floor * s.widen_floor_ratio,
-                            s.bm25_floor * s.widen_floor_ratio)
+                            s.bm25_floor * s.widen_floor_ratio, evidence)
             hits = self._attempt(wide, own, scope, excluded, top_k, timings)
         if not hits and backup:
             hits = self._attempt(first, queries, scope, excluded, top_k, timings)
@@ -515,13 +521,15 @@ class Retriever:
         if scope == "general":
             rows = self._allowed(self._general_rows, excluded)
             general = passing(self._rank(rows, k, queries, timings, "general"), "all")
-            lead = self._specific_first([c for c in general if c.row in strong], queries, attempt)
+            lead = self._names_error_first(self._specific_first([c for c in general if c.row in strong], queries,
+                                                                attempt), attempt.evidence)
             return finish(lead + [c for c in general if c.row not in strong])
         selected: list[_Candidate] = []
         if scope is None and self.settings.general_lead > 0 and self._general_rows.size:
             rows = self._allowed(self._general_rows, excluded)
             general = passing(self._rank(rows, k, queries, timings, "general"), "all")
-            lead = self._specific_first([c for c in general if c.row in strong], queries, attempt)
+            lead = self._names_error_first(self._specific_first([c for c in general if c.row in strong], queries,
+                                                                attempt), attempt.evidence)
             selected = lead[: self.settings.general_lead]
         if scope is not None:
             rows = self._allowed(self.index.rows_by_problem.get(scope, np.zeros(0, dtype=np.int64)), excluded)
@@ -572,6 +580,21 @@ class Retriever:
                      overview)
         return lead if first is None else [first, *(x for x in lead if x is not first)]
 
+    def _names_error_first(self, lead: list[_Candidate], evidence: ErrorEvidence | None) -> list[_Candidate]:
+        """The first candidate that holds the exact exception name the error gives goes first (one written for
+        the name's language before one that only mentions it): "System.IndexOutOfRangeException" is the C#
+        page's word, and RRF over the question's and the code's weak lists had put Java's and Go's pages first."""
+        if evidence is None or not evidence.names or len(lead) < 2:
+            return lead
+        at = np.fromiter((c.row for c in lead), dtype=np.int64, count=len(lead))
+        scored = getattr(self.index.bm25, "scores_for", None)
+        names = list(evidence.names)
+        held = scored(names, at) if scored is not None else self.index.bm25.scores(names)[at]
+        naming = [c for c, value in zip(lead, held.tolist(), strict=True) if value > 0]
+        table = self.index.chunks
+        languages = self._doc_languages
+        return named_first(lead, naming, lambda c: evidence.language in languages.get(table.doc_id(c.row), ()))
+
     def _overview(self, row: int, verdict: str | None = None) -> bool:
         """Whether the row belongs to a verdict's overview (about `verdict`, if given); read from the columns."""
         covered = self._overviews.get(self.index.chunks.doc_id(row))
@@ -603,7 +626,7 @@ class Retriever:
                queries: Sequence[_PartQuery]) -> list[_Candidate]:
         """A named problem's own candidates, then the general ones not among them (one may lead)."""
         rows = {c.row for c in own}
-        general = [c for c in general if c.row not in rows]
+        general = self._names_error_first([c for c in general if c.row not in rows], attempt.evidence)
         lead = self._explains_error(own, general, attempt, queries)
         return lead + own + [c for c in general if c not in lead]
 
@@ -635,7 +658,10 @@ class Retriever:
         if ratio <= 0 or error is None:
             return []
         verdicts = {t.removeprefix("verdict_").upper() for t in error.tokens if t.startswith("verdict_")}
-        if not verdicts or verdicts & self._bug_verdicts.get(self.index.chunks[own[0].row].problem_id, set()):
+        asked = attempt.evidence is not None and attempt.evidence.asked
+        if asked:  # "what does this message mean?" about a sanitizer's report, an exception, a diagnostic
+            ratio = ASKED_LEAD
+        elif not verdicts or verdicts & self._bug_verdicts.get(self.index.chunks[own[0].row].problem_id, set()):
             return []  # the problem's own error patterns cover this verdict: one of them is the likelier cause
         detail = [t for t in error.tokens if t not in _verdict_vocabulary()]
         return self._leads_on(detail, own, general, attempt, ratio)
