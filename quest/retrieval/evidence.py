@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from quest.judge import JudgeReport
-from quest.retrieval.tokenize import to_simplified, tokenize
+from quest.retrieval.tokenize import to_simplified
 
 # A name's namespace says whose runtime threw it; a bare name ("ValueError", "TypeError") could be several.
 _NAMESPACES: tuple[tuple[re.Pattern[str], str], ...] = (
@@ -25,6 +25,8 @@ _NAMESPACES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^System\."), "csharp"),
     (re.compile(r"^std::"), "cpp"),
 )
+# "ERROR: AddressSanitizer: stack-overflow on address …": the kind as the sanitizer names it.
+_SANITIZER_KIND = re.compile(r"(?:Address|Leak|Memory|Thread)Sanitizer: ([A-Za-z][\w-]*[A-Za-z])")
 # A class name is specific when it is made of several words: "IndexOutOfRangeException", "out_of_range".
 _COMPOUND_NAME = re.compile(r"[a-z0-9][A-Z]|_[a-z]")
 
@@ -44,12 +46,16 @@ ASKED_LEAD = 1.0
 
 @dataclass(frozen=True)
 class ErrorEvidence:
-    """What the pasted error names exactly: the BM25 tokens of its exception class and the language the name
-    belongs to (if it says), and whether the question asks what that specific message means (`asked`)."""
+    """What the pasted error names exactly — its exception class or its sanitizer's kind, as written, with the
+    language the name belongs to (if it says) — and whether the question asks what that message means."""
 
     names: tuple[str, ...] = ()
     language: str | None = None
     asked: bool = False
+
+    def named_in(self, text: str) -> bool:
+        """Whether `text` holds one of the names as a whole word ("stack-overflow", not "stack-buffer-overflow")."""
+        return any(re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text) for name in self.names)
 
 
 def asks_meaning(question: str) -> bool:
@@ -66,8 +72,9 @@ def error_evidence(report: JudgeReport, question: str = "") -> ErrorEvidence | N
     exception = (report.exception or "").strip()
     last = re.split(r"\.|::", exception)[-1] if exception else ""
     if _COMPOUND_NAME.search(last):  # "Exception", "Error", "panic" alone say nothing a verdict does not
-        names = tuple(tokenize(last)[:1])
+        names = (last,)
         language = next((lang for pattern, lang in _NAMESPACES if pattern.search(exception)), None)
+    names += tuple(dict.fromkeys(m.group(1) for msg in report.messages for m in _SANITIZER_KIND.finditer(msg)))
     diagnostic = report.verdict == "CE" and bool(report.messages)
     asked = bool(report.kind or names or diagnostic) and asks_meaning(question)
     return ErrorEvidence(names, language, asked) if names or asked else None

@@ -125,6 +125,7 @@ class Retriever:
                            if doc.problem_id is None and doc.kind == "faq" and "verdict" in doc.tags}
         # The programming languages each document is written for (its `languages`), for ErrorEvidence.
         self._doc_languages = {doc.id: frozenset(doc.languages) for doc in kb.documents if doc.languages}
+        self._naming: dict[tuple[str, ...], frozenset[int]] = {}  # names an error gives -> the chunks holding them
 
     # ------------------------------------------------------------------ status
 
@@ -522,14 +523,14 @@ class Retriever:
             rows = self._allowed(self._general_rows, excluded)
             general = passing(self._rank(rows, k, queries, timings, "general"), "all")
             lead = self._names_error_first(self._specific_first([c for c in general if c.row in strong], queries,
-                                                                attempt), attempt.evidence)
+                                                                attempt), queries, attempt)
             return finish(lead + [c for c in general if c.row not in strong])
         selected: list[_Candidate] = []
         if scope is None and self.settings.general_lead > 0 and self._general_rows.size:
             rows = self._allowed(self._general_rows, excluded)
             general = passing(self._rank(rows, k, queries, timings, "general"), "all")
             lead = self._names_error_first(self._specific_first([c for c in general if c.row in strong], queries,
-                                                                attempt), attempt.evidence)
+                                                                attempt), queries, attempt)
             selected = lead[: self.settings.general_lead]
         if scope is not None:
             rows = self._allowed(self.index.rows_by_problem.get(scope, np.zeros(0, dtype=np.int64)), excluded)
@@ -580,33 +581,54 @@ class Retriever:
                      overview)
         return lead if first is None else [first, *(x for x in lead if x is not first)]
 
-    def _names_error_first(self, lead: list[_Candidate], evidence: ErrorEvidence | None) -> list[_Candidate]:
-        """The first candidate that holds the exact exception name the error gives goes first (one written for
-        the name's language before one that only mentions it): "System.IndexOutOfRangeException" is the C#
-        page's word, and RRF over the question's and the code's weak lists had put Java's and Go's pages first."""
+    def _names_error_first(self, lead: list[_Candidate], queries: Sequence[_PartQuery], attempt: _Attempt,
+                           described: bool = True) -> list[_Candidate]:
+        """The first candidate whose chunk holds the exact name the error gives (an exception class, a
+        sanitizer's kind) goes first, one written for the name's language before one that only mentions it:
+        "System.IndexOutOfRangeException" is the C# page's word, and RRF over the question's and the code's weak
+        lists had put Java's and Go's pages first. With `described`, a first candidate that does not hold the
+        name but matches what the question says (verdict words left out, by its windows) at the floor keeps the
+        lead: the student named the cause ("my comparator returns a <= b" over a heap-buffer-overflow report)."""
+        evidence = attempt.evidence
         if evidence is None or not evidence.names or len(lead) < 2:
             return lead
-        at = np.fromiter((c.row for c in lead), dtype=np.int64, count=len(lead))
-        scored = getattr(self.index.bm25, "scores_for", None)
-        names = list(evidence.names)
-        held = scored(names, at) if scored is not None else self.index.bm25.scores(names)[at]
-        naming = [c for c, value in zip(lead, held.tolist(), strict=True) if value > 0]
         table = self.index.chunks
+        rows = self._rows_naming(evidence)
+        naming = [c for c in lead if c.row in rows]
+        first = lead[0].row
+        if (described and naming and lead[0] not in naming
+                and self._beyond_verdict([first], queries, ("question",))[first] >= attempt.bm25_floor):
+            return lead
         languages = self._doc_languages
         return named_first(lead, naming, lambda c: evidence.language in languages.get(table.doc_id(c.row), ()))
+
+    def _rows_naming(self, evidence: ErrorEvidence) -> frozenset[int]:
+        """The chunks whose text holds one of the evidence's names, found once per set of names: the documents
+        that hold it are found from the knowledge base's text, and only their chunks are decoded. The chunk, not
+        the document: a page on stack overflow that lists Python's RecursionError in passing is not its page."""
+        found = self._naming.get(evidence.names)
+        if found is None:
+            if len(self._naming) >= 256:  # a few dozen names occur in practice; never let the cache grow unbounded
+                self._naming.clear()
+            docs = [d.id for d in self.kb.documents if evidence.named_in(d.text)]
+            table = self.index.chunks
+            found = self._naming[evidence.names] = frozenset(
+                int(r) for d in docs for r in self.index.rows_by_doc.get(d, ()) if evidence.named_in(table[r].text))
+        return found
 
     def _overview(self, row: int, verdict: str | None = None) -> bool:
         """Whether the row belongs to a verdict's overview (about `verdict`, if given); read from the columns."""
         covered = self._overviews.get(self.index.chunks.doc_id(row))
         return covered is not None and (verdict is None or verdict in covered)
 
-    def _beyond_verdict(self, rows: Sequence[int], queries: Sequence[_PartQuery]) -> dict[int, float]:
+    def _beyond_verdict(self, rows: Sequence[int], queries: Sequence[_PartQuery],
+                        parts: tuple[str, ...] = ("question", "error")) -> dict[int, float]:
         """Each row's best normalized BM25 on what the question and the error say besides verdict words
         (the question also by its windows of WINDOW_TOKENS, each against its own bound)."""
         vocabulary = _verdict_vocabulary()
         spans: list[list[str]] = []
         for q in queries:
-            if q.name in ("question", "error"):
+            if q.name in parts:
                 detail = [t for t in q.tokens if t not in vocabulary]
                 spans.append(detail)
                 if q.name == "question" and len(detail) > WINDOW_TOKENS * 3 // 2:
@@ -626,7 +648,8 @@ class Retriever:
                queries: Sequence[_PartQuery]) -> list[_Candidate]:
         """A named problem's own candidates, then the general ones not among them (one may lead)."""
         rows = {c.row for c in own}
-        general = self._names_error_first([c for c in general if c.row not in rows], attempt.evidence)
+        general = self._names_error_first([c for c in general if c.row not in rows], queries, attempt,
+                                          described=False)
         lead = self._explains_error(own, general, attempt, queries)
         return lead + own + [c for c in general if c not in lead]
 
