@@ -30,3 +30,17 @@ def test_a_sanitizers_runtime_error_in_the_same_shape_stays_a_runtime_error():
 
 def test_a_warning_alone_is_no_compile_error():
     assert parse("Line 3: Char 9: warning: unused variable 'x' [-Wunused-variable]").verdict is None
+
+
+def test_gos_compiler_diagnostic_is_a_compile_error_but_a_panics_frame_is_not():
+    report = parse("# command-line-arguments\n./solution.go:2:17: use of untyped nil in assignment")
+    assert (report.verdict, report.lines, report.messages) == (
+        "CE", (2,), ("./solution.go:2: use of untyped nil in assignment",))
+    panic = parse("panic: runtime error: index out of range [5] with length 5\n\ngoroutine 1 [running]:\n"
+                  "main.main()\n\t/tmp/sandbox/prog.go:8 +0x1d\nexit status 2")
+    assert (panic.verdict, panic.kind, panic.lines) == ("RE", "index-out-of-range", (8,))
+
+
+def test_rustcs_error_with_its_location_line_is_a_compile_error():
+    report = parse("error[E0308]: mismatched types\n --> src/main.rs:4:18\n  |\n4 |     let x: i32 = \"a\";")
+    assert (report.verdict, report.lines, report.messages) == ("CE", (4,), ("error: mismatched types",))
