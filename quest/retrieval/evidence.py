@@ -52,6 +52,7 @@ class ErrorEvidence:
     names: tuple[str, ...] = ()
     language: str | None = None
     asked: bool = False
+    compile_error: bool = False  # a compiler's diagnostic: the program never ran, its text is what is wrong
 
     def named_in(self, text: str) -> bool:
         """Whether `text` holds one of the names as a whole word ("stack-overflow", not "stack-buffer-overflow")."""
@@ -64,9 +65,10 @@ def asks_meaning(question: str) -> bool:
 
 
 def error_evidence(report: JudgeReport, question: str = "") -> ErrorEvidence | None:
-    """The exception class the report names (as the token the index holds) and whether the question asks about
-    a specific message (a sanitizer's or runtime's kind, an exception class, a compiler's diagnostic); None when
-    the error names nothing specific, or the question does not ask about it and no class is named."""
+    """The exception class or sanitizer kind the report names, whether the question asks about a specific
+    message (a sanitizer's or runtime's kind, an exception class, a compiler's diagnostic) and whether the
+    message is a compiler's diagnostic; None when the error names nothing specific and the question does not
+    ask about it."""
     names: tuple[str, ...] = ()
     language = None
     exception = (report.exception or "").strip()
@@ -77,7 +79,7 @@ def error_evidence(report: JudgeReport, question: str = "") -> ErrorEvidence | N
     names += tuple(dict.fromkeys(m.group(1) for msg in report.messages for m in _SANITIZER_KIND.finditer(msg)))
     diagnostic = report.verdict == "CE" and bool(report.messages)
     asked = bool(report.kind or names or diagnostic) and asks_meaning(question)
-    return ErrorEvidence(names, language, asked) if names or asked else None
+    return ErrorEvidence(names, language, asked, diagnostic) if names or asked or diagnostic else None
 
 
 def named_first(candidates: Sequence[_T], naming: Collection[_T], speaks: Callable[[_T], bool]) -> list[_T]:

@@ -125,6 +125,8 @@ class Retriever:
                            if doc.problem_id is None and doc.kind == "faq" and "verdict" in doc.tags}
         # The programming languages each document is written for (its `languages`), for ErrorEvidence.
         self._doc_languages = {doc.id: frozenset(doc.languages) for doc in kb.documents if doc.languages}
+        self._doc_verdicts = {doc.id: frozenset(v.upper() for v in doc.verdicts) for doc in kb.documents
+                              if doc.verdicts and doc.problem_id is None}
         self._naming: dict[tuple[str, ...], frozenset[int]] = {}  # names an error gives -> the chunks holding them
 
     # ------------------------------------------------------------------ status
@@ -590,6 +592,8 @@ class Retriever:
         name but matches what the question says (verdict words left out, by its windows) at the floor keeps the
         lead: the student named the cause ("my comparator returns a <= b" over a heap-buffer-overflow report)."""
         evidence = attempt.evidence
+        if evidence is not None and evidence.compile_error and described:
+            return self._compile_error_first(lead)
         if evidence is None or not evidence.names or len(lead) < 2:
             return lead
         table = self.index.chunks
@@ -601,6 +605,18 @@ class Retriever:
             return lead
         languages = self._doc_languages
         return named_first(lead, naming, lambda c: evidence.language in languages.get(table.doc_id(c.row), ()))
+
+    def _compile_error_first(self, lead: list[_Candidate]) -> list[_Candidate]:
+        """A compiler's diagnostic pasted: a page for other verdicts (Go's panics, for "use of untyped nil")
+        cannot explain a program that never ran, so the first page written for compile errors goes before it."""
+        if not lead or self._written_for(lead[0].row, "CE"):
+            return lead
+        first = next((c for c in lead if self._written_for(c.row, "CE")), None)
+        return lead if first is None else [first, *(c for c in lead if c is not first)]
+
+    def _written_for(self, row: int, verdict: str) -> bool:
+        """Whether the row's general document lists `verdict` among the verdicts it explains."""
+        return verdict in self._doc_verdicts.get(self.index.chunks.doc_id(row), frozenset())
 
     def _rows_naming(self, evidence: ErrorEvidence) -> frozenset[int]:
         """The chunks whose text holds one of the evidence's names, found once per set of names: the documents
@@ -681,11 +697,13 @@ class Retriever:
         if ratio <= 0 or error is None:
             return []
         verdicts = {t.removeprefix("verdict_").upper() for t in error.tokens if t.startswith("verdict_")}
-        asked = attempt.evidence is not None and attempt.evidence.asked
-        if asked:  # "what does this message mean?" about a sanitizer's report, an exception, a diagnostic
+        evidence = attempt.evidence or ErrorEvidence()
+        if evidence.asked:  # "what does this message mean?" about a sanitizer's report, an exception, a diagnostic
             ratio = ASKED_LEAD
         elif not verdicts or verdicts & self._bug_verdicts.get(self.index.chunks[own[0].row].problem_id, set()):
             return []  # the problem's own error patterns cover this verdict: one of them is the likelier cause
+        elif evidence.compile_error:  # a problem's documents explain its algorithm, never a compiler's message
+            return [c for c in general if self._written_for(c.row, "CE")][:1]
         detail = [t for t in error.tokens if t not in _verdict_vocabulary()]
         return self._leads_on(detail, own, general, attempt, ratio)
 

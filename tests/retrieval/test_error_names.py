@@ -134,7 +134,9 @@ def test_a_question_about_a_specific_message_is_marked_asked():
     ubsan = parse("Line 14: Char 30: runtime error: signed integer overflow: 2147483647 + 1 cannot be represented")
     assert error_evidence(ubsan, "The judge stops with this message, what does it mean?") == ErrorEvidence(asked=True)
     assert error_evidence(parse("Runtime Error"), "what does this mean?") is None  # a bare verdict is no message
-    assert error_evidence(parse("Line 3: error: ';' expected"), "这个报错是什么意思") == ErrorEvidence(asked=True)
+    diagnostic = parse("Line 3: error: ';' expected")
+    assert error_evidence(diagnostic, "这个报错是什么意思") == ErrorEvidence(asked=True, compile_error=True)
+    assert error_evidence(diagnostic, "why?") == ErrorEvidence(compile_error=True)  # a compile error, not asked
 
 
 @pytest.mark.parametrize(("question", "asks"), [

@@ -24,7 +24,8 @@ def test_the_words_the_mainland_wording_adds(question, added):
 
 
 @pytest.mark.parametrize("question", [
-    "最長遞增子序列的程序寫進文件",  # 子序列, 程序, 文件 are the base's words: tw2sp's 子串行, 进程, 文档 are never added
+    # 子序列, 程序, 文件 are the base's words: tw2sp's 子串行, 进程, 文档 are never added.
+    "最長遞增子序列的程序寫進文件",
     "我写递归程序",  # simplified: tw2sp would turn 程序 into 进程, so it is not run at all
     "plain English question",
 ])
