@@ -824,8 +824,7 @@ def plan(request: Request, retriever: Any) -> Plan:
     elif problem is not None:
         question = without_names(question, problem, resolution)
     error = without_addresses(report.query_text())
-    question = with_mainland_words(question.strip()[:bound])
-    parts = QueryParts(question=question, error=error[:bound],
+    parts = QueryParts(question=with_mainland_words(question.strip()[:bound]), error=error[:bound],
                        verdict="" if error else verdict_in_long_question(question),
                        code=code[:bound], problem=titles)
     return Plan(request=request, problem=problem, resolution=resolution, report=report, parts=parts,
@@ -857,7 +856,7 @@ def retrieve(retriever: Any, p: Plan, *, top_k: int | None = None,
     if signals is not None:
         options["signals"] = signals
     evidence = error_evidence(p.report, p.request.question)
-    if evidence is not None and not p.direct:  # the exception the error names: its own page leads the general ones
+    if evidence is not None and not p.direct:  # what the error names exactly (quest.retrieval.evidence) orders the lead
         options["evidence"] = evidence
     if p.direct:
         return p, retriever.search(p.request.question, **options)
