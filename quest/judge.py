@@ -73,6 +73,12 @@ _PY_EXCEPTION = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|
 _PY_FLAT_EXCEPTION = re.compile(r"line \d+, in [\w<>]+\s+(?:.*?\s)??([A-Z]\w*(?:Error|Exception))(?::\s*([^\n]*))?")
 _GCC_DIAG = re.compile(r"^([^\s:]+\.(?:c|cc|cpp|cxx|h|hpp)):(\d+):(?:(\d+):)?\s*(fatal error|error|warning):\s*(.+)$",
                        re.M)
+# LeetCode prints the compiler's diagnostics by line and character, without the file name.
+_LEETCODE_DIAG = re.compile(r"^Line (\d+):(?: Char \d+:)?\s*(fatal error|error):\s*(.+)$", re.M)
+# Go's compiler: "./solution.go:2:17: use of untyped nil in assignment" (a panic's frames carry no column).
+_GO_DIAG = re.compile(r"^((?:\./)?[\w/.-]+\.go):(\d+):\d+:\s*(.+)$", re.M)
+# rustc: "error[E0308]: mismatched types" and, below it, " --> src/main.rs:4:5".
+_RUST_DIAG = re.compile(r"^error(?:\[E\d+\])?:\s*(.+)\n\s*-->\s*[\w/.-]+\.rs:(\d+):\d+", re.M)
 _JAVAC_DIAG = re.compile(r"^([^\s:]+\.java):(\d+):\s*(error|warning):\s*(.+)$", re.M)
 _JAVA_EXCEPTION = re.compile(r"Exception in thread \"[^\"]*\"\s+([\w.$]+)(?::\s*(.*))?")
 _JAVA_CAUSE = re.compile(r"^\s*Caused by:\s+([\w.$]+)(?::\s*(.*))?$", re.M)
@@ -218,6 +224,18 @@ def _read_compilers(text: str, f: _Findings) -> None:
             f.lines.append(int(line))
             f.messages.append(f"{file}:{line}: {kind}: {msg.strip()}")
             f.inferred = "CE"
+    for line, kind, msg in _LEETCODE_DIAG.findall(text):
+        f.lines.append(int(line))
+        f.messages.append(f"Line {line}: {kind}: {msg.strip()}")
+        f.inferred = "CE"
+    for file, line, msg in _GO_DIAG.findall(text):
+        f.lines.append(int(line))
+        f.messages.append(f"{file}:{line}: {msg.strip()}")
+        f.inferred = "CE"
+    for msg, line in _RUST_DIAG.findall(text):
+        f.lines.append(int(line))
+        f.messages.append(f"error: {msg.strip()}")
+        f.inferred = "CE"
     for file, line, kind, msg in _JAVAC_DIAG.findall(text):
         if kind == "error":
             f.lines.append(int(line))

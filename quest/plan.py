@@ -53,6 +53,8 @@ from quest.problem_names import (
 )
 from quest.query import MAX_QUERY_CHARS, key_code_lines
 from quest.request import Request
+from quest.retrieval.evidence import error_evidence
+from quest.retrieval.mainland_words import with_mainland_words
 from quest.retrieval.tokenize import to_simplified, tokenize
 from quest.title_abbreviations import sibling_title, spelled_out
 from quest.title_shapes import Shape, opening, title_shapes
@@ -896,7 +898,7 @@ def plan(request: Request, retriever: Any) -> Plan:
     elif problem is not None:
         question = without_names(question, problem, resolution)
     error = without_addresses(report.query_text())
-    parts = QueryParts(question=question.strip()[:bound], error=error[:bound],
+    parts = QueryParts(question=with_mainland_words(question.strip()[:bound]), error=error[:bound],
                        verdict="" if error else verdict_in_long_question(question),
                        code=code[:bound], problem=titles)
     return Plan(request=request, problem=problem, resolution=resolution, report=report, parts=parts,
@@ -927,6 +929,9 @@ def retrieve(retriever: Any, p: Plan, *, top_k: int | None = None,
                                "lang": p.lang}
     if signals is not None:
         options["signals"] = signals
+    evidence = error_evidence(p.report, p.request.question)
+    if evidence is not None and not p.direct:  # what the error names exactly (quest.retrieval.evidence) orders the lead
+        options["evidence"] = evidence
     if p.direct:
         return p, retriever.search(p.request.question, **options)
     result = retriever.search(p.parts.text(), parts=p.parts.as_dict(),

@@ -38,6 +38,7 @@ from quest.kb.markdown import load_knowledge_base
 from quest.plan import Catalogue, squash
 from quest.retrieval.chunktable import NO_PROBLEM
 from quest.retrieval.embedder import Embedder
+from quest.retrieval.evidence import ASKED_LEAD, ErrorEvidence, named_first
 from quest.retrieval.fusion import reciprocal_rank_fusion
 from quest.retrieval.index import Index, UpdateReport, open_index
 from quest.retrieval.sparse import normalized, top_k, top_k_among
@@ -97,6 +98,7 @@ class _Attempt:
     candidates: int
     dense_floor: float
     bm25_floor: float
+    evidence: ErrorEvidence | None = None  # the exception the pasted error names (quest.retrieval.evidence)
 
 
 class Retriever:
@@ -121,6 +123,11 @@ class Retriever:
         # Each verdict's overview (faq-verdict-tle, …: a general FAQ tagged `verdict`) and the verdicts it covers.
         self._overviews = {doc.id: frozenset(v.upper() for v in doc.verdicts) for doc in kb.documents
                            if doc.problem_id is None and doc.kind == "faq" and "verdict" in doc.tags}
+        # The programming languages each document is written for (its `languages`), for ErrorEvidence.
+        self._doc_languages = {doc.id: frozenset(doc.languages) for doc in kb.documents if doc.languages}
+        self._doc_verdicts = {doc.id: frozenset(v.upper() for v in doc.verdicts) for doc in kb.documents
+                              if doc.verdicts and doc.problem_id is None}
+        self._naming: dict[tuple[str, ...], frozenset[int]] = {}  # names an error gives -> the chunks holding them
 
     # ------------------------------------------------------------------ status
 
@@ -182,13 +189,15 @@ class Retriever:
     def search(self, query: str, *, problem_id: str | None = None, exclude_kinds: Collection[str] = (),
                top_k: int | None = None, signals: Collection[str] | None = None,
                parts: Mapping[str, str] | None = None, lang: str | None = None,
-               general_only: bool = False) -> SearchResult:
+               general_only: bool = False, evidence: ErrorEvidence | None = None) -> SearchResult:
         """Ranked hits for `query`.
 
         `parts` (question, error, code, ...) are searched separately and fused instead of the one
         `query` string, so a long part cannot drown another; `lang` picks which copy of a
         translated document is shown; `general_only` keeps to documents of no problem (used when
-        the student names a problem the base does not have). `signals` limits the ranked lists
+        the student names a problem the base does not have); `evidence` is the exception class the
+        pasted error names (a general document holding that exact name leads the general ones).
+        `signals` limits the ranked lists
         ("bm25", "dense", "lexical"; default all available), for evaluation and benchmarks.
         """
         started = time.perf_counter()
@@ -219,7 +228,7 @@ class Retriever:
         queries = self._part_queries(texts, use, timings, notices)
         s = self.settings
         scope = "general" if general_only else pid
-        first = _Attempt(s.candidates, s.dense_floor, s.bm25_floor)
+        first = _Attempt(s.candidates, s.dense_floor, s.bm25_floor, evidence)
         # A verdict a long question names in words (quest.plan) is searched only when nothing else is found.
         backup = [q for q in queries if q.name == "verdict"]
         own = [q for q in queries if q.name != "verdict"] if backup else queries
@@ -228,7 +237,7 @@ class Retriever:
         if not hits:
             widened = True
             wide = _Attempt(int(s.candidates * s.widen_factor), s.dense_floor * s.widen_floor_ratio,
-                            s.bm25_floor * s.widen_floor_ratio)
+                            s.bm25_floor * s.widen_floor_ratio, evidence)
             hits = self._attempt(wide, own, scope, excluded, top_k, timings)
         if not hits and backup:
             hits = self._attempt(first, queries, scope, excluded, top_k, timings)
@@ -515,13 +524,15 @@ class Retriever:
         if scope == "general":
             rows = self._allowed(self._general_rows, excluded)
             general = passing(self._rank(rows, k, queries, timings, "general"), "all")
-            lead = self._specific_first([c for c in general if c.row in strong], queries, attempt)
+            lead = self._names_error_first(self._specific_first([c for c in general if c.row in strong], queries,
+                                                                attempt), queries, attempt)
             return finish(lead + [c for c in general if c.row not in strong])
         selected: list[_Candidate] = []
         if scope is None and self.settings.general_lead > 0 and self._general_rows.size:
             rows = self._allowed(self._general_rows, excluded)
             general = passing(self._rank(rows, k, queries, timings, "general"), "all")
-            lead = self._specific_first([c for c in general if c.row in strong], queries, attempt)
+            lead = self._names_error_first(self._specific_first([c for c in general if c.row in strong], queries,
+                                                                attempt), queries, attempt)
             selected = lead[: self.settings.general_lead]
         if scope is not None:
             rows = self._allowed(self.index.rows_by_problem.get(scope, np.zeros(0, dtype=np.int64)), excluded)
@@ -572,18 +583,68 @@ class Retriever:
                      overview)
         return lead if first is None else [first, *(x for x in lead if x is not first)]
 
+    def _names_error_first(self, lead: list[_Candidate], queries: Sequence[_PartQuery], attempt: _Attempt,
+                           described: bool = True) -> list[_Candidate]:
+        """The first candidate whose chunk holds the exact name the error gives (an exception class, a
+        sanitizer's kind) goes first, one written for the name's language before one that only mentions it:
+        "System.IndexOutOfRangeException" is the C# page's word, and RRF over the question's and the code's weak
+        lists had put Java's and Go's pages first. With `described`, a first candidate that does not hold the
+        name but matches what the question says (verdict words left out, by its windows) at the floor keeps the
+        lead: the student named the cause ("my comparator returns a <= b" over a heap-buffer-overflow report)."""
+        evidence = attempt.evidence
+        if evidence is not None and evidence.compile_error and described:
+            return self._compile_error_first(lead)
+        if evidence is None or not evidence.names or len(lead) < 2:
+            return lead
+        table = self.index.chunks
+        rows = self._rows_naming(evidence)
+        naming = [c for c in lead if c.row in rows]
+        first = lead[0].row
+        if (described and naming and lead[0] not in naming
+                and self._beyond_verdict([first], queries, ("question",))[first] >= attempt.bm25_floor):
+            return lead
+        languages = self._doc_languages
+        return named_first(lead, naming, lambda c: evidence.language in languages.get(table.doc_id(c.row), ()))
+
+    def _compile_error_first(self, lead: list[_Candidate]) -> list[_Candidate]:
+        """A compiler's diagnostic pasted: a page for other verdicts (Go's panics, for "use of untyped nil")
+        cannot explain a program that never ran, so the first page written for compile errors goes before it."""
+        if not lead or self._written_for(lead[0].row, "CE"):
+            return lead
+        first = next((c for c in lead if self._written_for(c.row, "CE")), None)
+        return lead if first is None else [first, *(c for c in lead if c is not first)]
+
+    def _written_for(self, row: int, verdict: str) -> bool:
+        """Whether the row's general document lists `verdict` among the verdicts it explains."""
+        return verdict in self._doc_verdicts.get(self.index.chunks.doc_id(row), frozenset())
+
+    def _rows_naming(self, evidence: ErrorEvidence) -> frozenset[int]:
+        """The chunks whose text holds one of the evidence's names, found once per set of names: the documents
+        that hold it are found from the knowledge base's text, and only their chunks are decoded. The chunk, not
+        the document: a page on stack overflow that lists Python's RecursionError in passing is not its page."""
+        found = self._naming.get(evidence.names)
+        if found is None:
+            if len(self._naming) >= 256:  # a few dozen names occur in practice; never let the cache grow unbounded
+                self._naming.clear()
+            docs = [d.id for d in self.kb.documents if evidence.named_in(d.text)]
+            table = self.index.chunks
+            found = self._naming[evidence.names] = frozenset(
+                int(r) for d in docs for r in self.index.rows_by_doc.get(d, ()) if evidence.named_in(table[r].text))
+        return found
+
     def _overview(self, row: int, verdict: str | None = None) -> bool:
         """Whether the row belongs to a verdict's overview (about `verdict`, if given); read from the columns."""
         covered = self._overviews.get(self.index.chunks.doc_id(row))
         return covered is not None and (verdict is None or verdict in covered)
 
-    def _beyond_verdict(self, rows: Sequence[int], queries: Sequence[_PartQuery]) -> dict[int, float]:
+    def _beyond_verdict(self, rows: Sequence[int], queries: Sequence[_PartQuery],
+                        parts: tuple[str, ...] = ("question", "error")) -> dict[int, float]:
         """Each row's best normalized BM25 on what the question and the error say besides verdict words
         (the question also by its windows of WINDOW_TOKENS, each against its own bound)."""
         vocabulary = _verdict_vocabulary()
         spans: list[list[str]] = []
         for q in queries:
-            if q.name in ("question", "error"):
+            if q.name in parts:
                 detail = [t for t in q.tokens if t not in vocabulary]
                 spans.append(detail)
                 if q.name == "question" and len(detail) > WINDOW_TOKENS * 3 // 2:
@@ -603,7 +664,8 @@ class Retriever:
                queries: Sequence[_PartQuery]) -> list[_Candidate]:
         """A named problem's own candidates, then the general ones not among them (one may lead)."""
         rows = {c.row for c in own}
-        general = [c for c in general if c.row not in rows]
+        general = self._names_error_first([c for c in general if c.row not in rows], queries, attempt,
+                                          described=False)
         lead = self._explains_error(own, general, attempt, queries)
         return lead + own + [c for c in general if c not in lead]
 
@@ -635,8 +697,13 @@ class Retriever:
         if ratio <= 0 or error is None:
             return []
         verdicts = {t.removeprefix("verdict_").upper() for t in error.tokens if t.startswith("verdict_")}
-        if not verdicts or verdicts & self._bug_verdicts.get(self.index.chunks[own[0].row].problem_id, set()):
+        evidence = attempt.evidence or ErrorEvidence()
+        if evidence.asked:  # "what does this message mean?" about a sanitizer's report, an exception, a diagnostic
+            ratio = ASKED_LEAD
+        elif not verdicts or verdicts & self._bug_verdicts.get(self.index.chunks[own[0].row].problem_id, set()):
             return []  # the problem's own error patterns cover this verdict: one of them is the likelier cause
+        elif evidence.compile_error:  # a problem's documents explain its algorithm, never a compiler's message
+            return [c for c in general if self._written_for(c.row, "CE")][:1]
         detail = [t for t in error.tokens if t not in _verdict_vocabulary()]
         return self._leads_on(detail, own, general, attempt, ratio)
 

@@ -123,7 +123,7 @@ class FakeRetriever:
 
     def search(self, query: str, *, problem_id: str | None = None, exclude_kinds: Collection[str] = (),
                top_k: int | None = None, parts: Mapping[str, str] | None = None, lang: str | None = None,
-               general_only: bool = False) -> SearchResult:
+               general_only: bool = False, evidence: object = None) -> SearchResult:
         self.searches.append(SearchCall(query, problem_id, frozenset(exclude_kinds), top_k,
                                         tuple((parts or {}).items()), general_only))
         excluded = set() if self.ignore_exclude else set(exclude_kinds)
