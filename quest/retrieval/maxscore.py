@@ -1,0 +1,254 @@
+"""Exact dynamic pruning (MaxScore) of a whole-base sparse top-k (issue 14).
+
+A question that names no problem ranks BM25 (once per query part) and the lexical weights over every
+row. Scoring every row reads every posting of every query term: at 1M rows a common term has 300k-700k
+postings, and the whole-base calls took ~140 ms of a no-problem question (docs/bench/scale-1m-maxscore).
+The profile of those calls: the k-th best score (k = 30) is reached only by rows that hold the query's
+rarer terms, and the common terms' upper bounds add up to less than it. So:
+
+1. Each term gets an upper bound of any weight it gives a row (`Source.bound`: from per-column maxima
+   stored with the segment, `bounds.py`; a cruder bound where a segment has none). Terms are taken in
+   descending bound order; `suffix[j]` bounds what a row holding none of the first j terms can score.
+2. The first (rarest, shortest) lists are read whole into a per-position bound accumulator; the best
+   SEED_ROWS rows so far are scored exactly, and the k-th of those scores, `theta`, is a lower bound of
+   the true k-th score (they are real, live, allowed rows).
+3. Lists are read whole only while `suffix[j]` can still reach theta (the "essential" terms); a row
+   in none of them cannot enter the top k.
+4. The rows read so far whose bound (accumulated + what the unread terms could add) reaches theta are
+   looked up in the remaining (long) lists by binary search, one term at a time, dropping a row as soon
+   as its bound falls below theta.
+5. The survivors are scored exactly: every query term's weight, added in query order in float32, as
+   the exhaustive scorer adds them, so every score is bit-equal to `scores()`'s; then the same top-k
+   cut with ties by row id. A row is only ever dropped when its upper bound is below theta (with a
+   relative margin for float rounding), and theta is at most the true k-th score, so the rows returned
+   are exactly the exhaustive ones.
+
+Deleted rows and rows outside the allowed set never count towards theta and are never returned.
+Where the essential lists hold more than FALLBACK_SHARE of the query's postings (pruning would read
+about as much as the scan), `search` returns None and the caller scans.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from quest.retrieval.scopes import RowOrder
+from quest.retrieval.sparse import top_k_among
+
+Weigh = Callable[[np.ndarray, np.ndarray, Any], np.ndarray]  # (stored values, positions, coefficient) -> float32
+Bound = Callable[[int, Any], float]  # (column, coefficient) -> upper bound of any weight the column gives a row
+
+# The seed's size: at least this many rows, or SEED_PER_RESULT x k, are scored exactly to set theta.
+SEED_ROWS = 256
+SEED_PER_RESULT = 8
+# Above this share of the query's postings read whole, the caller's scan is cheaper than pruning.
+FALLBACK_SHARE = 0.6
+# Bounds are compared with this relative slack: float32 sums and weights round (2**-24 per step).
+SLACK = 1e-5
+
+
+@dataclass(frozen=True)
+class Source:
+    """One segment's postings of one signal (CSC arrays, rows at their positions in `order`)."""
+
+    indptr: np.ndarray
+    indices: np.ndarray
+    data: np.ndarray
+    order: RowOrder
+    start: int  # the segment's first row in the whole index
+    rows: int
+    weigh: Weigh
+    bound: Bound
+
+    def span(self, col: int) -> tuple[int, int]:
+        if col < 0 or col >= len(self.indptr) - 1:
+            return 0, 0
+        return int(self.indptr[col]), int(self.indptr[col + 1])
+
+
+@dataclass
+class _Call:
+    """One search's terms (query order) and the state every step shares."""
+
+    sources: Sequence[Source]
+    columns: Sequence[tuple[int, Any]]
+    k: int
+    deleted: np.ndarray
+    allowed: np.ndarray | None
+    copies: dict[tuple[int, int], np.ndarray]
+
+    def usable(self, s: int, positions: np.ndarray) -> np.ndarray:
+        """Which of source `s`'s `positions` are live rows the caller allows."""
+        rows = self.global_rows(s, positions)
+        keep = ~self.deleted[rows]
+        if self.allowed is not None:
+            keep &= self.allowed[rows]
+        return keep
+
+    def global_rows(self, s: int, positions: np.ndarray) -> np.ndarray:
+        src = self.sources[s]
+        return np.asarray(src.order.rows(positions), dtype=np.int64) + src.start
+
+    def postings(self, s: int, col: int) -> np.ndarray:
+        """Column `col`'s positions in source `s`, aligned (a mapped, unaligned slice is copied once per call:
+        numpy's searchsorted would copy it on every call anyway)."""
+        key = (s, col)
+        if key not in self.copies:
+            lo, hi = self.sources[s].span(col)
+            found = np.asarray(self.sources[s].indices[lo:hi])
+            self.copies[key] = found if found.flags.aligned else np.array(found)
+        return self.copies[key]
+
+    def lookup(self, s: int, col: int, coef: Any, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(indices into `positions` (ascending) that hold `col`, their float32 weights)."""
+        hay = self.postings(s, col)
+        if hay.size == 0 or positions.size == 0:
+            return _EMPTY, _NO_WEIGHTS
+        needles = positions.astype(hay.dtype, copy=False)
+        at = np.searchsorted(hay, needles)
+        hit = np.flatnonzero(hay[np.minimum(at, hay.size - 1)] == needles)
+        src = self.sources[s]
+        lo, _ = src.span(col)
+        values = np.asarray(src.data[lo + at[hit]])
+        return hit, src.weigh(values, positions[hit], coef)
+
+    def exact(self, s: int, positions: np.ndarray) -> np.ndarray:
+        """The exhaustive scorer's float32 score of `positions`: every term's weight added in query order."""
+        out = np.zeros(positions.size, dtype=np.float32)
+        for col, coef in self.columns:
+            hit, weights = self.lookup(s, col, coef, positions)
+            if hit.size:
+                out[hit] += weights
+        return out
+
+
+_EMPTY = np.zeros(0, dtype=np.int64)
+_NO_WEIGHTS = np.zeros(0, dtype=np.float32)
+
+
+def search(sources: Sequence[Source], columns: Sequence[tuple[int, Any]], k: int, deleted: np.ndarray,
+           allowed: np.ndarray | None = None) -> list[tuple[int, float]] | None:
+    """The exhaustive `top_k(scores, k)` (ties by row id), among `allowed` rows (a mask; None: all) that are
+    not `deleted`, found by reading only what can still reach the k-th score; None when pruning would not pay."""
+    if k <= 0 or not columns or not sources:
+        return []
+    call = _Call(sources, columns, k, deleted, allowed, {})
+    bounds = [max((src.bound(col, coef) for src in sources if src.span(col)[1] > src.span(col)[0]), default=0.0)
+              for col, coef in columns]
+    lengths = [sum(src.span(col)[1] - src.span(col)[0] for src in sources) for col, _ in columns]
+    order = sorted(range(len(columns)), key=lambda i: (-bounds[i], lengths[i]))
+    suffix = np.concatenate([np.cumsum([bounds[i] for i in order][::-1])[::-1], [0.0]])
+    slack = SLACK * (float(suffix[0]) + 1e-30)
+    acc = [np.zeros(src.rows, dtype=np.float32) for src in sources]
+    seen = [np.zeros(src.rows, dtype=bool) for src in sources]
+    total, read, j, theta = sum(lengths), 0, 0, None
+    while j < len(order) and suffix[j] > 0:
+        if theta is not None and suffix[j] < theta - slack:
+            break  # a row in none of the lists read so far scores below theta
+        _read_whole(call, order[j], acc, seen)
+        read += lengths[order[j]]
+        j += 1
+        if theta is None and (read >= max(SEED_ROWS, SEED_PER_RESULT * k) or j == len(order)):
+            theta = _seed(call, acc, seen)
+            essential = next((x for x in range(j, len(order) + 1) if suffix[x] < theta - slack or suffix[x] == 0),
+                             len(order))
+            if sum(lengths[i] for i in order[:essential]) > FALLBACK_SHARE * total:
+                return None
+    theta = max(theta or 0.0, _seed(call, acc, seen))
+    survivors = _survivors(call, acc, seen, float(suffix[j]), theta, slack)
+    for x in range(j, len(order)):
+        survivors = _narrowed(call, survivors, order[x], float(suffix[x + 1]), theta, slack)
+    rows = [call.global_rows(s, pos) for s, pos, _ in survivors]
+    scores = [call.exact(s, pos) for s, pos, _ in survivors]
+    if not rows:
+        return []
+    return top_k_among(np.concatenate(scores), np.concatenate(rows), k)
+
+
+def _read_whole(call: _Call, term: int, acc: list[np.ndarray], seen: list[np.ndarray]) -> None:
+    """Add one term's weights of every posting to the bound accumulator (by position, per source)."""
+    col, coef = call.columns[term]
+    for s, src in enumerate(call.sources):
+        lo, hi = src.span(col)
+        if hi > lo:
+            at = np.asarray(src.indices[lo:hi])
+            acc[s][at] += src.weigh(np.asarray(src.data[lo:hi]), at, coef)  # a column's positions are distinct
+            seen[s][at] = True
+
+
+def _seed(call: _Call, acc: list[np.ndarray], seen: list[np.ndarray]) -> float:
+    """theta: the k-th best exact score among the rows with the highest accumulated bound (live, allowed,
+    positive), 0 when fewer than k such rows were found."""
+    want = max(SEED_ROWS, SEED_PER_RESULT * call.k)
+    picked: list[tuple[int, np.ndarray, np.ndarray]] = []
+    for s in range(len(call.sources)):
+        pos = np.flatnonzero(seen[s])
+        if pos.size > want:
+            pos = np.sort(pos[np.argpartition(-acc[s][pos], want - 1)[:want]])
+        pos = pos[call.usable(s, pos)]
+        picked.append((s, pos, acc[s][pos]))
+    every = np.concatenate([p[2] for p in picked]) if picked else _NO_WEIGHTS
+    if every.size > want:  # the best `want` over all sources
+        cut = np.partition(every, every.size - want)[every.size - want]
+        picked = [(s, pos[a >= cut], a[a >= cut]) for s, pos, a in picked]
+    exact = np.concatenate([call.exact(s, pos) for s, pos, _ in picked]) if picked else _NO_WEIGHTS
+    exact = exact[exact > 0]
+    if exact.size < call.k:
+        return 0.0
+    return float(np.partition(exact, exact.size - call.k)[exact.size - call.k])
+
+
+def _survivors(call: _Call, acc: list[np.ndarray], seen: list[np.ndarray], rest: float, theta: float,
+               slack: float) -> list[tuple[int, np.ndarray, np.ndarray]]:
+    """(source, positions, bound so far) of the rows read whose bound plus `rest` can still reach theta."""
+    out = []
+    for s in range(len(call.sources)):
+        pos = np.flatnonzero(seen[s])
+        bound = acc[s][pos].astype(np.float64)
+        keep = _reaching(bound + rest, theta, slack)
+        pos, bound = pos[keep], bound[keep]
+        usable = call.usable(s, pos)
+        out.append((s, pos[usable], bound[usable]))
+    return out
+
+
+def _narrowed(call: _Call, survivors: list[tuple[int, np.ndarray, np.ndarray]], term: int, rest: float,
+              theta: float, slack: float) -> list[tuple[int, np.ndarray, np.ndarray]]:
+    """Add one unread term's weights to the survivors' bounds (binary search) and drop those that fall short."""
+    col, coef = call.columns[term]
+    out = []
+    for s, pos, bound in survivors:
+        hit, weights = call.lookup(s, col, coef, pos)
+        bound = bound.copy()
+        bound[hit] += weights
+        keep = _reaching(bound + rest, theta, slack)
+        out.append((s, pos[keep], bound[keep]))
+    return out
+
+
+def _reaching(bound: np.ndarray, theta: float, slack: float) -> np.ndarray:
+    """Rows whose upper bound may reach theta (and be positive: the top-k keeps positive scores only)."""
+    return (bound >= theta - slack) & (bound > -slack)
+
+
+class AllowedRows:
+    """The allowed-rows mask for a row array, kept for the last large array seen (by identity): the retriever
+    passes the same "every row but these kinds" array on every hint-tier request."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._kept: tuple[np.ndarray, np.ndarray] | None = None
+
+    def mask(self, rows: np.ndarray | None) -> np.ndarray | None:
+        if rows is None:
+            return None
+        if self._kept is not None and self._kept[0] is rows:
+            return self._kept[1]
+        mask = np.zeros(self.size, dtype=bool)
+        mask[np.asarray(rows, dtype=np.int64)] = True
+        self._kept = (rows, mask)
+        return mask
