@@ -47,6 +47,10 @@ SEED_ROWS = 256
 SEED_PER_RESULT = 8
 # Above this share of the query's postings read whole, the caller's scan is cheaper than pruning.
 FALLBACK_SHARE = 0.6
+# A long list is binary-searched in place for fewer than 1/SPARSE_LOOKUP of its length in rows (else copied
+# and searched by numpy); the in-place search first reads every STRIDE-th entry.
+SPARSE_LOOKUP = 64
+STRIDE = 1024
 # Bounds are compared with this relative slack: float32 sums and weights round (2**-24 per step).
 SLACK = 1e-5
 
@@ -94,8 +98,8 @@ class _Call:
         return np.asarray(src.order.rows(positions), dtype=np.int64) + src.start
 
     def postings(self, s: int, col: int) -> np.ndarray:
-        """Column `col`'s positions in source `s`, aligned (a mapped, unaligned slice is copied once per call:
-        numpy's searchsorted would copy it on every call anyway)."""
+        """Column `col`'s positions in source `s`, aligned: a mapped, unaligned slice is copied once per call
+        (numpy's searchsorted would copy it on every call anyway)."""
         key = (s, col)
         if key not in self.copies:
             lo, hi = self.sources[s].span(col)
@@ -105,14 +109,18 @@ class _Call:
 
     def lookup(self, s: int, col: int, coef: Any, positions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(indices into `positions` (ascending) that hold `col`, their float32 weights)."""
-        hay = self.postings(s, col)
-        if hay.size == 0 or positions.size == 0:
-            return _EMPTY, _NO_WEIGHTS
-        needles = positions.astype(hay.dtype, copy=False)
-        at = np.searchsorted(hay, needles)
-        hit = np.flatnonzero(hay[np.minimum(at, hay.size - 1)] == needles)
         src = self.sources[s]
-        lo, _ = src.span(col)
+        lo, hi = src.span(col)
+        if hi == lo or positions.size == 0:
+            return _EMPTY, _NO_WEIGHTS
+        if (s, col) in self.copies or positions.size * SPARSE_LOOKUP >= hi - lo:
+            hay = self.postings(s, col)
+            needles = positions.astype(hay.dtype, copy=False)
+            at = np.searchsorted(hay, needles)
+            hit = np.flatnonzero(hay[np.minimum(at, hay.size - 1)] == needles)
+        else:  # few rows in a long list: a binary search of the mapped list itself, a few pages per row
+            at = lower_bound(src.indices, lo, hi, positions)
+            hit = np.flatnonzero(np.asarray(src.indices[lo + np.minimum(at, hi - lo - 1)]) == positions)
         values = np.asarray(src.data[lo + at[hit]])
         return hit, src.weigh(values, positions[hit], coef)
 
@@ -128,6 +136,27 @@ class _Call:
 
 _EMPTY = np.zeros(0, dtype=np.int64)
 _NO_WEIGHTS = np.zeros(0, dtype=np.float32)
+
+
+def lower_bound(indices: np.ndarray, lo: int, hi: int, needles: np.ndarray) -> np.ndarray:
+    """For each needle, the first index i in [0, hi - lo) with indices[lo + i] >= needle (hi - lo if none):
+    numpy's searchsorted, but vectorised over the needles by hand, so that a mapped list is neither copied nor
+    read beyond the ~log2(length) entries each needle compares (a sample every STRIDE entries first)."""
+    length = hi - lo
+    sample = np.asarray(indices[lo:hi:STRIDE])
+    block = np.searchsorted(sample, needles.astype(sample.dtype, copy=False), side="right") - 1
+    left = np.maximum(block, 0).astype(np.int64) * STRIDE
+    right = np.minimum(left + STRIDE, length)
+    left = np.where(block < 0, 0, left)
+    right = np.where(block < 0, 0, right)  # before the first entry: index 0
+    while True:
+        open_ = left < right
+        if not open_.any():
+            return left
+        mid = (left + right) >> 1
+        less = np.asarray(indices[lo + np.minimum(mid, length - 1)]) < needles
+        left = np.where(open_ & less, mid + 1, left)
+        right = np.where(open_ & ~less, mid, right)
 
 
 def search(sources: Sequence[Source], columns: Sequence[tuple[int, Any]], k: int, deleted: np.ndarray,

@@ -57,10 +57,12 @@ def build(docs: list[list[str]], cuts: list[int], orders: list[int], with_bounds
 @given(docs=documents, cuts=st.lists(st.integers(0, 70), max_size=2), orders=st.lists(st.integers(0, 9), min_size=1),
        dead=st.lists(st.integers(0, 69), max_size=20), allowed=st.none() | st.lists(st.integers(0, 69), min_size=1),
        query=st.lists(st.sampled_from([*WORDS, "unknown"]), max_size=8), k=st.integers(1, 80),
-       seed_rows=st.sampled_from([1, 4, 256]), with_bounds=st.booleans())
+       seed_rows=st.sampled_from([1, 4, 256]), with_bounds=st.booleans(), in_place=st.booleans())
 def test_pruned_bm25_top_k_equals_the_exhaustive_one(always_prune, monkeypatch, docs, cuts, orders, dead, allowed,
-                                                      query, k, seed_rows, with_bounds):
+                                                      query, k, seed_rows, with_bounds, in_place):
     monkeypatch.setattr(maxscore, "SEED_ROWS", seed_rows)
+    monkeypatch.setattr(maxscore, "SPARSE_LOOKUP", 0 if in_place else 64)  # binary search in place, or on a copy
+    monkeypatch.setattr(maxscore, "STRIDE", 3)
     monkeypatch.setattr(maxscore, "SEED_PER_RESULT", 1)
     segments = build(docs, cuts, orders, with_bounds)
     deleted = np.zeros(len(docs), dtype=bool)
@@ -125,8 +127,10 @@ weights_st = st.dictionaries(st.integers(0, 29).map(str), st.sampled_from([0.05,
 @hyp_settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(weights=st.lists(weights_st, min_size=1, max_size=60), cuts=st.lists(st.integers(0, 60), max_size=2),
        dead=st.lists(st.integers(0, 59), max_size=10), query=weights_st, k=st.integers(1, 70),
-       with_bounds=st.booleans())
-def test_pruned_lexical_top_k_equals_the_exhaustive_one(always_prune, weights, cuts, dead, query, k, with_bounds):
+       with_bounds=st.booleans(), in_place=st.booleans())
+def test_pruned_lexical_top_k_equals_the_exhaustive_one(always_prune, monkeypatch, weights, cuts, dead, query, k,
+                                                        with_bounds, in_place):
+    monkeypatch.setattr(maxscore, "SPARSE_LOOKUP", 0 if in_place else 64)
     parts, offsets = lexical_segments(weights, cuts, with_bounds)
     deleted = np.zeros(len(weights), dtype=bool)
     deleted[[d for d in dead if d < len(weights)]] = True
@@ -214,3 +218,18 @@ def test_a_damaged_bounds_file_is_an_index_error(settings, kb_dir):
     seg = load_index(folder).segments[0]
     with pytest.raises(IndexError_):
         bounds.load(folder / "s000001.bounds.npz", seg.postings.shape[1] + 1, seg.lexical.csc.shape[1])
+
+
+@hyp_settings(max_examples=200, deadline=None)
+@given(values=st.sets(st.integers(0, 5000), min_size=1, max_size=400), needles=st.sets(st.integers(-1, 5001)),
+       stride=st.integers(1, 40), offset=st.integers(0, 5))
+def test_the_in_place_binary_search_equals_numpys(values, needles, stride, offset):
+    hay = np.asarray(sorted(values), dtype=np.int32)
+    stored = np.concatenate([np.full(offset, -7, dtype=np.int32), hay, np.full(3, -9, dtype=np.int32)])
+    asked = np.asarray(sorted(needles), dtype=np.int64)
+    original, maxscore.STRIDE = maxscore.STRIDE, stride
+    try:
+        found = maxscore.lower_bound(stored, offset, offset + hay.size, asked)
+    finally:
+        maxscore.STRIDE = original
+    assert found.tolist() == np.searchsorted(hay, asked).tolist()
