@@ -50,7 +50,12 @@ FALLBACK_SHARE = 0.6
 # A long list is binary-searched in place for fewer than 1/SPARSE_LOOKUP of its length in rows (else copied
 # and searched by numpy); the in-place search first reads every STRIDE-th entry.
 SPARSE_LOOKUP = 64
-STRIDE = 1024
+STRIDE = 4096
+# Candidates looked up in a list by binary search cost about SCAN_PER_LOOKUP postings read each: more than
+# length / SCAN_PER_LOOKUP of them, and the list is read whole instead.
+SCAN_PER_LOOKUP = 8
+# Theta is raised again from the best candidates while more than RESEED_PER_SEED x the seed's size remain.
+RESEED_PER_SEED = 16
 # Bounds are compared with this relative slack: float32 sums and weights round (2**-24 per step).
 SLACK = 1e-5
 
@@ -67,6 +72,10 @@ class Source:
     rows: int
     weigh: Weigh
     bound: Bound
+
+    def __post_init__(self) -> None:  # plain arrays: indexing a np.memmap costs ~10 us of Python per call
+        for name in ("indptr", "indices", "data"):
+            object.__setattr__(self, name, np.asarray(getattr(self, name)))
 
     def span(self, col: int) -> tuple[int, int]:
         if col < 0 or col >= len(self.indptr) - 1:
@@ -169,99 +178,119 @@ def search(sources: Sequence[Source], columns: Sequence[tuple[int, Any]], k: int
     bounds = [max((src.bound(col, coef) for src in sources if src.span(col)[1] > src.span(col)[0]), default=0.0)
               for col, coef in columns]
     lengths = [sum(src.span(col)[1] - src.span(col)[0] for src in sources) for col, _ in columns]
-    order = sorted(range(len(columns)), key=lambda i: (-bounds[i], lengths[i]))
+    # Read whole first what bounds the most per posting read: any set of terms can be left unread once their
+    # bounds add up to less than theta, so the cheap, high-bound (rare) lists go first.
+    order = sorted(range(len(columns)), key=lambda i: (bounds[i] <= 0, lengths[i] / bounds[i] if bounds[i] > 0 else 0))
     suffix = np.concatenate([np.cumsum([bounds[i] for i in order][::-1])[::-1], [0.0]])
     slack = SLACK * (float(suffix[0]) + 1e-30)
     acc = [np.zeros(src.rows, dtype=np.float32) for src in sources]
     seen = [np.zeros(src.rows, dtype=bool) for src in sources]
-    total, read, j, theta = sum(lengths), 0, 0, None
-    while j < len(order) and suffix[j] > 0:
-        if theta is not None and suffix[j] < theta - slack:
-            break  # a row in none of the lists read so far scores below theta
+    total, read, seeded, j, theta = sum(lengths), 0, -1, 0, 0.0
+    want = max(SEED_ROWS, SEED_PER_RESULT * k)
+    while j < len(order) and suffix[j] > 0 and not suffix[j] < theta - slack:
+        if read >= want and lengths[order[j]] >= read - seeded:  # the next list costs what was read since the seed
+            theta, seeded = max(theta, _seed(call, _seen(call, seen), acc, want, order[j:], slack)), read
+            if suffix[j] < theta - slack:
+                break  # a row in none of the lists read so far scores below theta
+            unread = next(x for x in range(j, len(order) + 1) if suffix[x] < theta - slack or suffix[x] == 0)
+            if read + sum(lengths[i] for i in order[j:unread]) > FALLBACK_SHARE * total:
+                return None
         _read_whole(call, order[j], acc, seen)
         read += lengths[order[j]]
         j += 1
-        if theta is None and (read >= max(SEED_ROWS, SEED_PER_RESULT * k) or j == len(order)):
-            theta = _seed(call, acc, seen)
-            essential = next((x for x in range(j, len(order) + 1) if suffix[x] < theta - slack or suffix[x] == 0),
-                             len(order))
-            if sum(lengths[i] for i in order[:essential]) > FALLBACK_SHARE * total:
-                return None
-    theta = max(theta or 0.0, _seed(call, acc, seen))
-    survivors = _survivors(call, acc, seen, float(suffix[j]), theta, slack)
-    for x in range(j, len(order)):
-        survivors = _narrowed(call, survivors, order[x], float(suffix[x + 1]), theta, slack)
-    rows = [call.global_rows(s, pos) for s, pos, _ in survivors]
-    scores = [call.exact(s, pos) for s, pos, _ in survivors]
+    survivors = _seen(call, seen)
+    later = sorted(order[j:], key=lambda i: -bounds[i])  # the largest bounds first: they decide the most rows
+    if read != seeded:
+        theta = max(theta, _seed(call, survivors, acc, want, later, slack))
+    rest = float(suffix[j])
+    survivors = _reaching(survivors, acc, rest, theta, slack)
+    count = sum(pos.size for _, pos in survivors)
+    for x, term in enumerate(later):
+        rest = max(rest - bounds[term], 0.0)
+        _add_term(call, term, survivors, acc)
+        survivors = _reaching(survivors, acc, rest, theta, slack)
+        now = sum(pos.size for _, pos in survivors)
+        if now > RESEED_PER_SEED * want and now * 2 < count:  # many left, and half gone since the last seed
+            theta, count = max(theta, _seed(call, survivors, acc, want, later[x + 1:], slack)), now
+            survivors = _reaching(survivors, acc, rest, theta, slack)
+    rows = [call.global_rows(s, pos) for s, pos in survivors]
+    scores = [call.exact(s, pos) for s, pos in survivors]
     if not rows:
         return []
     return top_k_among(np.concatenate(scores), np.concatenate(rows), k)
 
 
-def _read_whole(call: _Call, term: int, acc: list[np.ndarray], seen: list[np.ndarray]) -> None:
-    """Add one term's weights of every posting to the bound accumulator (by position, per source)."""
+def _read_whole(call: _Call, term: int, acc: list[np.ndarray], seen: list[np.ndarray] | None) -> None:
+    """Add one term's weights of every posting to the bound accumulator (by position, per source); mark the
+    rows seen (candidates) unless `seen` is None."""
     col, coef = call.columns[term]
     for s, src in enumerate(call.sources):
         lo, hi = src.span(col)
         if hi > lo:
             at = np.asarray(src.indices[lo:hi])
             acc[s][at] += src.weigh(np.asarray(src.data[lo:hi]), at, coef)  # a column's positions are distinct
-            seen[s][at] = True
+            if seen is not None:
+                seen[s][at] = True
 
 
-def _seed(call: _Call, acc: list[np.ndarray], seen: list[np.ndarray]) -> float:
-    """theta: the k-th best exact score among the rows with the highest accumulated bound (live, allowed,
-    positive), 0 when fewer than k such rows were found."""
-    want = max(SEED_ROWS, SEED_PER_RESULT * call.k)
-    picked: list[tuple[int, np.ndarray, np.ndarray]] = []
+def _seen(call: _Call, seen: list[np.ndarray]) -> list[tuple[int, np.ndarray]]:
+    """The candidates read so far, per source: live allowed positions, ascending."""
+    out = []
     for s in range(len(call.sources)):
         pos = np.flatnonzero(seen[s])
-        if pos.size > want:
-            pos = np.sort(pos[np.argpartition(-acc[s][pos], want - 1)[:want]])
-        pos = pos[call.usable(s, pos)]
-        picked.append((s, pos, acc[s][pos]))
-    every = np.concatenate([p[2] for p in picked]) if picked else _NO_WEIGHTS
-    if every.size > want:  # the best `want` over all sources
+        out.append((s, pos[call.usable(s, pos)]))
+    return out
+
+
+def _seed(call: _Call, candidates: list[tuple[int, np.ndarray]], acc: list[np.ndarray], want: int,
+          unread: Sequence[int], slack: float) -> float:
+    """A lower bound of the true k-th score: the k-th best score among the `want` candidates of highest
+    accumulated bound (real, live, allowed rows), each completed with the terms not yet in `acc` (`unread`),
+    less the slack for float rounding; 0 when fewer than k of them score above it."""
+    picked = [(s, pos, acc[s][pos]) for s, pos in candidates]
+    every = np.concatenate([a for _, _, a in picked]) if picked else _NO_WEIGHTS
+    if every.size > want:
         cut = np.partition(every, every.size - want)[every.size - want]
         picked = [(s, pos[a >= cut], a[a >= cut]) for s, pos, a in picked]
-    exact = np.concatenate([call.exact(s, pos) for s, pos, _ in picked]) if picked else _NO_WEIGHTS
-    exact = exact[exact > 0]
-    if exact.size < call.k:
+    scores = []
+    for s, pos, partial in picked:
+        total = partial.astype(np.float64)
+        for term in unread:
+            hit, weights = call.lookup(s, *call.columns[term], pos)
+            total[hit] += weights
+        scores.append(total - slack)
+    found = np.concatenate(scores) if scores else _NO_WEIGHTS
+    found = found[found > 0]
+    if found.size < call.k:
         return 0.0
-    return float(np.partition(exact, exact.size - call.k)[exact.size - call.k])
+    return float(np.partition(found, found.size - call.k)[found.size - call.k])
 
 
-def _survivors(call: _Call, acc: list[np.ndarray], seen: list[np.ndarray], rest: float, theta: float,
-               slack: float) -> list[tuple[int, np.ndarray, np.ndarray]]:
-    """(source, positions, bound so far) of the rows read whose bound plus `rest` can still reach theta."""
-    out = []
-    for s in range(len(call.sources)):
-        pos = np.flatnonzero(seen[s])
-        bound = acc[s][pos].astype(np.float64)
-        keep = _reaching(bound + rest, theta, slack)
-        pos, bound = pos[keep], bound[keep]
-        usable = call.usable(s, pos)
-        out.append((s, pos[usable], bound[usable]))
-    return out
-
-
-def _narrowed(call: _Call, survivors: list[tuple[int, np.ndarray, np.ndarray]], term: int, rest: float,
-              theta: float, slack: float) -> list[tuple[int, np.ndarray, np.ndarray]]:
-    """Add one unread term's weights to the survivors' bounds (binary search) and drop those that fall short."""
+def _add_term(call: _Call, term: int, candidates: list[tuple[int, np.ndarray]], acc: list[np.ndarray]) -> None:
+    """Add an unread term's weights to the candidates' accumulated bounds: by binary search for a few
+    candidates, by reading the list whole when they are many (each way costs about what it reads)."""
     col, coef = call.columns[term]
+    for s, pos in candidates:
+        lo, hi = call.sources[s].span(col)
+        if hi == lo or pos.size == 0:
+            continue
+        if pos.size * SCAN_PER_LOOKUP >= hi - lo:
+            at = np.asarray(call.sources[s].indices[lo:hi])
+            acc[s][at] += call.sources[s].weigh(np.asarray(call.sources[s].data[lo:hi]), at, coef)
+        else:
+            hit, weights = call.lookup(s, col, coef, pos)
+            acc[s][pos[hit]] += weights
+
+
+def _reaching(candidates: list[tuple[int, np.ndarray]], acc: list[np.ndarray], rest: float, theta: float,
+              slack: float) -> list[tuple[int, np.ndarray]]:
+    """The candidates whose bound (accumulated + `rest`, what the terms not added yet can give) may reach theta
+    and be positive (the top-k keeps positive scores only)."""
     out = []
-    for s, pos, bound in survivors:
-        hit, weights = call.lookup(s, col, coef, pos)
-        bound = bound.copy()
-        bound[hit] += weights
-        keep = _reaching(bound + rest, theta, slack)
-        out.append((s, pos[keep], bound[keep]))
+    for s, pos in candidates:
+        bound = acc[s][pos].astype(np.float64) + rest
+        out.append((s, pos[(bound >= theta - slack) & (bound > -slack)]))
     return out
-
-
-def _reaching(bound: np.ndarray, theta: float, slack: float) -> np.ndarray:
-    """Rows whose upper bound may reach theta (and be positive: the top-k keeps positive scores only)."""
-    return (bound >= theta - slack) & (bound > -slack)
 
 
 class AllowedRows:
