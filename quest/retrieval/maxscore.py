@@ -49,13 +49,15 @@ SEED_PER_RESULT = 8
 FALLBACK_SHARE = 0.6
 # A long list is binary-searched in place for fewer than 1/SPARSE_LOOKUP of its length in rows (else copied
 # and searched by numpy); the in-place search first reads every STRIDE-th entry.
-SPARSE_LOOKUP = 64
+SPARSE_LOOKUP = 4096
 STRIDE = 4096
 # Candidates looked up in a list by binary search cost about SCAN_PER_LOOKUP postings read each: more than
 # length / SCAN_PER_LOOKUP of them, and the list is read whole instead.
 SCAN_PER_LOOKUP = 8
-# Theta is raised again from the best candidates while more than RESEED_PER_SEED x the seed's size remain.
+# Theta is raised again from the best candidates while more than RESEED_PER_SEED x the seed's size remain, and
+# before reading another long list once RESEED_AFTER times the postings were read since the last seed.
 RESEED_PER_SEED = 16
+RESEED_AFTER = 4
 # Bounds are compared with this relative slack: float32 sums and weights round (2**-24 per step).
 SLACK = 1e-5
 
@@ -93,9 +95,12 @@ class _Call:
     deleted: np.ndarray
     allowed: np.ndarray | None
     copies: dict[tuple[int, int], np.ndarray]
+    any_deleted: bool = True
 
     def usable(self, s: int, positions: np.ndarray) -> np.ndarray:
         """Which of source `s`'s `positions` are live rows the caller allows."""
+        if self.allowed is None and not self.any_deleted:
+            return np.ones(positions.size, dtype=bool)
         rows = self.global_rows(s, positions)
         keep = ~self.deleted[rows]
         if self.allowed is not None:
@@ -174,7 +179,7 @@ def search(sources: Sequence[Source], columns: Sequence[tuple[int, Any]], k: int
     not `deleted`, found by reading only what can still reach the k-th score; None when pruning would not pay."""
     if k <= 0 or not columns or not sources:
         return []
-    call = _Call(sources, columns, k, deleted, allowed, {})
+    call = _Call(sources, columns, k, deleted, allowed, {}, bool(deleted.any()))
     bounds = [max((src.bound(col, coef) for src in sources if src.span(col)[1] > src.span(col)[0]), default=0.0)
               for col, coef in columns]
     lengths = [sum(src.span(col)[1] - src.span(col)[0] for src in sources) for col, _ in columns]
@@ -188,7 +193,8 @@ def search(sources: Sequence[Source], columns: Sequence[tuple[int, Any]], k: int
     total, read, seeded, j, theta = sum(lengths), 0, -1, 0, 0.0
     want = max(SEED_ROWS, SEED_PER_RESULT * k)
     while j < len(order) and suffix[j] > 0 and not suffix[j] < theta - slack:
-        if read >= want and lengths[order[j]] >= read - seeded:  # the next list costs what was read since the seed
+        if read >= want and (seeded < 0 or (read >= RESEED_AFTER * seeded and lengths[order[j]] >= read - seeded)):
+            # seeded once enough is read, then again before a long list once much more was read since
             theta, seeded = max(theta, _seed(call, _seen(call, seen), acc, want, order[j:], slack)), read
             if suffix[j] < theta - slack:
                 break  # a row in none of the lists read so far scores below theta
