@@ -292,11 +292,9 @@ def _reaching(candidates: list[tuple[int, np.ndarray]], acc: list[np.ndarray], r
               slack: float) -> list[tuple[int, np.ndarray]]:
     """The candidates whose bound (accumulated + `rest`, what the terms not added yet can give) may reach theta
     and be positive (the top-k keeps positive scores only)."""
-    out = []
-    for s, pos in candidates:
-        bound = acc[s][pos].astype(np.float64) + rest
-        out.append((s, pos[(bound >= theta - slack) & (bound > -slack)]))
-    return out
+    # acc + rest >= theta - slack, compared in acc's float32 (its rounding is far below the slack)
+    floor = max(theta - slack - rest, -slack - rest + np.finfo(np.float32).tiny)
+    return [(s, pos[acc[s][pos] >= floor]) for s, pos in candidates]
 
 
 class AllowedRows:
