@@ -44,8 +44,8 @@ from typing import TYPE_CHECKING, BinaryIO
 import faiss
 import numpy as np
 
+from quest.retrieval import bounds, store
 from quest.retrieval import dense as dense_module
-from quest.retrieval import store
 from quest.retrieval.chunktable import ChunkTable
 from quest.retrieval.dense import DenseIndex, all_cores
 from quest.retrieval.layout import grouped_order
@@ -478,5 +478,8 @@ def write_base(index: Index, folder: Path, name: str, lap: Callable[[str], None]
         files[f"{name}.lexical.npz"] = store.write_atomic(folder / f"{name}.lexical.npz",
                                                           _lexical_writer(plan_, folder / f".{name}.lexical"))
         lap("lexical.npz")
+    written = store.read_segment(SegmentEntry(name=name, rows=plan_.rows, files=files), folder)
+    files[bounds.file_name(name)] = bounds.write_for(written, folder)  # from the postings just written (mapped)
+    lap(bounds.FILE_SUFFIX)
     return SegmentEntry(name=name, rows=plan_.rows, files=files)
 

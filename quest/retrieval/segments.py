@@ -24,6 +24,7 @@ import scipy.sparse as sp
 
 from quest.errors import IndexError_
 from quest.kb.documents import Chunk
+from quest.retrieval import maxscore
 from quest.retrieval.chunktable import ChunkTable
 from quest.retrieval.dense import DenseIndex, _best, cosines
 from quest.retrieval.scopes import RowOrder, ScopeRuns, TermCache, column_weights, scope_of, scope_sums
@@ -74,6 +75,7 @@ class Segment:
                  postings: sp.csc_matrix | None = None, order: RowOrder | None = None) -> None:
         self.name, self.terms, self.dense, self.stored = name, list(terms), dense, stored
         self.row_terms = row_terms  # (indptr, term ids) per row, in row order: `tf` by rows
+        self.bounds: Any = None  # per-column score bounds (bounds.py), once written or read
         if not isinstance(chunks, ChunkTable) and all(isinstance(c, Chunk) for c in chunks):
             chunks = ChunkTable.from_chunks(chunks)
         self.chunks = chunks  # a list of Chunk objects becomes a ChunkTable
@@ -171,6 +173,7 @@ class SegmentedBM25:
         self.cache = TermCache(cache_budget(self.size))  # per index version: the statistics above are in every weight
         self.recent = TermCache(min(RECENT_BYTES, cache_budget(self.size)))  # small scopes' (see SHARED_SCOPE)
         self._shared_scope: tuple[np.ndarray, list] | None = None  # the general documents' (_segment_scopes)
+        self._allowed = maxscore.AllowedRows(self.size)
 
     def _statistics(self) -> None:
         """Document count, frequencies and average length over live rows only.
@@ -339,6 +342,40 @@ class SegmentedBM25:
     def search(self, tokens: Sequence[str], k: int, rows: np.ndarray | None = None) -> list[tuple[int, float]]:
         return top_k(self.scores(tokens), k, rows)
 
+    def pruned_search(self, tokens: Sequence[str], k: int, rows: np.ndarray | None = None) -> list[tuple[int, float]]:
+        """`search(tokens, k, rows)` exactly (rows, order, float32 scores), reading only the postings that can
+        still reach the k-th score (maxscore.py); `rows` is a large allowed set or None (every row)."""
+        cols, coefs = self._query(tokens)
+        if not cols:
+            return []
+        sources = [maxscore.Source(seg.postings.indptr, seg.postings.indices, seg.postings.data, seg.order, start,
+                                   seg.rows, self._weigher(norm), self._bounder(seg))
+                   for seg, start, norm in zip(self.segments, self.offsets[:-1].tolist(), self._norms_by_position,
+                                               strict=True)]
+        found = maxscore.search(sources, list(zip(cols, coefs, strict=True)), k, self.deleted,
+                                self._allowed.mask(rows))
+        return found if found is not None else self.search(tokens, k, rows)
+
+    def _weigher(self, norm: np.ndarray) -> maxscore.Weigh:
+        return lambda values, at, coef: self._weights(values, norm[at], coef)
+
+    def _bounder(self, seg: Segment) -> maxscore.Bound:
+        """A column's largest weight in `seg` for a query coefficient: tf / (tf + norm) grows with tf and shrinks
+        with the row's length, so the column's largest count over its shortest row bounds it (bounds.py; both
+        only ever loosen as rows are deleted). Without stored maxima: coef x (k1 + 1), as tf / (tf + norm) < 1."""
+        stored = seg.bounds
+        avgdl = self.avgdl or 1.0
+
+        def bound(col: int, coef: float) -> float:
+            if coef <= 0:
+                return 0.0
+            if stored is None or col >= stored.max_tf.size:
+                return coef * (self.k1 + 1)
+            tf = float(stored.max_tf[col])
+            norm = self.k1 * (1 - self.b + self.b * float(stored.min_len[col]) / avgdl)
+            return coef * (self.k1 + 1) * tf / (tf + norm) if tf + norm > 0 else coef * (self.k1 + 1)
+        return bound
+
 
 class SegmentedLexical:
     """bge-m3 lexical weights over segments; deleted rows never match."""
@@ -346,6 +383,7 @@ class SegmentedLexical:
     def __init__(self, parts: Sequence[LexicalIndex], offsets: np.ndarray, deleted: np.ndarray) -> None:
         self.parts, self.offsets, self.deleted = list(parts), offsets, deleted
         self.size = int(offsets[-1])
+        self._allowed = maxscore.AllowedRows(self.size)
 
     def scores(self, query: Mapping[str, float]) -> np.ndarray:
         out = np.concatenate([p.scores(query) for p in self.parts]) if self.parts else np.zeros(0, np.float32)
@@ -354,6 +392,19 @@ class SegmentedLexical:
 
     def search(self, query: Mapping[str, float], k: int, rows: np.ndarray | None = None) -> list[tuple[int, float]]:
         return top_k(self.scores(query), k, rows)
+
+    def pruned_search(self, query: Mapping[str, float], k: int,
+                      rows: np.ndarray | None = None) -> list[tuple[int, float]]:
+        """`search(query, k, rows)` exactly, reading only what can reach the k-th score (see SegmentedBM25's)."""
+        if not self.parts:
+            return []
+        sources = [maxscore.Source(p.csc.indptr, p.csc.indices, p.csc.data, p.order, start, p.size, _lexical_weigh,
+                                   p.weight_bound)
+                   for p, start in zip(self.parts, self.offsets[:-1].tolist(), strict=True)]
+        # The query's items in its own order, as the widest part reads them; a narrower part has no such columns.
+        columns = max(self.parts, key=lambda p: p.csc.shape[1])._items(query)
+        found = maxscore.search(sources, columns, k, self.deleted, self._allowed.mask(rows))
+        return found if found is not None else self.search(query, k, rows)
 
     def scores_for(self, query: Mapping[str, float], rows: np.ndarray) -> np.ndarray:
         """`scores(query)[rows]` (distinct rows) for those rows only (see SegmentedBM25.scores_for)."""
@@ -366,6 +417,10 @@ class SegmentedLexical:
                 out[at] = part.scores_for(query, rows[at] - self.offsets[s])
         out[self.deleted[rows]] = 0.0
         return out
+
+
+def _lexical_weigh(values: np.ndarray, _at: np.ndarray, weight: np.float32) -> np.ndarray:
+    return np.asarray(values, dtype=np.float32) * weight  # as LexicalIndex.scores adds them
 
 
 class _Rows:

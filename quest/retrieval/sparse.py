@@ -239,6 +239,18 @@ class LexicalIndex:
                 out[at] += np.asarray(data[lo:hi], dtype=np.float32) * weight  # distinct positions
         return self.order.by_row(out)
 
+    def weight_bound(self, col: int, weight: float) -> float:
+        """An upper bound of |weight x any stored weight of column `col`| (maxscore.py): from the stored per-column
+        maxima (bounds.py), else the column's own maximum, read once and kept (an index written before them)."""
+        stored = getattr(self, "max_abs", None)
+        if stored is not None and col < stored.size:
+            return abs(float(weight)) * float(stored[col])
+        kept = self.__dict__.setdefault("_column_max", {})
+        if col not in kept:
+            lo, hi = int(self.csc.indptr[col]), int(self.csc.indptr[col + 1])
+            kept[col] = float(np.abs(np.asarray(self.csc.data[lo:hi], dtype=np.float32)).max()) if hi > lo else 0.0
+        return abs(float(weight)) * kept[col]
+
     def _items(self, query: Mapping[str, float]) -> list[tuple[int, np.float32]]:
         width = self.csc.shape[1]
         return [(int(t), np.float32(w)) for t, w in query.items() if 0 <= int(t) < width]

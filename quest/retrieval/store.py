@@ -46,6 +46,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from quest.errors import IndexError_
+from quest.retrieval import bounds
 from quest.retrieval.chunktable import ChunkTable, decode_record
 from quest.retrieval.dense import DenseIndex
 from quest.retrieval.manifest import FileEntry, SegmentEntry
@@ -117,6 +118,7 @@ def write_segment(seg: Segment, folder: Path) -> dict[str, FileEntry]:
             p, indptr=np.asarray(lex.indptr, dtype=np.int64), indices=np.asarray(lex.indices, dtype=np.int32),
             data=stored_weights(lex.data), shape=np.asarray(lex.shape, dtype=np.int64))
     seg.stored = {file: write_atomic(folder / file, writer) for file, writer in writers.items()}
+    seg.stored[bounds.file_name(name)] = bounds.write_for(seg, folder)  # after the postings it summarises
     return seg.stored
 
 
@@ -189,8 +191,11 @@ def read_segment(entry: SegmentEntry, folder: Path) -> Segment:
         lexical = LexicalIndex.from_columns(lex["indptr"], lex["indices"], lex["data"], shape, order)
     if len(chunks) != entry.rows:
         raise IndexError_(f"{folder}: segment {name} holds {len(chunks)} chunks but the manifest says {entry.rows}")
-    return Segment(name=name, chunks=chunks, postings=tf, order=order, terms=terms, dense=dense, lexical=lexical,
-                   doc_len=bm25["doc_len"], stored=dict(entry.files), row_terms=row_terms)
+    seg = Segment(name=name, chunks=chunks, postings=tf, order=order, terms=terms, dense=dense, lexical=lexical,
+                  doc_len=bm25["doc_len"], stored=dict(entry.files), row_terms=row_terms)
+    if bounds.file_name(name) in entry.files:  # absent in an index written before them: cruder bounds, same results
+        bounds.read_for(seg, folder)
+    return seg
 
 
 def _row_order(stored: np.ndarray, rows: int, where: Path) -> RowOrder:

@@ -238,7 +238,7 @@ def test_a_compaction_killed_halfway_leaves_the_previous_index_readable(settings
     kb = load_kb(kb_dir)
     compacted, report = open_index(kb, settings, embedder, compact=True)
     assert report.action == "updated" and [s.name for s in compacted.segments] == ["s000004"]
-    assert sorted(p.name.split(".")[0] for p in folder.iterdir() if p.name.startswith("s")) == ["s000004"] * 7
+    assert sorted(p.name.split(".")[0] for p in folder.iterdir() if p.name.startswith("s")) == ["s000004"] * 8
     assert not list(folder.glob(".*"))  # the killed run's temporary and spill files are gone
     fresh = settings.replace(data_dir=settings.data_dir.parent / "fresh")
     rebuilt, _ = open_index(kb, fresh, embedder)

@@ -89,7 +89,7 @@ def test_an_update_writes_only_the_delta_and_compaction_changes_no_result(settin
     assert report.action == "updated" and [s.name for s in updated.segments] == ["s000001", "s000002"]
     assert {p.name: p.stat().st_ino for p in folder.glob("s000001.*")} == base_files  # untouched
     assert sorted(p.name for p in folder.glob("s000002.*")) == [
-        "s000002.bm25.npz", "s000002.chunks.jsonl", "s000002.columns.npz", "s000002.dense.faiss",
+        "s000002.bm25.npz", "s000002.bounds.npz", "s000002.chunks.jsonl", "s000002.columns.npz", "s000002.dense.faiss",
         "s000002.lexical.npz", "s000002.names.json", "s000002.terms.json"]
     assert len(list(folder.glob("deleted-*.npy"))) == 1
 
@@ -104,7 +104,7 @@ def test_an_update_writes_only_the_delta_and_compaction_changes_no_result(settin
     again, report = open_index(kb, settings, embedder, compact=True)
     assert report.action == "compacted" and [s.name for s in again.segments] == ["s000003"]
     assert sorted(p.name.split(".")[0] for p in folder.iterdir()
-                  if p.name != "manifest.json" and not p.name.startswith("documents-")) == ["s000003"] * 7
+                  if p.name != "manifest.json" and not p.name.startswith("documents-")) == ["s000003"] * 8
     assert len(list(folder.glob("documents-*.json"))) == 1  # the document hashes, rewritten by the compaction
     assert ranked(load_index(folder), kb, settings, embedder, QUERIES) == expected
 
