@@ -125,3 +125,17 @@ def test_outside_a_scope_the_clients_work_as_before(tmp_path):
         assert "".join(c.content for c in chunks) == "Use a deque [1]." and chunks[-1].done
     finally:
         fake.stop()
+
+
+def test_the_page_going_away_while_the_model_is_silent_closes_its_connection(server, tmp_path):
+    """Gradio closes the answer's view stream when the page goes away: the model's connection goes too."""
+    server.pause_before_reply = True
+    desk, _model = _desk(server, tmp_path)
+    views = desk.answer(tle_request(tier="solution"), session="s", lang="en", control=TurnControl())
+    for view in views:
+        if view.sources is not None:  # retrieval is done; the model is being asked
+            break
+    assert server.holding.wait(WAIT), "the chat never reached the checkpoint"
+    views.close()
+    assert server.client_closed.wait(WAIT), "the model's connection was not closed when the page went away"
+    assert [sent for _when, sent in server.disconnects] == [0]
