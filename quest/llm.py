@@ -2,7 +2,9 @@
 
 `OllamaChatModel.stream` is a generator of `ChatChunk`s; the last one has `done=True` and the
 counters of Ollama's final record. Closing the generator (or breaking out of the loop that
-reads it) closes the HTTP response, so Ollama sees the connection go away and stops.
+reads it) closes the HTTP response, so Ollama sees the connection go away and stops. A Stop while
+Ollama has sent nothing yet (a model loading) cuts the connection from the stopping thread
+(quest/cancel.py) and ends the stream with `Stopped`.
 
 Failures become `quest.errors` exceptions with a hint that names the fix:
 
