@@ -14,6 +14,20 @@
     if (visible(send)) send.click(); // while an answer streams, Send is Stop: the text stays in the box
   }, true);
 
+  // The form fields the student has edited in this visit: a return visit's saved form, landing a
+  // moment after the page, fills only the others (quest/ui/page.py, RESTORE_FORM_JS). Gradio sets
+  // values without DOM events, so only the student's own typing, pasting, ticking or picking counts.
+  const FORM = "#q-question, #q-problem, #q-language, #q-code, #q-verdict, #q-error, #q-tier, #q-reasoning";
+  window.questTouched = new Set();
+  const touch = (e) => {
+    const field = e.target && e.target.closest && e.target.closest(FORM);
+    if (field) window.questTouched.add(field.id);
+  };
+  ["beforeinput", "input", "change", "paste", "drop"].forEach((type) => document.addEventListener(type, touch, true));
+  document.addEventListener("mousedown", (e) => {
+    if (e.target && e.target.closest && e.target.closest("ul.options li")) touch(e); // a dropdown's option
+  }, true);
+
   // [n] in an answer links to source n of that answer: open it, scroll to it, highlight it.
   document.addEventListener("click", (e) => {
     const link = e.target && e.target.closest && e.target.closest('a[href*="#q-src-"]');

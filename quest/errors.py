@@ -97,6 +97,12 @@ class StreamBroken(LLMError):
     code = "stream_broken"
 
 
+class Stopped(LLMError):
+    """The answer was stopped (Stop, Clear, the page went away) and its connection cut: not the host's fault."""
+
+    code = "stopped"
+
+
 class LLMAuthError(LLMError):
     code = "llm_auth"
 

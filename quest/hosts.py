@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from quest.errors import LLMError, RateLimited
+from quest.errors import LLMError, RateLimited, Stopped
 from quest.llm import ChatChunk, ChatModel, OllamaChatModel
 from quest.settings import Settings
 
@@ -124,6 +124,8 @@ class HostRouter:
                         yield chunk
                 self._succeeded(host)
                 return
+            except Stopped:
+                raise  # the student stopped it: not the host's failure, and nothing to retry
             except LLMError as exc:
                 self._failed(host, exc.code, exc)
                 if started or len(tried) >= min(ATTEMPTS, len(self.hosts)):

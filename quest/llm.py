@@ -2,7 +2,9 @@
 
 `OllamaChatModel.stream` is a generator of `ChatChunk`s; the last one has `done=True` and the
 counters of Ollama's final record. Closing the generator (or breaking out of the loop that
-reads it) closes the HTTP response, so Ollama sees the connection go away and stops.
+reads it) closes the HTTP response, so Ollama sees the connection go away and stops. A Stop while
+Ollama has sent nothing yet (a model loading) cuts the connection from the stopping thread
+(quest/cancel.py) and ends the stream with `Stopped`.
 
 Failures become `quest.errors` exceptions with a hint that names the fix:
 
@@ -27,7 +29,8 @@ from typing import Any, Protocol
 
 import httpx
 
-from quest.errors import LLMError, LLMTimeout, LLMUnavailable, ModelNotFound, StreamBroken
+from quest.cancel import make_cancellable, stop_requested
+from quest.errors import LLMError, LLMTimeout, LLMUnavailable, ModelNotFound, Stopped, StreamBroken
 from quest.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -103,6 +106,7 @@ class ClientChatModel:
         """Create the clients (no network traffic yet)."""
         if self._client is None:
             self._client = self._new_client(self.settings.first_token_timeout)
+            make_cancellable(self._client)  # Stop cuts a silent stream at once (quest/cancel.py)
             self._probe = self._new_client(min(self.settings.connect_timeout, 3.0))
         return self._client
 
@@ -194,6 +198,8 @@ class OllamaChatModel(ClientChatModel):
     def _translate(self, exc: BaseException, *, model: str) -> LLMError:
         import ollama
 
+        if stop_requested():
+            return Stopped("The answer was stopped while Ollama was answering.")
         if isinstance(exc, ollama.ResponseError):
             if exc.status_code == 404:
                 return ModelNotFound(f"The model {model} is not available in Ollama ({exc.error}).",

@@ -24,6 +24,7 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
+from quest.cancel import stop_requested
 from quest.errors import (
     LLMAuthError,
     LLMError,
@@ -31,6 +32,7 @@ from quest.errors import (
     LLMUnavailable,
     ModelNotFound,
     RateLimited,
+    Stopped,
     StreamBroken,
 )
 from quest.llm import ChatChunk, ClientChatModel
@@ -140,6 +142,8 @@ class OpenAIChatModel(ClientChatModel):
     def _translate(self, exc: BaseException, *, model: str, streaming: bool = False) -> LLMError:
         import openai
 
+        if stop_requested():
+            return Stopped("The answer was stopped while the model server was answering.")
         where = self.host
         if isinstance(exc, (openai.AuthenticationError, openai.PermissionDeniedError)):
             return LLMAuthError(f"The model server at {where} refused the API key (HTTP {exc.status_code}).",

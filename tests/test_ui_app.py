@@ -323,13 +323,14 @@ def test_a_first_visit_restores_nothing_over_what_the_student_typed_meanwhile(tm
     page = QuestPage(settings, HelpDesk(settings, Startup.ready(FakeAssistant())), PROBLEMS)
     page.build()
     for stored in ({}, None, "not a dict"):
-        lang, *restored, _recent = page.restore_page(stored, "zh-CN", Session())
+        lang, chat, sources, form, _recent = page.restore_page(stored, "zh-CN", Session())
         assert lang == "zh"
-        assert restored == [gr.update()] * 10  # chat, sources and the eight form fields untouched
+        assert (chat, sources, form) == (gr.update(), gr.update(), None)  # chat and sources untouched, no form
     kept = Session()
     kept.turns = [TurnRecord("q0", "a0", [{"role": "user", "content": "q0"}, {"role": "assistant", "content": "a0"}])]
-    _, chat, _, question, *_ = page.restore_page(kept.save(FormValues(question="draft")), "en", Session())
-    assert chat == kept.messages() and question == "draft"  # a kept conversation and form do come back
+    _, chat, _, form, _ = page.restore_page(kept.save(FormValues(question="draft")), "en", Session())
+    assert chat == kept.messages()  # a kept conversation and form do come back (the browser fills in the form)
+    assert form == ["draft", None, "python", "", "", "", "explain", False]
 
 
 def test_a_tampered_browser_copy_is_read_defensively():

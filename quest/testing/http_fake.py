@@ -103,10 +103,23 @@ class RecordingHandler(BaseHTTPRequestHandler):
         leaving, the server stopping or `pause_limit` seconds end the wait too."""
         owner = self.owner
         gate = owner._proceed  # this stream's: a test that resets the fake does not hand its permits here
+        owner.holding.set()
         deadline = time.monotonic() + owner.pause_limit
         while not gate.acquire(timeout=0.02):
             if self._peer_closed() or owner._stopping.is_set() or time.monotonic() > deadline:
                 return
+
+    def _held_before_reply(self) -> bool:
+        """The owner's `pause_before_reply` checkpoint: wait for `proceed()` before sending anything (no
+        headers, no token), as Ollama does while it loads a model or reads a long prompt. True (recorded as a
+        disconnect after 0 pieces) when the client left meanwhile."""
+        if not self.owner.pause_before_reply:
+            return False
+        self._pause()
+        if self._peer_closed():
+            self._client_gone(0)
+            return True
+        return False
 
     def _dropped(self, sent: int) -> bool:
         """Before the next streamed piece: pause if `sent` is a checkpoint; raise if the client left or the
@@ -161,6 +174,8 @@ class FakeServer:
     # half-written answer for sure instead of racing the rest of the stream.
     pause_at: frozenset[int] = frozenset()
     pause_limit: float = 60.0
+    # A checkpoint before the reply itself (no headers yet). `holding` is set whenever a chat waits at one.
+    pause_before_reply: bool = False
 
     thread_name: ClassVar[str] = "fake-server"
     chat_path: ClassVar[str] = "/chat"  # requests whose path ends so are chats
@@ -176,6 +191,7 @@ class FakeServer:
         self.requests: list[RecordedRequest] = []
         self.disconnects: list[tuple[float, int]] = []
         self.client_closed = threading.Event()
+        self.holding = threading.Event()
         self._stopping = threading.Event()
         self._proceed = threading.Semaphore(0)
         self._sockets: set[socket.socket] = set()

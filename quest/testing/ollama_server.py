@@ -14,7 +14,9 @@ It records every request (`requests`, `chat_bodies`) and can be told to:
 * `mode = "drop"`     send `drop_after` tokens, then cut the connection without ending the stream;
 * `tokens`, `delay`   the script of content pieces and the pause before each one;
 * `thinking`          pieces sent first in Ollama's separate `message.thinking` field;
-* `pause_at`          piece counts at which a stream waits for `proceed()` (a test's checkpoint).
+* `pause_at`          piece counts at which a stream waits for `proceed()` (a test's checkpoint);
+* `pause_before_reply` a chat waits for `proceed()` before sending anything, headers included, as
+                      Ollama does while it loads the model (`holding` is set at any checkpoint).
 
 `disconnects` records (time, tokens sent) whenever a client closed a chat stream early;
 `client_closed` is set at that moment.
@@ -98,6 +100,8 @@ class _Handler(RecordingHandler):
             return
         if owner.mode == "stall":
             self._stall()
+            return
+        if self._held_before_reply():
             return
         created = "2026-12-01T09:00:00.000000Z"
         if body.get("stream", True) is False:

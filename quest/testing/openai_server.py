@@ -16,6 +16,8 @@ It records every request (`requests`, `chat_bodies`, each with its headers) and 
 * `mode = "stall"`      send nothing (no headers, no token) for `stall_seconds`;
 * `mode = "drop"`       send `drop_after` pieces, then cut the connection without `[DONE]`;
 * `tokens`, `delay`     the script of content pieces and the pause before each one;
+* `pause_at`            piece counts at which a stream waits for `proceed()`; `pause_before_reply`:
+                        a chat waits for it before sending anything (`holding` is set at any checkpoint);
 * `thinking`            pieces sent first as `reasoning_content` deltas (DeepSeek/vLLM style);
 * `slots`               how many chats run at once (as a GPU server's batch slots or Ollama's
                         OLLAMA_NUM_PARALLEL); the others wait for a free slot, as on a real server.
@@ -139,6 +141,8 @@ class _Handler(RecordingHandler):
             self._error(owner.status)
         elif owner.mode == "stall":
             self._stall()
+        elif self._held_before_reply():
+            pass
         elif body.get("stream") is not True:
             with owner._slot():
                 text = "".join(owner.tokens)

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from quest.cancel import CancelScope, cancellable
 from quest.context import Source
 from quest.errors import InputError
 from quest.events import Done, Held, Notice, Replace, Sources, Thinking, Token
@@ -76,11 +77,13 @@ class TurnControl:
     def __init__(self) -> None:
         self._event = threading.Event()
         self.reason = ""
+        self.scope = CancelScope()  # the model connections of this answer, cut at once on a cancel
 
     def cancel(self, reason: str = "stop") -> None:
         if not self._event.is_set():
             self.reason = reason
             self._event.set()
+        self.scope.cancel()  # a model that has sent nothing yet is not waited for (quest/cancel.py)
 
     @property
     def cancelled(self) -> bool:
@@ -162,10 +165,11 @@ _POLL_SECONDS = 0.1  # how often a silent stream checks for Stop
 def _pump(events: Iterator[object], inbox: queue.Queue[object], control: TurnControl) -> None:
     """Read the assistant's events into `inbox` (in a worker thread) until the end or a cancel."""
     try:
-        for event in events:
-            if control.cancelled:
-                break
-            inbox.put(event)
+        with cancellable(control.scope):
+            for event in events:
+                if control.cancelled:
+                    break
+                inbox.put(event)
     except Exception:
         log.exception("answering failed")
         inbox.put(_Failure())

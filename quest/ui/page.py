@@ -12,6 +12,7 @@ and saves the conversation in the browser. Stop and Clear never cancel the strea
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Iterator, Mapping
 from typing import Any
@@ -43,12 +44,25 @@ from quest.ui.session import Session, TurnRecord, browser_secret
 
 log = logging.getLogger(__name__)
 
-BROWSER_LANG_JS = "(stored, browser) => [stored, navigator.language || (navigator.languages || ['en'])[0] || 'en']"
+#: `questRestoreGate` is a test hook: a test that defines it holds the page's restore until it resolves.
+BROWSER_LANG_JS = """async (stored, browser) => {
+  if (window.questRestoreGate) await window.questRestoreGate();
+  return [stored, navigator.language || (navigator.languages || ['en'])[0] || 'en'];
+}"""
 LATEX = [
     {"left": "$$", "right": "$$", "display": True},
     {"left": "$", "right": "$", "display": False},
 ]
 PRIVATE: dict[str, Any] = {"api_visibility": "private"}
+#: A return visit's saved form lands after the page is up; the student may have begun typing by then.
+#: In the browser, at the moment it lands: a field is filled only if the student has not edited it in
+#: this visit (quest.js records edits in `questTouched`) and it still holds its first value.
+RESTORE_FORM_JS = """(saved, ...current) => {
+  const ids = %(ids)s, initial = %(initial)s, touched = window.questTouched || new Set();
+  const same = (a, b) => (a ?? "") === (b ?? "") || (!a && !b);
+  return ids.map((id, i) => !Array.isArray(saved) || touched.has(id) || !same(current[i], initial[i])
+    ? undefined : saved[i]);
+}"""
 #: Shown and hidden with a class: Gradio 6 loses a `visible=True` update that follows a `visible=False`
 #: one on a component that started hidden (Stop after Clear, the feedback row after Send).
 HIDDEN = ["q-hidden"]
@@ -98,6 +112,7 @@ class QuestPage:
         self.lang = gr.State(self.lang0)
         self.browser_lang = gr.Textbox(visible=False)
         self.stored = gr.BrowserState({}, storage_key="quest-history", secret=browser_secret(self.settings))
+        self.saved_form = gr.JSON(None, visible=False)  # a return visit's form, until the browser fills it in
 
     def _build_header(self) -> None:
         lang = self.lang0
@@ -245,9 +260,11 @@ class QuestPage:
         switch_outputs = self._language_outputs()
         self.lang_switch.change(self.switch_language, [self.lang_switch, self.session], switch_outputs, queue=False,
                                 **PRIVATE)  # fmt: skip
-        restore_outputs = [self.lang_switch, self.chatbot, self.sources, *self.form_fields, self.recent]
+        restore_outputs = [self.lang_switch, self.chatbot, self.sources, self.saved_form, self.recent]
         demo.load(self.restore_page, [self.stored, self.browser_lang, self.session], restore_outputs,
-                  js=BROWSER_LANG_JS, queue=False, **PRIVATE)  # fmt: skip
+                  js=BROWSER_LANG_JS, queue=False, **PRIVATE,
+                  ).then(None, [self.saved_form, *self.form_fields], self.form_fields, js=self._restore_form_js(),
+                         queue=False, show_progress="hidden", **PRIVATE)  # fmt: skip
         demo.load(self.refresh_status, [self.lang, self.session], [self.status, self.diagnostics], queue=False,
                   **PRIVATE)  # fmt: skip
         timer = gr.Timer(2.0, active=not self.desk.startup.done.is_set())  # only while the index builds
@@ -434,13 +451,19 @@ class QuestPage:
             log.warning("the browser's stored conversation could not be read; starting empty")
             session.history_store, values = {}, FormValues()
         if not session.history_store:  # nothing kept (a first visit): what the student typed meanwhile stays
-            return (lang, *[gr.update() for _ in range(2 + len(self.form_fields))], self._recent_update(session, lang))
+            return lang, gr.update(), gr.update(), None, self._recent_update(session, lang)
+        form = [values.question, values.problem or None, values.language or "python", values.code, values.verdict,
+                values.error, values.tier or self.default_tier, values.reasoning]  # the order of form_fields
         return (
-            lang, session.messages(), sources_panel_html(session.source_groups(), lang=lang),
-            values.question, values.problem or None, values.language or "python", values.code, values.verdict,
-            values.error, values.tier or self.default_tier, values.reasoning,
+            lang, session.messages(), sources_panel_html(session.source_groups(), lang=lang), form,
             self._recent_update(session, lang),
         )  # fmt: skip
+
+    def _restore_form_js(self) -> str:
+        """RESTORE_FORM_JS with the form's element ids and first values, in the order of form_fields."""
+        ids = [field.elem_id for field in self.form_fields]
+        initial = [field.value for field in self.form_fields]
+        return RESTORE_FORM_JS % {"ids": json.dumps(ids), "initial": json.dumps(initial)}
 
     def save_form(
         self, question: str, problem: str | None, language: str, code: str, verdict: str | None, error: str,

@@ -44,6 +44,8 @@ class RunningApp:
             fake.start()
         fake.tokens, fake.thinking, fake.delay, fake.mode = list(DEFAULT_TOKENS), [], 0.0, "normal"
         fake.pause_at, fake._proceed = frozenset(), threading.Semaphore(0)
+        fake.pause_before_reply = False
+        fake.holding.clear()
         fake.requests.clear()
         fake.disconnects.clear()
         fake.client_closed.clear()
