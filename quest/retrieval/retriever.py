@@ -130,7 +130,6 @@ class Retriever:
         self._doc_languages = {doc.id: frozenset(doc.languages) for doc in kb.documents if doc.languages}
         self._doc_verdicts = {doc.id: frozenset(v.upper() for v in doc.verdicts) for doc in kb.documents
                               if doc.verdicts and doc.problem_id is None}
-        self._naming: dict[tuple[str, ...], frozenset[int]] = {}  # names an error gives -> the chunks holding them
 
     # ------------------------------------------------------------------ status
 
@@ -602,8 +601,9 @@ class Retriever:
         if evidence is None or not evidence.names or len(lead) < 2:
             return lead
         table = self.index.chunks
-        rows = self._rows_naming(evidence)
-        naming = [c for c in lead if c.row in rows]
+        # The chunk, not the document: a page on stack overflow that lists Python's RecursionError in passing is
+        # not its page. Only the few lead candidates are read, so this costs the same at any size of base.
+        naming = [c for c in lead if evidence.named_in(table[c.row].text)]
         first = lead[0].row
         if (described and naming and lead[0] not in naming
                 and self._beyond_verdict([first], queries, ("question",))[first] >= attempt.bm25_floor):
@@ -622,20 +622,6 @@ class Retriever:
     def _written_for(self, row: int, verdict: str) -> bool:
         """Whether the row's general document lists `verdict` among the verdicts it explains."""
         return verdict in self._doc_verdicts.get(self.index.chunks.doc_id(row), frozenset())
-
-    def _rows_naming(self, evidence: ErrorEvidence) -> frozenset[int]:
-        """The chunks whose text holds one of the evidence's names, found once per set of names: the documents
-        that hold it are found from the knowledge base's text, and only their chunks are decoded. The chunk, not
-        the document: a page on stack overflow that lists Python's RecursionError in passing is not its page."""
-        found = self._naming.get(evidence.names)
-        if found is None:
-            if len(self._naming) >= 256:  # a few dozen names occur in practice; never let the cache grow unbounded
-                self._naming.clear()
-            docs = [d.id for d in self.kb.documents if evidence.named_in(d.text)]
-            table = self.index.chunks
-            found = self._naming[evidence.names] = frozenset(
-                int(r) for d in docs for r in self.index.rows_by_doc.get(d, ()) if evidence.named_in(table[r].text))
-        return found
 
     def _overview(self, row: int, verdict: str | None = None) -> bool:
         """Whether the row belongs to a verdict's overview (about `verdict`, if given); read from the columns."""
