@@ -41,6 +41,7 @@ from quest.retrieval.embedder import Embedder
 from quest.retrieval.evidence import ASKED_LEAD, ErrorEvidence, named_first
 from quest.retrieval.fusion import reciprocal_rank_fusion
 from quest.retrieval.index import Index, UpdateReport, open_index
+from quest.retrieval.judge_name import without_judge_name
 from quest.retrieval.sparse import normalized, top_k, top_k_among
 from quest.retrieval.tokenize import tokenize
 from quest.retrieval.types import Hit, RetrieverStatus, SearchResult, Signal
@@ -260,7 +261,9 @@ class Retriever:
         BM25's bound is what long text and extra parts used to distort.
         """
         t = time.perf_counter()
-        parts = [_PartQuery(name, tokenize(text) if "bm25" in use else [], 0.0) for name, text in texts.items()]
+        # The judge's name is where the student practises, not the topic (quest.retrieval.judge_name).
+        parts = [_PartQuery(name, without_judge_name(tokenize(text)) if "bm25" in use else [], 0.0)
+                 for name, text in texts.items()]
         parts = [dataclasses.replace(p, bound=self.index.bm25.max_score(p.tokens), windows=self._windows(p))
                  for p in parts]
         timings["tokenize"] = (time.perf_counter() - t) * 1000
