@@ -6,8 +6,11 @@ identifier whole and adds its parts, so "LeetCode" alone becomes three tokens (`
 `code`): a question that names the site twice ("the VS Code LeetCode extension won't sign me in …
 on LeetCode") carried six tokens of the site's name, and a long question's window made of them cleared
 the floor on any page that mentions LeetCode — an off-topic question got problem solutions shown as
-if relevant. The question's BM25 tokens leave the name out; documents keep it (the index is not
-changed), and the planner has already read any problem id that follows the name ("LeetCode 239").
+if relevant. A part that names the judge is therefore judged for the floor (its confidence) on its other
+words (`plain_tokens`; `Retriever._plain_confidence`); the ranking keeps every token, since a page that
+names the site beside the question's own words ("the LeetCode debugger passes, submit fails") may
+still be the better one. Documents keep the name (the index is not changed), and the planner has
+already read any problem id that follows it ("LeetCode 239").
 """
 
 from __future__ import annotations
@@ -36,3 +39,9 @@ def without_judge_name(tokens: Sequence[str]) -> list[str]:
         if tuple(tokens[i:i + len(parts)]) == parts:
             i += len(parts)
     return out
+
+
+def plain_tokens(tokens: Sequence[str]) -> tuple[str, ...] | None:
+    """The tokens without the judge's name when they name it, else None (nothing to leave out)."""
+    plain = without_judge_name(tokens)
+    return tuple(plain) if len(plain) != len(tokens) else None
