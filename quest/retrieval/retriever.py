@@ -41,6 +41,7 @@ from quest.retrieval.embedder import Embedder
 from quest.retrieval.evidence import ASKED_LEAD, ErrorEvidence, named_first
 from quest.retrieval.fusion import reciprocal_rank_fusion
 from quest.retrieval.index import Index, UpdateReport, open_index
+from quest.retrieval.judge_name import plain_tokens
 from quest.retrieval.sparse import normalized, top_k, top_k_among
 from quest.retrieval.tokenize import tokenize
 from quest.retrieval.types import Hit, RetrieverStatus, SearchResult, Signal
@@ -75,6 +76,8 @@ class _PartQuery:
     scores: dict[str, np.ndarray] = field(default_factory=dict)
     # A long question's half-overlapping windows of tokens, each with its own bound (see _windowed).
     windows: tuple[tuple[tuple[str, ...], float], ...] = ()
+    # The tokens without the judge's name, when the part names it: its confidence (quest.retrieval.judge_name).
+    plain: tuple[str, ...] | None = None
 
     def signal_scores(self, signal: str, compute: Callable[[], np.ndarray]) -> np.ndarray:
         if signal not in self.scores:
@@ -261,8 +264,8 @@ class Retriever:
         """
         t = time.perf_counter()
         parts = [_PartQuery(name, tokenize(text) if "bm25" in use else [], 0.0) for name, text in texts.items()]
-        parts = [dataclasses.replace(p, bound=self.index.bm25.max_score(p.tokens), windows=self._windows(p))
-                 for p in parts]
+        parts = [dataclasses.replace(p, bound=self.index.bm25.max_score(p.tokens), windows=self._windows(p),
+                                     plain=plain_tokens(p.tokens)) for p in parts]
         timings["tokenize"] = (time.perf_counter() - t) * 1000
         if self.embedder is None or self.index.dense is None or not use & {"dense", "lexical"}:
             return parts
@@ -379,15 +382,40 @@ class Retriever:
             rows_arr = np.fromiter((r for r, _ in fused), dtype=np.int64, count=len(fused))
             best = (self.index.dense.vectors[rows_arr] @ np.stack(dense_parts).T).max(axis=1)
             sims = dict(zip(rows_arr.tolist(), best.tolist(), strict=True))
+        plain = self._plain_confidence(queries, [r for r, _ in fused])
+        named = {q.name for q in queries if q.plain is not None}
         out = []
         for row, fused_score in fused:
             sig = signals[row]
+            # A part that names the judge is judged on its other words (plain); the others as they are.
             bm25n = max((normalized(s.score, bounds[name.split(":", 1)[1]]) for name, s in sig.items()
-                         if name.startswith("bm25:")), default=windowed.get(row, 0.0))
-            bm25n = max(bm25n, windowed.get(row, 0.0))
+                         if name.startswith("bm25:") and name.split(":", 1)[1] not in named), default=0.0)
+            if "question" not in named:
+                bm25n = max(bm25n, windowed.get(row, 0.0))
+            bm25n = max(bm25n, plain.get(row, 0.0))
             out.append((row, fused_score, _short_signals(sig), sims.get(row), bm25n))
         timings["fusion"] = timings.get("fusion", 0) + (time.perf_counter() - t) * 1000
         return out
+
+    def _plain_confidence(self, queries: Sequence[_PartQuery], rows: Sequence[int]) -> dict[int, float]:
+        """Each row's best normalized BM25 on the parts that name the judge, without the name (and over the
+        windows of those words when the question is long). The ranking keeps every token; only the floor
+        (confidence) leaves the name out, so a question about the site itself is not answered by a page
+        that merely names it (quest.retrieval.judge_name)."""
+        judged = [q for q in queries if q.plain is not None and q.plain]
+        if not judged or not rows:
+            return {}
+        at = np.asarray(rows, dtype=np.int64)
+        scored = getattr(self.index.bm25, "scores_for", None)
+        best = np.zeros(at.size, dtype=np.float64)
+        for q in judged:
+            whole = ((q.plain, self.index.bm25.max_score(q.plain)),)
+            for tokens, bound in whole + self._windows(dataclasses.replace(q, tokens=list(q.plain))):
+                if bound <= 0:
+                    continue
+                raw = scored(tokens, at) if scored is not None else self.index.bm25.scores(tokens)[at]
+                best = np.maximum(best, [normalized(float(x), bound) for x in np.asarray(raw).tolist()])
+        return dict(zip(at.tolist(), best.tolist(), strict=True))
 
     def _by_local_idf(self, queries: Sequence[_PartQuery], rows: np.ndarray, ordering: dict[str, list[int]]) -> None:
         """Inside a named problem, each part's BM25 list in the order its words' idf among the problem's own
