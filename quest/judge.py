@@ -78,7 +78,7 @@ _LEETCODE_DIAG = re.compile(r"^Line (\d+):(?: Char \d+:)?\s*(fatal error|error):
 # Go's compiler: "./solution.go:2:17: use of untyped nil in assignment" (a panic's frames carry no column).
 _GO_DIAG = re.compile(r"^((?:\./)?[\w/.-]+\.go):(\d+):\d+:\s*(.+)$", re.M)
 # rustc: "error[E0308]: mismatched types" and, below it, " --> src/main.rs:4:5".
-_RUST_DIAG = re.compile(r"^error(?:\[E\d+\])?:\s*(.+)\n\s*-->\s*[\w/.-]+\.rs:(\d+):\d+", re.M)
+_RUST_DIAG = re.compile(r"^error(?:\[E\d+\])?:[ \t]*(\S[^\n]*)\n\s*-->\s*[\w/.-]+\.rs:(\d+):\d+", re.M)
 _JAVAC_DIAG = re.compile(r"^([^\s:]+\.java):(\d+):\s*(error|warning):\s*(.+)$", re.M)
 _JAVA_EXCEPTION = re.compile(r"Exception in thread \"[^\"]*\"\s+([\w.$]+)(?::\s*(.*))?")
 _JAVA_CAUSE = re.compile(r"^\s*Caused by:\s+([\w.$]+)(?::\s*(.*))?$", re.M)

@@ -54,7 +54,7 @@ from quest.problem_names import (
 from quest.query import MAX_QUERY_CHARS, key_code_lines
 from quest.request import Request
 from quest.retrieval.evidence import error_evidence
-from quest.retrieval.mainland_words import with_mainland_words
+from quest.retrieval.mainland_words import is_traditional, with_mainland_words
 from quest.retrieval.tokenize import to_simplified, tokenize
 from quest.title_abbreviations import sibling_title, spelled_out
 from quest.title_shapes import Shape, opening, title_shapes
@@ -185,6 +185,8 @@ class Catalogue:
             if p.title_en:
                 self.slugs[slug(p.title_en)] = pid
         self.loose = LooseTitles(self.shown, skip=self.weak)
+        # Each title's characters or words (`_units`), counted once here rather than per phrase of every question.
+        self.title_units = {key: Counter(_units(title)) for key, title in self.shown.items()}
 
     def get(self, pid: str | None) -> Problem | None:
         return self.problems.get(pid) if pid else None
@@ -395,6 +397,8 @@ def by_taiwan_title(request: Request, cat: Catalogue) -> Resolution | None:
     the question's mainland wording (`quest.topic_words.mainland_terms`, OpenCC tw2sp) is searched for titles only
     after every rule on its plain t2s form found none, so tw2sp's false friends (程序 → 进程, 文件 → 文档) never
     replace what t2s finds; the search itself keeps t2s."""
+    if not is_traditional(request.question):  # simplified text has no Taiwan wording, only false friends to make
+        return None
     mainland = mainland_terms(request.question)
     return _title_inside(mainland, cat) or _loose_title(mainland, cat) if mainland else None
 
@@ -736,11 +740,11 @@ _TITLE_FILLERS = frozenset(("the", "a", "an", "of", "in", "to", "with", "and", "
 
 def _reworded_base_title(text: str, cat: Catalogue) -> str | None:
     """The base problem whose title `text` rewords, if any."""
-    mine = _units(text)
-    for key, title in cat.shown.items():
-        theirs = _units(title)
-        common = sum((Counter(mine) & Counter(theirs)).values())
-        if mine and theirs and (common / max(len(mine), len(theirs)) >= REWORDED or _shortened(mine, theirs)):
+    mine = Counter(_units(text))
+    size = mine.total()
+    for key, theirs in cat.title_units.items():
+        common = (mine & theirs).total()
+        if size and theirs and (common / max(size, theirs.total()) >= REWORDED or _shortened(mine, theirs)):
             return cat.titles[key]
     return None
 
@@ -752,11 +756,11 @@ def _reworded_base_title(text: str, cat: Catalogue) -> str | None:
 SHORTENED = 0.75
 
 
-def _shortened(mine: list[str], theirs: list[str]) -> bool:
+def _shortened(mine: Counter[str], theirs: Counter[str]) -> bool:
     """`mine` (Chinese characters) is `theirs` with a few characters dropped, in any order."""
-    if len(mine) < 4 or not all(_HAN_CHAR.match(u) for u in mine):
+    if mine.total() < 4 or not all(_HAN_CHAR.match(u) for u in mine):
         return False
-    return not Counter(mine) - Counter(theirs) and len(mine) >= SHORTENED * len(theirs)
+    return not mine - theirs and mine.total() >= SHORTENED * theirs.total()
 
 
 # Words students swap for a title's own: "岛屿个数" is 岛屿数量 (Number of Islands); "最长不重复子串" and
@@ -803,7 +807,8 @@ def by_reworded_phrase(request: Request, cat: Catalogue) -> Resolution | None:
     a sentence is too loose to report one missing), and a phrase of topic words is a topic."""
     if cat.topics is None:
         return None
-    for phrase in _HAN_PHRASE.findall(to_simplified(unicodedata.normalize("NFKC", request.question))):
+    phrases = dict.fromkeys(_HAN_PHRASE.findall(to_simplified(unicodedata.normalize("NFKC", request.question))))
+    for phrase in list(phrases)[:MAX_PHRASES]:  # each phrase is compared with every title: bounded work
         if len(phrase) <= 16 and len(_units(phrase)) >= 5 and not cat.topics.is_topic(phrase):
             pid = _reworded_base_title(phrase, cat)
             if pid is not None:
@@ -812,6 +817,8 @@ def by_reworded_phrase(request: Request, cat: Catalogue) -> Resolution | None:
 
 
 _HAN_PHRASE = re.compile(r"[\u4e00-\u9fff]+")
+# A question is at most a few dozen phrases; a pasted page of them is not read for titles past these.
+MAX_PHRASES = 40
 
 
 RESOLVERS = (by_field, by_judge_problem, by_id, by_title, by_shape, by_taiwan_title, by_reworded_phrase)

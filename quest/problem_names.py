@@ -183,7 +183,9 @@ _ZH_WHEN_WORDS = (r"今天|昨天|昨晚|今晚|前天|最近|刚才|刚刚|刚|
                   rf"终于|第[一二三四五六七八九十两\d]+次|(?:在\s*)?(?:{JUDGES})\s*(?:上|里)?|在")
 _ZH_DOING_WORDS = (r"[一二三四五]刷|重做|重写|再做|练习|练|尝试|试着|试|复习|调试|实现|手撕|手写|打卡|学习|研究|分析|"
                    r"解决|完成|挑战|攻克|琢磨|默写|提交|做|写|刷|看|读|debug|一道|这道|那道")
-_ZH_LEAD = r"^(?:(?:{when})\s*)*(?:(?:{doing})(?:完|了|过|一下)*\s*)+"  # "试了一下"
+# Atomic words and possessive repeats: "刚刚" is one word or 刚 + 刚, "在" opens "在力扣上", and a run of such words
+# not followed by a doing word would otherwise be split every possible way (2^n tries on "刚刚刚…？").
+_ZH_LEAD = r"^(?:(?>{when})\s*)*+(?:(?>{doing})(?:完|了|过|一下)*+\s*)++"  # "试了一下"
 ZH_LEAD_IN = re.compile(_ZH_LEAD.format(when=_ZH_WHEN_WORDS, doing=_ZH_DOING_WORDS) + "$", re.I)
 # ...of which these are done to a problem only (reading, learning, analysing are done to books and topics too:
 # "在看算法导论" names no problem): what `quest.title_shapes` skips before a title the base may lack.

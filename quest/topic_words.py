@@ -14,7 +14,8 @@ import re
 from collections.abc import Iterable
 
 from quest.problem_names import _GENERIC, normalize
-from quest.retrieval.tokenize import opencc_converter, tokenize
+from quest.retrieval.mainland_words import tw2sp_keeping_false_friends
+from quest.retrieval.tokenize import tokenize
 
 # Names of techniques, tools and programming notions that students lead with and that the general
 # documents need not spell out. Our own list of common terms (no judge's catalogue), in both languages.
@@ -149,7 +150,7 @@ def mainland_terms(phrase: str) -> str | None:
     if not _HAN.search(phrase):
         return None
     taiwan_words_replaced = _TW_TERMS.sub(lambda m: _TW_TERM_MAP[m.group(0)], phrase)
-    mainland = opencc_converter("tw2sp").convert(taiwan_words_replaced).replace("子串行", "子序列")
+    mainland = tw2sp_keeping_false_friends(taiwan_words_replaced)
     return None if mainland == normalize(phrase) or mainland == phrase else mainland
 
 

@@ -40,11 +40,16 @@ def mainland_words(text: str) -> str:
     if not is_traditional(text):
         return ""
     own = _OWN.sub(lambda m: f" {_OWN_TERMS[m.group(0)]} ", text)  # set apart, so jieba cuts them as words
-    tw2sp = opencc_converter("tw2sp")
-    mainland = "".join(piece if i % 2 else tw2sp.convert(piece) for i, piece in enumerate(_FALSE_FRIEND.split(own)))
+    mainland = tw2sp_keeping_false_friends(own)
     plain = set(tokenize(text))
     added = (t for t in tokenize(mainland) if t not in plain and _HAN.search(t))
     return " ".join(dict.fromkeys(added))
+
+
+def tw2sp_keeping_false_friends(text: str) -> str:
+    """`text` in the mainland's wording (OpenCC tw2sp), its false friends (子序列, 程序, 文件) kept as written."""
+    tw2sp = opencc_converter("tw2sp")
+    return "".join(piece if i % 2 else tw2sp.convert(piece) for i, piece in enumerate(_FALSE_FRIEND.split(text)))
 
 
 def with_mainland_words(question: str) -> str:

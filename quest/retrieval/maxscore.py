@@ -308,8 +308,9 @@ class AllowedRows:
     def mask(self, rows: np.ndarray | None) -> np.ndarray | None:
         if rows is None:
             return None
-        if self._kept is not None and self._kept[0] is rows:
-            return self._kept[1]
+        kept = self._kept  # read once: another thread may replace it between two reads
+        if kept is not None and kept[0] is rows:
+            return kept[1]
         mask = np.zeros(self.size, dtype=bool)
         mask[np.asarray(rows, dtype=np.int64)] = True
         self._kept = (rows, mask)
