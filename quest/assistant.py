@@ -39,7 +39,7 @@ from typing import Any, Protocol
 
 from quest.citations import check_citations
 from quest.context import Context, Source, build_context
-from quest.errors import InputError, LLMError, QuestError
+from quest.errors import InputError, LLMError, QuestError, Stopped
 from quest.events import Done, Event, Held, Notice, Replace, Sources, Thinking, Token
 from quest.i18n import ASSISTANT_TEXT as TEXT
 from quest.i18n import TIER_NAMES
@@ -302,6 +302,9 @@ class Assistant:
                     yield Held(held)
                 if chunk.done:
                     final = dict(chunk.stats)
+        except Stopped as exc:  # the student stopped it: an ordinary end, not a failure worth an INFO line
+            error = exc
+            log.debug("generation stopped by the student")
         except LLMError as exc:
             error = exc
             log.info("generation failed (%s): %s", exc.code, exc)

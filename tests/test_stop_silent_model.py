@@ -7,6 +7,7 @@ the stop. Before the fix the connection stayed open until the first token (here:
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable, Iterator
 
@@ -139,3 +140,19 @@ def test_the_page_going_away_while_the_model_is_silent_closes_its_connection(ser
     views.close()
     assert server.client_closed.wait(WAIT), "the model's connection was not closed when the page went away"
     assert [sent for _when, sent in server.disconnects] == [0]
+
+
+def test_a_stopped_answer_is_logged_at_debug_not_as_a_failure(tmp_path, caplog):
+    fake = FakeOllama().start()
+    try:
+        settings = _settings(fake, tmp_path)
+        assistant = Assistant(settings, FakeRetriever(), build_chat_model(settings))
+        scope = CancelScope()
+        scope.cancel()  # stopped before the model was asked: the stream ends with Stopped
+        with caplog.at_level(logging.DEBUG, logger="quest"), cancellable(scope):
+            list(assistant.ask(tle_request(tier="solution")))
+        lines = [(r.levelno, r.getMessage()) for r in caplog.records if r.name == "quest.assistant"]
+        assert (logging.DEBUG, "generation stopped by the student") in lines
+        assert not [m for level, m in lines if level >= logging.INFO and "generation failed" in m]
+    finally:
+        fake.stop()
