@@ -556,14 +556,14 @@ class Retriever:
         if scope == "general":
             rows = self._allowed(self._general_rows, excluded)
             general = passing(self._rank(rows, k, queries, timings, "general"), "all")
-            lead = self._names_error_first(self._specific_first([c for c in general if c.row in strong], queries,
+            lead = self._error_evidence_first(self._specific_first([c for c in general if c.row in strong], queries,
                                                                 attempt), queries, attempt)
             return finish(lead + [c for c in general if c.row not in strong])
         selected: list[_Candidate] = []
         if scope is None and self.settings.general_lead > 0 and self._general_rows.size:
             rows = self._allowed(self._general_rows, excluded)
             general = passing(self._rank(rows, k, queries, timings, "general"), "all")
-            lead = self._names_error_first(self._specific_first([c for c in general if c.row in strong], queries,
+            lead = self._error_evidence_first(self._specific_first([c for c in general if c.row in strong], queries,
                                                                 attempt), queries, attempt)
             selected = lead[: self.settings.general_lead]
         if scope is not None:
@@ -615,14 +615,16 @@ class Retriever:
                      overview)
         return lead if first is None else [first, *(x for x in lead if x is not first)]
 
-    def _names_error_first(self, lead: list[_Candidate], queries: Sequence[_PartQuery], attempt: _Attempt,
-                           described: bool = True) -> list[_Candidate]:
-        """The first candidate whose chunk holds the exact name the error gives (an exception class, a
-        sanitizer's kind) goes first, one written for the name's language before one that only mentions it:
-        "System.IndexOutOfRangeException" is the C# page's word, and RRF over the question's and the code's weak
-        lists had put Java's and Go's pages first. With `described`, a first candidate that does not hold the
-        name but matches what the question says (verdict words left out, by its windows) at the floor keeps the
-        lead: the student named the cause ("my comparator returns a <= b" over a heap-buffer-overflow report)."""
+    def _error_evidence_first(self, lead: list[_Candidate], queries: Sequence[_PartQuery], attempt: _Attempt,
+                              described: bool = True) -> list[_Candidate]:
+        """What the pasted error says exactly decides the lead. A compiler's diagnostic: the first page
+        written for compile errors (`_compile_error_first`). Otherwise the first candidate whose chunk holds
+        the exact name the error gives (an exception class, a sanitizer's kind) goes first, one written for the
+        name's language before one that only mentions it: "System.IndexOutOfRangeException" is the C# page's
+        word, and RRF over the question's and the code's weak lists had put Java's and Go's pages first. With
+        `described`, a first candidate that does not hold the name but matches what the question says (verdict
+        words left out, by its windows) at the floor keeps the lead: the student named the cause ("my comparator
+        returns a <= b" over a heap-buffer-overflow report)."""
         evidence = attempt.evidence
         if evidence is not None and evidence.compile_error and described:
             return self._compile_error_first(lead)
@@ -683,7 +685,7 @@ class Retriever:
                queries: Sequence[_PartQuery]) -> list[_Candidate]:
         """A named problem's own candidates, then the general ones not among them (one may lead)."""
         rows = {c.row for c in own}
-        general = self._names_error_first([c for c in general if c.row not in rows], queries, attempt,
+        general = self._error_evidence_first([c for c in general if c.row not in rows], queries, attempt,
                                           described=False)
         lead = self._explains_error(own, general, attempt, queries)
         return lead + own + [c for c in general if c not in lead]
