@@ -12,6 +12,13 @@ shuts those sockets down (`shutdown(2)`, which wakes a blocked `recv` at once, u
 the reading thread then sees the connection end, and the server sees the client leave. A read
 that starts after the cancel finds its socket shut down at once.
 
+A read that ends that way raises a read error instead of returning the end of the stream. To the
+HTTP parser an end of stream is the server closing: for a chunked or Content-Length reply that is
+an error anyway, but a reply delimited by the close (no length, as some proxies send) would look
+complete, and a half answer would surface as a broken stream (`StreamBroken`, counted against the
+host) rather than as the stop it was. As an error, every framing ends the same way: the chat
+models see `stop_requested()` and raise `Stopped`.
+
 The hook sits below httpx (in httpcore's network backend, the one place every request of a
 client goes through, reused connections and proxies included), so the `ollama` and `openai`
 clients need no change. A client whose internals do not have that shape is left as it was:
@@ -102,16 +109,21 @@ class _Stream(httpcore.NetworkStream):
     def __init__(self, inner: httpcore.NetworkStream) -> None:
         self._inner = inner
 
-    def _scoped(self) -> contextlib.AbstractContextManager[None]:
-        scope = _current.get()
+    def _scoped(self, scope: CancelScope | None) -> contextlib.AbstractContextManager[None]:
         return scope.using(self._inner.get_extra_info("socket")) if scope is not None else contextlib.nullcontext()
 
     def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
-        with self._scoped():
-            return self._inner.read(max_bytes, timeout)
+        scope = _current.get()
+        with self._scoped(scope):
+            data = self._inner.read(max_bytes, timeout)
+        if not data and scope is not None and scope.cancelled:
+            # The end of the connection is our own shutdown, not the server's: a reply whose body runs
+            # until the server closes (no length, not chunked) must not read it as a complete answer.
+            raise httpcore.ReadError("the model connection was cut because the answer was stopped")
+        return data
 
     def write(self, buffer: bytes, timeout: float | None = None) -> None:
-        with self._scoped():
+        with self._scoped(_current.get()):
             self._inner.write(buffer, timeout)
 
     def close(self) -> None:

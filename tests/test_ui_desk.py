@@ -160,6 +160,46 @@ def test_stop_ends_the_answer_marked_stopped_even_while_the_model_is_silent(tmp_
     )  # fmt: skip
 
 
+def _stop_once_handed_over(script_tail, tmp_path) -> list[TurnView]:
+    """Stream Sources, "Use " and then `script_tail`; once the page has shown "Use " and the worker has
+    handed every event of the tail to the page (which waits out a long interval before showing more),
+    press Stop. Returns the views."""
+    handed_over, release = threading.Event(), threading.Event()
+
+    def script(request):
+        yield Sources(SOURCES)
+        yield Token("Use ")
+        yield from script_tail
+        handed_over.set()  # the worker asks for more only after it queued the tail's last event for the page
+        release.wait(30)  # then the model goes quiet (or has ended)
+
+    fake = FakeAssistant()
+    fake.ask = script
+    control = TurnControl()
+    views = []
+    for view in _desk(fake, tmp_path, stream_interval=3600.0).answer(Request(question="q"), session="s", lang="en",
+                                                                       control=control):  # fmt: skip
+        views.append(view)
+        if view.answer == "Use " and not view.done:
+            assert handed_over.wait(30), "the worker never queued the rest"
+            control.cancel("stop")
+    release.set()
+    assert [v.answer for v in views if v.answer and not v.done] == ["Use "]  # the tail was not shown before the Stop
+    return views
+
+
+def test_stop_keeps_the_pieces_that_arrived_before_it(tmp_path):
+    last = _stop_once_handed_over([Token("a deque")], tmp_path)[-1]
+    assert (last.answer, last.done, last.stopped, last.status_word) == ("Use a deque", True, True, "stopped")
+
+
+def test_stop_after_the_whole_answer_arrived_shows_it_finished(tmp_path):
+    last = _stop_once_handed_over([Token("a deque [1]."), Done(answer="Use a deque [1].", cited=(1,))], tmp_path)[-1]
+    assert (last.answer, last.cited, last.done, last.stopped, last.incomplete, last.status_word) == (
+        "Use a deque [1].", (1,), True, False, False, "done",
+    )  # fmt: skip
+
+
 def test_text_before_a_silence_is_shown_at_the_end_of_the_interval(tmp_path):
     """Tokens skipped by the coalescer are flushed even when no further event comes for a while."""
     release = threading.Event()

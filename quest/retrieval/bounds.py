@@ -12,7 +12,8 @@ at query time. Deleting rows only removes postings, so a stored bound may grow l
 low; a compaction or a delta writes fresh ones. Every segment gets the file when it is written (base,
 delta, compaction); an index written before it has none and is still searched exactly, with cruder bounds
 (`SegmentedBM25._bounder`, `LexicalIndex.weight_bound`). `python -m quest.retrieval.bounds INDEX` adds
-the files to such an index (a new manifest, written last and atomically).
+the files to such an index (a new manifest, written last and atomically), holding the folder's writer
+lock (store.writer_lock) as an update or compaction does, so it waits for one running meanwhile.
 """
 
 from __future__ import annotations
@@ -129,7 +130,14 @@ def add_to_index(folder: Path) -> list[str]:
     from quest.retrieval import store
     from quest.retrieval.index import read_manifest
 
-    manifest = read_manifest(folder)
+    read_manifest(folder)  # no index there: say so, and leave no lock file behind
+    with store.writer_lock(folder):  # an update or compaction must not write the manifest meanwhile
+        return _add_bounds(folder, read_manifest(folder))  # read again: a writer may have changed it meanwhile
+
+
+def _add_bounds(folder: Path, manifest: Any) -> list[str]:
+    from quest.retrieval import store
+
     written, segments = [], []
     for entry in manifest.segments:
         name = file_name(entry.name)
@@ -150,7 +158,11 @@ def main(argv: list[str]) -> None:
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     if len(argv) != 1:
         raise SystemExit("usage: python -m quest.retrieval.bounds INDEX_FOLDER")
-    log.info("written: %s", add_to_index(Path(argv[0])) or "nothing (every segment has its bounds)")
+    try:
+        written = add_to_index(Path(argv[0]))
+    except IndexError_ as exc:
+        raise SystemExit(f"error: {exc}") from None
+    log.info("written: %s", written or "nothing (every segment has its bounds)")
 
 
 if __name__ == "__main__":

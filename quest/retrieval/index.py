@@ -312,8 +312,12 @@ def compact_and_save(index: Index, folder: Path, timings: dict[str, float] | Non
     The same files as the in-memory path; as crash-safe (the manifest naming the new base is written
     last, atomically). `timings` (optional) receives the seconds of each file and phase.
     """
-    clock = _Phases(timings)
     folder.mkdir(parents=True, exist_ok=True)
+    with store.writer_lock(folder):  # no other writer (another process's update, `bounds`) meanwhile
+        return _compact_and_save(index, folder, _Phases(timings), timings)
+
+
+def _compact_and_save(index: Index, folder: Path, clock: _Phases, timings: dict[str, float] | None) -> Index:
     on_disk = _written(folder)
     # A new segment number, also past any the folder's manifest names: its files are never overwritten.
     name = _segment_name(max(int(n[1:]) for n in [*on_disk, *(s.name for s in index.segments)]) + 1)
@@ -381,8 +385,12 @@ def save_index(index: Index, folder: Path, timings: dict[str, float] | None = No
     `timings` (optional) receives the seconds of each phase, for `python -m quest bench`;
     `written`: segments whose files the caller has just written (a streamed compaction).
     """
-    clock = _Phases(timings)
     folder.mkdir(parents=True, exist_ok=True)
+    with store.writer_lock(folder):  # the manifest read below is the one replaced: no other writer meanwhile
+        _save_index(index, folder, _Phases(timings), written)
+
+
+def _save_index(index: Index, folder: Path, clock: _Phases, written: dict[str, SegmentEntry] | None) -> None:
     on_disk = {**_written(folder), **(written or {})}
     clock.lap("read_manifest")
     entries = []

@@ -30,20 +30,35 @@ hashing them would make the load linear again (seconds per GB), so their full SH
 checked by `python -m quest index --verify` (`verify=True`). A bit flip inside a large
 file is the one damage this leaves to `--verify`; truncation, a missing or swapped file and an
 interrupted write are all caught on load.
+
+Writers take the folder's `writer_lock` (an exclusive `flock` on the file `INDEX.writer.lock`
+beside it) around their read-modify-write of the manifest: saving an update, a compaction, and
+`python -m quest.retrieval.bounds`. Without it two of them (say the app saving an update and an operator
+adding bounds) could each read the same manifest, and the second to write would drop the first's
+segments or name files the first had just removed as unreferenced. Readers take no lock: they
+read one complete manifest (it is renamed into place) and the files it names.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import logging
 import os
 import struct
+import threading
 import zipfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
+
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None  # type: ignore[assignment]
 
 from quest.errors import IndexError_
 from quest.retrieval import bounds
@@ -53,6 +68,36 @@ from quest.retrieval.manifest import FileEntry, SegmentEntry
 from quest.retrieval.scopes import RowOrder
 from quest.retrieval.segments import Segment
 from quest.retrieval.sparse import LexicalIndex, stored_weights
+
+log = logging.getLogger(__name__)
+
+LOCK_SUFFIX = ".writer.lock"  # beside the folder (`INDEX.writer.lock`): the folder holds only the index's files
+_held = threading.local()  # the folders this thread holds the lock of (a compaction saves under its own lock)
+
+
+@contextlib.contextmanager
+def writer_lock(folder: Path) -> Iterator[None]:
+    """Hold the index writer lock of `folder` (which must exist): one writer at a time, across processes
+    and threads (each `flock` is on its own open file, so a second thread of this process waits too).
+    Re-entrant in the thread that holds it. Waits as long as the other writer takes, saying so at INFO."""
+    real = folder.resolve()
+    key = str(real)
+    held: set[str] = _held.__dict__.setdefault("folders", set())
+    # Held already by this thread; or no flock (Windows), where one writer at a time is the operator's rule.
+    if key in held or fcntl is None:
+        yield
+        return
+    with real.with_name(real.name + LOCK_SUFFIX).open("a+b") as fh:  # empty; only its lock matters
+        try:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            log.info("waiting for another writer of the index in %s (an update, compaction or bounds run)", folder)
+            fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
+        held.add(key)
+        try:
+            yield
+        finally:
+            held.discard(key)  # closing the file releases the lock
 
 
 def digest(path: Path) -> str:

@@ -13,7 +13,7 @@ import select
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, ClassVar
@@ -136,19 +136,50 @@ class RecordingHandler(BaseHTTPRequestHandler):
             return True
         return False
 
-    def _end_chunked(self) -> None:
-        self.wfile.write(b"0\r\n\r\n")
-        self.wfile.flush()
-
     def _client_gone(self, sent: int) -> None:
         """The client closed the stream after `sent` pieces: record it, and close our side."""
         self.owner.disconnects.append((time.monotonic(), sent))
         self.owner.client_closed.set()
         self.close_connection = True
 
-    def _write_chunk(self, data: bytes) -> None:
-        """One piece of a chunked (Transfer-Encoding: chunked) response, sent at once."""
-        self.wfile.write(f"{len(data):X}\r\n".encode() + data + b"\r\n")
+    def _send_stream(self, content_type: str, head: Sequence[bytes], pieces: Sequence[bytes],
+                     tail: Sequence[bytes]) -> None:
+        """A streamed 200 reply in the owner's `framing`: the `head` pieces at once, then one piece per
+        script item at the model's pace (checkpoints, drop and the client leaving checked before each),
+        then the `tail` pieces."""
+        owner = self.owner
+        self.send_response(200)
+        self.send_header("Content-Type", content_type)
+        if owner.framing == "chunked":
+            self.send_header("Transfer-Encoding", "chunked")
+        elif owner.framing == "length":  # as a buffering proxy sends it: the whole length up front
+            self.send_header("Content-Length", str(sum(len(piece) for part in (head, pieces, tail) for piece in part)))
+        else:  # "close": no length, the body ends when the server closes the connection
+            self.send_header("Connection", "close")
+            self.close_connection = True
+        self.end_headers()
+        sent = 0
+        try:
+            for piece in head:
+                self._write_piece(piece)
+            for piece in owner.paced(pieces):
+                if self._dropped(sent):
+                    return
+                self._write_piece(piece)
+                sent += 1
+            for piece in tail:
+                self._write_piece(piece)
+            if owner.framing == "chunked":
+                self.wfile.write(b"0\r\n\r\n")
+                self.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError, OSError):
+            self._client_gone(sent)
+
+    def _write_piece(self, data: bytes) -> None:
+        """One piece of the body, sent at once (a chunk of its own when the reply is chunked)."""
+        if self.owner.framing == "chunked":
+            data = f"{len(data):X}\r\n".encode() + data + b"\r\n"
+        self.wfile.write(data)
         self.wfile.flush()
 
 
@@ -161,6 +192,10 @@ class FakeServer:
 
     `mode`: "normal"; "stall" sends nothing for `stall_seconds`; "drop" cuts the connection after
     `drop_after` pieces (a protocol may add its own modes).
+
+    `framing`: how a streamed reply's body is delimited: "chunked" (as Ollama and most servers send
+    it), "length" (a Content-Length header, as a proxy that buffers the reply sends it) or "close" (no
+    length: the body ends when the server closes the connection, as some proxies and servers do).
     """
 
     tokens: list[str] = field(default_factory=lambda: list(DEFAULT_TOKENS))
@@ -176,6 +211,7 @@ class FakeServer:
     pause_limit: float = 60.0
     # A checkpoint before the reply itself (no headers yet). `holding` is set whenever a chat waits at one.
     pause_before_reply: bool = False
+    framing: str = "chunked"  # "chunked" | "length" | "close"
 
     thread_name: ClassVar[str] = "fake-server"
     chat_path: ClassVar[str] = "/chat"  # requests whose path ends so are chats
@@ -252,8 +288,12 @@ class FakeServer:
         """`script()` at the model's rate: each piece `delay` after the previous one was due, not
         after it was written, so a busy machine does not stretch the stream as a whole (a model
         server makes its tokens at its own rate, however busy the client that reads them)."""
+        return self.paced(self.script())
+
+    def paced(self, items: Iterable[Any]) -> Iterator[Any]:
+        """`items` at the model's rate (see `paced_script`)."""
         due = time.monotonic()
-        for item in self.script():
+        for item in items:
             if self.delay:
                 due += self.delay
                 time.sleep(max(0.0, due - time.monotonic()))

@@ -1,7 +1,7 @@
 """A fake Ollama: a real HTTP server on 127.0.0.1 (random port, in a thread) speaking the real API.
 
 Endpoints: GET /api/version, GET /api/tags, POST /api/show, POST /api/chat (NDJSON stream in
-chunked transfer encoding, ending with the real final record: done, done_reason,
+chunked transfer encoding, or another `framing`, ending with the real final record: done, done_reason,
 total_duration, load_duration, prompt_eval_count, prompt_eval_duration, eval_count,
 eval_duration, all in nanoseconds; or one JSON object when "stream": false).
 
@@ -12,6 +12,7 @@ It records every request (`requests`, `chat_bodies`) and can be told to:
                       {"error": "model \"x\" not found, try pulling it first"};
 * `mode = "stall"`    send nothing (no headers, no token) for `stall_seconds`;
 * `mode = "drop"`     send `drop_after` tokens, then cut the connection without ending the stream;
+* `framing`           "length" (Content-Length) or "close" (ends at the close) instead of chunked;
 * `tokens`, `delay`   the script of content pieces and the pause before each one;
 * `thinking`          pieces sent first in Ollama's separate `message.thinking` field;
 * `pause_at`          piece counts at which a stream waits for `proceed()` (a test's checkpoint);
@@ -62,9 +63,6 @@ class _Handler(RecordingHandler):
     owner: FakeOllama
     json_content_type = "application/json; charset=utf-8"
 
-    def _chunk(self, payload: dict[str, Any]) -> None:
-        self._write_chunk((json.dumps(payload) + "\n").encode())
-
     # ------------------------------------------------------------------ routes
 
     def do_GET(self) -> None:  # noqa: N802 - http.server names the handlers
@@ -109,25 +107,18 @@ class _Handler(RecordingHandler):
             self._json(200, {"model": model, "created_at": created,
                              "message": {"role": "assistant", "content": text}, "done": True, **owner.final})
             return
-        self.send_response(200)
-        self.send_header("Content-Type", "application/x-ndjson")
-        self.send_header("Transfer-Encoding", "chunked")
-        self.end_headers()
-        sent = 0
-        try:
-            for kind, piece in owner.paced_script():
-                if self._dropped(sent):
-                    return
-                message = {"role": "assistant", "content": piece if kind == "content" else ""}
-                if kind == "thinking":
-                    message["thinking"] = piece
-                self._chunk({"model": model, "created_at": created, "message": message, "done": False})
-                sent += 1
-            self._chunk({"model": model, "created_at": created, "message": {"role": "assistant", "content": ""},
-                         "done": True, **owner.final})
-            self._end_chunked()
-        except (BrokenPipeError, ConnectionResetError, OSError):
-            self._client_gone(sent)
+
+        def record(message: dict[str, Any], **final: Any) -> bytes:
+            return (json.dumps({"model": model, "created_at": created, "message": message, **final}) + "\n").encode()
+
+        pieces = []
+        for kind, piece in owner.script():
+            message = {"role": "assistant", "content": piece if kind == "content" else ""}
+            if kind == "thinking":
+                message["thinking"] = piece
+            pieces.append(record(message, done=False))
+        last = record({"role": "assistant", "content": ""}, done=True, **owner.final)
+        self._send_stream("application/x-ndjson", (), pieces, (last,))
 
 
 def _model_entry(name: str) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 speaking the protocol that vLLM, SGLang, llama.cpp's server and LiteLLM speak.
 
 Endpoints: GET /v1/models; POST /v1/chat/completions, streamed as server-sent events in
-chunked transfer encoding (`data: {chat.completion.chunk}` per piece, the last content chunk
+chunked transfer encoding or another `framing` (`data: {chat.completion.chunk}` per piece, the last content chunk
 with `finish_reason`, an empty-choices chunk carrying `usage` when the request asked for it
 with `stream_options.include_usage`, then `data: [DONE]`), or one JSON object when not
 streaming.
@@ -15,6 +15,7 @@ It records every request (`requests`, `chat_bodies`, each with its headers) and 
 * `mode = "status"`     answer every chat with HTTP `status` (403, 429 with `retry_after`, 500, 503 ...);
 * `mode = "stall"`      send nothing (no headers, no token) for `stall_seconds`;
 * `mode = "drop"`       send `drop_after` pieces, then cut the connection without `[DONE]`;
+* `framing`             "length" (Content-Length) or "close" (ends at the close) instead of chunked;
 * `tokens`, `delay`     the script of content pieces and the pause before each one;
 * `pause_at`            piece counts at which a stream waits for `proceed()`; `pause_before_reply`:
                         a chat waits for it before sending anything (`holding` is set at any checkpoint);
@@ -106,10 +107,6 @@ class _Handler(RecordingHandler):
         key = self.owner.api_key
         return key is None or self.headers.get("Authorization", "") == f"Bearer {key}"
 
-    def _event(self, payload: dict[str, Any] | str) -> None:
-        text = payload if isinstance(payload, str) else json.dumps(payload, ensure_ascii=False)
-        self._write_chunk(f"data: {text}\n\n".encode())
-
     # ------------------------------------------------------------------ routes
 
     def do_GET(self) -> None:  # noqa: N802 - http.server names the handlers
@@ -156,31 +153,25 @@ class _Handler(RecordingHandler):
 
     def _stream(self, model: str, include_usage: bool) -> None:
         owner = self.owner
-        self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream")
-        self.send_header("Transfer-Encoding", "chunked")
-        self.end_headers()
-        sent = 0
 
         def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
             return {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": CREATED, "model": model,
                     "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
 
-        try:
-            self._event(chunk({"role": "assistant", "content": ""}))
-            for kind, piece in owner.paced_script():
-                if self._dropped(sent):
-                    return
-                self._event(chunk({"reasoning_content": piece} if kind == "thinking" else {"content": piece}))
-                sent += 1
-            self._event(chunk({}, "stop"))
-            if include_usage:
-                self._event({"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": CREATED,
-                             "model": model, "choices": [], "usage": owner.usage})
-            self._event("[DONE]")
-            self._end_chunked()
-        except (BrokenPipeError, ConnectionResetError, OSError):
-            self._client_gone(sent)
+        pieces = [_event(chunk({"reasoning_content": piece} if kind == "thinking" else {"content": piece}))
+                  for kind, piece in owner.script()]
+        tail = [_event(chunk({}, "stop"))]
+        if include_usage:
+            tail.append(_event({"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": CREATED,
+                                "model": model, "choices": [], "usage": owner.usage}))
+        tail.append(_event("[DONE]"))
+        self._send_stream("text/event-stream", [_event(chunk({"role": "assistant", "content": ""}))], pieces, tail)
+
+
+def _event(payload: dict[str, Any] | str) -> bytes:
+    """One server-sent event."""
+    text = payload if isinstance(payload, str) else json.dumps(payload, ensure_ascii=False)
+    return f"data: {text}\n\n".encode()
 
 
 def serve_forever(tokens: int, delay: float, slots: int | None = None) -> None:

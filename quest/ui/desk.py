@@ -192,6 +192,19 @@ def _take(inbox: queue.Queue[object], *, drain: bool) -> list[object]:
         return items
 
 
+def _view_after_stop(view: TurnView, taken: list[object], inbox: queue.Queue[object],
+                     wording: StudentWording) -> TurnView:
+    """The last view of an answer the student stopped. The events already received (`taken` and the
+    inbox) came from the model before the stop, since the worker puts nothing once it sees the stop, so
+    they are shown too: an answer that had in fact finished ends as finished, nothing of it lost, and
+    a half answer keeps every piece that arrived; anything else ends marked stopped."""
+    for item in [*taken, *_take(inbox, drain=True)]:
+        if item is _END or isinstance(item, _Failure):
+            break
+        view = apply_event(view, wording.apply(item, view.answer))
+    return view if view.done else dataclasses.replace(view, done=True, incomplete=True, stopped=True)
+
+
 def apply_event(view: TurnView, event: object) -> TurnView:
     """The view after one assistant event."""
     replace = dataclasses.replace
@@ -303,19 +316,19 @@ class HelpDesk:
                 settle = False
                 if not items:  # the interval is over, or a silent poll: a Stop, or show what there is
                     if control.cancelled and not view.done:
-                        yield dataclasses.replace(view, done=True, incomplete=True, stopped=True)
+                        yield _view_after_stop(view, [], inbox, wording)
                         return
                     if dirty:
                         dirty, shown_at = False, self.clock()
                         yield view
                     continue
-                for item in items:
+                for position, item in enumerate(items):
                     if isinstance(item, _Failure):
                         yield dataclasses.replace(view, error=t("internal_error", lang), error_code="internal",
                                                   done=True)  # fmt: skip
                         return
                     if control.cancelled and not view.done:  # also at _END: the worker may have ended for the Stop
-                        yield dataclasses.replace(view, done=True, incomplete=True, stopped=True)
+                        yield _view_after_stop(view, items[position:], inbox, wording)
                         return
                     if item is _END:
                         break
