@@ -310,6 +310,41 @@ def test_stop_or_clear_while_the_answer_waits_in_the_queue_means_it_never_starts
     assert outputs == [(shown, sources_panel_html(session.source_groups(), lang="en"), gr.update())]  # question kept
 
 
+def test_clear_while_a_finished_answer_waits_to_be_shown_leaves_the_diagnostics_empty(tmp_path):
+    """The whole answer (its Done with stats) has reached the page's inbox but is not shown yet when the
+    student presses Clear: the chat is empty, so the diagnostics panel must not show that answer's stats."""
+    from quest.events import Done, Sources, Token
+    from quest.ui.desk import HelpDesk
+    from quest.ui.page import QuestPage
+    from quest.ui.startup import Startup
+
+    handed_over, release = threading.Event(), threading.Event()
+
+    def script(request):
+        yield Sources(())
+        yield Token("Use ")
+        yield Token("a deque.")
+        yield Done(answer="Use a deque.", stats={"retrieval_ms": 12.5})
+        handed_over.set()  # asked for more only after the Done was queued for the page
+        release.wait(30)
+
+    fake = FakeAssistant()
+    fake.ask = script
+    settings = Settings(data_dir=tmp_path, kb_dir=tmp_path / "none", stream_interval=3600.0)
+    page = QuestPage(settings, HelpDesk(settings, Startup.ready(fake)), PROBLEMS)
+    session = Session()
+    page.begin_turn(session)
+    cleared = False
+    for _ in page.stream_answer("Why TLE?", "239", "python", "", "", "", "explain", False, "en", session, None):
+        if not cleared and any("Use " in str(m.get("content")) for m in session.messages()):
+            assert handed_over.wait(30), "the worker never queued the rest"
+            page.clear_chat("", "", "python", "", "", "", "explain", False, "en", session)
+            cleared = True
+    release.set()
+    assert cleared
+    assert (session.messages(), session.last_stats) == ([], {})
+
+
 def test_a_first_visit_restores_nothing_over_what_the_student_typed_meanwhile(tmp_path):
     """The page's load event may land after the student began typing (a busy server): with nothing kept in
     the browser it must leave the chat and the form alone (it used to blank them)."""

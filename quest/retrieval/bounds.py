@@ -22,11 +22,14 @@ import logging
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from quest.errors import IndexError_
+
+if TYPE_CHECKING:  # for the annotation only
+    from quest.retrieval.manifest import Manifest
 
 log = logging.getLogger(__name__)
 
@@ -135,7 +138,7 @@ def add_to_index(folder: Path) -> list[str]:
         return _add_bounds(folder, read_manifest(folder))  # read again: a writer may have changed it meanwhile
 
 
-def _add_bounds(folder: Path, manifest: Any) -> list[str]:
+def _add_bounds(folder: Path, manifest: Manifest) -> list[str]:
     from quest.retrieval import store
 
     written, segments = [], []
@@ -162,6 +165,8 @@ def main(argv: list[str]) -> None:
         written = add_to_index(Path(argv[0]))
     except IndexError_ as exc:
         raise SystemExit(f"error: {exc}") from None
+    except OSError as exc:  # a read-only mount, a folder the user may not write
+        raise SystemExit(f"error: cannot write the index in {argv[0]}: {exc.strerror or exc}") from None
     log.info("written: %s", written or "nothing (every segment has its bounds)")
 
 

@@ -35,13 +35,19 @@ Writers take the folder's `writer_lock` (an exclusive `flock` on the file `INDEX
 beside it) around their read-modify-write of the manifest: saving an update, a compaction, and
 `python -m quest.retrieval.bounds`. Without it two of them (say the app saving an update and an operator
 adding bounds) could each read the same manifest, and the second to write would drop the first's
-segments or name files the first had just removed as unreferenced. Readers take no lock: they
-read one complete manifest (it is renamed into place) and the files it names.
+segments or name files the first had just removed as unreferenced. The lock serialises the
+writes, not the whole load-update-save cycle: a writer that loaded the index before another
+saved still writes a manifest built from what it loaded (last writer wins, consistently).
+Where the file system cannot lock (no `flock` on Windows, some network mounts) or the lock file
+cannot be created (a folder whose parent is not writable), writers go on unlocked after one
+WARNING: one writer at a time is then the operator's rule, as before the lock existed. Readers
+take no lock: they read one complete manifest (it is renamed into place) and the files it names.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import logging
@@ -79,25 +85,63 @@ _held = threading.local()  # the folders this thread holds the lock of (a compac
 def writer_lock(folder: Path) -> Iterator[None]:
     """Hold the index writer lock of `folder` (which must exist): one writer at a time, across processes
     and threads (each `flock` is on its own open file, so a second thread of this process waits too).
-    Re-entrant in the thread that holds it. Waits as long as the other writer takes, saying so at INFO."""
+    Re-entrant in the thread that holds it. Waits as long as the other writer takes, saying so at INFO.
+    Goes on unlocked, with a WARNING, where no lock can be had (see the module's docstring)."""
     real = folder.resolve()
     key = str(real)
-    held: set[str] = _held.__dict__.setdefault("folders", set())
+    held: set[str] | None = getattr(_held, "folders", None)
+    if held is None:
+        held = _held.folders = set()
     # Held already by this thread; or no flock (Windows), where one writer at a time is the operator's rule.
     if key in held or fcntl is None:
         yield
         return
-    with real.with_name(real.name + LOCK_SUFFIX).open("a+b") as fh:  # empty; only its lock matters
-        try:
-            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            log.info("waiting for another writer of the index in %s (an update, compaction or bounds run)", folder)
-            fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
+    fd = _open_lock_file(real.with_name(real.name + LOCK_SUFFIX))
+    if fd is None:
+        yield
+        return
+    try:
+        if not _flock(fd, real):
+            yield
+            return
         held.add(key)
         try:
             yield
         finally:
-            held.discard(key)  # closing the file releases the lock
+            held.discard(key)
+    finally:
+        os.close(fd)  # closing the file releases the lock
+
+
+def _open_lock_file(path: Path) -> int | None:
+    """The lock file's descriptor, opened read-only: `flock` needs no write access, so a lock file left
+    by another user (say an operator's `sudo` run) does not stop the app's own saves."""
+    try:
+        return os.open(path, os.O_RDONLY | os.O_CREAT, 0o666)
+    except OSError as exc:  # a parent folder the app may not write (a bind-mounted index), a read-only mount
+        log.warning("cannot create the index writer lock %s (%s); writing unlocked: run one writer at a time",
+                    path, exc.strerror or exc)
+        return None
+
+
+def _flock(fd: int, folder: Path) -> bool:
+    """Take the exclusive lock on `fd`, waiting for another writer; False where the file system has none."""
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            log.info("waiting for another writer of the index in %s (an update, compaction or bounds run)", folder)
+            fcntl.flock(fd, fcntl.LOCK_EX)
+    except OSError as exc:  # ENOLCK, EOPNOTSUPP: NFS without a lock daemon, some FUSE and SMB mounts
+        if exc.errno not in _NO_LOCKING:
+            raise
+        log.warning("the file system of %s cannot lock (%s); writing unlocked: run one writer at a time",
+                    folder, exc.strerror or exc)
+        return False
+    return True
+
+
+_NO_LOCKING = {errno.ENOLCK, errno.EOPNOTSUPP, errno.ENOSYS, errno.EINVAL}
 
 
 def digest(path: Path) -> str:

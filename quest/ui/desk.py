@@ -196,8 +196,9 @@ def _view_after_stop(view: TurnView, taken: list[object], inbox: queue.Queue[obj
                      wording: StudentWording) -> TurnView:
     """The last view of an answer the student stopped. The events already received (`taken` and the
     inbox) came from the model before the stop, since the worker puts nothing once it sees the stop, so
-    they are shown too: an answer that had in fact finished ends as finished, nothing of it lost, and
-    a half answer keeps every piece that arrived; anything else ends marked stopped."""
+    they are shown too: an answer that had in fact finished ends as finished and a half answer keeps the
+    pieces that arrived; anything else ends marked stopped. (An event the worker was handing over at the
+    very moment of the stop, after its check and after this drain, is not shown: the stop won that race.)"""
     for item in [*taken, *_take(inbox, drain=True)]:
         if item is _END or isinstance(item, _Failure):
             break

@@ -305,8 +305,9 @@ class QuestPage:
                 ask_again = gr.update()
                 if view.request is not None and not emptied:
                     emptied, ask_again = True, ""  # the question was taken: the box is free for the next one
-                if view.done:
-                    session.last_stats = dict(view.stats) if view.request is not None else session.last_stats
+                # Not after Clear: the answer is no longer in the chat, so its stats must not fill the panel.
+                if view.done and view.request is not None and any(turn is record for turn in session.turns):
+                    session.last_stats = dict(view.stats)
                 yield session.messages(), sources_panel_html(session.source_groups(), lang=lang), ask_again
         except Exception:  # HelpDesk turns failures into messages already; this is the last net
             log.exception("the answer handler failed")

@@ -15,6 +15,8 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
+
 from quest.kb.markdown import load_knowledge_base
 from quest.retrieval import bounds, compaction, store
 from quest.retrieval.index import compact_and_save, index_dir_for, load_index, open_index
@@ -151,11 +153,116 @@ def test_bounds_during_a_compaction_waits_then_finds_the_compacted_base(settings
 
 
 def test_a_writer_holding_the_lock_may_save_inside_it(settings, kb_dir):
-    """Re-entrant in the holding thread: a compaction saves its manifest under its own lock."""
+    """Re-entrant in the holding thread: a compaction saves its manifest under its own lock. (In a thread:
+    were it not re-entrant, the nested lock would wait forever and the join would say so.)"""
     folder = _index_without_bounds(settings, kb_dir)
-    with store.writer_lock(folder), store.writer_lock(folder):
-        compacted = compact_and_save(load_index(folder), folder)
-    assert [s.name for s in load_index(folder, verify=True).segments] == [s.name for s in compacted.segments]
+    compacted = []
+
+    def save_inside_the_lock() -> None:
+        with store.writer_lock(folder), store.writer_lock(folder):
+            compacted.append(compact_and_save(load_index(folder), folder))
+
+    writer = threading.Thread(target=save_inside_the_lock, daemon=True)
+    writer.start()
+    writer.join(WAIT)
+    assert not writer.is_alive(), "the nested lock waited for its own holder"
+    assert [s.name for s in load_index(folder, verify=True).segments] == [s.name for s in compacted[0].segments]
+
+
+def _open_flags(path: Path) -> list[int]:
+    """The access mode of every descriptor this process has open on `path` (Linux's /proc)."""
+    modes = []
+    for link in Path("/proc/self/fd").iterdir():
+        try:
+            if Path(os.readlink(link)) == path:
+                flags = int((Path("/proc/self/fdinfo") / link.name).read_text().split("flags:")[1].split()[0], 8)
+                modes.append(flags & os.O_ACCMODE)
+        except OSError:  # a descriptor closed meanwhile
+            continue
+    return modes
+
+
+def test_the_lock_file_is_opened_read_only(tmp_path):
+    """flock needs no write access: a lock file left by another user (an operator's sudo run) must not stop
+    the app's own saves, so it is opened read-only."""
+    folder = tmp_path / "index"
+    folder.mkdir()
+    lock_file = tmp_path / f"index{store.LOCK_SUFFIX}"
+    with store.writer_lock(folder):
+        assert _open_flags(lock_file) == [os.O_RDONLY]
+        assert _flock_would_wait(lock_file)  # and it is a real lock
+    assert _open_flags(lock_file) == []  # released with its descriptor
+    assert not _flock_would_wait(lock_file)
+
+
+def _flock_would_wait(path: Path) -> bool:
+    import fcntl
+
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return False
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)
+
+
+def test_a_lock_file_that_cannot_be_created_leaves_the_writer_unlocked_with_a_warning(tmp_path, caplog):
+    """For the app, a parent folder it may not write (an index folder bind-mounted on its own); here a folder
+    stands where the lock file would go, which fails the same way, since the tests run as root."""
+    folder = tmp_path / "index"
+    folder.mkdir()
+    (tmp_path / f"index{store.LOCK_SUFFIX}").mkdir()
+    entered = []
+    with caplog.at_level(logging.WARNING, logger="quest.retrieval.store"), store.writer_lock(folder):
+        entered.append(True)
+    assert entered == [True]
+    assert [r.getMessage().split(" (")[0] for r in caplog.records] == [
+        f"cannot create the index writer lock {tmp_path / f'index{store.LOCK_SUFFIX}'}"]
+
+
+class _NoLockingFileSystem:
+    """`fcntl` on a mount without working locks (NFS without a lock daemon): flock fails with ENOLCK.
+    Records the calls it got."""
+
+    LOCK_EX, LOCK_NB = 2, 4
+
+    def __init__(self) -> None:
+        self.calls: list[int] = []
+
+    def flock(self, fd: int, operation: int) -> None:
+        import errno
+
+        self.calls.append(operation)
+        raise OSError(errno.ENOLCK, "No locks available")
+
+
+def test_a_file_system_without_locks_saves_unlocked_with_one_warning(settings, kb_dir, monkeypatch, caplog):
+    folder = _index_without_bounds(settings, kb_dir)
+    no_locks = _NoLockingFileSystem()
+    monkeypatch.setattr(store, "fcntl", no_locks)
+    with caplog.at_level(logging.WARNING, logger="quest.retrieval.store"):
+        written = bounds.add_to_index(folder)
+    assert written == ["s000001.bounds.npz", "s000002.bounds.npz"]
+    assert no_locks.calls == [no_locks.LOCK_EX | no_locks.LOCK_NB]
+    assert [r.getMessage() for r in caplog.records] == [
+        f"the file system of {folder.resolve()} cannot lock (No locks available); writing unlocked: "
+        "run one writer at a time"]
+    assert all(s.bounds is not None for s in load_index(folder, verify=True).segments)
+
+
+def test_the_bounds_command_says_when_it_cannot_write_the_index(settings, kb_dir, monkeypatch):
+    """A read-only mount or a folder the user may not write: a one-line error, not a traceback."""
+    folder = _index_without_bounds(settings, kb_dir)
+
+    def write_refused(seg, where):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(bounds, "write_for", write_refused)
+    with pytest.raises(SystemExit) as stopped:
+        bounds.main([str(folder)])
+    assert str(stopped.value) == f"error: cannot write the index in {folder}: Permission denied"
 
 
 def test_the_bounds_command_on_a_folder_without_an_index_says_so(tmp_path):
