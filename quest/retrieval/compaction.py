@@ -34,17 +34,15 @@ from __future__ import annotations
 import json
 import logging
 import struct
-import zipfile
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING
 
 import faiss
 import numpy as np
 
-from quest.retrieval import bounds, store
+from quest.retrieval import bounds, npzfile, store
 from quest.retrieval import dense as dense_module
 from quest.retrieval.chunktable import ChunkTable
 from quest.retrieval.dense import DenseIndex, all_cores
@@ -120,48 +118,8 @@ def _blocks(runs: Sequence[tuple[int, int, int]], limit: int) -> Iterator[tuple[
 # --------------------------------------------------------------------------- archives written as they go
 
 
-class _Archive:
-    """An uncompressed .npz written member by member, as `np.savez` writes it (same zip calls)."""
-
-    def __init__(self, fh: BinaryIO) -> None:
-        self.zip = zipfile.ZipFile(fh, mode="w", compression=zipfile.ZIP_STORED, allowZip64=True)
-
-    def array(self, name: str, values: np.ndarray) -> None:
-        with self.zip.open(f"{name}.npy", "w", force_zip64=True) as member:
-            np.lib.format.write_array(member, np.asanyarray(values), allow_pickle=False)
-
-    @contextmanager
-    def stream(self, name: str, dtype: np.dtype, count: int) -> Iterator[Callable[[np.ndarray], None]]:
-        """A 1-d array of `count` values, written in the blocks passed to the yielded function."""
-        dtype = np.dtype(dtype)
-        header = {"descr": np.lib.format.dtype_to_descr(dtype), "fortran_order": False, "shape": (int(count),)}
-        written = 0
-        with self.zip.open(f"{name}.npy", "w", force_zip64=True) as member:
-            np.lib.format.write_array_header_1_0(member, header)
-
-            def write(block: np.ndarray) -> None:
-                nonlocal written
-                block = np.ascontiguousarray(block, dtype=dtype)
-                member.write(memoryview(block).cast("B"))
-                written += block.size
-
-            yield write
-        if written != count:
-            raise RuntimeError(f"{name}: wrote {written} values, expected {count}")
-
-    def close(self) -> None:
-        self.zip.close()
-
-
-def _archive_writer(fill: Callable[[_Archive], None]) -> Callable[[Path], None]:
-    def write(path: Path) -> None:
-        with path.open("wb") as fh:
-            archive = _Archive(fh)
-            try:
-                fill(archive)
-            finally:
-                archive.close()
-    return write
+_Archive = npzfile.Archive
+_archive_writer = npzfile.writer
 
 
 # --------------------------------------------------------------------------- sparse matrices, term by term

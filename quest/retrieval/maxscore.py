@@ -79,6 +79,12 @@ class Source:
         for name in ("indptr", "indices", "data"):
             object.__setattr__(self, name, np.asarray(getattr(self, name)))
 
+    @property
+    def aligned(self) -> bool:
+        """Whether a list can be binary-searched where it lies (written by npzfile, or in memory): numpy copies
+        an unaligned array whole before every `searchsorted` on it."""
+        return bool(self.indices.flags.aligned)
+
     def span(self, col: int) -> tuple[int, int]:
         if col < 0 or col >= len(self.indptr) - 1:
             return 0, 0
@@ -112,12 +118,13 @@ class _Call:
         return np.asarray(src.order.rows(positions), dtype=np.int64) + src.start
 
     def postings(self, s: int, col: int) -> np.ndarray:
-        """Column `col`'s positions in source `s`, aligned: a mapped, unaligned slice is copied once per call
-        (numpy's searchsorted would copy it on every call anyway)."""
+        """Column `col`'s positions in source `s`, aligned: the stored list itself when it is (npzfile); a mapped,
+        unaligned slice (an index written before) is copied once per call (numpy's searchsorted would copy it on
+        every call anyway)."""
         key = (s, col)
         if key not in self.copies:
             lo, hi = self.sources[s].span(col)
-            found = np.asarray(self.sources[s].indices[lo:hi])
+            found = self.sources[s].indices[lo:hi]
             self.copies[key] = found if found.flags.aligned else np.array(found)
         return self.copies[key]
 
@@ -127,8 +134,8 @@ class _Call:
         lo, hi = src.span(col)
         if hi == lo or positions.size == 0:
             return _EMPTY, _NO_WEIGHTS
-        if (s, col) in self.copies or positions.size * SPARSE_LOOKUP >= hi - lo:
-            hay = self.postings(s, col)
+        if src.aligned or (s, col) in self.copies or positions.size * SPARSE_LOOKUP >= hi - lo:
+            hay = self.postings(s, col)  # aligned: the stored list itself, searched in place
             needles = positions.astype(hay.dtype, copy=False)
             at = np.searchsorted(hay, needles)
             hit = np.flatnonzero(hay[np.minimum(at, hay.size - 1)] == needles)

@@ -21,6 +21,9 @@ content), so writing a delta can never damage the index the current manifest des
 The .npz files are uncompressed zip archives of plain .npy arrays (no pickle), and on load
 each array is memory-mapped where it lies inside the archive (`map_npz`): loading costs the
 same at any size, and only the pages a query reads (the query terms' postings) become resident.
+The postings archives are written by `npzfile`, every array at a 64-byte boundary, so a posting
+list can be binary-searched in place; archives written before by `np.savez` still load (unaligned:
+numpy copies a list before searching it) until the next compaction rewrites them.
 
 Checking on load (`check_file`): every file must exist with exactly the size the manifest
 records, and files up to HASH_ON_LOAD bytes (the manifest-sized metadata: columns, names,
@@ -67,7 +70,7 @@ except ImportError:  # Windows
     fcntl = None  # type: ignore[assignment]
 
 from quest.errors import IndexError_
-from quest.retrieval import bounds
+from quest.retrieval import bounds, npzfile
 from quest.retrieval.chunktable import ChunkTable, decode_record
 from quest.retrieval.dense import DenseIndex
 from quest.retrieval.manifest import FileEntry, SegmentEntry
@@ -236,8 +239,7 @@ def write_deleted(deleted: np.ndarray, folder: Path) -> dict[str, FileEntry]:
 
 
 def _save_arrays(path: Path, **arrays: np.ndarray) -> None:
-    with path.open("wb") as fh:  # np.savez appends ".npz" to a name without it; a file object avoids that
-        np.savez(fh, **arrays)
+    npzfile.save(path, **arrays)  # each array at a 64-byte boundary: binary searches need no copy
 
 
 def _save_array(path: Path, array: np.ndarray) -> None:

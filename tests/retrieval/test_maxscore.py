@@ -57,11 +57,14 @@ def build(docs: list[list[str]], cuts: list[int], orders: list[int], with_bounds
 @given(docs=documents, cuts=st.lists(st.integers(0, 70), max_size=2), orders=st.lists(st.integers(0, 9), min_size=1),
        dead=st.lists(st.integers(0, 69), max_size=20), allowed=st.none() | st.lists(st.integers(0, 69), min_size=1),
        query=st.lists(st.sampled_from([*WORDS, "unknown"]), max_size=8), k=st.integers(1, 80),
-       seed_rows=st.sampled_from([1, 4, 256]), with_bounds=st.booleans(), in_place=st.booleans())
+       seed_rows=st.sampled_from([1, 4, 256]), with_bounds=st.booleans(), in_place=st.booleans(),
+       aligned=st.booleans())
 def test_pruned_bm25_top_k_equals_the_exhaustive_one(always_prune, monkeypatch, docs, cuts, orders, dead, allowed,
-                                                      query, k, seed_rows, with_bounds, in_place):
+                                                      query, k, seed_rows, with_bounds, in_place, aligned):
     monkeypatch.setattr(maxscore, "SEED_ROWS", seed_rows)
     monkeypatch.setattr(maxscore, "SPARSE_LOOKUP", 0 if in_place else 64)  # binary search in place, or on a copy
+    if not aligned:  # as for lists mapped from an index written before npzfile: copies or the hand-made search
+        monkeypatch.setattr(maxscore.Source, "aligned", property(lambda self: False))
     monkeypatch.setattr(maxscore, "STRIDE", 3)
     monkeypatch.setattr(maxscore, "SEED_PER_RESULT", 1)
     segments = build(docs, cuts, orders, with_bounds)
@@ -127,10 +130,12 @@ weights_st = st.dictionaries(st.integers(0, 29).map(str), st.sampled_from([0.05,
 @hyp_settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(weights=st.lists(weights_st, min_size=1, max_size=60), cuts=st.lists(st.integers(0, 60), max_size=2),
        dead=st.lists(st.integers(0, 59), max_size=10), query=weights_st, k=st.integers(1, 70),
-       with_bounds=st.booleans(), in_place=st.booleans())
+       with_bounds=st.booleans(), in_place=st.booleans(), aligned=st.booleans())
 def test_pruned_lexical_top_k_equals_the_exhaustive_one(always_prune, monkeypatch, weights, cuts, dead, query, k,
-                                                        with_bounds, in_place):
+                                                        with_bounds, in_place, aligned):
     monkeypatch.setattr(maxscore, "SPARSE_LOOKUP", 0 if in_place else 64)
+    if not aligned:
+        monkeypatch.setattr(maxscore.Source, "aligned", property(lambda self: False))
     parts, offsets = lexical_segments(weights, cuts, with_bounds)
     deleted = np.zeros(len(weights), dtype=bool)
     deleted[[d for d in dead if d < len(weights)]] = True
