@@ -31,6 +31,7 @@ problem number is never a (LeetCode-numbered) starter problem.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import unicodedata
 from collections import Counter
@@ -1004,6 +1005,8 @@ def retrieve(retriever: Any, p: Plan, *, top_k: int | None = None,
     name = confirmed(list(p.extra.get("weak", ())), doc_problems) if p.problem is None else None
     if name is not None:  # a bare id or a paraphrased title the search agrees with (`quest.weak_names`)
         inside = plan(p.request, retriever, Resolution(name.problem_id, name.rule, name.evidence))
+        # The plan says the search ran twice (the first search's timings), so callers can count its cost.
+        inside = dataclasses.replace(inside, extra={**inside.extra, "confirmed_after": dict(result.timings)})
         return retrieve(retriever, inside, top_k=top_k, signals=signals)
     return with_consensus(p, doc_problems, catalogue_of(retriever)), result
 
