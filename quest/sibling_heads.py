@@ -8,7 +8,8 @@ comma, nothing read them, and the fuzzy title scores (`quest.fuzzy_titles`) foun
 The rule is the head's shape plus one comparison: the question's opening phrase (up to its first colon, comma,
 question mark, bracket or dash) has as many units as a base title — English word stems, Chinese characters, fillers
 left out — and differs from it in exactly one. A slip is not a sibling: an English word a letter or two away from the
-title's ("Parenthesis" for Parentheses) is a typo, and a Chinese title needs six characters (in four, one swapped
+title's ("Parenthesis" for Parentheses) is a typo, a generic word for the title's ("letters" for characters,
+"numbers" for elements) is the same title, and a Chinese title needs six characters (in four, one swapped
 character is as often a synonym: 翻转链表 for 反转链表).
 """
 
@@ -47,6 +48,17 @@ def _slip(a: str, b: str) -> bool:
     return previous[-1] <= 2
 
 
+# Generic words students use for a title's own, word stems as `quest.loose_titles.stem` leaves them:
+# "longest substring without repeating letters" is 3, "top k frequent numbers" is 347. Nouns that name a different
+# structure ("array" / "list": Merge Two Sorted Lists is not Merge Sorted Array) are not swapped here.
+_SAME_WORDS = (frozenset(("character", "letter", "char")),
+               frozenset(("element", "number", "integer", "item", "value", "num", "int")))
+
+
+def _same_word(a: str, b: str) -> bool:
+    return _slip(a, b) or any(a in group and b in group for group in _SAME_WORDS)
+
+
 def swapped_title(units: Sequence[str], titles: Sequence[Sequence[str]]) -> int | None:
     """The index of the title `units` differ from in exactly one unit (not a slip); None if none."""
     han = bool(units) and all(_HAN.match(u) for u in units)
@@ -56,6 +68,6 @@ def swapped_title(units: Sequence[str], titles: Sequence[Sequence[str]]) -> int 
         if len(theirs) != len(units):
             continue
         diff = [(a, b) for a, b in zip(units, theirs, strict=True) if a != b]
-        if len(diff) == 1 and not _slip(*diff[0]):
+        if len(diff) == 1 and not _same_word(*diff[0]):
             return i
     return None
