@@ -29,10 +29,11 @@ CONFIRM_TOP = 5
 MIN_BARE_DIGITS = 2
 
 # A number standing alone: not part of a word, a decimal, a list or range, an expression, a test position or a size.
-_BARE = re.compile(r"(?<![\w.#\[\](){},=<>+\-*/%^:：'\"$])(\d+)(?![\w.,\]\[(){}%^*/+\-=<>:：'\"])")
-_DATA_BEFORE = re.compile(r"(?:[=<>+\-*/%,，:：\[(]|test|case|line|char|input|output|expected|got|returns?|gives?|"
-                          r"is|are|was|be|of|k|n|m|size|length|len|index|at|to|from|about|than|near|只有|输出|输入|预期|返回|结果|"
-                          r"得到|等于|是|为|第|前|后|有|到|用例|测试点|样例|行)\s*$", re.I)
+_BARE = re.compile(r"(?<![\w.#\[\](){},=<>+\-*/%^:：'\"$])(\d+)(?![\w.\]\[(){}%^*/+\-=<>:：'\"]|,\S)")
+_DATA_BEFORE = re.compile(r"(?:[=<>+\-*/%,，:：\[(]|(?<![A-Za-z])(?:test|case|line|char|input|output|expected|got|"
+                          r"returns?|gives?|is|are|was|be|of|k|n|m|size|length|len|index|at|to|from|about|than|near)|"
+                          r"只有|输出|输入|预期|返回|结果|得到|等于|是|为|第|前|后|有|到|用例|测试点|样例|行)\s*$",
+                          re.I)
 _DATA_AFTER = re.compile(r"\s*(?:ms|s\b|mb|kb|gb|%|个|次|位|秒|行|条|组|层|倍|元|号|分|点|题|題|道|ms|bytes?|"
                          r"times?|steps?|elements?|numbers?|items?|nodes?|edges?|cases?|tests?|digits?|lines?|bits?|"
                          r"x\b|\^)", re.I)
