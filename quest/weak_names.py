@@ -23,6 +23,9 @@ from quest.fuzzy_titles import FuzzyTitles
 # every score at 0.6 or more that no exact rule resolved is the labelled problem's, or a sibling title the
 # head-sibling rule reports first ("top k frequent words"); below it, scattered characters ("括号配对（有…" 0.54).
 FUZZY_FLOOR = 0.6
+# A weaker paraphrase counts only when the search puts its problem's document first: "数组里第 k 大的数" (0.49 of
+# 数组中的第K个最大元素), "出现频率最高的 k 个元素" (0.52 of 前 K 个高频元素). Below this, no search makes a name of it.
+FUZZY_FIRST_FLOOR = 0.45
 # The candidate's documents must be among this many top documents (a document and its translation once).
 CONFIRM_TOP = 5
 # A bare number names a problem only when it has this many digits or more: 1-digit numbers are nearly always data.
@@ -44,6 +47,7 @@ class WeakName:
     problem_id: str
     rule: str  # "id" (a bare number) or "title" (a paraphrased title)
     evidence: str  # the number or the question's words that matched the title
+    within: int = CONFIRM_TOP  # the problem's documents must be among this many top documents
 
 
 def bare_ids(question: str, problems: Collection[str]) -> list[WeakName]:
@@ -61,18 +65,20 @@ def bare_ids(question: str, problems: Collection[str]) -> list[WeakName]:
 
 
 def fuzzy_names(question: str, fuzzy: FuzzyTitles, titles: dict[str, str], limit: int = 2) -> list[WeakName]:
-    """The problems whose titles the question paraphrases best, at most `limit` of them."""
+    """The problems whose titles the question paraphrases best, at most `limit` of them; a weaker paraphrase only
+    as the best one, and to be confirmed by the first document alone."""
     out: list[WeakName] = []
-    for match in fuzzy.scores(question, FUZZY_FLOOR):
+    for match in fuzzy.scores(question, FUZZY_FIRST_FLOOR):
+        if match.score < FUZZY_FLOOR and out:
+            break
         pid = titles[match.key]
         if all(w.problem_id != pid for w in out):
-            out.append(WeakName(pid, "title", match.text))
-        if len(out) == limit:
+            out.append(WeakName(pid, "title", match.text, CONFIRM_TOP if match.score >= FUZZY_FLOOR else 1))
+        if len(out) == limit or match.score < FUZZY_FLOOR:
             break
     return out
 
 
-def confirmed(names: list[WeakName], doc_problems: list[str | None], top: int = CONFIRM_TOP) -> WeakName | None:
-    """The first weak name whose problem has a document among the `top` first documents of the search."""
-    head = set(doc_problems[:top])
-    return next((name for name in names if name.problem_id in head), None)
+def confirmed(names: list[WeakName], doc_problems: list[str | None]) -> WeakName | None:
+    """The first weak name whose problem has a document among the first documents of the search (`within`)."""
+    return next((name for name in names if name.problem_id in doc_problems[:name.within]), None)
