@@ -31,6 +31,8 @@ MIN_UNITS = 3
 MIN_HAN_UNITS = 4  # "两数之和" (两 数 和) is in "两个浮点数相加和…": a Chinese title needs four characters
 # Titles whose units cover at most this share of the question's window are not scored past the quick test.
 QUICK_SHARE = 0.5
+# A title is named early; a pasted page is not read for titles past this many characters (bounded work per question).
+MAX_CHARS = 600
 
 
 @dataclass(frozen=True)
@@ -83,7 +85,7 @@ class FuzzyTitles:
 
     def scores(self, question: str, floor: float) -> list[FuzzyMatch]:
         """Every title scoring at least `floor` in one window of `question`, best first."""
-        norm = normalize(self._rewrite(question))
+        norm = normalize(self._rewrite(question[:MAX_CHARS]))
         found = units_of(norm)
         if not found:
             return []

@@ -20,7 +20,7 @@ import pytest
 from quest.plan import Resolution, plan, retrieve
 from quest.request import Request
 from quest.sibling_heads import opening_phrase, swapped_title
-from quest.weak_names import FUZZY_FLOOR, WeakName, bare_ids, confirmed, fuzzy_names
+from quest.weak_names import FUZZY_FIRST_FLOOR, FUZZY_FLOOR, WeakName, bare_ids, confirmed, fuzzy_names
 from tests.fakes.catalogue import resolved as res
 from tests.fakes.retriever import FakeRetriever
 
@@ -48,16 +48,33 @@ def test_the_score_weighs_rare_units_and_their_order(base):
     assert (base.titles[reordered.key], reordered.score) == ("560", 0.9)
 
 
+@pytest.mark.parametrize("question,pid,window", [
+    ("数组里第 k 大的数，用小顶堆维护 k 个元素为什么结果不对", "215", "第 k 大的数,用小顶堆维护 k 个元素"),
+    ("出现频率最高的 k 个元素，我用 Counter.most_common 会超时吗", "347", "频率最高的 k 个元素"),
+])
+def test_a_weaker_paraphrase_must_have_its_problems_document_first(base, question, pid, window):
+    assert fuzzy_names(question, base.fuzzy, base.titles) == [WeakName(pid, "title", window, within=1)]
+    name = WeakName(pid, "title", window, within=1)
+    assert confirmed([name], [pid, None]) == name
+    assert confirmed([name], [None, pid]) is None  # second is not enough for a weaker paraphrase
+
+
 @pytest.mark.parametrize("question", [
-    "ZeroJudge 那題括號配對（有小括號跟中括號），我遇到右括號",  # 括 号 … 有 of 有效的括号, scattered: 0.54
     "两个浮点数相加判断等于 0.3 为什么是 False",  # 两数之和 has three units: too short to score
     "求最大公约数和最小公倍数的小程序，输入什么数字都是浮点数异常",
-    "Python 遞迴跑一跑就出現 RecursionError，說超過最大遞迴深度",
     "Java 陣列只有 Carol 和 Andy 兩個人，我印 people[2] 就出現例外",
 ])
-def test_scattered_title_characters_are_no_weak_name(base, question):
+def test_title_characters_in_an_unrelated_sentence_are_no_weak_name(base, question):
     assert fuzzy_names(question, base.fuzzy, base.titles) == []
-    assert all(m.score < FUZZY_FLOOR for m in base.fuzzy.scores(question, 0.0))
+
+
+@pytest.mark.parametrize("question,pid", [
+    ("ZeroJudge 那題括號配對（有小括號跟中括號），我遇到右括號", "20"),  # 括 号 … 有 of 有效的括号, scattered: 0.54
+    ("Python 遞迴跑一跑就出現 RecursionError，說超過最大遞迴深度", "104"),  # 最大 … 深度 of 二叉树的最大深度
+])
+def test_scattered_title_characters_need_the_problems_document_first(base, question, pid):
+    assert [(n.problem_id, n.within) for n in fuzzy_names(question, base.fuzzy, base.titles)] == [(pid, 1)]
+    assert all(m.score < FUZZY_FLOOR for m in base.fuzzy.scores(question, FUZZY_FIRST_FLOOR))
 
 
 # --------------------------------------------------------------------------- bare ids
