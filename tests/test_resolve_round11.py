@@ -223,3 +223,19 @@ def test_another_judges_problem_named_by_reference_is_reported(base, question, n
 def test_a_judge_without_a_referenced_title_names_nothing(base, question):
     found = res(base, question)
     assert (found.problem_id, found.missing_id) == (None, None)
+
+
+# --------------------------------------------------------------------------- one table of Taiwan's words
+
+
+def test_one_table_of_taiwan_words_serves_the_planner_and_the_search():
+    from quest.retrieval.mainland_words import mainland_words
+    from quest.taiwan_terms import replace_taiwan_terms
+    from quest.topic_words import mainland_terms
+
+    # A word once only in the planner's table (走訪) now reaches the search, and one once only in the search's
+    # (堆疊, 溢位) reaches the planner.
+    assert mainland_words("二元樹的層序走訪用佇列") == "二叉 二叉树 遍历 队列"
+    assert mainland_terms("堆疊溢位") == "栈溢出"
+    assert mainland_terms("二元樹的層序走訪") == "二叉树的层序遍历"
+    assert replace_taiwan_terms("排序的鏈結串列", spaced=True) == " 有序链表 "  # the longest word first
