@@ -9,7 +9,9 @@ by that judge's own scheme, and none of them is a base problem:
 - a numbered problem of a book's collection: "剑指 Offer 17", "剑指Offer II 001", "面试题 17.10"
   (LeetCode hosts them with their own numbers, not the main problem numbers);
 - a PTA or PAT problem by its set and number: "PTA 7-1", "PAT 甲级 1003", "天梯赛 L1-002", "L2-004";
-- a ZeroJudge problem by its letter and number: "ZeroJudge a001", "zj d074".
+- a ZeroJudge problem by its letter and number: "ZeroJudge a001", "zj d074";
+- any other judge's problem referred to by a word for "problem" and its title: "ZeroJudge 那題括號配對",
+  "洛谷上那道题 滑雪", "Codeforces problem called Watermelon" (round 11).
 
 `judge_problem` returns that name as written (the planner reports it as not in the knowledge base). A
 judge's name alone names no problem ("codeforces: I read n into a long long …" may be any problem or
@@ -59,6 +61,28 @@ _PTA = re.compile(r"(?<![A-Za-z0-9])(?:(?:pta|pat|拼题a|团体程序设计天�
 _ZEROJUDGE = re.compile(r"(?<![A-Za-z0-9])(?:zerojudge|zj)\s*[:：#]?\s*[a-q]\d{3}(?![A-Za-z0-9])", re.I)
 
 
+# Another judge's problem referred to by a word for "problem" and its title: "ZeroJudge 那題括號配對", "洛谷上那道
+# 题 滑雪", "Codeforces problem called Watermelon". The judge's name alone still names none; the reference word
+# says one problem of that judge is meant, and its title follows.
+_OTHER_JUDGES = rf"{_JUDGE}|zerojudge|zj|uoj|loj|vijos|openjudge|bzoj"
+_REFERENCED = re.compile(
+    rf"(?<![A-Za-z0-9])(?P<zh>{_OTHER_JUDGES})(?![A-Za-z0-9])\s*(?:上面?|里面?|的)?\s*(?:那|这|一)?\s*[道个]?\s*(?:题目?|題目?)"
+    r"\s*(?:是|叫做?)?\s*[:：「『“]?\s*(?P<zh_title>[\u4e00-\u9fff]{2,12})|"
+    rf"(?<![A-Za-z0-9])(?P<en>{_OTHER_JUDGES})(?![A-Za-z0-9])['’]?s?\s+(?:problem|task)\s+(?:called|named|titled)?\s*"
+    r"[\"“']?(?P<en_title>(?-i:[A-Z][A-Za-z0-9']*(?:\s+(?:[A-Z0-9][A-Za-z0-9']*|of|the|and|in|a))*))", re.I)
+
+
+def _referenced(text: str) -> str | None:
+    """"ZeroJudge 那題括號配對" -> "ZeroJudge 括號配對": the judge and the title after its reference word."""
+    m = _REFERENCED.search(text)
+    if m is None:
+        return None
+    title = _before_sentence(m.group("zh_title") or m.group("en_title") or "")
+    if len(title) < 2 or title.casefold() in VERDICT_WORDS:
+        return None
+    return _tidy(f"{m.group('zh') or m.group('en')} {title}")
+
+
 def judge_problem(question: str) -> str | None:
     """The other judge's or collection's problem `question` names, as written ("SPOJ TEST"); else None."""
     text = unicodedata.normalize("NFKC", question)[:600]
@@ -69,7 +93,7 @@ def judge_problem(question: str) -> str | None:
     for m in _CODE_JUDGE.finditer(text):
         if m.group(1).casefold() not in VERDICT_WORDS:
             return _tidy(m.group(0))
-    return None
+    return _referenced(text)
 
 
 def _before_sentence(name: str) -> str:

@@ -17,7 +17,11 @@ The problem is resolved by small rules, tried in this order; the plan records wh
                  title followed by a sequel marker ("课程表 II", "Two Sum IV") is another problem;
    ``name``      a title the question names after a judge or marker ("力扣 跳跃游戏", 《…》, "题目：",
                  "House Robber - …"; `quest.problem_names`) that no base title matches;
-4. ``consensus`` after searching: most of the top documents come from one problem.
+4. ``id`` / ``title`` confirmed by the search: a bare number that is a base id ("… solution for 239") or a title
+                 paraphrased ("连续子数组和为 K 的方案数" of 560; `quest.fuzzy_titles`) counts when the question's own
+                 words rank that problem's documents among the top five (`quest.weak_names`); the search is then
+                 run again inside the problem;
+5. ``consensus`` after searching: most of the top documents come from one problem.
 
 An id or title that is not in the base is reported (``missing_id``) and never mapped to another
 problem: the search then keeps to general documents, and the question part leaves the judge and
@@ -27,6 +31,7 @@ problem number is never a (LeetCode-numbered) starter problem.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import unicodedata
 from collections import Counter
@@ -34,16 +39,19 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from quest.fuzzy_titles import FuzzyTitles
 from quest.judge import VERDICT_NAMES, JudgeReport, find_verdict, parse
 from quest.judge_problems import judge_problem
 from quest.kb.catalogue import resolve_problem
 from quest.kb.documents import Problem, normalize_problem_id
 from quest.leading_ids import leading_title
-from quest.loose_titles import LooseTitles
+from quest.loose_titles import LooseTitles, stem
 from quest.policy import excluded_kinds
 from quest.problem_names import (
     JUDGES,
+    LEAD_IN_WORDS,
     VERDICT_WORDS,
+    ZH_LEAD_IN_PREFIX,
     NamedTitle,
     as_written,
     longer_title,
@@ -56,9 +64,11 @@ from quest.request import Request
 from quest.retrieval.evidence import error_evidence
 from quest.retrieval.mainland_words import is_traditional, with_mainland_words
 from quest.retrieval.tokenize import to_simplified, tokenize
+from quest.sibling_heads import opening_phrase, swapped_title
 from quest.title_abbreviations import sibling_title, spelled_out
 from quest.title_shapes import Shape, opening, title_shapes
 from quest.topic_words import TopicWords, mainland_terms
+from quest.weak_names import WeakName, bare_ids, confirmed, fuzzy_names
 from quest.zh_numbers import ordinal_ids
 
 RULES = ("field", "id", "title", "name", "consensus", "none")
@@ -185,8 +195,10 @@ class Catalogue:
             if p.title_en:
                 self.slugs[slug(p.title_en)] = pid
         self.loose = LooseTitles(self.shown, skip=self.weak)
+        self.fuzzy = FuzzyTitles(self.shown, skip=self.weak, rewrite=_same_words)
         # Each title's characters or words (`_units`), counted once here rather than per phrase of every question.
         self.title_units = {key: Counter(_units(title)) for key, title in self.shown.items()}
+        self.title_stems = [[stem(u) for u in _units(title)] for title in self.shown.values()]
 
     def get(self, pid: str | None) -> Problem | None:
         return self.problems.get(pid) if pid else None
@@ -358,7 +370,22 @@ def by_id(request: Request, cat: Catalogue) -> Resolution | None:
         found = _id_in(text, cat) if text else None
         if found is not None:
             return found
-    return _zh_ordinal(question, cat)
+    led = without_lead_in(question)
+    found = _id_in(led, cat) if led != question else None  # "做 27. 移除元素 的时候", "Solving 371 Sum of …: …"
+    return found if found is not None else _zh_ordinal(question, cat)
+
+
+_EN_LEAD_IN = re.compile(r"^\s*(?:(?:i\s*(?:'m|am|was)\s+)?(?:" + "|".join(sorted(LEAD_IN_WORDS)) + r")\s+)+", re.I)
+
+
+def without_lead_in(question: str) -> str:
+    """The question without the words before its subject that say when and what the student does ("今天做", "练习",
+    "Doing", "For"): they are no part of a title (round 10), nor of the id label that opens one ("做 27. 移除元素")."""
+    zh = ZH_LEAD_IN_PREFIX.match(question)
+    if zh and zh.group(0).strip():
+        return question[zh.end():]
+    en = _EN_LEAD_IN.match(question)
+    return question[en.end():] if en else question
 
 
 _LEETCODE_BEFORE = re.compile(r"(?:leetcode|lc|力扣|领扣)\s*(?:上的?|的)?\s*$", re.I)
@@ -787,6 +814,12 @@ _NUMBER_WORDS = dict(zip("one two three four five six seven eight nine ten".spli
 _HAN_CHAR = re.compile(r"[\u4e00-\u9fff]")
 
 
+def _same_words(text: str) -> str:
+    """`text` with the words students swap for a title's own read as the title's (个数 → 数量, 不含 → 无, 子字符串 →
+    子串; see `_units`), for the fuzzy title scores."""
+    return _ZH_WITHOUT.sub("无", _ZH_SAME_WORD.sub("数量", text)).replace("子字符串", "子串")
+
+
 def by_judge_problem(request: Request, cat: Catalogue) -> Resolution | None:
     """Another judge's or collection's problem ("SPOJ TEST", "Codeforces Round 900 problem C", "剑指 Offer 17";
     `quest.judge_problems`): not in the base, unless it is named by a base title or imported from there."""
@@ -821,7 +854,26 @@ _HAN_PHRASE = re.compile(r"[\u4e00-\u9fff]+")
 MAX_PHRASES = 40
 
 
-RESOLVERS = (by_field, by_judge_problem, by_id, by_title, by_shape, by_taiwan_title, by_reworded_phrase)
+def by_sibling_head(request: Request, cat: Catalogue) -> Resolution | None:
+    """"top k frequent words: …": the question opens with a base title with one word swapped, its sibling problem,
+    which the base lacks (`quest.sibling_heads`). Tried after every rule that reads a base title, so a title written
+    loosely or reworded is that title first."""
+    head = opening_phrase(opening(unicodedata.normalize("NFKC", request.question)))
+    if head is None:
+        return None
+    head = without_technique(head, cat)  # "kth largest element with quickselect" is 215 and how it was solved
+    mine = [stem(u) for u in _units(head)]
+    at = swapped_title(mine, cat.title_stems)
+    if at is None:
+        return None
+    swapped = next(u for u, theirs in zip(mine, cat.title_stems[at], strict=True) if u != theirs)
+    if squash(swapped) in cat.techniques or (cat.topics is not None and cat.topics.is_technique(swapped)):
+        return None  # "… Quickselect", "… BFS": the title and a technique, not a sibling
+    return Resolution(None, "name", head, missing_id=head)
+
+
+RESOLVERS = (by_field, by_judge_problem, by_id, by_title, by_shape, by_taiwan_title, by_reworded_phrase,
+             by_sibling_head)
 
 
 def resolve(request: Request, cat: Catalogue) -> Resolution:
@@ -881,10 +933,15 @@ def catalogue_of(retriever: Any) -> Catalogue:
     return cat
 
 
-def plan(request: Request, retriever: Any) -> Plan:
-    """Plan a validated request: resolve the problem, parse the error, split the query."""
+def plan(request: Request, retriever: Any, resolution: Resolution | None = None) -> Plan:
+    """Plan a validated request: resolve the problem (unless `resolution` is given), parse the error, split the
+    query."""
     cat = catalogue_of(retriever)
-    resolution = resolve(request, cat)
+    weak: tuple[WeakName, ...] = ()
+    if resolution is None:
+        resolution = resolve(request, cat)
+        if resolution == Resolution():  # no rule named anything: keep the weak names for the search to confirm
+            weak = (*bare_ids(request.question, cat.problems), *fuzzy_names(request.question, cat.fuzzy, cat.titles))
     problem = cat.get(resolution.problem_id)
     report = parse("\n".join(x for x in (request.verdict or "", request.error) if x), request.verdict)
     plain = not request.code.strip() and not request.error.strip() and not request.verdict and not request.history
@@ -909,7 +966,8 @@ def plan(request: Request, retriever: Any) -> Plan:
                        verdict="" if error else verdict_in_long_question(question),
                        code=code[:bound], problem=titles)
     return Plan(request=request, problem=problem, resolution=resolution, report=report, parts=parts,
-                exclude_kinds=excluded_kinds(request.tier), lang=request.answer_lang(), direct=direct)
+                exclude_kinds=excluded_kinds(request.tier), lang=request.answer_lang(), direct=direct,
+                extra={"weak": weak} if weak and not direct else {})
 
 
 def with_consensus(p: Plan, doc_problems: Sequence[str | None], cat: Catalogue) -> Plan:
@@ -943,10 +1001,22 @@ def retrieve(retriever: Any, p: Plan, *, top_k: int | None = None,
         return p, retriever.search(p.request.question, **options)
     result = retriever.search(p.parts.text(), parts=p.parts.as_dict(),
                               general_only=p.resolution.missing_id is not None, **options)
+    doc_problems = _doc_problems(result)
+    name = confirmed(list(p.extra.get("weak", ())), doc_problems) if p.problem is None else None
+    if name is not None:  # a bare id or a paraphrased title the search agrees with (`quest.weak_names`)
+        inside = plan(p.request, retriever, Resolution(name.problem_id, name.rule, name.evidence))
+        # The plan says the search ran twice (the first search's timings), so callers can count its cost.
+        inside = dataclasses.replace(inside, extra={**inside.extra, "confirmed_after": dict(result.timings)})
+        return retrieve(retriever, inside, top_k=top_k, signals=signals)
+    return with_consensus(p, doc_problems, catalogue_of(retriever)), result
+
+
+def _doc_problems(result: Any) -> list[str | None]:
+    """The problem of each document the result ranks, a document and its translation once."""
     seen: dict[str, str | None] = {}
     for hit in result.hits:
         seen.setdefault(_doc_key(hit.chunk.doc_id), hit.chunk.problem_id)
-    return with_consensus(p, list(seen.values()), catalogue_of(retriever)), result
+    return list(seen.values())
 
 
 def _doc_key(doc_id: str) -> str:

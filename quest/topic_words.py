@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from quest.problem_names import _GENERIC, normalize
 from quest.retrieval.mainland_words import tw2sp_keeping_false_friends
 from quest.retrieval.tokenize import tokenize
+from quest.taiwan_terms import replace_taiwan_terms
 
 # Names of techniques, tools and programming notions that students lead with and that the general
 # documents need not spell out. Our own list of common terms (no judge's catalogue), in both languages.
@@ -149,19 +150,9 @@ def mainland_terms(phrase: str) -> str | None:
     plain t2s (`quest.retrieval.tokenize.to_simplified`)."""
     if not _HAN.search(phrase):
         return None
-    taiwan_words_replaced = _TW_TERMS.sub(lambda m: _TW_TERM_MAP[m.group(0)], phrase)
+    taiwan_words_replaced = replace_taiwan_terms(phrase)  # words tw2sp leaves (`quest.taiwan_terms`)
     mainland = tw2sp_keeping_false_friends(taiwan_words_replaced)
     return None if mainland == normalize(phrase) or mainland == phrase else mainland
-
-
-# Taiwan's computing words that tw2sp leaves as they are (our own short list): 鏈結串列 is a linked list, 二元樹 a
-# binary tree, 副程式 a subroutine, 記憶體配置 memory allocation, 走訪 a traversal (遍历), 子字串 a substring (子串,
-# as the titles say it), 子集合 a subset, 實作 to implement, 環狀 circular (环形), and a sorted list or array (排序的
-# 鏈結串列 / 陣列: 有序). tw2sp's own false friend 子序列 → 子串行 is undone: a subsequence stays one.
-_TW_TERM_MAP = {"鏈結串列": "链表", "二元搜尋樹": "二叉搜索树", "二元樹": "二叉树", "副程式": "函数",
-                "記憶體配置": "内存分配", "走訪": "遍历", "子字串": "子串", "子集合": "子集", "實作": "实现",
-                "環狀": "环形", "排序的鏈結串列": "有序链表", "排序的陣列": "有序数组"}
-_TW_TERMS = re.compile("|".join(sorted(_TW_TERM_MAP, key=len, reverse=True)))
 
 
 def _compound_name(phrase: str, tokens: list[str]) -> bool:

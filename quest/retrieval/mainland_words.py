@@ -13,15 +13,8 @@ from __future__ import annotations
 import re
 
 from quest.retrieval.tokenize import opencc_converter, to_simplified, tokenize
+from quest.taiwan_terms import replace_taiwan_terms
 
-# Taiwan's computing words tw2sp leaves as they are or turns into another word (堆疊 → 堆栈, where the base says
-# 栈), as the base says them: our own short list.
-_OWN_TERMS = {
-    "堆疊": "栈", "區段錯誤": "段错误", "費氏數列": "斐波那契数列", "費波那契": "斐波那契",
-    "例外": "异常", "回傳": "返回", "全域": "全局", "區域變數": "局部变量", "標頭檔": "头文件",
-    "鏈結串列": "链表", "二元搜尋樹": "二叉搜索树", "二元樹": "二叉树", "副程式": "函数", "溢位": "溢出",
-}
-_OWN = re.compile("|".join(sorted(map(re.escape, _OWN_TERMS), key=len, reverse=True)))
 # Words tw2sp rewrites although the base uses them as they are: 子序列 (a subsequence) is not 子串行, 程序 (a
 # program) not 进程 (a process), 文件 (a file) not 文档 (a document). They are left out of the conversion.
 FALSE_FRIENDS = ("子序列", "程序", "文件")
@@ -39,7 +32,7 @@ def mainland_words(text: str) -> str:
     space-separated, in order, each once; "" for text in simplified characters or without Chinese."""
     if not is_traditional(text):
         return ""
-    own = _OWN.sub(lambda m: f" {_OWN_TERMS[m.group(0)]} ", text)  # set apart, so jieba cuts them as words
+    own = replace_taiwan_terms(text, spaced=True)  # words tw2sp leaves (`quest.taiwan_terms`), set apart for jieba
     mainland = tw2sp_keeping_false_friends(own)
     plain = set(tokenize(text))
     added = (t for t in tokenize(mainland) if t not in plain and _HAN.search(t))
