@@ -73,7 +73,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         print(json.dumps({
             "query": query, "plan": planned.to_dict(), "verdict": report.verdict, "test": report.test_number,
             "exception": report.exception, "kind": report.kind, "exit_code": report.exit_code, "signal": report.signal,
-            "mode": result.mode, "widened": result.widened, "problem_id": result.problem_id,
+            "mode": result.mode, "widened": result.widened, "weak": result.weak, "problem_id": result.problem_id,
             "embedding_mode": status.embedding_mode, "notices": [*status.notices, *result.notices, *missing],
             "sources": rows, "timings_ms": {k: round(v, 3) for k, v in stages.items()},
         }, ensure_ascii=False, indent=2))
@@ -81,7 +81,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
 
     for notice in (*status.notices, *result.notices):
         print(f"note: {notice}")
-    print(f"mode: {result.mode} ({status.embedding_mode}){' — widened once' if result.widened else ''}; "
+    weak = " — weak: off the question's topic" if result.weak else ""
+    print(f"mode: {result.mode} ({status.embedding_mode}){' — widened once' if result.widened else ''}{weak}; "
           f"verdict: {report.verdict or '-'}{_meaning(report)}")
     print(f"problem: {planned.resolution.describe(lang)}")
     if not rows:
