@@ -192,20 +192,6 @@ _SIGNAL_NAME = re.compile(r"\b(SIG(?:ILL|ABRT|BUS|FPE|KILL|SEGV|PIPE|TERM|XCPU|X
 _WINDOWS_CODE = re.compile(r"(?<![\w-])(?:" + "|".join(
     alternative for code in WINDOWS_STATUS for alternative in (f"0x{code:08x}", str(code - (1 << 32)), str(code))
 ) + r")(?![\w])", re.I)
-# What a verdict line says besides the cause: time, memory, test counters, scores ("321 / 322 testcases passed",
-# "已通过 20/22 个测试用例", "测试点 #10", "得分：90", "29.492ms 4040KiB").
-_NOISE = re.compile(r"\d+(?:\.\d+)?\s*(?:ms|s|sec|kib|kb|mib|mb|gb|%)\b|\d+\s*/\s*\d+|test\s*cases?|testcases|"
-                    r"(?:on|at)?\s*test\s*#?\s*\d+|passed|but took too long|execution time|已?通过的?|个?测试用例|"
-                    r"测试点\s*#?\s*\d*|第\s*\d+\s*(?:个|组)?|得分|score|points?", re.I)
-# Where a test's data starts, on its own line or inside one ("Input: …", "输出 6 期望 0", "output 40 expected 49",
-# "Last Executed Input"): data, not words about what went wrong ("Output file not found" is not data).
-_DUMP = re.compile(r"(?:^|(?<=\W))(?:last executed input|(?:your )?(?:input|output|stdout|stdin|answer)|"
-                   r"expected(?: output)?|got|最后执行的输入|输入|输出|輸入|輸出|"
-                   r"预期结果|預期結果|预期输出|期望输出|预期|期望|标准输出|你的输出)"
-                   r"\s*(?:[:：=]|$|(?=\s*[\[\(\"'\d-])|(?=\s*\w+\s*=))", re.I | re.M)
-_VERDICT_PHRASES_LONGEST = sorted((p for phrases in VERDICT_PHRASES.values() for p in phrases), key=len, reverse=True)
-
-
 def _unsigned32(code: int) -> int:
     return code & 0xFFFFFFFF
 
@@ -273,23 +259,6 @@ def _signal_kind(signal: str | None) -> tuple[str | None, str | None]:
         return kind, verdict
     status = next((kind for name, kind in WINDOWS_STATUS.values() if name == signal), None)
     return (status, "RE") if status else (None, None)
-
-
-def _leftover(text: str) -> str:
-    """What a short judge message says besides its verdict, counters and the test's data ("Output file not found")."""
-    dump = _DUMP.search(text)
-    rest = text[:dump.start()] if dump else text
-    lower = rest.lower()
-    for phrase in _VERDICT_PHRASES_LONGEST:
-        at = lower.find(phrase)
-        while at >= 0:
-            rest = rest[:at] + " " * len(phrase) + rest[at + len(phrase):]
-            lower = rest.lower()
-            at = lower.find(phrase)
-    rest = _NOISE.sub(" ", _ABBREV.sub(" ", rest))
-    words = [w for w in re.findall(r"[^\W\d_][\w.'-]*|[\u4e00-\u9fff]+", rest)]
-    out = " ".join(words)
-    return out if len(re.findall(r"[A-Za-z]{2,}|[\u4e00-\u9fff]{2,}", out)) >= 2 else ""
 
 
 @dataclass(frozen=True)
@@ -469,12 +438,6 @@ def parse(text: str | None, verdict_hint: str | None = None) -> JudgeReport:
         if line:
             f.messages.append(line[:200])
     stated = find_verdict(text)
-    if stated and not f.messages and len(text) <= 400:
-        # A judge's verdict line with words of its own ("Runtime Error 29ms 4040KiB Output file not found"):
-        # those words are the cause; the verdict, timings and the test's data are not.
-        leftover = _leftover(text)
-        if leftover:
-            f.messages.append(leftover[:200])
     hint = verdict_hint.strip().upper() if verdict_hint and verdict_hint.strip().upper() in VERDICTS else None
     verdict = hint or stated or f.inferred or kind_verdict
     seen: set[int] = set()
