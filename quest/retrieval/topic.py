@@ -4,7 +4,7 @@ A verdict says how a submission failed, not why, and every verdict has an overvi
 of those words. So a question that matched the base only on them — "Runtime Error" inside a question
 about a self-hosted judge's "Output file not found", or the bare "Wrong Answer" line pasted under a
 question about a problem the base does not have — cleared the confidence floor on the overview (0.51
-and 0.67 of their bounds, round 10's r10-056 and r10-054) and was shown sources as if the base
+and 0.67 of their bounds, round 10's r10-056 and r10-018) and was shown sources as if the base
 answered it. The retriever asks one more thing of a question that names no problem before it calls the
 result confident (`Retriever._on_topic`): that some shown page matches the question's *topic* words
 at the floor — the question's and the error's words with the verdict phrases and the judge's name taken
