@@ -368,8 +368,8 @@ class Assistant:
                 hits = [_without_long_code(hit, planned.lang) for hit in hits]
             stats.update(retrieval_mode=result.mode, widened=result.widened)
             search_notices = result.notices
-            if result.widened and hits:
-                # Only the lowered floor let these through: say so instead of sounding sure.
+            if result.low_confidence and hits:
+                # Only the lowered floor let these through, or they match only the verdict's words: say so.
                 search_notices = (*search_notices, words["weak_sources"])
         except QuestError as exc:
             log.warning("retrieval failed: %s", exc)

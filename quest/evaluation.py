@@ -227,7 +227,8 @@ def handled_honestly(planned: Any, result: Any, reject_below: float = 0.0) -> bo
     """A no-answer question is handled honestly when it comes back empty or weak, or when the
     student is told the problem they named is not in the base (general material may follow,
     under that notice, as the issue's not-in-base criterion asks)."""
-    return is_low_confidence(result.hits, result.widened, reject_below) or planned.resolution.missing_id is not None
+    return (is_low_confidence(result.hits, result.low_confidence, reject_below)
+            or planned.resolution.missing_id is not None)
 
 
 def mean(values: Iterable[float]) -> float | None:
@@ -409,7 +410,7 @@ def evaluate(retriever: Any, queries: Sequence[EvalQuery], *, modes: Sequence[st
             planned_after, result = retrieve(retriever, planned, top_k=2 * k, signals=MODES[mode])
             ms = (time.perf_counter() - t) * 1000
             ranked = tuple(doc_ids(result.hits)[:k])
-            rejected = is_low_confidence(result.hits, result.widened, reject_below)
+            rejected = is_low_confidence(result.hits, result.low_confidence, reject_below)
             metrics = score_ranking(ranked, query.relevant, k) if query.answerable else {}
             outcomes.append(QueryOutcome(
                 query_id=query.id, mode=mode, ranked=ranked,

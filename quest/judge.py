@@ -145,7 +145,121 @@ KIND_WORDS: dict[str, str] = {
     "deadlock": "deadlock goroutine",
     "abort": "abort SIGABRT assertion",
     "killed": "killed memory limit 内存超限",
+    "illegal-instruction": "illegal instruction SIGILL undefined behavior missing return 未定义行为 没有返回值",
+    "cpu-time-limit": "CPU time limit SIGXCPU 超时",
+    "output-limit": "output limit SIGXFSZ 输出超限",
 }
+
+#: POSIX signals a judge or a shell reports, by number: (name, kind, verdict). A shell's exit code 128 + n and a
+#: negative return code -n (Python's subprocess, Node's child_process) both mean "killed by signal n".
+SIGNALS: dict[int, tuple[str, str | None, str]] = {
+    4: ("SIGILL", "illegal-instruction", "RE"),
+    6: ("SIGABRT", "abort", "RE"),
+    7: ("SIGBUS", "segv", "RE"),
+    8: ("SIGFPE", "division-by-zero", "RE"),
+    9: ("SIGKILL", "killed", "MLE"),
+    11: ("SIGSEGV", "segv", "RE"),
+    13: ("SIGPIPE", None, "RE"),
+    15: ("SIGTERM", None, "RE"),
+    24: ("SIGXCPU", "cpu-time-limit", "TLE"),
+    25: ("SIGXFSZ", "output-limit", "OLE"),
+}
+_SIGNAL_NUMBERS = {name: number for number, (name, _kind, _verdict) in SIGNALS.items()}
+#: Windows' NTSTATUS codes a crashed program exits with (Codeforces, Code::Blocks, CLion, Visual Studio print them as
+#: -1073741819, 3221225477 or 0xC0000005): the unsigned code -> (name, kind).
+WINDOWS_STATUS: dict[int, tuple[str, str]] = {
+    0xC0000005: ("STATUS_ACCESS_VIOLATION", "segv"),
+    0xC00000FD: ("STATUS_STACK_OVERFLOW", "stack-overflow"),
+    0xC0000094: ("STATUS_INTEGER_DIVIDE_BY_ZERO", "division-by-zero"),
+    0xC0000095: ("STATUS_INTEGER_OVERFLOW", "integer-overflow"),
+    0xC000008C: ("STATUS_ARRAY_BOUNDS_EXCEEDED", "index-out-of-range"),
+    0xC000001D: ("STATUS_ILLEGAL_INSTRUCTION", "illegal-instruction"),
+    0xC0000374: ("STATUS_HEAP_CORRUPTION", "heap-corruption"),
+    0xC0000409: ("STATUS_STACK_BUFFER_OVERRUN", "buffer-overflow"),
+}
+# "exit code 139", "exited with code 134", "Process finished with exit code -1073741819 (0xC0000005)",
+# "Process returned -1073741571 (0xC00000FD)", "returned non-zero exit status 1", "Exit code is 3", "退出码 139".
+_EXIT_CODE = re.compile(
+    r"(?:exit(?:ed)?[ _-]?(?:with[ ]+)?(?:error[ ]+)?(?:code|status|value)|return(?:ed)?[ ]+(?:code|value|status)|"
+    r"(?:process|program)[ ]+(?:returned|exited)|exited[ ]+with|return[ ]+code|"
+    r"退出码|退出代码|返回值|結束代碼|结束代码)"
+    r"(?:[ ]+(?:is|of|was)|[ ]*[为是])?[ ]*[:=：]?[ ]*(-?\d{1,10}|0x[0-9a-f]{1,8})\b", re.I)
+# "signal 11", "killed by signal 9", "exited with signal: 6", "Program terminated with signal SIGSEGV".
+_SIGNAL_NUMBER = re.compile(r"\bsignal[ ]*[:=]?[ ]*(\d{1,2})\b", re.I)
+_SIGNAL_NAME = re.compile(r"\b(SIG(?:ILL|ABRT|BUS|FPE|KILL|SEGV|PIPE|TERM|XCPU|XFSZ))\b")
+# NTSTATUS written alone, only the codes above: "0xC0000005", "-1073741819", "3221225477"
+# (an index of -1073741825 is none).
+_WINDOWS_CODE = re.compile(r"(?<![\w-])(?:" + "|".join(
+    alternative for code in WINDOWS_STATUS for alternative in (f"0x{code:08x}", str(code - (1 << 32)), str(code))
+) + r")(?![\w])", re.I)
+def _unsigned32(code: int) -> int:
+    return code & 0xFFFFFFFF
+
+
+def exit_status(text: str) -> tuple[int | None, str | None]:
+    """The exit code a message gives (as a signed number) and the signal or Windows status it means.
+
+    139 -> SIGSEGV (128 + 11), 134 -> SIGABRT, 136 -> SIGFPE, 137 -> SIGKILL, -11 -> SIGSEGV (a negative return
+    code is the signal itself), -1073741819 / 3221225477 / 0xC0000005 -> STATUS_ACCESS_VIOLATION. An explicit
+    signal ("SIGSEGV", "signal 11") wins over what the code would mean. Exit code 1 or 3 is an exit code only.
+    """
+    code: int | None = None
+    m = _EXIT_CODE.search(text)
+    if m:
+        raw = m.group(1)
+        code = int(raw, 16) if raw.lower().startswith("0x") else int(raw)
+    else:
+        w = _WINDOWS_CODE.search(text)
+        if w:
+            code = int(w.group(0), 16) if w.group(0).lower().startswith("0x") else int(w.group(0))
+    if code is not None and _unsigned32(code) in WINDOWS_STATUS:
+        code = _unsigned32(code) - (1 << 32)  # one spelling: the signed number Windows tools print
+    named = _SIGNAL_NAME.search(text)
+    numbered = _SIGNAL_NUMBER.search(text)
+    signal: str | None = None
+    if named:
+        signal = named.group(1)
+    elif numbered and int(numbered.group(1)) in SIGNALS:
+        signal = SIGNALS[int(numbered.group(1))][0]
+    elif code is not None:
+        if _unsigned32(code) in WINDOWS_STATUS:
+            signal = WINDOWS_STATUS[_unsigned32(code)][0]
+        elif 128 < code < 160 and code - 128 in SIGNALS:
+            signal = SIGNALS[code - 128][0]
+        elif -64 < code < 0 and -code in SIGNALS:
+            signal = SIGNALS[-code][0]
+    return code, signal or _shell_signal(text)
+
+
+# What a shell prints when a child dies of a signal (bash, zh_CN and zh_TW included), for a message without a number.
+_SHELL_SIGNALS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p, re.I | re.M), name) for p, name in (
+    (r"segmentation fault|段错误|區段錯誤", "SIGSEGV"),
+    (r"aborted \(core dumped\)|已放弃 \(核心已|中止 \(核心已", "SIGABRT"),
+    (r"floating point exception|浮点数?异常|浮點數?例外", "SIGFPE"),
+    (r"(?:^|:)\s*killed\s*$|已杀死", "SIGKILL"),
+    (r"bus error|总线错误|匯流排錯誤", "SIGBUS"),
+    (r"illegal instruction|非法指令", "SIGILL"),
+))
+
+
+def _shell_signal(text: str) -> str | None:
+    return next((name for pattern, name in _SHELL_SIGNALS if pattern.search(text)), None)
+
+
+def _names_status(line: str) -> bool:
+    """Whether a line gives an exit code, a signal or a Windows status."""
+    return bool(_EXIT_CODE.search(line) or _SIGNAL_NAME.search(line) or _SIGNAL_NUMBER.search(line)
+                or _WINDOWS_CODE.search(line) or _shell_signal(line))
+
+
+def _signal_kind(signal: str | None) -> tuple[str | None, str | None]:
+    """The kind and verdict a signal or Windows status means."""
+    if signal in _SIGNAL_NUMBERS:
+        _name, kind, verdict = SIGNALS[_SIGNAL_NUMBERS[signal]]
+        return kind, verdict
+    status = next((kind for name, kind in WINDOWS_STATUS.values() if name == signal), None)
+    return (status, "RE") if status else (None, None)
+
 
 @dataclass(frozen=True)
 class JudgeReport:
@@ -155,6 +269,8 @@ class JudgeReport:
     lines: tuple[int, ...] = ()  # line numbers in the student's code the message points at
     messages: tuple[str, ...] = ()  # the key diagnostic lines, short
     kind: str | None = None  # what a sanitizer, signal or runtime names, e.g. "heap-buffer-overflow"
+    exit_code: int | None = None  # as printed: 139, 134, 1, -11, -1073741819 (Windows codes always signed)
+    signal: str | None = None  # what the code or the message means: "SIGSEGV", "SIGKILL", "STATUS_STACK_OVERFLOW"
 
     def query_text(self) -> str:
         """The error part of a retrieval query: verdict names, exception, kind, the raw key lines."""
@@ -165,6 +281,8 @@ class JudgeReport:
             parts.append(KIND_WORDS.get(self.kind, self.kind.replace("-", " ")))
         if self.exception:
             parts.append(self.exception)
+        if self.signal and not any(self.signal in p for p in parts):
+            parts.append(self.signal)
         parts.extend(m for m in self.messages[:3] if m != self.exception)
         return "\n".join(parts)
 
@@ -307,10 +425,18 @@ def parse(text: str | None, verdict_hint: str | None = None) -> JudgeReport:
     _read_java_and_csharp(text, f)
     _read_native(text, f)
     kind, kind_verdict, kind_line = _kind(text)
-    if kind and not f.messages:
+    exit_code, signal = exit_status(text)
+    if kind is None and signal is not None:
+        kind, kind_verdict = _signal_kind(signal)
+        kind_line = next((line.strip() for line in text.splitlines() if _names_status(line)), "")
+    if exit_code and f.inferred is None and kind is None:
+        f.inferred = "RE"  # a non-zero status and no signal: main returned non-zero, or an uncaught error
+    if (kind or exit_code) and not f.messages:
         # A bare signal or exit code: keep the words the student pasted (the line that names it,
         # not a prompt the program printed before it died).
-        f.messages.append(kind_line[:200])
+        line = kind_line or next((x.strip() for x in text.splitlines() if _EXIT_CODE.search(x)), "")
+        if line:
+            f.messages.append(line[:200])
     stated = find_verdict(text)
     hint = verdict_hint.strip().upper() if verdict_hint and verdict_hint.strip().upper() in VERDICTS else None
     verdict = hint or stated or f.inferred or kind_verdict
@@ -324,4 +450,6 @@ def parse(text: str | None, verdict_hint: str | None = None) -> JudgeReport:
         lines=unique_lines[:5],
         messages=unique_messages[:5],
         kind=kind,
+        exit_code=exit_code,
+        signal=signal,
     )

@@ -80,6 +80,9 @@ class Settings:
     # nDCG@10 0.884 -> 0.894, general R@5 0.868 -> 0.895, no-answer rejection unchanged; flat
     # from 0.6 down to 0.4, 0.8 slightly lower).
     companion_floor_ratio: float = 0.6
+    # No problem named: hits that cleared the floor only on the question's verdict or the judge's name — no shown
+    # page matches what the question is about — are marked weak (quest/retrieval/topic.py). Ranking is unchanged.
+    topic_gate: bool = True
     widen_factor: float = 3.0  # candidates multiplier for the single widening
     widen_floor_ratio: float = 0.6  # floors multiplied by this when widening
     context_max_chars: int = 6000

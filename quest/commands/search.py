@@ -72,8 +72,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     if args.json:
         print(json.dumps({
             "query": query, "plan": planned.to_dict(), "verdict": report.verdict, "test": report.test_number,
-            "exception": report.exception,
-            "mode": result.mode, "widened": result.widened, "problem_id": result.problem_id,
+            "exception": report.exception, "kind": report.kind, "exit_code": report.exit_code, "signal": report.signal,
+            "mode": result.mode, "widened": result.widened, "weak": result.weak, "problem_id": result.problem_id,
             "embedding_mode": status.embedding_mode, "notices": [*status.notices, *result.notices, *missing],
             "sources": rows, "timings_ms": {k: round(v, 3) for k, v in stages.items()},
         }, ensure_ascii=False, indent=2))
@@ -81,8 +81,9 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
 
     for notice in (*status.notices, *result.notices):
         print(f"note: {notice}")
-    print(f"mode: {result.mode} ({status.embedding_mode}){' — widened once' if result.widened else ''}; "
-          f"verdict: {report.verdict or '-'}{f' ({report.kind})' if report.kind else ''}")
+    weak = " — weak: off the question's topic" if result.weak else ""
+    print(f"mode: {result.mode} ({status.embedding_mode}){' — widened once' if result.widened else ''}{weak}; "
+          f"verdict: {report.verdict or '-'}{_meaning(report)}")
     print(f"problem: {planned.resolution.describe(lang)}")
     if not rows:
         print("No sufficiently relevant sources found." if lang == "en" else "知识库中没有找到足够相关的内容。")
@@ -94,3 +95,11 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
         print(f"     score {row['score']:.3f}  fused {row['fused']:.4f}  {row['scope']}  {signals}  ({row['id']})")
     print("timings: " + ", ".join(f"{k} {v:.1f} ms" for k, v in stages.items()))
     return 0
+
+
+def _meaning(report) -> str:
+    """" (segv, SIGSEGV, exit code 139)": what the parser read beyond the verdict, if anything."""
+    said = [x for x in (report.kind, report.signal) if x]
+    if report.exit_code is not None:
+        said.append(f"exit code {report.exit_code}")
+    return f" ({', '.join(said)})" if said else ""

@@ -44,6 +44,7 @@ from quest.retrieval.index import Index, UpdateReport, open_index
 from quest.retrieval.judge_name import plain_tokens
 from quest.retrieval.sparse import normalized, top_k, top_k_among
 from quest.retrieval.tokenize import tokenize
+from quest.retrieval.topic import TOPIC_PARTS, topic_tokens
 from quest.retrieval.types import Hit, RetrieverStatus, SearchResult, Signal
 from quest.retrieval.within import WithinProblem
 from quest.settings import Settings
@@ -78,6 +79,8 @@ class _PartQuery:
     windows: tuple[tuple[tuple[str, ...], float], ...] = ()
     # The tokens without the judge's name, when the part names it: its confidence (quest.retrieval.judge_name).
     plain: tuple[str, ...] | None = None
+    # What the part is about: its tokens without verdict phrases and the judge's name (quest.retrieval.topic).
+    topic: tuple[str, ...] = ()
 
     def signal_scores(self, signal: str, compute: Callable[[], np.ndarray]) -> np.ndarray:
         if signal not in self.scores:
@@ -94,6 +97,7 @@ class _Candidate:
     fused: float
     signals: dict[str, Signal]
     scope: str
+    dense: float | None = None  # the best cosine similarity, when a dense signal ran
 
 
 _T = TypeVar("_T")
@@ -237,22 +241,22 @@ class Retriever:
         # A verdict a long question names in words (quest.plan) is searched only when nothing else is found.
         backup = [q for q in queries if q.name == "verdict"]
         own = [q for q in queries if q.name != "verdict"] if backup else queries
-        hits = self._attempt(first, own, scope, excluded, top_k, timings)
+        hits, weak = self._attempt(first, own, scope, excluded, top_k, timings)
         widened = False
         if not hits:
             widened = True
             wide = _Attempt(int(s.candidates * s.widen_factor), s.dense_floor * s.widen_floor_ratio,
                             s.bm25_floor * s.widen_floor_ratio, evidence)
-            hits = self._attempt(wide, own, scope, excluded, top_k, timings)
+            hits, weak = self._attempt(wide, own, scope, excluded, top_k, timings)
         if not hits and backup:
-            hits = self._attempt(first, queries, scope, excluded, top_k, timings)
+            hits, weak = self._attempt(first, queries, scope, excluded, top_k, timings)
         hits = self._prefer_lang(hits, lang)
         timings["total"] = (time.perf_counter() - started) * 1000
         has_bm25 = any(q.tokens for q in queries)
         has_dense = any(q.dense is not None or q.lexical for q in queries)
         mode = ("hybrid" if has_bm25 else "dense") if has_dense else "bm25"
         return SearchResult(hits=tuple(hits), mode=mode, widened=widened, timings=timings,
-                            notices=tuple(notices), problem_id=pid)
+                            notices=tuple(notices), problem_id=pid, weak=bool(hits) and weak)
 
     def _part_queries(self, texts: Mapping[str, str], use: frozenset[str], timings: dict[str, float],
                       notices: list[str]) -> list[_PartQuery]:
@@ -265,7 +269,9 @@ class Retriever:
         t = time.perf_counter()
         parts = [_PartQuery(name, tokenize(text) if "bm25" in use else [], 0.0) for name, text in texts.items()]
         parts = [dataclasses.replace(p, bound=self.index.bm25.max_score(p.tokens), windows=self._windows(p),
-                                     plain=plain_tokens(p.tokens)) for p in parts]
+                                     plain=plain_tokens(p.tokens),
+                                     topic=topic_tokens(texts[p.name]) if p.tokens and self.settings.topic_gate else ())
+                 for p in parts]
         timings["tokenize"] = (time.perf_counter() - t) * 1000
         if self.embedder is None or self.index.dense is None or not use & {"dense", "lexical"}:
             return parts
@@ -518,8 +524,10 @@ class Retriever:
         return top_k(q.signal_scores(signal, lambda: model.scores(query)), k, rows)
 
     def _attempt(self, attempt: _Attempt, queries: Sequence[_PartQuery], scope: str | None,
-                 excluded: frozenset[str], top_k: int, timings: dict[str, float]) -> list[Hit]:
-        """One pass: the problem's rows (or only general rows), then the whole base as fill-up.
+                 excluded: frozenset[str], top_k: int, timings: dict[str, float]) -> tuple[list[Hit], bool]:
+        """One pass: the problem's rows (or only general rows), then the whole base as fill-up; the hits and
+        whether they are weak (with no problem named, no shown page matches what the question is about:
+        `_on_topic`).
 
         The floor decides whether the question is answered at all. With no problem named, once a
         hit clears it, hits that clear `companion_floor_ratio` of it fill the rest of the top-k,
@@ -537,20 +545,21 @@ class Retriever:
                 if clears or _clears(bm25n, dense_sim, attempt, ratio * companions):
                     # A plain float: numpy scalars round ~10x slower, and hits are compared and shown as floats.
                     score = float(max(bm25n, dense_sim if dense_sim is not None else 0.0))
-                    out.append(_Candidate(row, round(score, 4), fused, sig, where))
+                    out.append(_Candidate(row, round(score, 4), fused, sig, where, dense_sim))
                     if clears:
                         strong.add(row)
             return out
 
-        def finish(selected: list[_Candidate]) -> list[Hit]:
+        def finish(selected: list[_Candidate]) -> tuple[list[Hit], bool]:
             # Only the chunks shown are decoded: the candidates carry rows, and documents come from the columns.
             lead = [c for c in selected if c.row in strong]
             if not lead:
-                return []
+                return [], False
             shown = _diversify(lead + [c for c in selected if c.row not in strong], top_k,
                                lambda c: table.doc_id(c.row))
+            weak = scope is None and not self._on_topic([c for c in shown if c.row in strong], queries, attempt)
             return [Hit(chunk=table[c.row], score=c.score, fused=c.fused, signals=c.signals, scope=c.scope)
-                    for c in shown]
+                    for c in shown], weak
 
         k = attempt.candidates
         if scope == "general":
@@ -583,6 +592,36 @@ class Retriever:
             seen = {c.row for c in selected}
             selected.extend(c for c in fill if c.row not in seen)
         return finish(selected)
+
+    def _on_topic(self, lead: Sequence[_Candidate], queries: Sequence[_PartQuery], attempt: _Attempt) -> bool:
+        """Whether a shown page that cleared the floor matches what the question is about (quest.retrieval.topic):
+        the dense floor, or the BM25 floor on the topic words of the question or the error (a long question's by
+        their windows) or on the whole question as asked. The code part ranks but is no topic: its identifiers
+        (`nums`, `length`, `return i`) are in every solution. Always True when `topic_gate` is off."""
+        queries = [q for q in queries if q.name in TOPIC_PARTS]
+        judged = [q for q in queries if q.topic or (q.name == "question" and q.tokens)]
+        if not self.settings.topic_gate or not lead or not judged:
+            return True
+        if any(c.dense is not None and c.dense >= attempt.dense_floor for c in lead):
+            return True
+        spans: list[tuple[Sequence[str], float]] = []
+        for q in queries:
+            if q.name == "question" and q.tokens:  # as asked: "what does TLE mean?" is about the verdict
+                whole = q.plain if q.plain is not None else tuple(q.tokens)
+                spans.append((whole, self.index.bm25.max_score(whole)))
+            if q.topic:
+                spans.append((q.topic, self.index.bm25.max_score(q.topic)))
+                if q.name == "question":
+                    spans += self._windows(dataclasses.replace(q, tokens=list(q.topic)))
+        at = np.fromiter((c.row for c in lead), dtype=np.int64, count=len(lead))
+        scored = getattr(self.index.bm25, "scores_for", None)
+        for tokens, bound in spans:
+            if bound <= 0:
+                continue
+            raw = scored(tokens, at) if scored is not None else self.index.bm25.scores(tokens)[at]
+            if max(normalized(float(x), bound) for x in np.asarray(raw).tolist()) >= attempt.bm25_floor:
+                return True
+        return False
 
     def _specific_first(self, lead: list[_Candidate], queries: Sequence[_PartQuery],
                         attempt: _Attempt) -> list[_Candidate]:

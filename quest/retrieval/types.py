@@ -32,6 +32,14 @@ class SearchResult:
     timings: dict[str, float] = field(default_factory=dict)  # stage -> milliseconds
     notices: tuple[str, ...] = ()  # e.g. "embedding model unavailable: BM25 only"
     problem_id: str | None = None
+    # The hits cleared the floor only on words the question is not about (its verdict, the judge's name):
+    # shown as weak, like a widened search's (quest.retrieval.topic).
+    weak: bool = False
+
+    @property
+    def low_confidence(self) -> bool:
+        """Whether the hits are weak matches: only the widened retry found them, or they are off the topic."""
+        return self.widened or self.weak
 
 
 @dataclass(frozen=True)
