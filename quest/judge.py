@@ -183,9 +183,10 @@ _EXIT_CODE = re.compile(
     r"(?:exit(?:ed)?[ _-]?(?:with[ ]+)?(?:error[ ]+)?(?:code|status|value)|return(?:ed)?[ ]+(?:code|value|status)|"
     r"(?:process|program)[ ]+(?:returned|exited)|exited[ ]+with|return[ ]+code|"
     r"退出码|退出代码|返回值|結束代碼|结束代码)"
-    r"(?:[ ]+(?:is|of|was)|[ ]*[为是])?[ ]*[:=：]?[ ]*(-?\d{1,10}|0x[0-9a-f]{1,8})\b", re.I)
+    # One run of spaces may be split only one way (a colon starts the second run), or a missed match backtracks n^2.
+    r"(?:[ ]+(?:is|of|was)|[ ]*[为是])?[ ]*(?:[:=：][ ]*)?(-?\d{1,10}|0x[0-9a-f]{1,8})\b", re.I)
 # "signal 11", "killed by signal 9", "exited with signal: 6", "Program terminated with signal SIGSEGV".
-_SIGNAL_NUMBER = re.compile(r"\bsignal[ ]*[:=]?[ ]*(\d{1,2})\b", re.I)
+_SIGNAL_NUMBER = re.compile(r"\bsignal[ ]*(?:[:=][ ]*)?(\d{1,2})\b", re.I)
 _SIGNAL_NAME = re.compile(r"\b(SIG(?:ILL|ABRT|BUS|FPE|KILL|SEGV|PIPE|TERM|XCPU|XFSZ))\b")
 # NTSTATUS written alone, only the codes above: "0xC0000005", "-1073741819", "3221225477"
 # (an index of -1073741825 is none).
@@ -236,7 +237,7 @@ _SHELL_SIGNALS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p, r
     (r"segmentation fault|段错误|區段錯誤", "SIGSEGV"),
     (r"aborted \(core dumped\)|已放弃 \(核心已|中止 \(核心已", "SIGABRT"),
     (r"floating point exception|浮点数?异常|浮點數?例外", "SIGFPE"),
-    (r"(?:^|:)\s*killed\s*$|已杀死", "SIGKILL"),
+    (r"(?:^|:)[ \t]*killed[ \t]*$|已杀死", "SIGKILL"),  # [ \t], not \s: \s would run across lines, n^2
     (r"bus error|总线错误|匯流排錯誤", "SIGBUS"),
     (r"illegal instruction|非法指令", "SIGILL"),
 ))

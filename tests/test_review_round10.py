@@ -78,3 +78,16 @@ def test_the_mainland_wording_keeps_the_false_friends_as_written():
     assert mainland_terms("我的程式讀檔案很慢，程序和文件都在") == "我的程序读文件很慢，程序和文件都在"
     assert mainland_terms("最長遞增子序列") is None
     assert mainland_terms("二元樹的層序走訪") == "二叉树的层序遍历"
+
+
+@pytest.mark.parametrize("pasted", [
+    "exit code" + " " * 300_000 + "x", "退出码" + " " * 300_000, "signal" + " " * 300_000,
+    "x" + "\n" * 300_000, "a:" + "\r\n" * 150_000], ids=["exit code", "zh", "signal", "newlines", "crlf"])
+def test_exit_code_and_signal_words_followed_by_a_long_run_of_blanks_give_no_exit_code(pasted):
+    # Found reading round 11's change: adjacent space quantifiers (and \s* across lines for "Killed") took seconds
+    # at the error field's 8,000 characters and minutes at these lengths.
+    assert finishes(lambda: parse(pasted))
+    report = parse(pasted)
+    assert (report.exit_code, report.signal) == (None, None)
+    assert (parse("exit code : 139").exit_code, parse("退出码 为 134").exit_code) == (139, 134)
+    assert (parse("killed by signal: 9").signal, parse("Killed\n").signal) == ("SIGKILL", "SIGKILL")
