@@ -3,20 +3,25 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 
 from quest.calibration import (
     Calibration,
+    _choose,
     apply_calibration,
     calibrate,
     load_calibration,
     save_calibration,
 )
-from quest.evaluation import parse_query
+from quest.evaluation import load_queries, parse_query
 from quest.retrieval.embedder import Embeddings
 from quest.retrieval.retriever import build_retriever
+from quest.settings import Settings
 from tests.fakes.embedder import HashingEmbedder
+
+ROOT = Path(__file__).resolve().parents[2]
 
 QUERIES = [
     {"id": "a1", "question": "list.pop(0) is slow in my sliding window", "problem_id": "239", "lang": "en",
@@ -81,3 +86,32 @@ def test_a_broken_calibration_file_is_ignored(settings, tmp_path):
     path.parent.mkdir(parents=True)
     path.write_text("{not json", encoding="utf-8")
     assert load_calibration(tmp_path / "d", "fake-hashing") is None
+
+
+def test_at_equal_recall_the_floor_that_handles_more_no_answer_questions_wins():
+    # (answerable Recall@5, no-answer handled, bm25 floor, dense floor): the shipped tuning split's shape.
+    grid = [(0.973, 0.750, 0.05, None), (0.973, 0.911, 0.10, None), (0.968, 0.946, 0.15, None),
+            (0.973, 0.982, 0.20, None), (0.959, 1.000, 0.25, None)]
+    assert _choose(grid, "bm25-only", 0.9, 278) == Calibration(
+        model="bm25-only", bm25_floor=0.2, dense_floor=None, recall_at_5=0.973, rejection=0.982,
+        target_rejection=0.9, queries=278, met=True)
+
+
+def test_at_equal_recall_and_rejection_the_lowest_floors_win():
+    grid = [(1.0, 1.0, 0.3, 0.6), (1.0, 1.0, 0.2, 0.6), (1.0, 1.0, 0.2, 0.5), (1.0, 0.8, 0.1, 0.4)]
+    chosen = _choose(grid, "m", 0.9, 4)
+    assert (chosen.bm25_floor, chosen.dense_floor, chosen.met) == (0.2, 0.5, True)
+
+
+def test_out_of_reach_target_rejects_as_many_as_possible():
+    grid = [(1.0, 0.5, 0.1, None), (0.6, 0.8, 0.4, None), (0.7, 0.8, 0.3, None)]
+    chosen = _choose(grid, "bm25-only", 0.9, 3)
+    assert (chosen.bm25_floor, chosen.rejection, chosen.recall_at_5, chosen.met) == (0.3, 0.8, 0.7, False)
+
+
+def test_the_shipped_bm25_floor_is_what_calibration_picks_on_the_tuning_split(tmp_path):
+    # The README and the calibration module promise the shipped BM25-only default was calibrated the same way.
+    settings = Settings(kb_dir=ROOT / "knowledge", data_dir=tmp_path, embedding_model="none", show_progress=False)
+    retriever = build_retriever(settings)
+    queries = load_queries(ROOT / "knowledge" / "eval" / "queries.jsonl")
+    assert calibrate(retriever, queries).bm25_floor == Settings().bm25_floor
