@@ -2,9 +2,9 @@
 
 Measures retrieval on the labelled queries (knowledge/eval/queries.jsonl, plus the held-out splits
 heldout.jsonl, heldout-fresh.jsonl, heldout-dec.jsonl, heldout-r4.jsonl, heldout-r5.jsonl, heldout-r6.jsonl,
-heldout-r7.jsonl, dev-r7.jsonl, heldout-r8.jsonl, heldout-r9.jsonl, heldout-r10.jsonl and heldout-r11.jsonl beside
-it, each reported on its own) with whatever embedding model is configured (`--model`; `--model none` for BM25 only).
-Modes that need an embedding model are skipped, with a note, when none loads.
+heldout-r7.jsonl, dev-r7.jsonl, heldout-r8.jsonl, heldout-r9.jsonl, heldout-r10.jsonl, heldout-r11.jsonl and
+heldout-r12.jsonl beside it, each reported on its own) with whatever embedding model is configured (`--model`;
+`--model none` for BM25 only). Modes that need an embedding model are skipped, with a note, when none loads.
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ from quest.settings import Settings
 #: text, mostly Chinese), read and tuned on. `heldout-r8.jsonl` was round 8's unseen set; measured and read that
 #: round, it is a development split now (retired held-out). `heldout-r9.jsonl` was round 9's unseen set; measured that
 #: round, it is a development split now (retired held-out). `heldout-r10.jsonl` was round 10's unseen set; measured that
-#: round, it is a development split now (retired held-out). `heldout-r11.jsonl` is round 11's unseen set (labels from
+#: round, it is a development split now (retired held-out). `heldout-r11.jsonl` was round 11's unseen set; measured that
+#: round, it is a development split now (retired held-out). `heldout-r12.jsonl` is round 12's unseen set (labels from
 #: documents only, no retrieval run while it was written), reported last.
 HELD_OUT_SPLITS = (("held-out", "heldout.jsonl"), ("development (fresh)", "heldout-fresh.jsonl"),
                    ("development (Dec)", "heldout-dec.jsonl"), ("development (round 4)", "heldout-r4.jsonl"),
@@ -36,7 +37,8 @@ HELD_OUT_SPLITS = (("held-out", "heldout.jsonl"), ("development (fresh)", "heldo
                    ("development (round 8, retired held-out)", "heldout-r8.jsonl"),
                    ("development (round 9, retired held-out)", "heldout-r9.jsonl"),
                    ("development (round 10, retired held-out)", "heldout-r10.jsonl"),
-                   ("held-out (round 11)", "heldout-r11.jsonl"))
+                   ("development (round 11, retired held-out)", "heldout-r11.jsonl"),
+                   ("held-out (round 12)", "heldout-r12.jsonl"))
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
