@@ -181,12 +181,13 @@ WINDOWS_STATUS: dict[int, tuple[str, str]] = {
 # "exit code 139", "exited with code 134", "Process finished with exit code -1073741819 (0xC0000005)",
 # "Process returned -1073741571 (0xC00000FD)", "returned non-zero exit status 1", "Exit code is 3", "退出码 139",
 # VS Code's Code Runner "exited with code=3221225477 in 0.4 seconds", Dev-C++'s "Process exited after 0.3 seconds
-# with return value 3221225725", Visual Studio's "已退出，返回值为 -1073741676 (0xc0000094)".
+# with return value 3221225725", Visual Studio's "已退出，返回值为 -1073741676 (0xc0000094)", cargo's "(exit code:
+# 0xc0000005, STATUS_ACCESS_VIOLATION)", GNU time's "Command exited with non-zero status 1".
 # A bare "return value" or "返回值" is a function's result ("函数返回值是 5"), not a process's: it counts only after
 # "with" (Dev-C++) or after a program or process (程序 / 进程 / 已退出).
 _EXIT_CODE = re.compile(
     r"(?:exit(?:ed)?[ _-]?(?:with[ ]+)?(?:error[ ]+)?(?:code|status|value)|return(?:ed)?[ ]+(?:code|status)|"
-    r"with[ ]+return[ ]+value|(?:process|program)[ ]+(?:returned|exited)|exited[ ]+with|"
+    r"with[ ]+return[ ]+value|(?:process|program)[ ]+(?:returned|exited)|exited[ ]+with|non-?zero[ ]+status|"
     r"退出码|退出代码|結束代碼|结束代码|(?:已退出|程序|进程)[，,]?[ ]*返回值)"
     # One run of spaces may be split only one way (a colon starts the second run), or a missed match backtracks n^2.
     r"(?:[ ]+(?:is|of|was)|[ ]*[为是])?[ ]*(?:[:=：][ ]*)?(-?\d{1,10}|0x[0-9a-f]{1,8})\b"
@@ -204,10 +205,12 @@ _WINDOWS_CODE = re.compile(r"(?<![\w-])(?:" + "|".join(
     alternative for code in WINDOWS_STATUS for alternative in (f"0x{code:08x}", str(code - (1 << 32)), str(code))
 ) + r")(?![\w])", re.I)
 # A number that is a place in memory, not a status: "offset 0xC0000005", "address: 0xc0000005", "array[3221225477]",
-# "base+0xC0000005", "Access violation reading location 0xC0000005". Read on the few characters before the number
+# "base+0xC0000005", "Access violation reading location 0xC0000005", AddressSanitizer's "SEGV on unknown address
+# 0xc0000005 (pc 0x...)". Read on the few characters before the number
 # (a bounded window, so the check costs the same for any text).
 _ADDRESS_BEFORE = re.compile(
-    r"(?:\b(?:address|addr|offset|location|pointer|ptr|at|index|idx)\b[ \t]*[:=]?|[\[+])[ \t]*$", re.I)
+    r"(?:\b(?:address|addr|offset|location|pointer|ptr|at|index|idx|pc|[re]?[bs]p|[re]?ip)\b[ \t]*[:=]?|[\[+])"
+    r"[ \t]*$", re.I)
 _ADDRESS_WINDOW = 24
 
 

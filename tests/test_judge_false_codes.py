@@ -20,6 +20,7 @@ from tests.test_review_round10 import finishes
     "offset 0xC0000005",  # a place in memory
     "segfault at address: 0xc0000005",
     "mov eax, [ebp+0xC0000005]",
+    "rip 0xC0000005",  # a register's value
     "the signal 9 ms later",  # a duration
     "I sent the signal 11 times",
 ])
@@ -41,6 +42,15 @@ def test_numbers_that_are_not_exit_codes_or_signals(text):
     ("0x00007FF6B2C41A2D 处(位于 demo.exe 中)引发的异常: 0xC0000005: 读取位置 0x0000000000000000 时发生访问冲突。",
      "RE", "segv", -1073741819, "STATUS_ACCESS_VIOLATION"),
     ("Access violation reading location 0xC0000005.", "RE", "segv", None, None),
+    # AddressSanitizer's faulting address is an address even when it equals a status.
+    ("==31==ERROR: AddressSanitizer: SEGV on unknown address 0xc0000005 (pc 0x55d0c8a1b2c3 bp 0x7ffc sp 0x7ffb T0)",
+     "RE", "segv", None, None),
+    # cargo on Windows and on Linux; GNU time.
+    ("error: process didn't exit successfully: `target\\debug\\sol.exe` (exit code: 0xc0000005, "
+     "STATUS_ACCESS_VIOLATION)", "RE", "segv", -1073741819, "STATUS_ACCESS_VIOLATION"),
+    ("error: process didn't exit successfully: `target/debug/sol` (signal: 11, SIGSEGV: invalid memory reference)",
+     "RE", "segv", None, "SIGSEGV"),
+    ("Command exited with non-zero status 1\n0.01user 0.00system 0:00.01elapsed", "RE", None, 1, None),
     # A process's return value: Dev-C++ says "with return value", Visual Studio (zh) "已退出，返回值为".
     ("Process exited after 1.873 seconds with return value 3221225725", "RE", "stack-overflow", -1073741571,
      "STATUS_STACK_OVERFLOW"),
