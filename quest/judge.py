@@ -94,8 +94,8 @@ _SANITIZER_FRAME = re.compile(r"#\d+ 0x[0-9a-f]+ in .*?[\w.-]+\.(?:c|cc|cpp|cxx)
 # "sol.cpp:9:28: runtime error:" (UBSan) and LeetCode's "Line 9: Char 28: runtime error:".
 _UBSAN_LINE = re.compile(r"(?:[\w/.-]+\.(?:c|cc|cpp|cxx|h):(\d+):\d+|Line (\d+): Char \d+): runtime error:")
 
-# (pattern, kind, verdict): what sanitizers, the C library, signals, exit codes and language
-# runtimes print, in priority order (the first that matches names the kind).
+# (pattern, kind, verdict): what sanitizers, the C library, signal names and language runtimes print, in priority
+# order (the first that matches names the kind).
 _KINDS: tuple[tuple[re.Pattern[str], str, str], ...] = tuple((re.compile(p, re.I), k, v) for p, k, v in (
     (r"AddressSanitizer: heap-use-after-free", "heap-use-after-free", "RE"),
     (r"AddressSanitizer: (?:heap|stack|global)-buffer-overflow", "buffer-overflow", "RE"),
@@ -106,25 +106,26 @@ _KINDS: tuple[tuple[re.Pattern[str], str, str], ...] = tuple((re.compile(p, re.I
     (r"runtime error: signed integer overflow|attempt to (?:add|subtract|multiply) with overflow",
      "integer-overflow", "RE"),
     (r"runtime error: (?:shift exponent|left shift of)", "shift-overflow", "RE"),
-    (r"runtime error: division by zero|integer divide by zero|divide by zero|ZeroDivisionError|"
-     r"SIGFPE|floating point exception|exit code 136|-1073741676|浮点数?异常|浮點數?例外", "division-by-zero", "RE"),
+    (r"runtime error: division by zero|integer divide by zero|divide[ _]by[ _]zero|ZeroDivisionError|"
+     r"SIGFPE|floating point exception|浮点数?异常|浮點數?例外", "division-by-zero", "RE"),
     (r"runtime error: index -?\d+ out of bounds|index out of range|index out of bounds|IndexOutOfRange|"
      r"runtime error: addition of unsigned offset|"  # UBSan on vector[-1] (LeetCode's stl_vector.h line)
-     r"IndexOutOfBounds|list index out of range", "index-out-of-range", "RE"),
+     r"IndexOutOfBounds|list index out of range|ARRAY_BOUNDS_EXCEEDED", "index-out-of-range", "RE"),
     (r"runtime error: (?:load of|member access within|reference binding to) null pointer|"
      r"nil pointer dereference|NullPointerException|NullReferenceException|"
      r"Cannot read propert(?:y|ies) of (?:undefined|null)", "null-pointer", "RE"),
     (r"free\(\): invalid pointer|munmap_chunk\(\): invalid pointer|malloc\(\): corrupted|"
      r"corrupted size vs\. prev_size|free\(\): invalid next size", "heap-corruption", "RE"),
     (r"Maximum call stack size exceeded|StackOverflowError|RecursionError|maximum recursion depth|"
-     r"stack overflow|-1073741571|0xC00000FD|goroutine stack exceeds", "stack-overflow", "RE"),
+     r"stack[ _]overflow|goroutine stack exceeds", "stack-overflow", "RE"),
     (r"all goroutines are asleep - deadlock", "deadlock", "RE"),
-    (r"segmentation fault|SIGSEGV|signal 11\b|段错误|段錯誤|"
-     r"(?:exit|exited with|return|returned|status) (?:code |status )?139\b|"
-     r"-1073741819|0xC0000005", "segv", "RE"),
-    (r"aborted \(core dumped\)|SIGABRT|signal 6\b|(?:已放弃|中止) \(核心已(?:转储|傾印)\)|"
-     r"(?:exit|exited with|return|returned|status) (?:code |status )?134\b", "abort", "RE"),
-    (r"SIGKILL|exit code 137|\bKilled\b|已杀死", "killed", "MLE"),
+    # Visual Studio's "Access violation reading location 0x..." (zh: "读取位置 0x... 时发生访问冲突") and a Windows
+    # judge's "Runtime Error(ACCESS_VIOLATION)".
+    (r"segmentation fault|SIGSEGV|段错误|段錯誤|access[ _]violation|访问冲突", "segv", "RE"),
+    (r"aborted[ \t]+\(core dumped\)|SIGABRT|(?:已放弃|中止) \(核心已(?:转储|傾印)\)", "abort", "RE"),
+    (r"SIGKILL|\bKilled\b|已杀死", "killed", "MLE"),
+    # Exit codes, signal numbers and Windows status codes are not here: exit_status() reads them (with the
+    # context that tells "exit code 139" from "array[139]"), and parse() takes the kind from the signal they mean.
 ))
 
 #: Words the error part of a query adds for each kind, in the knowledge base's own terms (both languages).
@@ -178,23 +179,122 @@ WINDOWS_STATUS: dict[int, tuple[str, str]] = {
     0xC0000409: ("STATUS_STACK_BUFFER_OVERRUN", "buffer-overflow"),
 }
 # "exit code 139", "exited with code 134", "Process finished with exit code -1073741819 (0xC0000005)",
-# "Process returned -1073741571 (0xC00000FD)", "returned non-zero exit status 1", "Exit code is 3", "退出码 139".
+# "Process returned -1073741571 (0xC00000FD)", "returned non-zero exit status 1", "Exit code is 3", "退出码 139",
+# VS Code's Code Runner "exited with code=3221225477 in 0.4 seconds", Dev-C++'s "Process exited after 0.3 seconds
+# with return value 3221225725", Visual Studio's "已退出，返回值为 -1073741676 (0xc0000094)", cargo's "(exit code:
+# 0xc0000005, STATUS_ACCESS_VIOLATION)", GNU time's "Command exited with non-zero status 1".
+# A bare "return value" or "返回值" is a function's result ("函数返回值是 5"), not a process's: it counts only after
+# "with" (Dev-C++) or after a program or process (程序 / 进程 / 已退出).
 _EXIT_CODE = re.compile(
-    r"(?:exit(?:ed)?[ _-]?(?:with[ ]+)?(?:error[ ]+)?(?:code|status|value)|return(?:ed)?[ ]+(?:code|value|status)|"
-    r"(?:process|program)[ ]+(?:returned|exited)|exited[ ]+with|return[ ]+code|"
-    r"退出码|退出代码|返回值|結束代碼|结束代码)"
+    r"(?:exit(?:ed)?[ _-]?(?:with[ ]+)?(?:error[ ]+)?(?:code|status|value)|return(?:ed)?[ ]+(?:code|status)|"
+    r"with[ ]+return[ ]+value|(?:process|program)[ ]+(?:returned|exited)|exited[ ]+with|non-?zero[ ]+status|"
+    r"退出码|退出代码|結束代碼|结束代码|(?:已退出|程序|进程)[，,]?[ ]*返回值)"
     # One run of spaces may be split only one way (a colon starts the second run), or a missed match backtracks n^2.
-    r"(?:[ ]+(?:is|of|was)|[ ]*[为是])?[ ]*(?:[:=：][ ]*)?(-?\d{1,10}|0x[0-9a-f]{1,8})\b", re.I)
-# "signal 11", "killed by signal 9", "exited with signal: 6", "Program terminated with signal SIGSEGV".
-_SIGNAL_NUMBER = re.compile(r"\bsignal[ ]*(?:[:=][ ]*)?(\d{1,2})\b", re.I)
+    r"(?:[ ]+(?:is|of|was)|[ ]*[为是])?[ ]*(?:[:=：][ ]*)?(-?\d{1,10}|0x[0-9a-f]{1,8})\b"
+    # Not a count, a duration, a date or a version: "exited with 2 errors", "return code 2024-01-01". One optional
+    # space before the unit, so the look-ahead reads a bounded number of characters.
+    r"(?![-./:]\d|[ ]?(?:errors?|warnings?|ms|s|secs?|seconds?|minutes?|times)\b|[ ]?(?:个|秒|毫秒|次))", re.I)
+# "signal 11", "killed by signal 9", "exited with signal: 6", "Received signal 8: Floating-point exception";
+# not a duration or a count ("the signal 9 ms later").
+_SIGNAL_NUMBER = re.compile(
+    r"\bsignal[ ]*(?:[:=][ ]*)?(\d{1,2})\b(?![ ]?(?:ms|s|secs?|seconds?|minutes?|times)\b|[ ]?(?:秒|毫秒|次))", re.I)
 _SIGNAL_NAME = re.compile(r"\b(SIG(?:ILL|ABRT|BUS|FPE|KILL|SEGV|PIPE|TERM|XCPU|XFSZ))\b")
 # NTSTATUS written alone, only the codes above: "0xC0000005", "-1073741819", "3221225477"
 # (an index of -1073741825 is none).
 _WINDOWS_CODE = re.compile(r"(?<![\w-])(?:" + "|".join(
     alternative for code in WINDOWS_STATUS for alternative in (f"0x{code:08x}", str(code - (1 << 32)), str(code))
 ) + r")(?![\w])", re.I)
+# A number that is a place in memory, not a status: "offset 0xC0000005", "address: 0xc0000005", "array[3221225477]",
+# "base+0xC0000005", "Access violation reading location 0xC0000005", AddressSanitizer's "SEGV on unknown address
+# 0xc0000005 (pc 0x...)". Read on the few characters before the number
+# (a bounded window, so the check costs the same for any text).
+_ADDRESS_BEFORE = re.compile(
+    r"(?:\b(?:address|addr|offset|location|pointer|ptr|at|index|idx|pc|[re]?[bs]p|[re]?ip)\b[ \t]*[:=]?|[\[+])"
+    r"[ \t]*$", re.I)
+_ADDRESS_WINDOW = 24
+
+
 def _unsigned32(code: int) -> int:
     return code & 0xFFFFFFFF
+
+
+def _number(raw: str) -> int:
+    return int(raw, 16) if raw.lower().startswith("0x") else int(raw)
+
+
+def signal_of_code(code: int | None) -> str | None:
+    """The signal or Windows status an exit code means by itself, or None (exit code 1 or 3 means no signal).
+
+    139 -> SIGSEGV (a shell's 128 + 11), -11 -> SIGSEGV (a negative return code is the signal itself: Python's
+    subprocess, Node's child_process), -1073741819 / 3221225477 -> STATUS_ACCESS_VIOLATION.
+    """
+    if code is None:
+        return None
+    if _unsigned32(code) in WINDOWS_STATUS:
+        return WINDOWS_STATUS[_unsigned32(code)][0]
+    if 128 < code < 160 and code - 128 in SIGNALS:
+        return SIGNALS[code - 128][0]
+    if -64 < code < 0 and -code in SIGNALS:
+        return SIGNALS[-code][0]
+    return None
+
+
+@dataclass(frozen=True)
+class _Status:
+    code: int | None = None
+    signal: str | None = None
+    words: str | None = None  # the message's own words for the signal when the code does not mean it
+    line: str = ""  # the line the code (or else the signal) was read on
+
+
+def _line_at(text: str, pos: int) -> str:
+    start = text.rfind("\n", 0, pos) + 1
+    end = text.find("\n", pos)
+    return text[start:end if end >= 0 else len(text)].strip()
+
+
+def _exit_code(text: str) -> tuple[int | None, int]:
+    """The exit code that tells what happened, and where it was read (-1: nowhere).
+
+    A message may give several ("exit code 0" for the compiler, then "exit code 139" for the run; one line per
+    test). The rule: the first code that means a signal or a Windows status; else the first non-zero code; else
+    the first code (0: no failure). Only when no exit-code phrase gives a number does a Windows status written
+    alone count ("0xC0000374"), and never one in a place that names memory ("offset 0xC0000005", "a[3221225477]").
+    """
+    found = [(_number(m.group(1)), m.start(1)) for m in _EXIT_CODE.finditer(text)]
+    chosen = (next((c for c in found if signal_of_code(c[0])), None) or next((c for c in found if c[0]), None)
+              or (found[0] if found else None))
+    if chosen is None:
+        chosen = next(((_number(w.group(0)), w.start()) for w in _WINDOWS_CODE.finditer(text)
+                       if not _ADDRESS_BEFORE.search(text[max(0, w.start() - _ADDRESS_WINDOW):w.start()])), None)
+    if chosen is None:
+        return None, -1
+    code, pos = chosen
+    if _unsigned32(code) in WINDOWS_STATUS:
+        code = _unsigned32(code) - (1 << 32)  # one spelling: the signed number Windows tools print
+    return code, pos
+
+
+def _read_status(text: str) -> _Status:
+    code, pos = _exit_code(text)
+    named = _SIGNAL_NAME.search(text)
+    numbered = next((m for m in _SIGNAL_NUMBER.finditer(text) if int(m.group(1)) in SIGNALS), None)
+    # An explicit signal ("SIGSEGV", "signal 11") wins over what the code would mean; the shell's words come last.
+    if named:
+        signal, words, at = named.group(1), named.group(1), named.start()
+    elif numbered:
+        signal, words, at = SIGNALS[int(numbered.group(1))][0], numbered.group(0), numbered.start()
+    elif signal_of_code(code):
+        signal, words, at = signal_of_code(code), None, pos
+    else:
+        shell = _shell_signal(text)
+        signal, words, at = (shell[0], shell[1], shell[2]) if shell else (None, None, -1)
+    if signal is not None and signal == signal_of_code(code):
+        words = None  # the code says it: "exit code 139 = SIGSEGV"
+    # The line kept as the message: the one that names the signal when the code does not mean it, else the code's.
+    where = at if words and at >= 0 else (pos if pos >= 0 else at)
+    words = " ".join(words.split())[:40] if words else None  # "signal:    11" as "signal: 11"
+    return _Status(code=code, signal=signal, words=words, line=_line_at(text, where) if where >= 0 else "")
 
 
 def exit_status(text: str) -> tuple[int | None, str | None]:
@@ -203,54 +303,35 @@ def exit_status(text: str) -> tuple[int | None, str | None]:
     139 -> SIGSEGV (128 + 11), 134 -> SIGABRT, 136 -> SIGFPE, 137 -> SIGKILL, -11 -> SIGSEGV (a negative return
     code is the signal itself), -1073741819 / 3221225477 / 0xC0000005 -> STATUS_ACCESS_VIOLATION. An explicit
     signal ("SIGSEGV", "signal 11") wins over what the code would mean. Exit code 1 or 3 is an exit code only.
+    With several exit codes, the one that tells what happened is read (see `_exit_code`).
     """
-    code: int | None = None
-    m = _EXIT_CODE.search(text)
-    if m:
-        raw = m.group(1)
-        code = int(raw, 16) if raw.lower().startswith("0x") else int(raw)
-    else:
-        w = _WINDOWS_CODE.search(text)
-        if w:
-            code = int(w.group(0), 16) if w.group(0).lower().startswith("0x") else int(w.group(0))
-    if code is not None and _unsigned32(code) in WINDOWS_STATUS:
-        code = _unsigned32(code) - (1 << 32)  # one spelling: the signed number Windows tools print
-    named = _SIGNAL_NAME.search(text)
-    numbered = _SIGNAL_NUMBER.search(text)
-    signal: str | None = None
-    if named:
-        signal = named.group(1)
-    elif numbered and int(numbered.group(1)) in SIGNALS:
-        signal = SIGNALS[int(numbered.group(1))][0]
-    elif code is not None:
-        if _unsigned32(code) in WINDOWS_STATUS:
-            signal = WINDOWS_STATUS[_unsigned32(code)][0]
-        elif 128 < code < 160 and code - 128 in SIGNALS:
-            signal = SIGNALS[code - 128][0]
-        elif -64 < code < 0 and -code in SIGNALS:
-            signal = SIGNALS[-code][0]
-    return code, signal or _shell_signal(text)
+    status = _read_status(text)
+    return status.code, status.signal
 
 
-# What a shell prints when a child dies of a signal (bash, zh_CN and zh_TW included), for a message without a number.
+# What a shell prints when a child dies of a signal (bash, zsh, zh_CN and zh_TW included), for a message without a
+# number. bash pads its job status ("Aborted                 (core dumped)"; "12345 Killed      ./a.out"), zsh
+# names the command after it ("zsh: killed     ./a.out").
 _SHELL_SIGNALS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p, re.I | re.M), name) for p, name in (
     (r"segmentation fault|段错误|區段錯誤", "SIGSEGV"),
-    (r"aborted \(core dumped\)|已放弃 \(核心已|中止 \(核心已", "SIGABRT"),
+    (r"aborted[ \t]+\(core dumped\)|已放弃 \(核心已|中止 \(核心已|^zsh: abort\b", "SIGABRT"),
     (r"floating point exception|浮点数?异常|浮點數?例外", "SIGFPE"),
-    (r"(?:^|:)[ \t]*killed[ \t]*$|已杀死", "SIGKILL"),  # [ \t], not \s: \s would run across lines, n^2
+    # [ \t], not \s: \s would run across lines, n^2. Only at a line's start, after a colon or a job's pid.
+    (r"(?:^|:|\d[ ])[ \t]*killed(?=[ \t\r]*$|[ \t]{2})|已杀死", "SIGKILL"),
     (r"bus error|总线错误|匯流排錯誤", "SIGBUS"),
     (r"illegal instruction|非法指令", "SIGILL"),
 ))
 
 
-def _shell_signal(text: str) -> str | None:
-    return next((name for pattern, name in _SHELL_SIGNALS if pattern.search(text)), None)
-
-
-def _names_status(line: str) -> bool:
-    """Whether a line gives an exit code, a signal or a Windows status."""
-    return bool(_EXIT_CODE.search(line) or _SIGNAL_NAME.search(line) or _SIGNAL_NUMBER.search(line)
-                or _WINDOWS_CODE.search(line) or _shell_signal(line))
+def _shell_signal(text: str) -> tuple[str, str, int] | None:
+    """The signal a shell's words name, those words, and where they are."""
+    for pattern, name in _SHELL_SIGNALS:
+        m = pattern.search(text)
+        if m:
+            # As printed, without the colon, pid or padding around it: "Killed", "Aborted (core dumped)".
+            words = " ".join(m.group(0).lstrip(" \t:0123456789").removeprefix("zsh: ").split())
+            return name, words, m.start()
+    return None
 
 
 def _signal_kind(signal: str | None) -> tuple[str | None, str | None]:
@@ -272,6 +353,9 @@ class JudgeReport:
     kind: str | None = None  # what a sanitizer, signal or runtime names, e.g. "heap-buffer-overflow"
     exit_code: int | None = None  # as printed: 139, 134, 1, -11, -1073741819 (Windows codes always signed)
     signal: str | None = None  # what the code or the message means: "SIGSEGV", "SIGKILL", "STATUS_STACK_OVERFLOW"
+    # The message's own words for the signal when the exit code does not mean it ("Segmentation fault", "Killed",
+    # "signal 11", "SIGFPE"); None when the code says it (exit code 139) or there is no signal.
+    signal_words: str | None = None
 
     def query_text(self) -> str:
         """The error part of a retrieval query: verdict names, exception, kind, the raw key lines."""
@@ -426,16 +510,17 @@ def parse(text: str | None, verdict_hint: str | None = None) -> JudgeReport:
     _read_java_and_csharp(text, f)
     _read_native(text, f)
     kind, kind_verdict, kind_line = _kind(text)
-    exit_code, signal = exit_status(text)
+    status = _read_status(text)
+    exit_code, signal = status.code, status.signal
     if kind is None and signal is not None:
         kind, kind_verdict = _signal_kind(signal)
-        kind_line = next((line.strip() for line in text.splitlines() if _names_status(line)), "")
+        kind_line = status.line
     if exit_code and f.inferred is None and kind is None:
         f.inferred = "RE"  # a non-zero status and no signal: main returned non-zero, or an uncaught error
     if (kind or exit_code) and not f.messages:
         # A bare signal or exit code: keep the words the student pasted (the line that names it,
         # not a prompt the program printed before it died).
-        line = kind_line or next((x.strip() for x in text.splitlines() if _EXIT_CODE.search(x)), "")
+        line = kind_line or status.line
         if line:
             f.messages.append(line[:200])
     stated = find_verdict(text)
@@ -453,4 +538,5 @@ def parse(text: str | None, verdict_hint: str | None = None) -> JudgeReport:
         kind=kind,
         exit_code=exit_code,
         signal=signal,
+        signal_words=status.words,
     )

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from quest.context import Context
+from quest.judge import signal_of_code
 from quest.kb.documents import Problem
 from quest.policy import MAX_CODE_LINES
 from quest.request import Request, Turn
@@ -126,7 +127,7 @@ WORDS = {
         "sources": "Sources (cite as [n]):", "no_sources": "Sources: none were found. Say that the knowledge base "
         "does not cover this, and answer only what follows from the student's own material.",
         "verdict": "Judge verdict (parsed)", "test": "test", "line": "line", "exception": "exception",
-        "exit_code": "exit code",
+        "exit_code": "exit code", "signal_from": "signal {signal} (from '{words}')",
         "key_lines": "The code is long; only its key lines are shown (with their line numbers).",
         "ask": "Answer the student's question above, following the rules. Cite sources as [n].",
         "no_question": "(no question: explain the verdict for this code)",
@@ -137,6 +138,7 @@ WORDS = {
         "sources": "资料（引用时写 [n]）：", "no_sources": "资料：没有找到相关资料。请说明知识库没有覆盖这个问题，"
         "只回答能从同学自己的材料中得出的内容。",
         "verdict": "评测结果（解析）", "test": "测试点", "line": "行", "exception": "异常", "exit_code": "退出码",
+        "signal_from": "信号 {signal}（来自“{words}”）",
         "key_lines": "代码较长，下面只给出关键行（保留原行号）。",
         "ask": "请按照规则回答上面同学的问题，引用资料时写 [n]。",
         "no_question": "（没有提问：请解释这段代码的评测结果）",
@@ -162,11 +164,19 @@ def _verdict_line(report: Any, lang: str) -> str:
         parts.append(f"{w['line']} " + ", ".join(str(n) for n in lines[:5]))
     if getattr(report, "exception", None):
         parts.append(f"{w['exception']} {report.exception}")
-    # What a bare number means ("exit code 139" = SIGSEGV): the model should not have to know the table.
-    if getattr(report, "exit_code", None) is not None:
-        parts.append(f"{w['exit_code']} {report.exit_code}" + (f" = {report.signal}" if report.signal else ""))
-    elif getattr(report, "signal", None):
-        parts.append(str(report.signal))
+    # What a bare number means ("exit code 139 = SIGSEGV"): the model should not have to know the table. "=" only
+    # when the code itself means that signal; a signal the shell's words named ("Segmentation fault" beside
+    # "exit code 0") is shown on its own, with those words, so the prompt never equates a code with a signal.
+    code, signal = getattr(report, "exit_code", None), getattr(report, "signal", None)
+    if code is not None:
+        if signal and signal_of_code(code) == signal:
+            parts.append(f"{w['exit_code']} {code} = {signal}")
+            signal = None
+        else:
+            parts.append(f"{w['exit_code']} {code}")
+    if signal:
+        words = getattr(report, "signal_words", None)
+        parts.append(w["signal_from"].format(signal=signal, words=words) if words and words != signal else signal)
     return f"{w['verdict']}: " + "; ".join(parts) if parts else ""
 
 
