@@ -999,14 +999,20 @@ def retrieve(retriever: Any, p: Plan, *, top_k: int | None = None,
         options["evidence"] = evidence
     if p.direct:
         return p, retriever.search(p.request.question, **options)
+    if p.extra.get("guessed") is not None:  # the problem is a weak name, not the student's word: still judge topic
+        options["problem_guessed"] = True
     result = retriever.search(p.parts.text(), parts=p.parts.as_dict(),
                               general_only=p.resolution.missing_id is not None, **options)
     doc_problems = _doc_problems(result)
-    name = confirmed(list(p.extra.get("weak", ())), doc_problems) if p.problem is None else None
+    # Only a confident first search confirms a weak name: hits that matched the verdict's words alone (weak) or
+    # only the widened retry's lower floor rank that problem's documents by chance, not by the question's topic.
+    names = list(p.extra.get("weak", ())) if p.problem is None and not result.low_confidence else []
+    name = confirmed(names, doc_problems)
     if name is not None:  # a bare id or a paraphrased title the search agrees with (`quest.weak_names`)
         inside = plan(p.request, retriever, Resolution(name.problem_id, name.rule, name.evidence))
         # The plan says the search ran twice (the first search's timings), so callers can count its cost.
-        inside = dataclasses.replace(inside, extra={**inside.extra, "confirmed_after": dict(result.timings)})
+        inside = dataclasses.replace(inside, extra={**inside.extra, "guessed": name,
+                                                    "confirmed_after": dict(result.timings)})
         return retrieve(retriever, inside, top_k=top_k, signals=signals)
     return with_consensus(p, doc_problems, catalogue_of(retriever)), result
 
