@@ -858,9 +858,9 @@ MAX_PHRASES = 40
 
 
 def by_sibling_head(request: Request, cat: Catalogue) -> Resolution | None:
-    """"top k frequent words: …": the question opens with a base title with one word swapped, its sibling problem,
-    which the base lacks (`quest.sibling_heads`). Tried after every rule that reads a base title, so a title written
-    loosely or reworded is that title first."""
+    """A question that opens with a base title with one word swapped ("top k frequent words: …") names its sibling
+    problem, which the base lacks (`quest.sibling_heads`). Tried after every rule that reads a base title, so a title
+    written loosely or reworded is that title first."""
     head = opening_phrase(opening(unicodedata.normalize("NFKC", request.question)))
     if head is None:
         return None

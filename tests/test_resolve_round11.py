@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from quest.judge_problems import judge_problem
 from quest.plan import Resolution, plan, retrieve
 from quest.request import Request
 from quest.retrieval.retriever import Retriever, build_retriever
@@ -306,6 +307,43 @@ def test_a_list_number_after_a_lead_in_is_no_id(base, question):
 ])
 def test_another_judges_problem_named_by_reference_is_reported(base, question, name):
     assert res(base, question) == Resolution(None, "name", name, missing_id=name)
+
+
+@pytest.mark.parametrize("question,name", [
+    ("洛谷 P1001 A+B 为什么 WA", "洛谷 P1001"),  # by its id
+    ("Codeforces 4A Watermelon: my code prints YES for 2", "Codeforces 4A"),
+    ("洛谷的题目叫 滑雪，记忆化搜索还是超时", "洛谷 滑雪"),  # a naming word instead of a demonstrative
+])
+def test_another_judges_problem_by_id_or_naming_word_is_reported(base, question, name):
+    found = res(base, question)
+    assert (found.problem_id, found.missing_id) == (None, name)
+
+
+@pytest.mark.parametrize("question,title", [
+    ("ZeroJudge 那題括號配對（有小括號跟中括號）", "ZeroJudge 括號配對"),
+    ("Codeforces problem called Watermelon: my code", "Codeforces Watermelon"),
+    ("codeforces problem Watermelon gets Wrong Answer on test 5", "codeforces Watermelon"),  # the verdict cut off
+    # Words of the sentence after "题目" / "problem": no title follows.
+    ("洛谷的题目描述看不懂", None),
+    ("洛谷那道题的题目描述看不懂", None),
+    ("codeforces 的题都很难", None),
+    ("Codeforces problem My solution fails on test 3", None),
+    ("codeforces problem Wrong Answer on test 3", None),
+    ("Codeforces task Time Limit Exceeded with n = 10^5", None),
+])
+def test_a_referenced_title_is_no_word_of_the_sentence(question, title):
+    assert judge_problem(question) == title
+
+
+@pytest.mark.parametrize("question", [
+    "洛谷的题目描述看不懂，样例也看不明白",
+    "洛谷那道题的题目描述看不懂",
+    "codeforces 的题都很难，有没有入门建议",
+    "Codeforces problem My solution fails on test 3",
+    "codeforces problem Wrong Answer on test 3, the sum overflows",
+])
+def test_words_after_a_judges_problem_are_no_missing_problem(base, question):
+    assert res(base, question).missing_id is None
 
 
 @pytest.mark.parametrize("question", [
