@@ -803,8 +803,7 @@ _ZH_ITS_LENGTH = re.compile(r"^(最长.+?)的?长度$")
 
 def _units(text: str) -> list[str]:
     """Characters of a Chinese title, words of an English one, without fillers."""
-    norm = _ZH_WITHOUT.sub("无", _ZH_SAME_WORD.sub("数量", normalize(text))).replace("子字符串", "子串")
-    norm = _ZH_ITS_LENGTH.sub(r"\1", norm)
+    norm = _ZH_ITS_LENGTH.sub(r"\1", _same_words(normalize(text)))
     units = [ch for ch in norm if not ch.isspace()] if _HAN_CHAR.search(norm) else re.findall(r"[a-z0-9]+", norm)
     return [_NUMBER_WORDS.get(u, u) for u in units if u not in _TITLE_FILLERS]
 
@@ -819,7 +818,7 @@ _HAN_CHAR = re.compile(r"[\u4e00-\u9fff]")
 
 def _same_words(text: str) -> str:
     """`text` with the words students swap for a title's own read as the title's (个数 → 数量, 不含 → 无, 子字符串 →
-    子串; see `_units`), for the fuzzy title scores."""
+    子串): one rewrite for the title units (`_units`) and the fuzzy title scores."""
     return _ZH_WITHOUT.sub("无", _ZH_SAME_WORD.sub("数量", text)).replace("子字符串", "子串")
 
 
