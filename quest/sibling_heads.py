@@ -51,8 +51,8 @@ def _distance(a: str, b: str) -> int:
 
 
 # Words that differ by a letter or two and mean the opposite: "minimum depth" is 111, not a typo of 104's "maximum
-# depth", and "longest decreasing subsequence" is no misspelt 300. Two words of one group are never a slip or the
-# same word. (Stems, as `quest.loose_titles.stem` leaves them.)
+# depth", and "decreasing" is no misspelt "increasing". Two words of one group are never a slip or the same word.
+# (Stems, as `quest.loose_titles.stem` leaves them.)
 _OPPOSITES = (frozenset(("min", "max")), frozenset(("minimum", "maximum")), frozenset(("minimal", "maximal")),
               frozenset(("increasing", "decreasing", "nondecreasing", "nonincreasing")),
               frozenset(("ascending", "descending")), frozenset(("first", "last")), frozenset(("left", "right")),
@@ -146,5 +146,17 @@ def swapped_title(units: Sequence[str], titles: Sequence[Sequence[str]]) -> int 
 
 def same_title(units: Sequence[str], titles: Sequence[Sequence[str]]) -> int | None:
     """The index of the title `units` spell with one word said another way ("二叉树的最大高度" for 二叉树的最大深度,
-    "verify binary search tree"); None if none."""
-    return next((i for i, same in _one_swapped(units, titles) if same), None)
+    "判断二叉搜索树" for 验证二叉搜索树, "verify binary search tree"); None if none."""
+    found = next((i for i, same in _one_swapped(units, titles) if same), None)
+    if found is not None or len(units) < MIN_CHINESE_UNITS or not all(_HAN.match(u) for u in units):
+        return found
+    mine = "".join(units)  # a whole word swapped: both its characters differ (判断 / 验证)
+    spelled = {"".join(theirs): i for i, theirs in reversed(list(enumerate(titles))) if len(theirs) == len(units)}
+    for group in _ZH_SAME_WORDS:
+        for ours in group:
+            at = mine.find(ours)
+            for word in (w for w in group if at >= 0 and w != ours and len(w) == len(ours)):
+                title = mine[:at] + word + mine[at + len(ours):]
+                if title in spelled:
+                    return spelled[title]
+    return None

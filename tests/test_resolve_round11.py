@@ -184,6 +184,7 @@ def test_a_head_with_a_technique_or_a_generic_word_is_no_sibling(base, question)
     ("买卖股票的最佳时间：为什么只能买一次", "121", "买卖股票的最佳时间"),
     ("二叉树的最大高度：递归返回什么", "104", "二叉树的最大高度"),
     ("无重复字母的最长子串：滑动窗口左边界怎么动", "3", "无重复字母的最长子串"),
+    ("判断二叉搜索树：中序遍历后看是否递增", "98", "判断二叉搜索树"),  # a whole word swapped: 判断 for 验证
 ])
 def test_a_head_with_a_chinese_synonym_is_the_base_title(base, question, pid, evidence):
     assert res(base, question) == Resolution(pid, "title", evidence)
@@ -262,6 +263,8 @@ def test_a_chinese_synonym_is_read_where_the_swapped_character_sits():
     assert same_unit(list("买卖股票最差时机"), title, 5) is False  # 最差 is no 最佳
     assert same_unit(list("二叉树最小深度"), list("二叉树最大深度"), 4) is False
     assert same_title(list("二叉树最大高度"), [list("二叉树最小深度"), list("二叉树最大深度")]) == 1
+    assert same_title(list("判断二叉搜索树"), [list("验证二叉搜索树")]) == 0
+    assert same_title(list("判断二叉平衡树"), [list("验证二叉搜索树")]) is None
     assert swapped_title(list("二叉树最大高度"), [list("二叉树最大深度")]) is None
 
 
