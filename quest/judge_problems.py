@@ -23,7 +23,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from quest.problem_names import _ZH_STOP, VERDICT_WORDS
+from quest.problem_names import _ZH_STOP, STATEMENT_PARTS, VERDICT_WORDS
+from quest.retrieval.topic import without_verdicts
 
 _JUDGE = (r"spoj|atcoder|codeforces|cf|codechef|hackerrank|kattis|cses|dmoj|poj|hdu|zoj|uva|usaco|topcoder|"
           r"洛谷|luogu|acwing|牛客网?|nowcoder|计蒜客|計蒜客")
@@ -63,23 +64,39 @@ _ZEROJUDGE = re.compile(r"(?<![A-Za-z0-9])(?:zerojudge|zj)\s*[:：#]?\s*[a-q]\d{
 
 # Another judge's problem referred to by a word for "problem" and its title: "ZeroJudge 那題括號配對", "洛谷上那道
 # 题 滑雪", "Codeforces problem called Watermelon". The judge's name alone still names none; the reference word
-# says one problem of that judge is meant, and its title follows.
+# says one problem of that judge is meant, and its title follows. In Chinese the word needs a demonstrative before
+# it (那题, 这道题) or a naming word or quote after it (题目叫, 题目是, 题目：「): "洛谷的题目描述看不懂" and
+# "codeforces 的题都很难" speak of the judge's problems in general, and their next words are no title.
 _OTHER_JUDGES = rf"{_JUDGE}|zerojudge|zj|uoj|loj|vijos|openjudge|bzoj"
+_ZH_PLACE = r"(?:上面?|里面?|的)?\s*"
+_ZH_THIS = r"(?:那|这|這|一)\s*[道个個]?\s*(?:题目?|題目?)\s*(?:是|叫做?|名为|名為)?"
+_ZH_NAMED = r"(?:题目?|題目?)\s*(?:是|叫做?|名为|名為|[:：「『“《])"
 _REFERENCED = re.compile(
-    rf"(?<![A-Za-z0-9])(?P<zh>{_OTHER_JUDGES})(?![A-Za-z0-9])\s*(?:上面?|里面?|的)?\s*(?:那|这|一)?\s*[道个]?\s*(?:题目?|題目?)"
-    r"\s*(?:是|叫做?)?\s*[:：「『“]?\s*(?P<zh_title>[\u4e00-\u9fff]{2,12})|"
+    rf"(?<![A-Za-z0-9])(?P<zh>{_OTHER_JUDGES})(?![A-Za-z0-9])\s*{_ZH_PLACE}(?:{_ZH_THIS}|{_ZH_NAMED})"
+    r"\s*[:：「『“《]?\s*(?P<zh_title>[\u4e00-\u9fff]{2,12})|"
     rf"(?<![A-Za-z0-9])(?P<en>{_OTHER_JUDGES})(?![A-Za-z0-9])['’]?s?\s+(?:problem|task)\s+(?:called|named|titled)?\s*"
     r"[\"“']?(?P<en_title>(?-i:[A-Z][A-Za-z0-9']*(?:\s+(?:[A-Z0-9][A-Za-z0-9']*|of|the|and|in|a))*))", re.I)
+# Words a Chinese sentence goes on with after "题目" that are no title: adverbs, pronouns (and the statement's parts,
+# `STATEMENT_PARTS`: "题目描述看不懂").
+_ZH_NOT_TITLE = re.compile(r"^(?:的|都|也|很|太|就|还|還|又|真的|好(?:像|难|難)|不(?:会|會|懂|知道|太|是|能)|没|沒|"
+                           r"我|你|他|她|它)")
+# Words an English sentence goes on with after "problem": a pronoun, an article, a question or an auxiliary verb
+# ("Codeforces problem My solution fails", "Codeforces problem Is it greedy?"), never a title's first word.
+_EN_NOT_TITLE = re.compile(r"^(?:I|I'm|I've|My|Me|We|Our|You|Your|It|It's|Its|This|That|These|Those|"
+                           r"Why|How|What|When|Where|Which|Who|Is|Are|Was|Were|Can|Could|Does|Do|Did|Should|Would|"
+                           r"Will|Help|Please|Any|Anyone|Some|Got|Gets?|Keeps?|Says?)\b")
 
 
 def _referenced(text: str) -> str | None:
-    """"ZeroJudge 那題括號配對" -> "ZeroJudge 括號配對": the judge and the title after its reference word."""
+    """The judge and the title after its reference word: "ZeroJudge 那題括號配對" -> "ZeroJudge 括號配對"."""
     m = _REFERENCED.search(text)
     if m is None:
         return None
     title = _before_sentence(m.group("zh_title") or m.group("en_title") or "")
-    if len(title) < 2 or title.casefold() in VERDICT_WORDS:
-        return None
+    if len(title) < 2 or title.casefold() in VERDICT_WORDS or without_verdicts(title)[:1].isspace():
+        return None  # "Codeforces problem Wrong Answer on test 3": what the judge said, not the problem's name
+    if _ZH_NOT_TITLE.match(title) or STATEMENT_PARTS.match(title) or _EN_NOT_TITLE.match(title):
+        return None  # "codeforces 的题都很难", "Codeforces problem My solution fails": the sentence goes on
     return _tidy(f"{m.group('zh') or m.group('en')} {title}")
 
 

@@ -19,8 +19,9 @@ The problem is resolved by small rules, tried in this order; the plan records wh
                  "House Robber - …"; `quest.problem_names`) that no base title matches;
 4. ``id`` / ``title`` confirmed by the search: a bare number that is a base id ("… solution for 239") or a title
                  paraphrased ("连续子数组和为 K 的方案数" of 560; `quest.fuzzy_titles`) counts when the question's own
-                 words rank that problem's documents among the top five (`quest.weak_names`); the search is then
-                 run again inside the problem;
+                 words rank that problem's documents among the top five (`quest.weak_names`) in a confident
+                 search (neither weak nor widened); the search is then run again inside the problem, its hits
+                 still checked for topic (the problem is a guess: `problem_guessed`);
 5. ``consensus`` after searching: most of the top documents come from one problem.
 
 An id or title that is not in the base is reported (``missing_id``) and never mapped to another
@@ -64,7 +65,7 @@ from quest.request import Request
 from quest.retrieval.evidence import error_evidence
 from quest.retrieval.mainland_words import is_traditional, with_mainland_words
 from quest.retrieval.tokenize import to_simplified, tokenize
-from quest.sibling_heads import opening_phrase, swapped_title
+from quest.sibling_heads import opening_phrase, same_title, swapped_title
 from quest.title_abbreviations import sibling_title, spelled_out
 from quest.title_shapes import Shape, opening, title_shapes
 from quest.topic_words import TopicWords, mainland_terms
@@ -766,14 +767,17 @@ _TITLE_FILLERS = frozenset(("the", "a", "an", "of", "in", "to", "with", "and", "
 
 
 def _reworded_base_title(text: str, cat: Catalogue) -> str | None:
-    """The base problem whose title `text` rewords, if any."""
-    mine = Counter(_units(text))
+    """The base problem whose title `text` rewords, if any: nearly its units, or its units with one word said
+    another way (`quest.sibling_heads.same_title`: "买卖股票的最好时机", "二叉树的最大高度")."""
+    units = _units(text)
+    mine = Counter(units)
     size = mine.total()
     for key, theirs in cat.title_units.items():
         common = (mine & theirs).total()
         if size and theirs and (common / max(size, theirs.total()) >= REWORDED or _shortened(mine, theirs)):
             return cat.titles[key]
-    return None
+    at = same_title([stem(u) for u in units], cat.title_stems)
+    return cat.titles[list(cat.shown)[at]] if at is not None else None
 
 
 # A Chinese title shortened or reordered by students keeps this share of the title's characters and adds none:
@@ -800,8 +804,7 @@ _ZH_ITS_LENGTH = re.compile(r"^(最长.+?)的?长度$")
 
 def _units(text: str) -> list[str]:
     """Characters of a Chinese title, words of an English one, without fillers."""
-    norm = _ZH_WITHOUT.sub("无", _ZH_SAME_WORD.sub("数量", normalize(text))).replace("子字符串", "子串")
-    norm = _ZH_ITS_LENGTH.sub(r"\1", norm)
+    norm = _ZH_ITS_LENGTH.sub(r"\1", _same_words(normalize(text)))
     units = [ch for ch in norm if not ch.isspace()] if _HAN_CHAR.search(norm) else re.findall(r"[a-z0-9]+", norm)
     return [_NUMBER_WORDS.get(u, u) for u in units if u not in _TITLE_FILLERS]
 
@@ -816,7 +819,7 @@ _HAN_CHAR = re.compile(r"[\u4e00-\u9fff]")
 
 def _same_words(text: str) -> str:
     """`text` with the words students swap for a title's own read as the title's (个数 → 数量, 不含 → 无, 子字符串 →
-    子串; see `_units`), for the fuzzy title scores."""
+    子串): one rewrite for the title units (`_units`) and the fuzzy title scores."""
     return _ZH_WITHOUT.sub("无", _ZH_SAME_WORD.sub("数量", text)).replace("子字符串", "子串")
 
 
@@ -855,9 +858,9 @@ MAX_PHRASES = 40
 
 
 def by_sibling_head(request: Request, cat: Catalogue) -> Resolution | None:
-    """"top k frequent words: …": the question opens with a base title with one word swapped, its sibling problem,
-    which the base lacks (`quest.sibling_heads`). Tried after every rule that reads a base title, so a title written
-    loosely or reworded is that title first."""
+    """A question that opens with a base title with one word swapped ("top k frequent words: …") names its sibling
+    problem, which the base lacks (`quest.sibling_heads`). Tried after every rule that reads a base title, so a title
+    written loosely or reworded is that title first."""
     head = opening_phrase(opening(unicodedata.normalize("NFKC", request.question)))
     if head is None:
         return None
@@ -999,14 +1002,20 @@ def retrieve(retriever: Any, p: Plan, *, top_k: int | None = None,
         options["evidence"] = evidence
     if p.direct:
         return p, retriever.search(p.request.question, **options)
+    if p.extra.get("guessed") is not None:  # the problem is a weak name, not the student's word: still judge topic
+        options["problem_guessed"] = True
     result = retriever.search(p.parts.text(), parts=p.parts.as_dict(),
                               general_only=p.resolution.missing_id is not None, **options)
     doc_problems = _doc_problems(result)
-    name = confirmed(list(p.extra.get("weak", ())), doc_problems) if p.problem is None else None
+    # Only a confident first search confirms a weak name: hits that matched the verdict's words alone (weak) or
+    # only the widened retry's lower floor rank that problem's documents by chance, not by the question's topic.
+    names = list(p.extra.get("weak", ())) if p.problem is None and not result.low_confidence else []
+    name = confirmed(names, doc_problems)
     if name is not None:  # a bare id or a paraphrased title the search agrees with (`quest.weak_names`)
         inside = plan(p.request, retriever, Resolution(name.problem_id, name.rule, name.evidence))
         # The plan says the search ran twice (the first search's timings), so callers can count its cost.
-        inside = dataclasses.replace(inside, extra={**inside.extra, "confirmed_after": dict(result.timings)})
+        inside = dataclasses.replace(inside, extra={**inside.extra, "guessed": name,
+                                                    "confirmed_after": dict(result.timings)})
         return retrieve(retriever, inside, top_k=top_k, signals=signals)
     return with_consensus(p, doc_problems, catalogue_of(retriever)), result
 

@@ -77,7 +77,10 @@ _GENERIC = frozenset((
 _LEAD = re.compile(r"^(?:(?:每日一题|每日|热题|hot|top|100|题库|周赛|双周赛|面试题|原题|经典|中等题?|简单题?|困难题?|"
                    r"第[一二三四五六七八九十\d]+题)\s*[:：]?\s*)+", re.I)
 _VERDICT_WORDS = re.compile(r"\b(?:time|memory) limit|\bwrong answer|\bruntime error|\bcompil", re.I)
-_FUNCTION_CHARS = frozenset("也都还就才又很太是在有和跟与把被给让对从")
+_FUNCTION_CHARS = frozenset("的也都还就才又很太是在有和跟与把被给让对从")
+# What a sentence goes on with after "题目" when it speaks of the statement, not a title: "洛谷的题目描述看不懂",
+# "题目要求…", "题目意思是…". (Not 数据 alone: 数据流的中位数 is a title.)
+STATEMENT_PARTS = re.compile(r"^(?:描述|要求|意思|大意|背景|说明|說明|数据范围|數據範圍|链接|連結|来源|來源|难度|難度)")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 _EN_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'+#]*|-")
 
@@ -403,8 +406,8 @@ def _is_title(title: str) -> bool:
         return False
     if re.fullmatch(r"[\d\s#.]+", title):  # a bare number is an id: the id rule reads it
         return False
-    if title[0] in _FUNCTION_CHARS:  # "力扣上也有", "洛谷里都是": the sentence goes on, no title follows
-        return False
+    if title[0] in _FUNCTION_CHARS or STATEMENT_PARTS.match(title):  # "力扣上也有", "洛谷的题目描述看不懂": the
+        return False  # sentence goes on about the site or the statement, no title follows
     if _ABOUT_THE_SITE.search(title):  # "力扣中文站用美国站的账号登录不了": the judge's website, not a problem
         return False
     squashed = re.sub(r"\W+", "", title)

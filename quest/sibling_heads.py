@@ -7,16 +7,20 @@ comma, nothing read them, and the fuzzy title scores (`quest.fuzzy_titles`) foun
 
 The rule is the head's shape plus one comparison: the question's opening phrase (up to its first colon, comma,
 question mark, bracket or dash) has as many units as a base title — English word stems, Chinese characters, fillers
-left out — and differs from it in exactly one. A slip is not a sibling: an English word a letter or two away from the
-title's ("Parenthesis" for Parentheses) is a typo, a generic word for the title's ("letters" for characters,
-"numbers" for elements) is the same title, and a Chinese title needs six characters (in four, one swapped
-character is as often a synonym: 翻转链表 for 反转链表).
+left out — and differs from it in exactly one. A slip is not a sibling: an English word a letter away from the
+title's ("Parenthesis" for Parentheses; two letters from eight letters on) is a typo unless the two are opposites
+("minimum" for maximum is 111, not 104), a generic word for the title's ("letters" for characters, "numbers" for
+elements, "verify" for validate) is the same title, and so is a Chinese word students swap for the title's (最好 for
+最佳, 高度 for 深度, 字母 for 字符). A Chinese title needs six characters (in four, one swapped character is as
+often a synonym: 翻转链表 for 反转链表).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+
+from quest.loose_titles import stem
 
 MIN_ENGLISH_UNITS = 4
 MIN_CHINESE_UNITS = 6
@@ -35,39 +39,124 @@ def opening_phrase(text: str) -> str | None:
     return head if 0 < len(head) <= MAX_HEAD_CHARS else None
 
 
-def _slip(a: str, b: str) -> bool:
-    """Two English words at most two edits apart, both of five letters or more: one word misspelled."""
-    if min(len(a), len(b)) < 5 or abs(len(a) - len(b)) > 2:
-        return False
+def _distance(a: str, b: str) -> int:
+    """Edit distance (insertions, deletions, substitutions) between two words."""
     previous = list(range(len(b) + 1))
     for i, ca in enumerate(a, 1):
         current = [i]
         for j, cb in enumerate(b, 1):
             current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
         previous = current
-    return previous[-1] <= 2
+    return previous[-1]
+
+
+# Words that differ by a letter or two and mean the opposite: "minimum depth" is 111, not a typo of 104's "maximum
+# depth", and "decreasing" is no misspelt "increasing". Two words of one group are never a slip or the same word.
+# (Stems, as `quest.loose_titles.stem` leaves them.)
+_OPPOSITES = (frozenset(("min", "max")), frozenset(("minimum", "maximum")), frozenset(("minimal", "maximal")),
+              frozenset(("increasing", "decreasing", "nondecreasing", "nonincreasing")),
+              frozenset(("ascending", "descending")), frozenset(("first", "last")), frozenset(("left", "right")),
+              frozenset(("largest", "smallest")), frozenset(("longest", "shortest")), frozenset(("upper", "lower")),
+              frozenset(("prefix", "suffix")), frozenset(("even", "odd")), frozenset(("before", "after")),
+              frozenset(("start", "end")), frozenset(("head", "tail")), frozenset(("top", "bottom")),
+              frozenset(("insert", "delete", "remove")), frozenset(("union", "intersection")),
+              frozenset(("inorder", "preorder", "postorder")), frozenset(("row", "column")))
+
+
+def _opposite(a: str, b: str) -> bool:
+    return any(a in group and b in group for group in _OPPOSITES)
+
+
+def _slip(a: str, b: str) -> bool:
+    """One English word misspelled for another: one edit apart, both of five letters or more (two edits only from
+    eight letters on: "mininum" is no typo of "maximum"), and not a pair of opposites."""
+    shorter = min(len(a), len(b))
+    allowed = 2 if shorter >= 8 else 1
+    if shorter < 5 or abs(len(a) - len(b)) > allowed or _opposite(a, b):
+        return False
+    return _distance(a, b) <= allowed
 
 
 # Generic words students use for a title's own, word stems as `quest.loose_titles.stem` leaves them:
-# "longest substring without repeating letters" is 3, "top k frequent numbers" is 347. Nouns that name a different
-# structure ("array" / "list": Merge Two Sorted Lists is not Merge Sorted Array) are not swapped here.
+# "longest substring without repeating letters" is 3, "top k frequent numbers" is 347, "verify binary search tree"
+# is 98. Nouns that name a different structure are not swapped here ("merge two sorted arrays" is not 21's linked
+# lists), except the other way round below.
 _SAME_WORDS = (frozenset(("character", "letter", "char")),
-               frozenset(("element", "number", "integer", "item", "value", "num", "int")))
+               frozenset(("element", "number", "integer", "item", "value", "num", "int")),
+               frozenset(("validate", "verify", "check")))
+# A student's word for the title's that holds one way only: Python's list and C++'s vector are arrays ("kth largest
+# element in a list" is 215), but a title's (linked) list is no array.
+_READ_AS = frozenset((("list", "array"), ("vector", "array")))
+# Chinese words students swap for a title's own, compared where the swapped character sits: 买卖股票的最好时机 /
+# 最佳时间 are 121, 二叉树的最大高度 is 104, 无重复字母的最长子串 is 3.
+_ZH_SAME_WORDS = (frozenset(("最好", "最佳", "最优")), frozenset(("时机", "时间")), frozenset(("高度", "深度")),
+                  frozenset(("字母", "字符")), frozenset(("验证", "判断", "检查", "检验")))
 
 
 def _same_word(a: str, b: str) -> bool:
-    return _slip(a, b) or any(a in group and b in group for group in _SAME_WORDS)
+    return _slip(a, b) or (a, b) in _READ_AS or any(a in group and b in group for group in _SAME_WORDS)
 
 
-def swapped_title(units: Sequence[str], titles: Sequence[Sequence[str]]) -> int | None:
-    """The index of the title `units` differ from in exactly one unit (not a slip); None if none."""
+def _same_zh_word(mine: Sequence[str], theirs: Sequence[str], at: int) -> bool:
+    """Whether the character swapped at `at` sits in a Chinese word of `_ZH_SAME_WORDS` that the title's own
+    characters spell as another word of the same group."""
+    for group in _ZH_SAME_WORDS:
+        for word in group:
+            for start in range(max(0, at - len(word) + 1), at + 1):
+                ours = "".join(mine[start:start + len(word)])
+                if ours == word or ours not in group:
+                    continue
+                if "".join(theirs[start:start + len(word)]) == word:
+                    return True
+    return False
+
+
+def _one_swapped(units: Sequence[str], titles: Sequence[Sequence[str]]) -> list[tuple[int, bool]]:
+    """Each title `units` differ from in exactly one unit, with whether that unit is the same word (a slip, a generic
+    word, a synonym); none for a phrase too short to tell."""
     han = bool(units) and all(_HAN.match(u) for u in units)
     if len(units) < (MIN_CHINESE_UNITS if han else MIN_ENGLISH_UNITS):
-        return None
+        return []
+    found = []
     for i, theirs in enumerate(titles):
         if len(theirs) != len(units):
             continue
-        diff = [(a, b) for a, b in zip(units, theirs, strict=True) if a != b]
-        if len(diff) == 1 and not _same_word(*diff[0]):
-            return i
+        diff = [at for at, (a, b) in enumerate(zip(units, theirs, strict=True)) if a != b]
+        if len(diff) == 1:
+            found.append((i, same_unit(units, theirs, diff[0])))
+    return found
+
+
+def same_unit(units: Sequence[str], theirs: Sequence[str], at: int) -> bool:
+    """Whether the unit at `at`, where `units` differ from the title's `theirs`, is the title's word said another way:
+    a Chinese synonym, an English slip or generic word (English units as word stems or whole words)."""
+    if _HAN.match(units[at]):
+        return _same_zh_word(units, theirs, at)
+    return _same_word(stem(units[at]), stem(theirs[at]))
+
+
+def swapped_title(units: Sequence[str], titles: Sequence[Sequence[str]]) -> int | None:
+    """The index of the title `units` differ from in exactly one word that is not the same word; None if none, or if
+    `units` are some title with one word said another way (`same_title`)."""
+    found = _one_swapped(units, titles)
+    if any(same for _, same in found):
+        return None
+    return found[0][0] if found else None
+
+
+def same_title(units: Sequence[str], titles: Sequence[Sequence[str]]) -> int | None:
+    """The index of the title `units` spell with one word said another way ("二叉树的最大高度" for 二叉树的最大深度,
+    "判断二叉搜索树" for 验证二叉搜索树, "verify binary search tree"); None if none."""
+    found = next((i for i, same in _one_swapped(units, titles) if same), None)
+    if found is not None or len(units) < MIN_CHINESE_UNITS or not all(_HAN.match(u) for u in units):
+        return found
+    mine = "".join(units)  # a whole word swapped: both its characters differ (判断 / 验证)
+    spelled = {"".join(theirs): i for i, theirs in reversed(list(enumerate(titles))) if len(theirs) == len(units)}
+    for group in _ZH_SAME_WORDS:
+        for ours in group:
+            at = mine.find(ours)
+            for word in (w for w in group if at >= 0 and w != ours and len(w) == len(ours)):
+                title = mine[:at] + word + mine[at + len(ours):]
+                if title in spelled:
+                    return spelled[title]
     return None

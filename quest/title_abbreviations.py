@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import re
 
+from quest.sibling_heads import same_unit
+
 # abbreviation -> (English, Chinese) as the base's titles spell them
 PARTS = {
     "bst": ("Binary Search Tree", "二叉搜索树"),
@@ -59,6 +61,14 @@ def spelled_out(text: str, *, whole: bool = False) -> str | None:
 def sibling_title(units: list[str], titles: list[list[str]]) -> bool:
     """Whether a phrase is a base title with one unit (a Chinese character, an English word) swapped: its sibling
     problem ("二叉树的最小深度" beside 二叉树的最大深度, "Binary Tree Preorder Traversal" beside Inorder). Only
-    titles of four units or more: in shorter ones one swap makes an unrelated phrase."""
-    return len(units) >= 4 and any(
-        len(theirs) == len(units) and sum(a != b for a, b in zip(units, theirs, strict=True)) == 1 for theirs in titles)
+    titles of four units or more: in shorter ones one swap makes an unrelated phrase. A unit that is the title's
+    word said another way (`quest.sibling_heads.same_unit`: 最好 for 最佳, a misspelt word) swaps nothing."""
+    if len(units) < 4:
+        return False
+    for theirs in titles:
+        if len(theirs) != len(units):
+            continue
+        diff = [at for at, (a, b) in enumerate(zip(units, theirs, strict=True)) if a != b]
+        if len(diff) == 1 and not same_unit(units, theirs, diff[0]):
+            return True
+    return False

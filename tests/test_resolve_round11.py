@@ -15,14 +15,21 @@ the real posts of the development splits. Resolution runs against the starter ba
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from quest.judge_problems import judge_problem
 from quest.plan import Resolution, plan, retrieve
 from quest.request import Request
-from quest.sibling_heads import opening_phrase, swapped_title
+from quest.retrieval.retriever import Retriever, build_retriever
+from quest.settings import Settings
+from quest.sibling_heads import opening_phrase, same_title, same_unit, swapped_title
 from quest.weak_names import FUZZY_FIRST_FLOOR, FUZZY_FLOOR, WeakName, bare_ids, confirmed, fuzzy_names
 from tests.fakes.catalogue import resolved as res
 from tests.fakes.retriever import FakeRetriever
+
+ROOT = Path(__file__).resolve().parent.parent
 
 # --------------------------------------------------------------------------- fuzzy title scores
 
@@ -171,6 +178,96 @@ def test_a_head_with_a_technique_or_a_generic_word_is_no_sibling(base, question)
     assert res(base, question).missing_id is None
 
 
+@pytest.mark.parametrize("question,pid,evidence", [
+    # One Chinese word said another way: the base title, not its sibling (each was "not in the base").
+    ("买卖股票的最好时机：我的 dp 写错了", "121", "买卖股票的最好时机"),
+    ("买卖股票的最佳时间：为什么只能买一次", "121", "买卖股票的最佳时间"),
+    ("二叉树的最大高度：递归返回什么", "104", "二叉树的最大高度"),
+    ("无重复字母的最长子串：滑动窗口左边界怎么动", "3", "无重复字母的最长子串"),
+    ("判断二叉搜索树：中序遍历后看是否递增", "98", "判断二叉搜索树"),  # a whole word swapped: 判断 for 验证
+])
+def test_a_head_with_a_chinese_synonym_is_the_base_title(base, question, pid, evidence):
+    assert res(base, question) == Resolution(pid, "title", evidence)
+
+
+@pytest.mark.parametrize("question", [
+    "verify binary search tree: my inorder check fails",  # verify / check for validate
+    "check binary search tree: only comparing children is wrong?",
+    "kth largest element in a list: heap of size k",  # a Python list is an array
+])
+def test_a_head_with_an_english_synonym_is_no_sibling(base, question):
+    assert res(base, question) == Resolution()
+
+
+@pytest.mark.parametrize("question,missing", [
+    # Opposites a letter or two apart are other problems, not typos: 111 is not 104.
+    ("minimum depth of binary tree: my recursion returns 0 for a chain", "minimum depth of binary tree"),
+    ("二叉树的最小深度：递归", "二叉树的最小深度"),
+    ("merge two sorted arrays: two pointers from the back", None),  # an array is no (linked) list: not 21 either
+])
+def test_opposites_and_other_structures_are_not_the_base_title(base, question, missing):
+    found = res(base, question)
+    assert (found.problem_id, found.missing_id) == (None, missing)
+
+
+@pytest.fixture(scope="module")
+def starter(tmp_path_factory: pytest.TempPathFactory) -> Retriever:
+    """The starter base, BM25 only."""
+    return build_retriever(Settings(kb_dir=ROOT / "knowledge", data_dir=tmp_path_factory.mktemp("data"),
+                                    embedding_model="none", show_progress=False))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("question,pid,rule,first", [
+    ("verify binary search tree: my inorder check fails", "98", "title", "p98-official-en"),  # confirmed by search
+    ("kth largest element in a list: heap of size k", "215", "title", "p215-explain-en"),
+    ("二叉树的最大高度：递归返回什么", "104", "title", "p104-official-zh"),  # the base title, read by its shape
+])
+def test_a_title_said_another_way_is_answered_from_its_problem(starter, question, pid, rule, first):
+    after, result = retrieve(starter, plan(Request(question=question), starter))
+    assert (after.problem_id, after.resolution.rule, after.resolution.missing_id) == (pid, rule, None)
+    assert (result.hits[0].chunk.doc_id, result.weak) == (first, False)
+
+
+@pytest.mark.slow
+def test_the_minimum_depth_is_not_answered_from_the_maximum_depth(starter):
+    question = "minimum depth of binary tree: my recursion returns 0 for a chain"
+    after, result = retrieve(starter, plan(Request(question=question), starter))
+    missing = "minimum depth of binary tree"
+    assert after.resolution == Resolution(None, "name", missing, missing_id=missing)
+    assert result.hits and not any(h.chunk.problem_id for h in result.hits)  # general pages only, none of 104's
+
+
+@pytest.mark.parametrize("mine,theirs,same", [
+    ("parenthesis", "parentheses", True),  # one letter
+    ("travesal", "traversal", True),  # one letter missing
+    ("substirng", "substring", True),  # two letters, nine-letter words
+    ("minimum", "maximum", False),  # two letters in seven: no typo
+    ("mininum", "maximum", False),
+    ("increasing", "decreasing", False),  # two letters in ten, but opposites
+    ("ascending", "descending", False),
+    ("first", "last", False),
+    ("left", "right", False),
+    ("verify", "validate", True),
+    ("list", "array", True),  # a student's list is the title's array
+    ("array", "list", False),  # the title's (linked) list is no array
+])
+def test_which_english_word_is_the_titles_word_said_another_way(mine, theirs, same):
+    assert same_unit([mine], [theirs], 0) is same
+
+
+def test_a_chinese_synonym_is_read_where_the_swapped_character_sits():
+    title = list("买卖股票最佳时机")
+    assert same_unit(list("买卖股票最好时机"), title, 5) is True
+    assert same_unit(list("买卖股票最佳时间"), title, 7) is True
+    assert same_unit(list("买卖股票最差时机"), title, 5) is False  # 最差 is no 最佳
+    assert same_unit(list("二叉树最小深度"), list("二叉树最大深度"), 4) is False
+    assert same_title(list("二叉树最大高度"), [list("二叉树最小深度"), list("二叉树最大深度")]) == 1
+    assert same_title(list("判断二叉搜索树"), [list("验证二叉搜索树")]) == 0
+    assert same_title(list("判断二叉平衡树"), [list("验证二叉搜索树")]) is None
+    assert swapped_title(list("二叉树最大高度"), [list("二叉树最大深度")]) is None
+
+
 def test_sibling_heads_compare_units_of_the_same_length_only():
     titles = [["top", "k", "frequent", "element"], ["二", "叉", "树", "最", "大", "深", "度"]]
     assert swapped_title(["top", "k", "frequent", "word"], titles) == 0
@@ -213,6 +310,43 @@ def test_a_list_number_after_a_lead_in_is_no_id(base, question):
 ])
 def test_another_judges_problem_named_by_reference_is_reported(base, question, name):
     assert res(base, question) == Resolution(None, "name", name, missing_id=name)
+
+
+@pytest.mark.parametrize("question,name", [
+    ("洛谷 P1001 A+B 为什么 WA", "洛谷 P1001"),  # by its id
+    ("Codeforces 4A Watermelon: my code prints YES for 2", "Codeforces 4A"),
+    ("洛谷的题目叫 滑雪，记忆化搜索还是超时", "洛谷 滑雪"),  # a naming word instead of a demonstrative
+])
+def test_another_judges_problem_by_id_or_naming_word_is_reported(base, question, name):
+    found = res(base, question)
+    assert (found.problem_id, found.missing_id) == (None, name)
+
+
+@pytest.mark.parametrize("question,title", [
+    ("ZeroJudge 那題括號配對（有小括號跟中括號）", "ZeroJudge 括號配對"),
+    ("Codeforces problem called Watermelon: my code", "Codeforces Watermelon"),
+    ("codeforces problem Watermelon gets Wrong Answer on test 5", "codeforces Watermelon"),  # the verdict cut off
+    # Words of the sentence after "题目" / "problem": no title follows.
+    ("洛谷的题目描述看不懂", None),
+    ("洛谷那道题的题目描述看不懂", None),
+    ("codeforces 的题都很难", None),
+    ("Codeforces problem My solution fails on test 3", None),
+    ("codeforces problem Wrong Answer on test 3", None),
+    ("Codeforces task Time Limit Exceeded with n = 10^5", None),
+])
+def test_a_referenced_title_is_no_word_of_the_sentence(question, title):
+    assert judge_problem(question) == title
+
+
+@pytest.mark.parametrize("question", [
+    "洛谷的题目描述看不懂，样例也看不明白",
+    "洛谷那道题的题目描述看不懂",
+    "codeforces 的题都很难，有没有入门建议",
+    "Codeforces problem My solution fails on test 3",
+    "codeforces problem Wrong Answer on test 3, the sum overflows",
+])
+def test_words_after_a_judges_problem_are_no_missing_problem(base, question):
+    assert res(base, question).missing_id is None
 
 
 @pytest.mark.parametrize("question", [

@@ -109,6 +109,9 @@ class _Attempt:
     dense_floor: float
     bm25_floor: float
     evidence: ErrorEvidence | None = None  # the exception the pasted error names (quest.retrieval.evidence)
+    # The problem is the search's guess, not the student's word (`quest.plan.retrieve`): its hits are judged for
+    # topic as if no problem were named.
+    guessed: bool = False
 
 
 class Retriever:
@@ -198,14 +201,18 @@ class Retriever:
     def search(self, query: str, *, problem_id: str | None = None, exclude_kinds: Collection[str] = (),
                top_k: int | None = None, signals: Collection[str] | None = None,
                parts: Mapping[str, str] | None = None, lang: str | None = None,
-               general_only: bool = False, evidence: ErrorEvidence | None = None) -> SearchResult:
+               general_only: bool = False, evidence: ErrorEvidence | None = None,
+               problem_guessed: bool = False) -> SearchResult:
         """Ranked hits for `query`.
 
         `parts` (question, error, code, ...) are searched separately and fused instead of the one
         `query` string, so a long part cannot drown another; `lang` picks which copy of a
         translated document is shown; `general_only` keeps to documents of no problem (used when
         the student names a problem the base does not have); `evidence` is the exception class the
-        pasted error names (a general document holding that exact name leads the general ones).
+        pasted error names (a general document holding that exact name leads the general ones);
+        `problem_guessed` says `problem_id` came from a weak name the search confirmed (a bare number,
+        a paraphrased title), not from the student: the hits are still checked for topic (`_on_topic`),
+        as with no problem named, so a guess that only the verdict's words support stays weak.
         `signals` limits the ranked lists
         ("bm25", "dense", "lexical"; default all available), for evaluation and benchmarks.
         """
@@ -237,7 +244,8 @@ class Retriever:
         queries = self._part_queries(texts, use, timings, notices)
         s = self.settings
         scope = "general" if general_only else pid
-        first = _Attempt(s.candidates, s.dense_floor, s.bm25_floor, evidence)
+        guessed = problem_guessed and pid is not None
+        first = _Attempt(s.candidates, s.dense_floor, s.bm25_floor, evidence, guessed)
         # A verdict a long question names in words (quest.plan) is searched only when nothing else is found.
         backup = [q for q in queries if q.name == "verdict"]
         own = [q for q in queries if q.name != "verdict"] if backup else queries
@@ -246,7 +254,7 @@ class Retriever:
         if not hits:
             widened = True
             wide = _Attempt(int(s.candidates * s.widen_factor), s.dense_floor * s.widen_floor_ratio,
-                            s.bm25_floor * s.widen_floor_ratio, evidence)
+                            s.bm25_floor * s.widen_floor_ratio, evidence, guessed)
             hits, weak = self._attempt(wide, own, scope, excluded, top_k, timings)
         if not hits and backup:
             hits, weak = self._attempt(first, queries, scope, excluded, top_k, timings)
@@ -526,8 +534,8 @@ class Retriever:
     def _attempt(self, attempt: _Attempt, queries: Sequence[_PartQuery], scope: str | None,
                  excluded: frozenset[str], top_k: int, timings: dict[str, float]) -> tuple[list[Hit], bool]:
         """One pass: the problem's rows (or only general rows), then the whole base as fill-up; the hits and
-        whether they are weak (with no problem named, no shown page matches what the question is about:
-        `_on_topic`).
+        whether they are weak (with no problem named, or one only guessed, no shown page matches what the
+        question is about: `_on_topic`).
 
         The floor decides whether the question is answered at all. With no problem named, once a
         hit clears it, hits that clear `companion_floor_ratio` of it fill the rest of the top-k,
@@ -557,7 +565,8 @@ class Retriever:
                 return [], False
             shown = _diversify(lead + [c for c in selected if c.row not in strong], top_k,
                                lambda c: table.doc_id(c.row))
-            weak = scope is None and not self._on_topic([c for c in shown if c.row in strong], queries, attempt)
+            judged = scope is None or attempt.guessed
+            weak = judged and not self._on_topic([c for c in shown if c.row in strong], queries, attempt)
             return [Hit(chunk=table[c.row], score=c.score, fused=c.fused, signals=c.signals, scope=c.scope)
                     for c in shown], weak
 

@@ -12,7 +12,10 @@ out, a long question by its windows of them (the code part is no topic: its iden
 solution; r10-018's five lines of `nums` and `return i` matched a subsets solution at 0.43) — or the
 whole question as asked (so "what does Time Limit Exceeded
 mean?", whose topic is the verdict, still is). Otherwise the hits are kept, in the same order, and
-marked weak (`SearchResult.weak`), as a widened search's are. Ranking never changes.
+marked weak (`SearchResult.weak`), as a widened search's are. Ranking never changes. A problem the
+question only hints at — a bare number or a paraphrased title the first search confirmed (`quest.weak_names`) —
+is the search's guess, not the student's word: the search inside it is checked the same way, and a weak first
+search confirms no such guess at all (`quest.plan.retrieve`).
 
 Phrases, not words, are taken out: 格式 in "格式串多了空格" and "memory" in "memory leak" are topics;
 only "格式错误", "Memory Limit Exceeded", "MLE" are verdicts.

@@ -81,6 +81,7 @@ class SearchCall:
     top_k: int | None
     parts: tuple[tuple[str, str], ...] = ()  # the plan's query parts, when given
     general_only: bool = False
+    problem_guessed: bool = False  # the problem is a weak name the first search confirmed (quest.plan.retrieve)
 
 
 _WORD = re.compile(r"[a-z_][a-z0-9_]*|\d+|[\u4e00-\u9fff]", re.I)
@@ -123,9 +124,9 @@ class FakeRetriever:
 
     def search(self, query: str, *, problem_id: str | None = None, exclude_kinds: Collection[str] = (),
                top_k: int | None = None, parts: Mapping[str, str] | None = None, lang: str | None = None,
-               general_only: bool = False, evidence: object = None) -> SearchResult:
+               general_only: bool = False, evidence: object = None, problem_guessed: bool = False) -> SearchResult:
         self.searches.append(SearchCall(query, problem_id, frozenset(exclude_kinds), top_k,
-                                        tuple((parts or {}).items()), general_only))
+                                        tuple((parts or {}).items()), general_only, problem_guessed))
         excluded = set() if self.ignore_exclude else set(exclude_kinds)
         exact = self.exact_match(query)
         if exact is not None:
