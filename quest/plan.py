@@ -39,7 +39,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from quest.fuzzy_titles import FuzzyTitles
+from quest.fuzzy_titles import FuzzyTitles, fuzzy_titles
 from quest.judge import VERDICT_NAMES, JudgeReport, find_verdict, parse
 from quest.judge_problems import judge_problem
 from quest.kb.catalogue import resolve_problem
@@ -195,13 +195,21 @@ class Catalogue:
             if p.title_en:
                 self.slugs[slug(p.title_en)] = pid
         self.loose = LooseTitles(self.shown, skip=self.weak)
-        self.fuzzy = FuzzyTitles(self.shown, skip=self.weak, rewrite=_same_words)
+        self._fuzzy: FuzzyTitles | None = None  # built on first use (`fuzzy`)
         # Each title's characters or words (`_units`), counted once here rather than per phrase of every question.
         self.title_units = {key: Counter(_units(title)) for key, title in self.shown.items()}
         self.title_stems = [[stem(u) for u in _units(title)] for title in self.shown.values()]
 
     def get(self, pid: str | None) -> Problem | None:
         return self.problems.get(pid) if pid else None
+
+    @property
+    def fuzzy(self) -> FuzzyTitles:
+        """The titles for the fuzzy scores, built when a question no exact rule resolves first needs them and shared
+        by catalogues of the same titles (`quest.fuzzy_titles.fuzzy_titles`)."""
+        if self._fuzzy is None:
+            self._fuzzy = fuzzy_titles(self.shown, skip=self.weak, rewrite=_same_words)
+        return self._fuzzy
 
     def learn_topics(self, general_texts: Iterable[str]) -> None:
         tags = {t for p in self.problems.values() for t in p.tags}
