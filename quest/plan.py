@@ -251,6 +251,11 @@ class Plan:
     def problem_id(self) -> str | None:
         return self.problem.id if self.problem is not None else None
 
+    @property
+    def confirm_timings(self) -> Mapping[str, float]:
+        """The first, confirming search's stage timings (ms) when `retrieve` searched twice; empty otherwise."""
+        return self.extra.get("confirmed_after", {})
+
     def to_dict(self) -> dict[str, Any]:
         r = self.resolution
         return {"problem_id": self.problem_id, "rule": r.rule, "evidence": r.evidence, "missing_id": r.missing_id,
