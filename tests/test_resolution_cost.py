@@ -1,5 +1,6 @@
-"""The weak names' cost (issue 9, round 12 review): the same answers as before, without work that grows with the
-input times its numbers (`quest.weak_names.bare_ids`) or with the catalogue (`quest.fuzzy_titles`).
+"""Resolution's cost (issue 9, round 12 review): the same answers as before, without work that grows with the
+input times its numbers (`quest.weak_names.bare_ids`) or with the catalogue (`quest.fuzzy_titles`, the reworded
+title rule of `quest.plan`).
 
 Each change is checked against the code it replaced, kept here: on the development splits' questions (never a
 held-out split), on seeded random strings of numbers and data markers, and on the starter base's titles and a
@@ -12,6 +13,7 @@ import json
 import random
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Collection
 from pathlib import Path
 
@@ -21,7 +23,7 @@ from quest.bench.corpus import make_problems
 from quest.fuzzy_titles import FuzzyMatch, FuzzyTitles, fuzzy_titles, units_of
 from quest.kb.documents import Problem
 from quest.kb.markdown import load_knowledge_base
-from quest.plan import Catalogue
+from quest.plan import REWORDED, Catalogue, _reworded_base_title, _shortened, _units
 from quest.problem_names import normalize
 from quest.weak_names import _BARE, _DATA_AFTER, _DATA_BEFORE, MIN_BARE_DIGITS, WeakName, bare_ids
 
@@ -195,3 +197,52 @@ def test_catalogues_of_the_same_titles_share_one_table_and_a_changed_one_builds_
     assert changed.titles[changed.fuzzy.scores("连续和等于目标的区间个数", 0.6)[0].key] == "560"
     assert base.fuzzy.scores("连续和等于目标的区间个数", 0.6) == []
     assert fuzzy_titles(dict(base.shown), skip=set(base.weak), rewrite=base.fuzzy._rewrite) is base.fuzzy
+
+
+# --------------------------------------------------------------------------- reworded titles
+
+
+def old_reworded_base_title(text: str, cat: Catalogue) -> str | None:
+    """`_reworded_base_title` before the review: every title compared."""
+    mine = Counter(_units(text))
+    size = mine.total()
+    for key, theirs in cat.title_units.items():
+        common = (mine & theirs).total()
+        if size and theirs and (common / max(size, theirs.total()) >= REWORDED or _shortened(mine, theirs)):
+            return cat.titles[key]
+    return None
+
+
+def reworded_phrases(cat: Catalogue, questions: list[str], seed: int = 3) -> list[str]:
+    """The questions' Chinese phrases, and each Chinese title shortened, reordered, with a character added."""
+    rng = random.Random(seed)
+    phrases = [p for q in questions for p in re.findall(r"[\u4e00-\u9fff]+", q)]
+    han = [t for t in cat.shown.values() if re.search(r"[\u4e00-\u9fff]", t)]
+    for title in han:
+        chars = [c for c in title if not c.isspace()]
+        rng.shuffle(chars)
+        phrases += ["".join(chars), title[1:], title[:-1], title + rng.choice(han)[0], title[:2] + "的" + title[2:]]
+    english = [t for t in cat.shown.values() if t.isascii()]
+    phrases += [" ".join(rng.sample(t.split(), len(t.split()))) for t in english]
+    return phrases
+
+
+def test_reworded_titles_agree_with_every_title_compared_on_the_starter_titles(base):
+    phrases = reworded_phrases(base, dev_questions())
+    found = 0
+    for phrase in phrases:
+        new = _reworded_base_title(phrase, base)
+        assert new == old_reworded_base_title(phrase, base), phrase
+        found += new is not None
+    assert found > 100
+
+
+def test_reworded_titles_agree_with_every_title_compared_on_2000_problems(big):
+    rng = random.Random(4)
+    phrases = rng.sample(reworded_phrases(big, dev_questions()), 800)
+    found = 0
+    for phrase in phrases:
+        new = _reworded_base_title(phrase, big)
+        assert new == old_reworded_base_title(phrase, big), phrase
+        found += new is not None
+    assert found > 50
