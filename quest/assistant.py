@@ -375,7 +375,8 @@ class Assistant:
             log.warning("retrieval failed: %s", exc)
             hits, search_notices = [], ()
             events.append(Notice("retrieval_failed", words["retrieval_failed"], "warning"))
-        stats["retrieval_ms"] = _ms(t)
+        stats["retrieval_ms"] = _ms(t)  # both searches, when a weak name made it search twice
+        stats["confirm_search_ms"] = round(planned.confirm_timings.get("total", 0.0), 1)  # the first of them, or 0
         resolution = planned.resolution  # after retrieval: the consensus rule may have named the problem
         named_in_text = resolution.rule in ("id", "title", "consensus") and not planned.direct
         if resolution.missing_id is not None or resolution.candidates or named_in_text:

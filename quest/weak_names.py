@@ -37,6 +37,8 @@ _DATA_BEFORE = re.compile(r"(?:[=<>+\-*/%,，:：\[(]|(?<![A-Za-z])(?:test|case|
                           r"returns?|gives?|is|are|was|be|of|k|n|m|size|length|len|index|at|to|from|about|than|near)|"
                           r"只有|输出|输入|预期|返回|结果|得到|等于|是|为|第|前|后|有|到|用例|测试点|样例|行)\s*$",
                           re.I)
+# The characters before a number that `_DATA_BEFORE` can need: its longest marker and the letter its look-behind reads.
+_MARKER_SPAN = 16
 _DATA_AFTER = re.compile(r"\s*(?:ms|s\b|mb|kb|gb|%|个|次|位|秒|行|条|组|层|倍|元|号|分|点|题|題|道|ms|bytes?|"
                          r"times?|steps?|elements?|numbers?|items?|nodes?|edges?|cases?|tests?|digits?|lines?|bits?|"
                          r"x\b|\^)", re.I)
@@ -54,14 +56,28 @@ def bare_ids(question: str, problems: Collection[str]) -> list[WeakName]:
     """Base ids the question writes as bare numbers, outside any data-like context, in order."""
     text = unicodedata.normalize("NFKC", question)
     out: list[WeakName] = []
+    seen: set[str] = set()
     for m in _BARE.finditer(text):
         number = m.group(1).lstrip("0")
-        if len(number) < MIN_BARE_DIGITS or number not in problems or any(w.problem_id == number for w in out):
+        if len(number) < MIN_BARE_DIGITS or number not in problems or number in seen:
             continue
-        if _DATA_BEFORE.search(text[:m.start()]) or _DATA_AFTER.match(text, m.end()):
+        if _data_before(text, m.start()) or _DATA_AFTER.match(text, m.end()):
             continue
+        seen.add(number)
         out.append(WeakName(number, "id", m.group(0)))
     return out
+
+
+def _data_before(text: str, at: int) -> bool:
+    """Whether a data marker ("k =", "test", "输出") ends right before `at`, blanks aside.
+
+    `_DATA_BEFORE` is anchored at the end, and its longest marker ("expected") is 8 characters, so only the last
+    _MARKER_SPAN characters before the blanks can hold it (one more for its look-behind): searching the whole
+    prefix again for every number made a pasted run of numbers quadratic (review, round 12)."""
+    end = at
+    while end > 0 and text[end - 1].isspace():  # each blank run is walked once: it precedes one number only
+        end -= 1
+    return _DATA_BEFORE.search(text[max(0, end - _MARKER_SPAN):end]) is not None
 
 
 def fuzzy_names(question: str, fuzzy: FuzzyTitles, titles: dict[str, str], limit: int = 2) -> list[WeakName]:

@@ -456,3 +456,22 @@ def test_an_excerpt_cut_inside_a_four_backtick_block_is_closed_with_four() -> No
     text = "````python\n" + "s = '```'\n" * 30 + "````\n\nAfter."
     assert _cut(text, 40) == "````python\ns = '```'\ns = '```'\ns = '```'\n````\n…"
     assert _cut("a\n\n```\nx\n```\n\n" + "b" * 100, 20) == "a\n\n```\nx\n``` …"  # closed: just the ellipsis
+
+
+def test_the_confirming_search_is_in_the_done_stats(fake_ollama: FakeOllama) -> None:
+    """A bare id the first search confirms makes the search run twice: the first one's time is a stat of its own
+    (the fake's searches report 1.0 ms each), and retrieval_ms is the wall time of both."""
+    assistant, retriever = make(fake_ollama)
+    done = list(assistant.ask(Request(question="deque popleft solution for 239 is still slow, 单调队列 窗口",
+                                      tier="explain", ui_lang="en")))[-1]
+    assert [s.problem_id for s in retriever.searches] == [None, "239"]
+    timing = {k for k in done.stats if k.endswith("_ms")}
+    assert timing == {"retrieval_ms", "confirm_search_ms", "ttft_ms", "generation_ms", "total_ms", "load_ms", "eval_ms",
+                      "prompt_eval_ms"}
+    assert done.stats["confirm_search_ms"] == 1.0
+    assert done.stats["plan"]["problem_id"] == "239"
+
+    assistant, retriever = make(fake_ollama)
+    done = list(assistant.ask(tle_request()))[-1]
+    assert len(retriever.searches) == 1 and done.stats["confirm_search_ms"] == 0.0
+    assert {k for k in done.stats if k.endswith("_ms")} == timing

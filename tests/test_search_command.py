@@ -74,3 +74,24 @@ def test_bad_code_file_is_a_clear_error(tmp_path, kb_copy):
     assert out.returncode == 2
     assert out.stderr.startswith("error: Cannot read the code file")
     assert "Traceback" not in out.stderr
+
+
+def test_the_confirming_search_is_a_stage_of_its_own_and_in_the_total(tmp_path, kb_copy):
+    """A bare id ("for 239") is confirmed by a first search, then searched inside its problem: both count."""
+    keys = {"load", "query", "confirm_search", "context", "total"}
+    out = run_quest("search", "My C++ deque solution for 239 keeps values in decreasing order but it is slow",
+                    "--json", data_dir=tmp_path / "d", kb=kb_copy)
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    assert (result["plan"]["problem_id"], result["plan"]["rule"]) == ("239", "id")
+    timings = result["timings_ms"]
+    assert {k for k in timings if not k.startswith("search.")} == keys and "search.total" in timings
+    assert timings["confirm_search"] > 0
+    parts = timings["query"] + timings["confirm_search"] + timings["search.total"] + timings["context"]
+    assert timings["total"] == pytest.approx(parts, abs=0.002)  # each value is rounded to 3 decimals on its own
+
+    named = run_quest("search", "deque keeps values in decreasing order but it is slow", "--problem", "239", "--json",
+                      data_dir=tmp_path / "d", kb=kb_copy)
+    timings = json.loads(named.stdout)["timings_ms"]
+    assert {k for k in timings if not k.startswith("search.")} == keys
+    assert timings["confirm_search"] == 0.0  # one search: the problem field named the problem

@@ -6,9 +6,13 @@ import argparse
 import json
 import sys
 import time
+from typing import TYPE_CHECKING
 
 from quest.commands.common import add_request_arguments, read_code
 from quest.settings import Settings
+
+if TYPE_CHECKING:
+    from quest.judge import JudgeReport
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -45,6 +49,9 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     planned, result = retrieve(retriever, planned, top_k=args.top)
     report = planned.report
     query = planned.parts.text() if not planned.direct else request.question
+    # A weak name (a bare id, a paraphrased title) the first search confirmed made the search run twice: the first
+    # one is a stage of its own, so the final search's numbers do not hide it.
+    stages["confirm_search"] = planned.confirm_timings.get("total", 0.0)
     stages.update({f"search.{k}": v for k, v in result.timings.items()})
     missing = [planned.resolution.describe("en")] if (
         planned.resolution.missing_id or planned.resolution.candidates) else []
@@ -52,6 +59,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     lang = request.answer_lang()
     context = build_context(result.hits, lang=lang, max_chars=settings.context_max_chars)
     stages["context"] = (time.perf_counter() - t) * 1000
+    # The request's path, loading aside: planning, both searches, the context.
+    stages["total"] = sum(stages[k] for k in ("query", "confirm_search", "search.total", "context") if k in stages)
     status = retriever.status
 
     rows = []
@@ -97,8 +106,8 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
-def _meaning(report) -> str:
-    """" (segv, SIGSEGV, exit code 139)": what the parser read beyond the verdict, if anything."""
+def _meaning(report: JudgeReport) -> str:
+    """What the parser read beyond the verdict, if anything, e.g. " (segv, SIGSEGV, exit code 139)"."""
     said = [x for x in (report.kind, report.signal) if x]
     if report.exit_code is not None:
         said.append(f"exit code {report.exit_code}")

@@ -278,7 +278,7 @@ class Retriever:
         parts = [_PartQuery(name, tokenize(text) if "bm25" in use else [], 0.0) for name, text in texts.items()]
         parts = [dataclasses.replace(p, bound=self.index.bm25.max_score(p.tokens), windows=self._windows(p),
                                      plain=plain_tokens(p.tokens),
-                                     topic=topic_tokens(texts[p.name]) if p.tokens and self.settings.topic_gate else ())
+                                     topic=self._topic(p, texts[p.name]))
                  for p in parts]
         timings["tokenize"] = (time.perf_counter() - t) * 1000
         if self.embedder is None or self.index.dense is None or not use & {"dense", "lexical"}:
@@ -296,6 +296,12 @@ class Retriever:
             notices.append("the embedding model failed on this query: BM25 only")
         timings["embed"] = (time.perf_counter() - t) * 1000
         return parts
+
+    def _topic(self, part: _PartQuery, text: str) -> tuple[str, ...]:
+        """The part's topic words (quest.retrieval.topic), for the parts the topic gate reads: not the code's."""
+        if not part.tokens or not self.settings.topic_gate or part.name not in TOPIC_PARTS:
+            return ()
+        return topic_tokens(text)
 
     def _windows(self, part: _PartQuery) -> tuple[tuple[tuple[str, ...], float], ...]:
         """A long question's windows of WINDOW_TOKENS tokens, half-overlapping, each with its BM25 bound."""

@@ -107,3 +107,21 @@ def test_code_or_judge_output_puts_the_named_problems_error_pattern_before_its_o
     # A question alone (no code, no judge output) keeps the order the words give.
     question_only = {"question": parts["question"]}
     assert ids(with_prior.search("", parts=question_only, problem_id="239")) == ["p239-official-zh"]
+
+
+def test_topic_words_are_read_only_from_the_parts_the_topic_gate_reads(retriever, monkeypatch):
+    """The code part ranks but is no topic (quest.retrieval.topic): its topic words are not computed at all."""
+    import quest.retrieval.retriever as module
+
+    read: list[str] = []
+    real = module.topic_tokens
+
+    def recording(text: str) -> tuple[str, ...]:
+        read.append(text)
+        return real(text)
+
+    monkeypatch.setattr(module, "topic_tokens", recording)
+    code = "while q: q.pop(0)"
+    parts = {"question": QUESTION, "error": ERROR, "code": code, "problem": "滑动窗口最大值 Sliding Window Maximum"}
+    retriever.search(QUESTION, parts=parts)
+    assert read == [QUESTION, ERROR]
