@@ -45,7 +45,7 @@ import numpy as np
 
 from quest.retrieval.dense import cosines
 
-TIE_MARGIN = 20  # rows tied at a list's k-th score fetched beyond k, so the tie is cut by row as locally
+TIE_MARGIN = 64  # rows tied at a list's k-th score fetched beyond k, so the tie is cut by row as locally
 MAX_LIMIT = 16_384  # Milvus's top-k ceiling
 VECTOR_CACHE = 65_536  # dense vectors kept for the retriever's similarity check (rows of recent results)
 
