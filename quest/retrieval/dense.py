@@ -38,9 +38,10 @@ SEARCH_THREADS = 1
 READ_AHEAD_RUNS_UP_TO = 8192  # a run of at most this many rows (16 MB of 1024-d codes) is read ahead (search_range)
 # The rows of the problems searched most recently stay resident, up to this many bytes of codes; the pages of an
 # older one are given back (pages.release) when a newer one pushes it out. A problem's exact scan reads all its
-# rows, ~5 MB at 1M in the bench (2,500 rows), and 200 questions naming ~160 problems left ~750 MiB of such pages
-# resident, most never read again: the 1M memory budget's largest share (docs/bench/scale-1m-round12). A problem
-# asked again after it was pushed out reads its rows again, in one request (READ_AHEAD_RUNS_UP_TO).
+# rows (~5 MB at 1M in the bench: 2,500 rows), and the 1M probe's 200 questions naming a problem left 581 MiB of
+# such pages resident (most read by one question a pass): the largest share of the 1M memory budget, which it broke
+# (docs/bench/scale-1m-round12). A problem asked again after it was pushed out reads its rows again, in one request
+# (READ_AHEAD_RUNS_UP_TO): that read is the price of the budget.
 RECENT_RUN_BYTES = 64 * 2**20
 # FAISS ranks by its float16 arithmetic, which orders rows whose float32 scores are equal its own way. It
 # is asked for this many rows beyond k, so that a tie at the k-th score is cut by row after the float32
