@@ -43,6 +43,10 @@ READ_AHEAD_RUNS_UP_TO = 8192  # a run of at most this many rows (16 MB of 1024-d
 # (docs/bench/scale-1m-round12). A problem asked again after it was pushed out reads its rows again, in one request
 # (READ_AHEAD_RUNS_UP_TO): that read is the price of the budget.
 RECENT_RUN_BYTES = 64 * 2**20
+# ... but only in a base whose codes are larger than this: at 100k chunks (200 MiB of codes) everything fits in any
+# machine that runs Quest, and giving pages back would only make named-problem questions read their rows again
+# (at 1M, uncapped, the bound costs named-problem p50 40 -> 110 ms; under a 2,930 MiB limit it is faster).
+RELEASE_ABOVE_BYTES = 2**30
 # FAISS ranks by its float16 arithmetic, which orders rows whose float32 scores are equal its own way. It
 # is asked for this many rows beyond k, so that a tie at the k-th score is cut by row after the float32
 # re-score, as every other list is cut (and as the Milvus store reproduces: milvus_hybrid.py).
@@ -260,7 +264,7 @@ class DenseIndex:
     def _keep_recent(self, lo: int, hi: int) -> None:
         """Count rows lo..hi-1 among the recently searched runs; give back the pages of those pushed out past
         RECENT_RUN_BYTES (only for a mapped file: released pages are read again from it when next touched)."""
-        if not self.mapped:
+        if not self.mapped or self.index.ntotal * int(self.index.code_size) <= RELEASE_ABOVE_BYTES:
             return
         pushed_out = []
         with self._recent_lock:  # requests may search from several threads

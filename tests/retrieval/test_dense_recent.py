@@ -47,6 +47,29 @@ class Released:
         return True
 
 
+@pytest.fixture(autouse=True)
+def small_bases_release_too(monkeypatch):
+    """These tests' bases are tiny: let them give pages back as a base above RELEASE_ABOVE_BYTES does."""
+    monkeypatch.setattr(dense_module, "RELEASE_ABOVE_BYTES", 0)
+
+
+def test_a_base_below_the_release_size_keeps_every_page(saved, monkeypatch):
+    path, _ = saved
+    dense = DenseIndex.load(path)
+    released = Released(dense)
+    monkeypatch.setattr(pages, "release", released)
+    monkeypatch.setattr(dense_module, "RECENT_RUN_BYTES", 1)
+    monkeypatch.setattr(dense_module, "RELEASE_ABOVE_BYTES", dense.index.ntotal * dense.index.code_size)
+    q = np.ones(DIM, dtype=np.float32)
+    for lo in (0, 100, 200, 0):
+        dense.search_range(q, lo, lo + 100, 5)
+    assert released.runs == []
+    monkeypatch.setattr(dense_module, "RELEASE_ABOVE_BYTES", dense.index.ntotal * dense.index.code_size - 1)
+    for lo in (0, 100):
+        dense.search_range(q, lo, lo + 100, 5)
+    assert released.runs == [(0, 100)]  # one byte over: the same searches now give the older run back
+
+
 def test_runs_past_the_budget_are_given_back_least_recent_first(saved, monkeypatch):
     path, _ = saved
     dense = DenseIndex.load(path)
