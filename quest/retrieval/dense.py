@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -35,6 +36,17 @@ LARGE_SUBSET = 4  # a restriction to more than 1/4 of the rows is one filtered s
 # answers several requests at once anyway. Training and filling an IVF index use every core.
 SEARCH_THREADS = 1
 READ_AHEAD_RUNS_UP_TO = 8192  # a run of at most this many rows (16 MB of 1024-d codes) is read ahead (search_range)
+# The rows of the problems searched most recently stay resident, up to this many bytes of codes; the pages of an
+# older one are given back (pages.release) when a newer one pushes it out. A problem's exact scan reads all its
+# rows (~5 MB at 1M in the bench: 2,500 rows), and the 1M probe's 200 questions naming a problem left 581 MiB of
+# such pages resident (most read by one question a pass): the largest share of the 1M memory budget, which it broke
+# (docs/bench/scale-1m-round12). A problem asked again after it was pushed out reads its rows again, in one request
+# (READ_AHEAD_RUNS_UP_TO): that read is the price of the budget.
+RECENT_RUN_BYTES = 64 * 2**20
+# ... but only in a base whose codes are larger than this: at 100k chunks (200 MiB of codes) everything fits in any
+# machine that runs Quest, and giving pages back would only make named-problem questions read their rows again
+# (at 1M, uncapped, the bound costs named-problem p50 40 -> 110 ms; under a 2,930 MiB limit it is faster).
+RELEASE_ABOVE_BYTES = 2**30
 # FAISS ranks by its float16 arithmetic, which orders rows whose float32 scores are equal its own way. It
 # is asked for this many rows beyond k, so that a tie at the k-th score is cut by row after the float32
 # re-score, as every other list is cut (and as the Milvus store reproduces: milvus_hybrid.py).
@@ -110,6 +122,10 @@ class DenseIndex:
         self.dim = index.d
         self._vectors: np.ndarray | None = None
         self._scanners = threading.local()  # one FAISS scanner per thread (_scanner)
+        self.mapped = False  # the rows are a mapped file's pages (load), which `_keep_recent` may give back
+        self._recent: OrderedDict[tuple[int, int], int] = OrderedDict()  # (lo, hi) -> bytes, least recent first
+        self._recent_bytes = 0
+        self._recent_lock = threading.Lock()
 
     def build_approximate(self, nlist: int | None = None, seed: int = 0) -> None:
         """Train and fill an IVF index (IVF_CODES) over these rows, for approximate global search."""
@@ -241,7 +257,28 @@ class DenseIndex:
             pages.will_need(self.vectors[lo:hi])  # (a long run, the general documents, is read by every query)
         rows = self._scan_run(q, lo, hi, min(k + TIE_EXTRA, hi - lo))
         sims = self.rescore(rows, q)
+        if hi - lo <= READ_AHEAD_RUNS_UP_TO:
+            self._keep_recent(lo, hi)
         return [(int(rows[i]), float(sims[i])) for i in _best(sims, k, rows)]
+
+    def _keep_recent(self, lo: int, hi: int) -> None:
+        """Count rows lo..hi-1 among the recently searched runs; give back the pages of those pushed out past
+        RECENT_RUN_BYTES (only for a mapped file: released pages are read again from it when next touched)."""
+        if not self.mapped or self.index.ntotal * int(self.index.code_size) <= RELEASE_ABOVE_BYTES:
+            return
+        pushed_out = []
+        with self._recent_lock:  # requests may search from several threads
+            if (lo, hi) in self._recent:
+                self._recent.move_to_end((lo, hi))
+                return
+            self._recent[(lo, hi)] = size = (hi - lo) * int(self.index.code_size)
+            self._recent_bytes += size
+            while self._recent_bytes > RECENT_RUN_BYTES and len(self._recent) > 1:
+                run, size = self._recent.popitem(last=False)
+                self._recent_bytes -= size
+                pushed_out.append(run)
+        for a, b in pushed_out:  # a run another thread is scanning right now is only read again
+            pages.release(self.vectors[a:b])
 
     def _scan_run(self, q: np.ndarray, lo: int, hi: int, k: int) -> np.ndarray:
         """The rows FAISS's search would keep among lo..hi-1: the same scanner, arithmetic and heap.
@@ -300,4 +337,6 @@ class DenseIndex:
         index = faiss.read_index(str(path), faiss.IO_FLAG_MMAP_IFC)
         if not isinstance(index, faiss.IndexScalarQuantizer):
             raise ValueError(f"{path}: expected a float16 scalar-quantizer index, found {type(index).__name__}")
-        return cls(index)
+        loaded = cls(index)
+        loaded.mapped = True
+        return loaded

@@ -36,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from quest.retrieval.scatter import add_at
 from quest.retrieval.scopes import RowOrder
 from quest.retrieval.sparse import top_k_among
 
@@ -241,7 +242,7 @@ def _read_whole(call: _Call, term: int, acc: list[np.ndarray], seen: list[np.nda
         lo, hi = src.span(col)
         if hi > lo:
             at = np.asarray(src.indices[lo:hi])
-            acc[s][at] += src.weigh(np.asarray(src.data[lo:hi]), at, coef)  # a column's positions are distinct
+            add_at(acc[s], at, src.weigh(np.asarray(src.data[lo:hi]), at, coef))  # a column's positions are distinct
             if seen is not None:
                 seen[s][at] = True
 
@@ -289,7 +290,7 @@ def _add_term(call: _Call, term: int, candidates: list[tuple[int, np.ndarray]], 
             continue
         if pos.size * SCAN_PER_LOOKUP >= hi - lo:
             at = np.asarray(call.sources[s].indices[lo:hi])
-            acc[s][at] += call.sources[s].weigh(np.asarray(call.sources[s].data[lo:hi]), at, coef)
+            add_at(acc[s], at, call.sources[s].weigh(np.asarray(call.sources[s].data[lo:hi]), at, coef))
         else:
             hit, weights = call.lookup(s, col, coef, pos)
             acc[s][pos[hit]] += weights

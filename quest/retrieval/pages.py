@@ -28,6 +28,8 @@ PAGE = mmap.PAGESIZE
 MADV_NORMAL = getattr(mmap, "MADV_NORMAL", 0)
 MADV_RANDOM = getattr(mmap, "MADV_RANDOM", 1)
 MADV_WILLNEED = getattr(mmap, "MADV_WILLNEED", 3)
+# Linux 5.4+: reclaim these pages now (a clean file page leaves the page cache unless another process maps it).
+MADV_PAGEOUT = getattr(mmap, "MADV_PAGEOUT", 21)
 
 
 def _libc_madvise():
@@ -66,3 +68,23 @@ def advise_array(array: np.ndarray, advice: int) -> bool:
 def will_need(array: np.ndarray) -> bool:
     """Read these bytes in now, in one request (the caller is about to scan them)."""
     return advise_array(array, MADV_WILLNEED)
+
+
+def release(array: np.ndarray) -> bool:
+    """Give back the pages that lie wholly inside a mapped array's bytes: out of this process and, for a clean file
+    page no other process maps, out of the page cache (MADV_PAGEOUT). Touching them again reads them again.
+
+    Only whole pages are released (the range is rounded inwards), so a page shared with the neighbouring rows stays.
+    Never call it on anonymous memory (numpy's own arrays): with swap, that would push the heap out.
+    """
+    if _MADVISE is None or array.size == 0 or not array.flags.c_contiguous:
+        return False
+    address = int(array.ctypes.data)
+    start = -(-address // PAGE) * PAGE
+    end = (address + int(array.nbytes)) // PAGE * PAGE
+    if end <= start:
+        return False
+    if _MADVISE(ctypes.c_void_p(start), ctypes.c_size_t(end - start), ctypes.c_int(MADV_PAGEOUT)) != 0:
+        log.debug("madvise(MADV_PAGEOUT) failed: errno %d", ctypes.get_errno())
+        return False
+    return True

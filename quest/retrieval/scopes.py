@@ -29,6 +29,8 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from quest.retrieval.scatter import add_at
+
 # A scope is read as at most this many runs of positions: beyond it, the runs are merged across
 # their smallest gaps and the entries found in a gap are dropped by a membership test.
 MAX_RUNS = 32
@@ -219,7 +221,7 @@ def scope_sums(runs: ScopeRuns, matrix: sp.csc_matrix, columns: list[tuple[int, 
             continue
         at, weights = column_weights(runs, matrix, col, coef, weigh, cache, cache_key)
         if at.size:
-            acc[at] += weights  # a column's positions are distinct
+            add_at(acc, at, weights)  # a column's positions are distinct
     return acc
 
 

@@ -27,6 +27,7 @@ from quest.kb.documents import Chunk
 from quest.retrieval import maxscore
 from quest.retrieval.chunktable import ChunkTable
 from quest.retrieval.dense import DenseIndex, _best, cosines
+from quest.retrieval.scatter import add_at
 from quest.retrieval.scopes import RowOrder, ScopeRuns, TermCache, column_weights, scope_of, scope_sums
 from quest.retrieval.sparse import LexicalIndex, bm25_bound, positions, top_k
 
@@ -251,7 +252,7 @@ class SegmentedBM25:
                 lo, hi = int(indptr[col]), int(indptr[col + 1])
                 try:
                     at = np.asarray(indices[lo:hi])
-                    part[at] += self._weights(data[lo:hi], norm[at], coef)  # a column's positions are distinct
+                    add_at(part, at, self._weights(data[lo:hi], norm[at], coef))  # a column's positions are distinct
                 except IndexError as exc:
                     raise IndexError_(f"segment {seg.name}: term frequencies name rows it does not have") from exc
             out[start:start + seg.rows] = seg.order.by_row(part)

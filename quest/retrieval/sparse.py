@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from quest.retrieval.scatter import add_at
 from quest.retrieval.scopes import RowOrder, scope_of, scope_sums
 
 
@@ -236,7 +237,7 @@ class LexicalIndex:
                 at = np.asarray(indices[lo:hi])
                 if at[0] < 0 or at[-1] >= self.size:  # sorted when written: the ends bound the rest
                     raise ValueError("lexical weights name rows the index does not have")
-                out[at] += np.asarray(data[lo:hi], dtype=np.float32) * weight  # distinct positions
+                add_at(out, at, np.asarray(data[lo:hi], dtype=np.float32) * weight)  # distinct positions
         return self.order.by_row(out)
 
     def weight_bound(self, col: int, weight: float) -> float:

@@ -1,0 +1,153 @@
+"""The rows of the problems searched most recently stay resident; older ones' pages are given back (dense.py).
+
+The budget is counted in bytes of codes, least recently searched first out; only a memory-mapped index gives
+pages back, and giving them back never changes what a search returns.
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+from quest.bench.touched import cached_bytes
+from quest.retrieval import dense as dense_module
+from quest.retrieval import pages
+from quest.retrieval.dense import DenseIndex
+
+DIM = 64  # 128 bytes of float16 codes per row
+
+
+@pytest.fixture
+def saved(tmp_path):
+    rng = np.random.default_rng(3)
+    vectors = rng.standard_normal((4096, DIM)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    path = tmp_path / "s.dense.faiss"
+    DenseIndex.from_vectors(vectors).save(path)
+    with path.open("rb") as fh:  # on disk and out of the page cache, as a served index is read: from the file
+        os.fsync(fh.fileno())
+        os.posix_fadvise(fh.fileno(), 0, 0, os.POSIX_FADV_DONTNEED)
+    return path, vectors
+
+
+class Released:
+    """A recording stand-in for pages.release: which row runs were given back, in order."""
+
+    def __init__(self, dense: DenseIndex) -> None:
+        self.dense = dense
+        self.runs: list[tuple[int, int]] = []
+
+    def __call__(self, array: np.ndarray) -> bool:
+        base = int(self.dense.vectors.ctypes.data)
+        row = self.dense.index.code_size
+        lo = (int(array.ctypes.data) - base) // row
+        self.runs.append((lo, lo + array.shape[0]))
+        return True
+
+
+@pytest.fixture(autouse=True)
+def small_bases_release_too(monkeypatch):
+    """These tests' bases are tiny: let them give pages back as a base above RELEASE_ABOVE_BYTES does."""
+    monkeypatch.setattr(dense_module, "RELEASE_ABOVE_BYTES", 0)
+
+
+def test_a_base_below_the_release_size_keeps_every_page(saved, monkeypatch):
+    path, _ = saved
+    dense = DenseIndex.load(path)
+    released = Released(dense)
+    monkeypatch.setattr(pages, "release", released)
+    monkeypatch.setattr(dense_module, "RECENT_RUN_BYTES", 1)
+    monkeypatch.setattr(dense_module, "RELEASE_ABOVE_BYTES", dense.index.ntotal * dense.index.code_size)
+    q = np.ones(DIM, dtype=np.float32)
+    for lo in (0, 100, 200, 0):
+        dense.search_range(q, lo, lo + 100, 5)
+    assert released.runs == []
+    monkeypatch.setattr(dense_module, "RELEASE_ABOVE_BYTES", dense.index.ntotal * dense.index.code_size - 1)
+    for lo in (0, 100):
+        dense.search_range(q, lo, lo + 100, 5)
+    assert released.runs == [(0, 100)]  # one byte over: the same searches now give the older run back
+
+
+def test_runs_past_the_budget_are_given_back_least_recent_first(saved, monkeypatch):
+    path, _ = saved
+    dense = DenseIndex.load(path)
+    released = Released(dense)
+    monkeypatch.setattr(pages, "release", released)
+    monkeypatch.setattr(dense_module, "RECENT_RUN_BYTES", 3 * 100 * 128)  # three runs of 100 rows
+    q = np.ones(DIM, dtype=np.float32)
+    for lo in (0, 100, 200):
+        dense.search_range(q, lo, lo + 100, 5)
+    assert released.runs == []
+    dense.search_range(q, 0, 100, 5)  # asked again: now the most recent
+    dense.search_range(q, 300, 400, 5)
+    assert released.runs == [(100, 200)]
+    dense.search_range(q, 400, 450, 5)  # 50 rows: 350 of 300 rows' worth, the oldest goes
+    assert released.runs == [(100, 200), (200, 300)]
+
+
+def test_a_long_run_is_neither_kept_nor_given_back(saved, monkeypatch):
+    path, _ = saved
+    dense = DenseIndex.load(path)
+    released = Released(dense)
+    monkeypatch.setattr(pages, "release", released)
+    monkeypatch.setattr(dense_module, "READ_AHEAD_RUNS_UP_TO", 1000)
+    monkeypatch.setattr(dense_module, "RECENT_RUN_BYTES", 1)
+    q = np.ones(DIM, dtype=np.float32)
+    dense.search_range(q, 0, 2000, 5)  # the general documents' run: read by every question
+    assert released.runs == [] and not dense._recent
+    dense.search_range(q, 0, 10, 5)
+    dense.search_range(q, 10, 20, 5)
+    assert released.runs == [(0, 10)]
+
+
+def test_an_index_in_memory_gives_nothing_back(saved, monkeypatch):
+    _, vectors = saved
+    dense = DenseIndex.from_vectors(vectors)
+    released = Released(dense)
+    monkeypatch.setattr(pages, "release", released)
+    monkeypatch.setattr(dense_module, "RECENT_RUN_BYTES", 1)
+    q = np.ones(DIM, dtype=np.float32)
+    for lo in range(0, 1000, 100):
+        dense.search_range(q, lo, lo + 100, 5)
+    assert released.runs == []
+
+
+def test_given_back_pages_leave_the_page_cache_and_searches_return_the_same(saved, monkeypatch):
+    path, vectors = saved
+    monkeypatch.setattr(dense_module, "RECENT_RUN_BYTES", 1024 * 128)  # one run of 1024 rows
+    dense = DenseIndex.load(path)
+    reference = DenseIndex.from_vectors(vectors)
+    rng = np.random.default_rng(9)
+    queries = rng.standard_normal((4, DIM)).astype(np.float32)
+    runs = [(0, 1024), (1024, 2048), (2048, 3072), (0, 1024)]
+    for q, (lo, hi) in zip(queries, runs, strict=True):
+        assert dense.search_range(q, lo, hi, 7) == reference.search_range(q, lo, hi, 7)
+    if not pages.release(dense.vectors[3072:]):
+        pytest.skip("this kernel has no MADV_PAGEOUT")
+    # (1024, 2048) and (2048, 3072) were pushed out, all but the pages they share with a neighbour: only the
+    # first run's pages (read again last) and the pages at the runs' ends are still cached
+    run_bytes = 1024 * dense.index.code_size
+    assert cached_bytes(path) <= run_bytes + 4 * pages.PAGE
+    dense.search_range(queries[0], 1024, 2048, 7)  # read again from the file: the same answer
+    assert dense.search_range(queries[1], 1024, 2048, 7) == reference.search_range(queries[1], 1024, 2048, 7)
+
+
+def test_release_rounds_inwards_to_whole_pages(monkeypatch):
+    calls = []
+
+    def madvise(start, length, advice):
+        calls.append((start.value, length.value, advice.value))
+        return 0
+
+    monkeypatch.setattr(pages, "_MADVISE", madvise)
+    buffer = np.zeros(5 * pages.PAGE, dtype=np.uint8)
+    base = int(buffer.ctypes.data)
+    first_page = -(-base // pages.PAGE) * pages.PAGE
+    inside = buffer[first_page - base + 10: first_page - base + 3 * pages.PAGE + 10]
+    assert pages.release(inside)
+    assert calls == [(first_page + pages.PAGE, 2 * pages.PAGE, pages.MADV_PAGEOUT)]
+    calls.clear()
+    assert not pages.release(buffer[first_page - base + 1: first_page - base + pages.PAGE + 1])  # no whole page
+    assert calls == []
