@@ -826,7 +826,9 @@ class Retriever:
         (and its titles) but none says a word of the sanitizer report; the document that explains that
         report is the answer, and it used to come after every document of the problem. A bare verdict
         ("Time Limit Exceeded") names no cause, and a problem with its own error pattern for the verdict
-        ("Segmentation fault" on Number of Islands: its recursion-depth pattern) keeps the lead.
+        ("Segmentation fault" on Number of Islands: its recursion-depth pattern) keeps the lead. When the error
+        names its exception or sanitizer kind exactly, a page holding that name needs only `ASKED_LEAD`; and of
+        the pages that explain the error, the question picks (`_described`).
         """
         if not general or not own:
             return []
