@@ -38,7 +38,7 @@ def retriever(tmp_path_factory: pytest.TempPathFactory) -> Retriever:
     root = tmp_path_factory.mktemp("rank12")
     shutil.copytree(KB, root / "kb")
     return build_retriever(Settings(kb_dir=root / "kb", data_dir=root / "data", show_progress=False,
-                                    embedding_model="none", bm25_floor=0.15))
+                                    embedding_model="none", bm25_floor=0.15, document_fusion=True))
 
 
 def ranked(retriever: Retriever, changes: dict | None = None, **request: str) -> list[str]:
@@ -149,3 +149,14 @@ def test_the_question_alone_never_puts_a_general_page_first(retriever):
                                       "Can I still use the iterator after erase?", error="Wrong Answer",
                   problem_id="56")
     assert docs[0] == "p56-official-en"
+
+
+def test_with_the_shipped_settings_the_error_rules_work_without_document_fusion(retriever):
+    # Document fusion is off by default (quest/settings.py says why); the error-word rules do not need it.
+    assert Settings().document_fusion is False
+    request = {"question": "the tails list with bisect gets too big?", "error": "Memory Limit Exceeded",
+               "problem_id": "300"}
+    assert ranked(retriever, {"document_fusion": False}, **request)[:2] == ["p300-official-en",
+                                                                             "p300-error-bisect-en"]
+    assert ranked(retriever, {"document_fusion": False, "own_error_lead": False}, **request)[0] == \
+        "p300-error-bisect-en"
