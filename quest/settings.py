@@ -75,6 +75,17 @@ class Settings:
     # Inside a named problem, each part's BM25 list is ordered with its words' idf among the problem's own
     # documents too (quest/retrieval/within.py); the floor keeps the whole base's BM25.
     within_idf: bool = True
+    # Inside a named problem, the lists are fused per document (quest.retrieval.fusion.document_rank_fusion): a
+    # document whose chunks fill a list's head gets that list's vote once. Per chunk, an error pattern that repeats
+    # "答案错误（WA）" in every section took every vote of a bare verdict line's list (issue 9, round 12).
+    # Off by default: on the ten development splits it gains R@1 (561 -> 572 of 643, with the rules below) but
+    # loses 23 questions their best-graded first document and two their R@1; without it nothing loses anywhere
+    # (R@1 561 -> 566, best@1 444 -> 454). QUEST_DOCUMENT_FUSION=1 turns it on.
+    document_fusion: bool = False
+    # Inside a named problem, the pasted error's own words (verdict and title words left out) decide between the
+    # problem's documents: an error pattern written for other verdicts never leads, and the one that matches the
+    # error's words better than every other document of the problem does (Retriever._own_error_first).
+    own_error_lead: bool = True
     # No problem named: once one hit clears the floor (the question is answerable), hits that clear this share of it
     # fill the rest of the top-k after the strong ones (tuning split, BM25: R@5 0.965 -> 0.976,
     # nDCG@10 0.884 -> 0.894, general R@5 0.868 -> 0.895, no-answer rejection unchanged; flat

@@ -10,7 +10,7 @@ cosine similarity, which live on different scales.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import TypeVar
 
 K = TypeVar("K", bound=Hashable)
@@ -41,3 +41,24 @@ def reciprocal_rank_fusion(ranked_lists: Mapping[str, Sequence[K]] | Sequence[Se
 
 def _tie_key(item: Hashable) -> tuple[str, str]:
     return (type(item).__name__, str(item))
+
+
+def document_rank_fusion(ranked_lists: Mapping[str, Sequence[K]] | Sequence[Sequence[K]],
+                         document_of: Callable[[K], str], k: int = RRF_K) -> dict[str, float]:
+    """RRF over documents: each list votes once per document, at the document's rank among documents.
+
+    A list of chunks ranks documents: when one document's chunks fill its head, the document gets that
+    list's first vote once (not one vote per chunk), and the next document is second in that list, not
+    seventh. Returns each document's fused score (exactly rounded, independent of the lists' order).
+    """
+    lists = ranked_lists.values() if isinstance(ranked_lists, Mapping) else ranked_lists
+    contributions: dict[str, list[float]] = {}
+    for ranking in lists:
+        seen: set[str] = set()
+        for item in ranking:
+            doc = document_of(item)
+            if doc in seen:
+                continue
+            seen.add(doc)
+            contributions.setdefault(doc, []).append(1.0 / (k + len(seen)))
+    return {doc: math.fsum(parts) for doc, parts in contributions.items()}

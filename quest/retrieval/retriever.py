@@ -39,9 +39,9 @@ from quest.plan import Catalogue, squash
 from quest.retrieval.chunktable import NO_PROBLEM
 from quest.retrieval.embedder import Embedder
 from quest.retrieval.evidence import ASKED_LEAD, ErrorEvidence, named_first
-from quest.retrieval.fusion import reciprocal_rank_fusion
+from quest.retrieval.fusion import document_rank_fusion, reciprocal_rank_fusion
 from quest.retrieval.index import Index, UpdateReport, open_index
-from quest.retrieval.judge_name import plain_tokens
+from quest.retrieval.judge_name import plain_tokens, without_judge_name
 from quest.retrieval.sparse import normalized, top_k, top_k_among
 from quest.retrieval.tokenize import tokenize
 from quest.retrieval.topic import TOPIC_PARTS, topic_tokens
@@ -128,8 +128,10 @@ class Retriever:
         self._general_rows = np.flatnonzero(index.chunks.problem == NO_PROBLEM).astype(np.int64)
         self._general_rows.flags.writeable = False  # the same array every request: scopes of it are kept
         self._everything_but: dict[frozenset[str], np.ndarray] = {}
-        # Per problem, the verdicts its error-pattern documents explain.
+        # Per problem, the verdicts its error-pattern documents explain; per error pattern, its own.
         self._bug_verdicts: dict[str, set[str]] = {}
+        self._pattern_verdicts = {doc.id: frozenset(v.upper() for v in doc.verdicts) for doc in kb.documents
+                                  if doc.problem_id and doc.kind == "error_pattern"}
         for doc in kb.documents:
             if doc.problem_id and doc.kind == "error_pattern":
                 self._bug_verdicts.setdefault(doc.problem_id, set()).update(v.upper() for v in doc.verdicts)
@@ -387,6 +389,8 @@ class Retriever:
                                                                   for q in queries):
             ordering["prior:error_pattern"] = self._error_patterns_first(ordering)
         fused = self._by_chunk_on_ties(reciprocal_rank_fusion(ordering, k=self.settings.rrf_k), lists)
+        if scope == "problem" and self.settings.document_fusion:
+            fused = self._by_document(ordering, fused)
         if titles_only:  # the problem's documents only its titles found: after the rest, in their order
             found = {r for r, _ in fused}
             fused += [(r, 0.0) for r, _ in lists["bm25:problem"] if r not in found]
@@ -416,6 +420,24 @@ class Retriever:
             out.append((row, fused_score, _short_signals(sig), sims.get(row), bm25n))
         timings["fusion"] = timings.get("fusion", 0) + (time.perf_counter() - t) * 1000
         return out
+
+    def _by_document(self, ordering: Mapping[str, Sequence[int]],
+                     fused: list[tuple[int, float]]) -> list[tuple[int, float]]:
+        """The fused rows ordered by their document's fused score (quest.retrieval.fusion.document_rank_fusion),
+        a document's chunks in their own fused order; each row carries its document's score.
+
+        Inside one problem the documents are few and long, and a list's head is often one document's
+        chunks. Fused per chunk, a chunk that sat in the middle of every list outvoted one that led two lists,
+        and a bare verdict line ("Wrong Answer") — its own part, matching only the error patterns that write
+        the verdict into every section — gave each of their chunks a vote and pushed the official solution
+        down its list: an error pattern about another bug led (round 11's r11-018, r11-042, r11-025).
+        """
+        table = self.index.chunks
+        doc = table.doc_id
+        scores = document_rank_fusion(ordering, doc, k=self.settings.rrf_k)
+        at = {row: i for i, (row, _) in enumerate(fused)}
+        ordered = sorted(fused, key=lambda pair: (-scores.get(doc(pair[0]), 0.0), at[pair[0]]))
+        return [(row, scores.get(doc(row), score)) for row, score in ordered]
 
     def _plain_confidence(self, queries: Sequence[_PartQuery], rows: Sequence[int]) -> dict[int, float]:
         """Each row's best normalized BM25 on the parts that name the judge, without the name (and over the
@@ -594,6 +616,8 @@ class Retriever:
             rows = self._allowed(self.index.rows_by_problem.get(scope, np.zeros(0, dtype=np.int64)), excluded)
             selected = passing(self._rank(rows, k, queries, timings, "problem"), "problem",
                                self.settings.problem_floor_ratio)
+            if self.settings.own_error_lead:
+                selected = self._own_error_first(selected, queries, attempt)
             if self.settings.problem_general_mix and self._general_rows.size:
                 # General documents that clear the full floor follow the problem's own (a bug that is
                 # not about the problem: state kept between test cases, slow input); one leads only when
@@ -744,6 +768,69 @@ class Retriever:
         lead = self._explains_error(own, general, attempt, queries)
         return lead + own + [c for c in general if c not in lead]
 
+    def _own_error_first(self, own: list[_Candidate], queries: Sequence[_PartQuery],
+                         attempt: _Attempt) -> list[_Candidate]:
+        """Inside a named problem, what the pasted error says decides between the problem's own documents.
+
+        An error pattern is one bug of the problem; the official solution covers the problem. Two rules, on
+        the error's own evidence, never on the words every document of the problem shares:
+
+        - an error pattern written for other verdicts than the one the student got (their `verdicts`) does
+          not lead: a MLE is not explained by a page about a wrong answer;
+        - the error pattern that matches the error's words — verdict words, the judge's name and the
+          problem's titles left out: "RecursionError: maximum recursion depth", "IndexError: pop from empty
+          list" — at the floor and better than every other document of the problem leads.
+        """
+        if len(own) < 2:
+            return own
+        table = self.index.chunks
+        verdict = _named_verdict(queries)
+        patterns = self._pattern_verdicts
+
+        def fits(c: _Candidate) -> bool:
+            written = patterns.get(table.doc_id(c.row))
+            return written is None or verdict in (None, "AC") or verdict in written
+
+        if not fits(own[0]):
+            first = next((c for c in own if fits(c)), None)
+            own = own if first is None else [first, *(c for c in own if c is not first)]
+        detail = self._error_detail(queries)
+        if not detail:
+            return own
+        match = self._matches(detail, [c.row for c in own])
+        bugs = [c for c in own if table.doc_id(c.row) in patterns and fits(c)]
+        best = max(bugs, key=lambda c: match[c.row], default=None)
+        others = max((match[c.row] for c in own if table.doc_id(c.row) not in patterns), default=0.0)
+        if best is None or match[best.row] < attempt.bm25_floor or match[best.row] <= others or best is own[0]:
+            return own
+        return [best, *(c for c in own if c is not best)]
+
+    def _error_detail(self, queries: Sequence[_PartQuery]) -> list[str]:
+        """The error part's tokens without verdict words, the judge's name and the named problem's titles."""
+        error = next((q for q in queries if q.name == "error" and q.tokens), None)
+        if error is None:
+            return []
+        titles = set(next((q.tokens for q in queries if q.name == "problem"), ()))
+        vocabulary = _verdict_vocabulary()
+        return [t for t in without_judge_name(error.tokens) if t not in vocabulary and t not in titles]
+
+    def _matches(self, tokens: Sequence[str], rows: Sequence[int], windows: bool = False) -> dict[int, float]:
+        """Each row's BM25 on `tokens` normalized by their own bound (with `windows`, the best of that and of
+        the tokens' windows of WINDOW_TOKENS, each against its own bound)."""
+        spans = [list(tokens)]
+        step = WINDOW_TOKENS // 2
+        if windows and len(tokens) > WINDOW_TOKENS * 3 // 2:
+            spans += [list(tokens[i:i + WINDOW_TOKENS]) for i in range(0, len(tokens) - step, step)]
+        at = np.asarray(rows, dtype=np.int64)
+        best = np.zeros(at.size)
+        scored = getattr(self.index.bm25, "scores_for", None)
+        for span in spans:
+            bound = self.index.bm25.max_score(span) if span else 0.0
+            if bound > 0:
+                raw = scored(span, at) if scored is not None else self.index.bm25.scores(span)[at]
+                best = np.maximum(best, [normalized(float(x), bound) for x in np.asarray(raw).tolist()])
+        return dict(zip(at.tolist(), best.tolist(), strict=True))
+
     def _explains_error(self, own: Sequence[_Candidate], general: Sequence[_Candidate], attempt: _Attempt,
                         queries: Sequence[_PartQuery]) -> list[_Candidate]:
         """The general document that leads a named problem's own: the first that clears the full floor on
@@ -754,7 +841,9 @@ class Retriever:
         (and its titles) but none says a word of the sanitizer report; the document that explains that
         report is the answer, and it used to come after every document of the problem. A bare verdict
         ("Time Limit Exceeded") names no cause, and a problem with its own error pattern for the verdict
-        ("Segmentation fault" on Number of Islands: its recursion-depth pattern) keeps the lead.
+        ("Segmentation fault" on Number of Islands: its recursion-depth pattern) keeps the lead. When the error
+        names its exception or sanitizer kind exactly, a page holding that name needs only `ASKED_LEAD`; and of
+        the pages that explain the error, the question picks (`_described`).
         """
         if not general or not own:
             return []
@@ -780,7 +869,43 @@ class Retriever:
         elif evidence.compile_error:  # a problem's documents explain its algorithm, never a compiler's message
             return [c for c in general if self._written_for(c.row, "CE")][:1]
         detail = [t for t in error.tokens if t not in _verdict_vocabulary()]
-        return self._leads_on(detail, own, general, attempt, ratio)
+        if not evidence.asked and evidence.names:
+            # The error names its exception or sanitizer kind exactly and the problem has no error pattern for
+            # the verdict: a general page that holds that name explains it as well as the asked case does
+            # ("RecursionError" on Course Schedule: the recursion-limit page, not the problem's explanation).
+            table = self.index.chunks
+            named = [c for c in general if evidence.named_in(table[c.row].text)]
+            lead = self._leads_on(detail, own, named, attempt, ASKED_LEAD)
+            if lead:
+                return self._described(lead[0], detail, own, named, queries, attempt, ASKED_LEAD)
+        lead = self._leads_on(detail, own, general, attempt, ratio)
+        return self._described(lead[0], detail, own, general, queries, attempt, ratio) if lead else []
+
+    def _described(self, lead: _Candidate, detail: Sequence[str], own: Sequence[_Candidate],
+                   general: Sequence[_Candidate], queries: Sequence[_PartQuery], attempt: _Attempt,
+                   ratio: float) -> list[_Candidate]:
+        """Of the general pages that explain the error as well as `lead` may (their match on it `ratio` times
+        the problem's best), the one the question describes best, when its match on the question (verdict
+        words and the problem's titles left out, by windows) clears the floor and beats the lead's.
+
+        "Segmentation fault" is explained by the out-of-bounds, stack-overflow, null-pointer and
+        iterator-invalidation pages alike; "intervals.erase(it), then it++ — can I still use the iterator?"
+        says which (round 11's r11-005). Only pages that explain the error compete, so a question's words
+        alone never put a general page before the problem's own documents."""
+        question = next((q for q in queries if q.name == "question" and q.tokens), None)
+        if question is None:
+            return [lead]
+        titles = set(next((q.tokens for q in queries if q.name == "problem"), ()))
+        vocabulary = _verdict_vocabulary()
+        words = [t for t in without_judge_name(question.tokens) if t not in vocabulary and t not in titles]
+        rows = [c.row for c in (*own, *general)]
+        on_error = self._matches(detail, rows)
+        on_question = self._matches(words, rows, windows=True) if words else {}
+        best_own = max((on_error[c.row] for c in own), default=0.0)
+        explaining = [c for c in general if on_error[c.row] > 0 and on_error[c.row] >= ratio * best_own]
+        pick = max(explaining, key=lambda c: on_question.get(c.row, 0.0), default=lead)
+        said = on_question.get(pick.row, 0.0)
+        return [pick] if said >= attempt.bm25_floor and said > on_question.get(lead.row, 0.0) else [lead]
 
     def _leads_on(self, detail: Sequence[str], own: Sequence[_Candidate], general: Sequence[_Candidate],
                   attempt: _Attempt, ratio: float, windows: bool = False) -> list[_Candidate]:
