@@ -97,6 +97,18 @@ def test_at_equal_recall_the_floor_that_handles_more_no_answer_questions_wins():
         target_rejection=0.9, queries=278, met=True)
 
 
+def test_one_question_of_recall_does_not_buy_a_less_honest_floor():
+    # The shipped tuning split after round 12: 0.1 finds one more answerable question (of 222) than 0.2.
+    grid = [(0.97297, 0.911, 0.10, None), (0.96847, 0.946, 0.15, None), (0.96847, 0.982, 0.20, None),
+            (0.95946, 1.000, 0.25, None)]
+    assert _choose(grid, "bm25-only", 0.9, 278).bm25_floor == 0.2
+
+
+def test_a_recall_gap_beyond_the_tolerance_keeps_the_better_recall():
+    grid = [(0.973, 0.911, 0.10, None), (0.959, 1.000, 0.25, None)]
+    assert _choose(grid, "bm25-only", 0.9, 278).bm25_floor == 0.1
+
+
 def test_at_equal_recall_and_rejection_the_lowest_floors_win():
     grid = [(1.0, 1.0, 0.3, 0.6), (1.0, 1.0, 0.2, 0.6), (1.0, 1.0, 0.2, 0.5), (1.0, 0.8, 0.1, 0.4)]
     chosen = _choose(grid, "m", 0.9, 4)
