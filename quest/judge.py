@@ -41,7 +41,9 @@ VERDICT_PHRASES: dict[str, tuple[str, ...]] = {
     "PE": ("presentation error", "presentationerror", "格式错误", "输出格式错误"),
     "CE": ("compile error", "compilation error", "compilationerror", "编译错误", "编译失败", "编译出错"),
     "RE": ("runtime error", "runtimeerror", "运行错误", "运行时错误", "执行出错", "segmentation fault", "段错误",
-           "floating point exception", "stack overflow", "栈溢出", "addresssanitizer"),
+           "floating point exception", "stack overflow", "栈溢出", "addresssanitizer",
+           # SPOJ, CodeChef and HackerEarth name a crash by its exit status: Non-Zero Exit Code.
+           "nzec", "non-zero exit code", "non zero exit code"),
     "AC": ("accepted", "答案正确"),
 }
 #: Looser words that mean a verdict in a question but are too vague to parse a judge line with
@@ -79,6 +81,13 @@ _LEETCODE_DIAG = re.compile(r"^Line (\d+):(?: Char \d+:)?\s*(fatal error|error):
 _GO_DIAG = re.compile(r"^((?:\./)?[\w/.-]+\.go):(\d+):\d+:\s*(.+)$", re.M)
 # rustc: "error[E0308]: mismatched types" and, below it, " --> src/main.rs:4:5".
 _RUST_DIAG = re.compile(r"^error(?:\[E\d+\])?:[ \t]*(\S[^\n]*)\n\s*-->\s*[\w/.-]+\.rs:(\d+):\d+", re.M)
+# The link step failed after the compiler's own lines (an undefined reference, a second main): gcc's driver says
+# "collect2: error: ld returned 1 exit status", and Code::Blocks' build log ends "Process terminated with status 1
+# (…)" with a count of errors on the next line. A judge calls both a compile error. (Bounded repeats: read in one
+# pass on any text.)
+_LINK_FAILED = re.compile(
+    r"\bcollect2(?:\.exe)?:[ \t]*error\b|\bld(?:\.exe)?\s+returned\s+[1-9]\d{0,2}\s+exit\s+status|"
+    r"\bProcess terminated with status -?[1-9]\d{0,9}\b[^\n]{0,80}\n[ \t]{0,8}[1-9]\d{0,4} error\(s\)")
 _JAVAC_DIAG = re.compile(r"^([^\s:]+\.java):(\d+):\s*(error|warning):\s*(.+)$", re.M)
 _JAVA_EXCEPTION = re.compile(r"Exception in thread \"[^\"]*\"\s+([\w.$]+)(?::\s*(.*))?")
 _JAVA_CAUSE = re.compile(r"^\s*Caused by:\s+([\w.$]+)(?::\s*(.*))?$", re.M)
@@ -445,6 +454,12 @@ def _read_compilers(text: str, f: _Findings) -> None:
     for msg, line in _RUST_DIAG.findall(text):
         f.lines.append(int(line))
         f.messages.append(f"error: {msg.strip()}")
+        f.inferred = "CE"
+    link = _LINK_FAILED.search(text)
+    if link:
+        start = text.rfind("\n", 0, link.start()) + 1  # the whole line that says so
+        end = text.find("\n", link.start())
+        f.messages.append(text[start:end if end >= 0 else len(text)].strip()[:200])
         f.inferred = "CE"
     for file, line, kind, msg in _JAVAC_DIAG.findall(text):
         if kind == "error":
