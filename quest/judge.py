@@ -41,7 +41,9 @@ VERDICT_PHRASES: dict[str, tuple[str, ...]] = {
     "PE": ("presentation error", "presentationerror", "格式错误", "输出格式错误"),
     "CE": ("compile error", "compilation error", "compilationerror", "编译错误", "编译失败", "编译出错"),
     "RE": ("runtime error", "runtimeerror", "运行错误", "运行时错误", "执行出错", "segmentation fault", "段错误",
-           "floating point exception", "stack overflow", "栈溢出", "addresssanitizer"),
+           "floating point exception", "stack overflow", "栈溢出", "addresssanitizer",
+           # SPOJ, CodeChef and HackerEarth name a crash by its exit status: Non-Zero Exit Code.
+           "nzec", "non-zero exit code", "non zero exit code"),
     "AC": ("accepted", "答案正确"),
 }
 #: Looser words that mean a verdict in a question but are too vague to parse a judge line with
@@ -79,6 +81,13 @@ _LEETCODE_DIAG = re.compile(r"^Line (\d+):(?: Char \d+:)?\s*(fatal error|error):
 _GO_DIAG = re.compile(r"^((?:\./)?[\w/.-]+\.go):(\d+):\d+:\s*(.+)$", re.M)
 # rustc: "error[E0308]: mismatched types" and, below it, " --> src/main.rs:4:5".
 _RUST_DIAG = re.compile(r"^error(?:\[E\d+\])?:[ \t]*(\S[^\n]*)\n\s*-->\s*[\w/.-]+\.rs:(\d+):\d+", re.M)
+# The link step failed after the compiler's own lines (an undefined reference, a second main): gcc's driver says
+# "collect2: error: ld returned 1 exit status", and Code::Blocks' build log ends "Process terminated with status 1
+# (…)" with a count of errors on the next line. A judge calls both a compile error. (Bounded repeats: read in one
+# pass on any text.)
+_LINK_FAILED = re.compile(
+    r"\bcollect2(?:\.exe)?:[ \t]*error\b|\bld(?:\.exe)?\s+returned\s+[1-9]\d{0,2}\s+exit\s+status|"
+    r"\bProcess terminated with status -?[1-9]\d{0,9}\b[^\n]{0,80}\n[ \t]{0,8}[1-9]\d{0,4} error\(s\)")
 _JAVAC_DIAG = re.compile(r"^([^\s:]+\.java):(\d+):\s*(error|warning):\s*(.+)$", re.M)
 _JAVA_EXCEPTION = re.compile(r"Exception in thread \"[^\"]*\"\s+([\w.$]+)(?::\s*(.*))?")
 _JAVA_CAUSE = re.compile(r"^\s*Caused by:\s+([\w.$]+)(?::\s*(.*))?$", re.M)
@@ -92,7 +101,9 @@ _CPP_THROW = re.compile(r"terminate called after throwing an instance of '([^']+
 _SANITIZER_LINE = re.compile(r"^.*(?:ERROR: (?:Address|Leak)Sanitizer|runtime error:).*$", re.M)
 _SANITIZER_FRAME = re.compile(r"#\d+ 0x[0-9a-f]+ in .*?[\w.-]+\.(?:c|cc|cpp|cxx):(\d+)")
 # "sol.cpp:9:28: runtime error:" (UBSan) and LeetCode's "Line 9: Char 28: runtime error:".
-_UBSAN_LINE = re.compile(r"(?:[\w/.-]+\.(?:c|cc|cpp|cxx|h):(\d+):\d+|Line (\d+): Char \d+): runtime error:")
+# The path starts where a run of path characters starts: tried from every digit of a long number, the run was read
+# to its end and back at each one (seconds on a pasted 100 000-digit number).
+_UBSAN_LINE = re.compile(r"(?:(?<![\w/.-])[\w/.-]+\.(?:c|cc|cpp|cxx|h):(\d+):\d+|Line (\d+): Char \d+): runtime error:")
 
 # (pattern, kind, verdict): what sanitizers, the C library, signal names and language runtimes print, in priority
 # order (the first that matches names the kind).
@@ -183,14 +194,19 @@ WINDOWS_STATUS: dict[int, tuple[str, str]] = {
 # VS Code's Code Runner "exited with code=3221225477 in 0.4 seconds", Dev-C++'s "Process exited after 0.3 seconds
 # with return value 3221225725", Visual Studio's "已退出，返回值为 -1073741676 (0xc0000094)", cargo's "(exit code:
 # 0xc0000005, STATUS_ACCESS_VIOLATION)", GNU time's "Command exited with non-zero status 1".
-# A bare "return value" or "返回值" is a function's result ("函数返回值是 5"), not a process's: it counts only after
-# "with" (Dev-C++) or after a program or process (程序 / 进程 / 已退出).
+# A bare "return value" or "返回值" is a function's result ("函数返回值是 5", "a helper with return value -1"), and a
+# program that "returns" 5 is as often its answer ("我的程序返回值是 5，但是答案是 6", "my program returned 5 instead of
+# 6"): a process's return value counts only where a tool says it, after the process ended — Dev-C++'s "… seconds with
+# return value", Code::Blocks' "Process returned", Compiler Explorer's "Program returned:", Visual Studio's
+# "已退出，返回值为" (traditional: "已結束，返回值為"). A crash's status alone ("程序返回值 3221225477") is still read
+# as a Windows code (`_WINDOWS_CODE`).
 _EXIT_CODE = re.compile(
     r"(?:exit(?:ed)?[ _-]?(?:with[ ]+)?(?:error[ ]+)?(?:code|status|value)|return(?:ed)?[ ]+(?:code|status)|"
-    r"with[ ]+return[ ]+value|(?:process|program)[ ]+(?:returned|exited)|exited[ ]+with|non-?zero[ ]+status|"
-    r"退出码|退出代码|結束代碼|结束代码|(?:已退出|程序|进程)[，,]?[ ]*返回值)"
+    r"(?:seconds?|exited|terminated)[ ]+with[ ]+return[ ]+value|process[ ]+(?:returned|exited)|"
+    r"program[ ]+exited|program[ ]+returned(?=[ ]*:)|exited[ ]+with|non-?zero[ ]+status|"
+    r"退出码|退出代码|結束代碼|结束代码|(?:已退出|已結束|已结束)[，,]?[ ]*返回值)"
     # One run of spaces may be split only one way (a colon starts the second run), or a missed match backtracks n^2.
-    r"(?:[ ]+(?:is|of|was)|[ ]*[为是])?[ ]*(?:[:=：][ ]*)?(-?\d{1,10}|0x[0-9a-f]{1,8})\b"
+    r"(?:[ ]+(?:is|of|was)|[ ]*[为為是])?[ ]*(?:[:=：][ ]*)?(-?\d{1,10}|0x[0-9a-f]{1,8})\b"
     # Not a count, a duration, a date or a version: "exited with 2 errors", "return code 2024-01-01". One optional
     # space before the unit, so the look-ahead reads a bounded number of characters.
     r"(?![-./:]\d|[ ]?(?:errors?|warnings?|ms|s|secs?|seconds?|minutes?|times)\b|[ ]?(?:个|秒|毫秒|次))", re.I)
@@ -438,6 +454,12 @@ def _read_compilers(text: str, f: _Findings) -> None:
     for msg, line in _RUST_DIAG.findall(text):
         f.lines.append(int(line))
         f.messages.append(f"error: {msg.strip()}")
+        f.inferred = "CE"
+    link = _LINK_FAILED.search(text)
+    if link:
+        start = text.rfind("\n", 0, link.start()) + 1  # the whole line that says so
+        end = text.find("\n", link.start())
+        f.messages.append(text[start:end if end >= 0 else len(text)].strip()[:200])
         f.inferred = "CE"
     for file, line, kind, msg in _JAVAC_DIAG.findall(text):
         if kind == "error":

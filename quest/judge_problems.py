@@ -23,7 +23,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from quest.problem_names import _ZH_STOP, STATEMENT_PARTS, VERDICT_WORDS
+from quest.problem_names import _ZH_STOP, STATEMENT_PARTS, VERDICT_WORDS, ZH_GOES_ON, _is_title
+from quest.retrieval.tokenize import to_simplified
 from quest.retrieval.topic import without_verdicts
 
 _JUDGE = (r"spoj|atcoder|codeforces|cf|codechef|hackerrank|kattis|cses|dmoj|poj|hdu|zoj|uva|usaco|topcoder|"
@@ -68,23 +69,35 @@ _ZEROJUDGE = re.compile(r"(?<![A-Za-z0-9])(?:zerojudge|zj)\s*[:：#]?\s*[a-q]\d{
 # it (那题, 这道题) or a naming word or quote after it (题目叫, 题目是, 题目：「): "洛谷的题目描述看不懂" and
 # "codeforces 的题都很难" speak of the judge's problems in general, and their next words are no title.
 _OTHER_JUDGES = rf"{_JUDGE}|zerojudge|zj|uoj|loj|vijos|openjudge|bzoj"
-_ZH_PLACE = r"(?:上面?|里面?|的)?\s*"
-_ZH_THIS = r"(?:那|这|這|一)\s*[道个個]?\s*(?:题目?|題目?)\s*(?:是|叫做?|名为|名為)?"
-_ZH_NAMED = r"(?:题目?|題目?)\s*(?:是|叫做?|名为|名為|[:：「『“《])"
+# Every space run is possessive (`\s*+`): the optional words between them cannot share a blank run, and plain `\s*`
+# next to `\s*` tried every split of a long pasted run of blanks (seconds per request).
+_ZH_PLACE = r"(?:上面?|里面?|的)?\s*+"
+# 题目 but not 题 + 目前 ("那道题目前还没人过": the sentence goes on with 目前).
+_ZH_WORD = r"(?:[题題](?:目(?!前))?)"
+_ZH_THIS = rf"(?:那|这|這|一)\s*+[道个個]?\s*+{_ZH_WORD}\s*+(?:是|叫做?|名为|名為)?"
+_ZH_NAMED = rf"{_ZH_WORD}\s*+(?:是|叫做?|名为|名為|[:：「『“《])"
 _REFERENCED = re.compile(
-    rf"(?<![A-Za-z0-9])(?P<zh>{_OTHER_JUDGES})(?![A-Za-z0-9])\s*{_ZH_PLACE}(?:{_ZH_THIS}|{_ZH_NAMED})"
-    r"\s*[:：「『“《]?\s*(?P<zh_title>[\u4e00-\u9fff]{2,12})|"
-    rf"(?<![A-Za-z0-9])(?P<en>{_OTHER_JUDGES})(?![A-Za-z0-9])['’]?s?\s+(?:problem|task)\s+(?:called|named|titled)?\s*"
-    r"[\"“']?(?P<en_title>(?-i:[A-Z][A-Za-z0-9']*(?:\s+(?:[A-Z0-9][A-Za-z0-9']*|of|the|and|in|a))*))", re.I)
+    rf"(?<![A-Za-z0-9])(?P<zh>{_OTHER_JUDGES})(?![A-Za-z0-9])\s*+{_ZH_PLACE}(?:{_ZH_THIS}|{_ZH_NAMED})"
+    r"\s*+[:：「『“《]?\s*+(?P<zh_title>[\u4e00-\u9fff]{2,12})|"
+    rf"(?<![A-Za-z0-9])(?P<en>{_OTHER_JUDGES})(?![A-Za-z0-9])['’]?s?\s++(?:problem|task)\s++(?:called|named|titled)?\s*+"
+    r"[\"“']?(?P<en_title>(?-i:[A-Z][A-Za-z0-9']*+(?:\s++(?:[A-Z0-9][A-Za-z0-9']*+|(?:of|the|and|in|a)(?![A-Za-z0-9'])))*+))",
+    re.I)
 # Words a Chinese sentence goes on with after "题目" that are no title: adverbs, pronouns (and the statement's parts,
-# `STATEMENT_PARTS`: "题目描述看不懂").
-_ZH_NOT_TITLE = re.compile(r"^(?:的|都|也|很|太|就|还|還|又|真的|好(?:像|难|難)|不(?:会|會|懂|知道|太|是|能)|没|沒|"
-                           r"我|你|他|她|它)")
+# `STATEMENT_PARTS`: "题目描述看不懂"). 没有 opens a title only as a modifier of a noun ("没有上司的舞会").
+_ZH_NOT_TITLE = re.compile(r"^(?:的|都|也|很|太|就|还|還|又|真的|好(?:像|难|難)|不(?:会|會|懂|知道|太|是|能)|"
+                           r"[没沒](?!有[\u4e00-\u9fff]{1,8}的)|我|你|他|她|它)")
 # Words an English sentence goes on with after "problem": a pronoun, an article, a question or an auxiliary verb
-# ("Codeforces problem My solution fails", "Codeforces problem Is it greedy?"), never a title's first word.
+# ("Codeforces problem My solution fails", "Codeforces problem Is it greedy?"), never a title's first word when the
+# sentence goes on in lower case. Titles in Title Case may open with some of them ("Is It Rated", "Do Not Be
+# Distracted", "Help Far Away Kingdom"), so a longer title is refused only by the words about the student
+# (`_EN_ABOUT_ME`).
 _EN_NOT_TITLE = re.compile(r"^(?:I|I'm|I've|My|Me|We|Our|You|Your|It|It's|Its|This|That|These|Those|"
                            r"Why|How|What|When|Where|Which|Who|Is|Are|Was|Were|Can|Could|Does|Do|Did|Should|Would|"
                            r"Will|Help|Please|Any|Anyone|Some|Got|Gets?|Keeps?|Says?)\b")
+_EN_ABOUT_ME = re.compile(r"^(?:I|I'm|I've|My|Me|We|Our|Why|How|Please|Anyone)\b")
+# "那道题是动态规划吗": a yes-or-no question of what the problem is, not its name.
+_IS_IT = re.compile(r"是\s*+[:：「『“《]?\s*+$")
+_ASKS_IF = re.compile(r"^\s*+(?:吗|嗎|么|麼|嘛|不是|还是|還是)")
 
 
 def _referenced(text: str) -> str | None:
@@ -92,11 +105,20 @@ def _referenced(text: str) -> str | None:
     m = _REFERENCED.search(text)
     if m is None:
         return None
-    title = _before_sentence(m.group("zh_title") or m.group("en_title") or "")
-    if len(title) < 2 or title.casefold() in VERDICT_WORDS or without_verdicts(title)[:1].isspace():
-        return None  # "Codeforces problem Wrong Answer on test 3": what the judge said, not the problem's name
-    if _ZH_NOT_TITLE.match(title) or STATEMENT_PARTS.match(title) or _EN_NOT_TITLE.match(title):
-        return None  # "codeforces 的题都很难", "Codeforces problem My solution fails": the sentence goes on
+    chinese = m.group("zh_title") is not None
+    written = m.group("zh_title") or m.group("en_title") or ""
+    title = _before_sentence(written)
+    after = text[m.start("zh_title" if chinese else "en_title"):]
+    if len(title) < 2 or title.casefold() in VERDICT_WORDS or without_verdicts(after)[:1].isspace():
+        return None  # "Codeforces problem Wrong answer on test 3": what the judge said, not the problem's name
+    if chinese and (_ZH_NOT_TITLE.match(title) or ZH_GOES_ON.match(to_simplified(title)) or STATEMENT_PARTS.match(title)
+                    or not _is_title(to_simplified(title))):
+        return None  # "codeforces 的题都很难", "那道题数据很大", "那道题是动态规划吗": the sentence goes on
+    start = m.start("zh_title") if chinese else 0
+    if chinese and _IS_IT.search(text[:start]) and _ASKS_IF.match(text[start + len(title):]):
+        return None  # "洛谷那道题是滑雪吗": asks what the problem is
+    if not chinese and (_EN_ABOUT_ME.match(title) if " " in title else _EN_NOT_TITLE.match(title)):
+        return None  # "Codeforces problem My solution fails": the sentence goes on
     return _tidy(f"{m.group('zh') or m.group('en')} {title}")
 
 
@@ -115,7 +137,8 @@ def judge_problem(question: str) -> str | None:
 
 def _before_sentence(name: str) -> str:
     """The name without the sentence it runs into ("…第三题 为什么超时" -> "…第三题")."""
-    stop = _ZH_STOP.search(name)
+    simplified = to_simplified(name)  # OpenCC maps character for character: positions line up
+    stop = _ZH_STOP.search(simplified if len(simplified) == len(name) else name)
     return name[:stop.start()] if stop else name
 
 

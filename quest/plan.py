@@ -66,7 +66,7 @@ from quest.request import Request
 from quest.retrieval.evidence import error_evidence
 from quest.retrieval.mainland_words import is_traditional, with_mainland_words
 from quest.retrieval.tokenize import to_simplified, tokenize
-from quest.sibling_heads import opening_phrase, same_title, swapped_title
+from quest.sibling_heads import opening_phrase, opposed, same_title, swapped_title
 from quest.title_abbreviations import sibling_title, spelled_out
 from quest.title_shapes import Shape, opening, title_shapes
 from quest.topic_words import TopicWords, mainland_terms
@@ -627,7 +627,8 @@ def _by_name(name: NamedTitle, cat: Catalogue) -> Resolution | None:
     if sibling_title(_units(name.text), [_units(t) for t in cat.shown.values()]):  # "Minimum Depth of …": not 104
         return Resolution(None, "name", name.text, missing_id=name.text)
     close = max(cat.titles, key=lambda k: _likeness(key, k), default=None)
-    if close is not None and _likeness(key, close) >= NAME_LIKENESS:
+    if close is not None and _likeness(key, close) >= NAME_LIKENESS and \
+            not opposed(_units(name.text), _units(cat.shown.get(close, close))):  # "Longest Decreasing …": not 300
         return Resolution(cat.titles[close], "title", name.text)
     started = _long_start(name.text, key, cat)  # "Find First and Last Position: …" (34)
     if started is not None:

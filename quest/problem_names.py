@@ -28,7 +28,8 @@ JUDGES = (r"leetcode(?:[-.]?cn)?(?:\.com)?|lc|力扣|领扣|lintcode|洛谷|luog
 # A judge's name, then "上的/的/里的" and "第…题/题目/problem" in any order, then the title.
 _AFTER_JUDGE = re.compile(
     rf"(?<![a-z0-9])(?:{JUDGES})(?![a-z0-9])(?:['’]s)?\s*(?:上面?的?|里面?的?|中(?!等)的?|的)?\s*"
-    r"(?:(?:这道|那道|一道|道)?(?:题目|题|problem|question)\s*(?:是|叫|叫做|called|named)?)?\s*[:：\-–—]?\s*", re.I)
+    r"(?:(?:这道|那道|一道|道)?(?:题目(?!前)|题|problem|question)\s*(?:是|叫|叫做|called|named)?)?\s*[:：\-–—]?\s*",
+    re.I)
 _MARKERS = (
     re.compile(r"《([^》]{1,60})》"),
     re.compile(r"(?:题目|题名|题目名|这道题|这题)\s*(?:是|叫|叫做)?\s*[:：]\s*", re.I),
@@ -42,7 +43,7 @@ _QUOTED = re.compile(r"""^["“'‘「『]([^"”'’」』]{2,60})["”'’」�
 # Where a Chinese title ends: the rest of the sentence begins.
 _ZH_STOP = re.compile(
     r"为什么|为啥|为何|怎么|怎样|如何|超时|超出|报错|错误|出错|提交|一直|总是|老是|通过|过不了|没过|求助|求问|请问|"
-    r"问题|题解|解法|思路|做法|代码|这道|这题|这个|时候|运行|结果|答案|出现|显示|遇到|卡在|能不能|可以|是不是|有没有|"
+    r"问题|题解|解法|思路|做法|代码|这道|这题|那道|那题|这个|时候|运行|结果|答案|出现|显示|遇到|卡在|能不能|可以|是不是|有没有|"
     r"什么|用了|用的|使用|我的|我用|我在|做题|刷题|刷完|刷了|刷到|里面|以及|并且|但是|不过|一题|这里|样例|测试|输出|输入|内存|解答|执行|"
     rf"{ZH_QUESTION_WORDS}|"  # asks, judges the attempt, asks for help (`quest.question_clauses`)
     r"[，。？！、；：（）()\[\]【】,.?!;:\n]")
@@ -81,6 +82,12 @@ _FUNCTION_CHARS = frozenset("的也都还就才又很太是在有和跟与把被
 # What a sentence goes on with after "题目" when it speaks of the statement, not a title: "洛谷的题目描述看不懂",
 # "题目要求…", "题目意思是…". (Not 数据 alone: 数据流的中位数 is a title.)
 STATEMENT_PARTS = re.compile(r"^(?:描述|要求|意思|大意|背景|说明|說明|数据范围|數據範圍|链接|連結|来源|來源|难度|難度)")
+# Words a Chinese sentence goes on with after naming "the problem", which open no title: an adverb of the sentence
+# ("那道题其实很简单", "居然超时", "目前还没人过") or the student's trouble with the limits ("那道题卡常数", "卡时间").
+# (Simplified forms: callers compare `to_simplified` text.)
+ZH_GOES_ON = re.compile(r"^(?:其实|居然|竟然|果然|目前|现在|已经|一直|总是|老是|明明|到底|究竟|确实|似乎|好像|"
+                        r"可以|需要|应该|"
+                        r"卡(?:常|时|内存|空间|精度|数据|住|在|了))")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 _EN_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'+#]*|-")
 
@@ -405,6 +412,8 @@ def _is_title(title: str) -> bool:
     if (_HAN.search(title) and ZH_CLAUSE.search(to_simplified(title))) or all(w in VERDICT_WORDS for w in words):
         return False
     if re.fullmatch(r"[\d\s#.]+", title):  # a bare number is an id: the id rule reads it
+        return False
+    if _HAN.search(title) and ZH_GOES_ON.match(to_simplified(title)):  # "洛谷那道题居然超时", "那道题卡常数"
         return False
     if title[0] in _FUNCTION_CHARS or STATEMENT_PARTS.match(title):  # "力扣上也有", "洛谷的题目描述看不懂": the
         return False  # sentence goes on about the site or the statement, no title follows

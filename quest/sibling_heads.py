@@ -40,18 +40,25 @@ def opening_phrase(text: str) -> str | None:
 
 
 def _distance(a: str, b: str) -> int:
-    """Edit distance (insertions, deletions, substitutions) between two words."""
+    """Edit distance between two words, a swap of two neighbouring letters counting as one edit (optimal string
+    alignment): "Binray", "Sroted", "Serach" are one slip each, the way they are typed."""
+    before: list[int] = []
     previous = list(range(len(b) + 1))
     for i, ca in enumerate(a, 1):
         current = [i]
         for j, cb in enumerate(b, 1):
-            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
-        previous = current
+            cost = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb))
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb and ca != cb:
+                cost = min(cost, before[j - 2] + 1)
+            current.append(cost)
+        before, previous = previous, current
     return previous[-1]
 
 
 # Words that differ by a letter or two and mean the opposite: "minimum depth" is 111, not a typo of 104's "maximum
-# depth", and "decreasing" is no misspelt "increasing". Two words of one group are never a slip or the same word.
+# depth", and "decreasing" is no misspelt "increasing". Two words of one group are never a slip or the same word, and a
+# name with one where a title has the other is never that title however alike their letters (`opposed`, which
+# `quest.plan` asks before its fuzzy name match).
 # (Stems, as `quest.loose_titles.stem` leaves them.)
 _OPPOSITES = (frozenset(("min", "max")), frozenset(("minimum", "maximum")), frozenset(("minimal", "maximal")),
               frozenset(("increasing", "decreasing", "nondecreasing", "nonincreasing")),
@@ -65,6 +72,13 @@ _OPPOSITES = (frozenset(("min", "max")), frozenset(("minimum", "maximum")), froz
 
 def _opposite(a: str, b: str) -> bool:
     return any(a in group and b in group for group in _OPPOSITES)
+
+
+def opposed(units: Sequence[str], theirs: Sequence[str]) -> bool:
+    """Whether a word only `units` have and a word only the title's `theirs` have are opposites: "Longest Decreasing
+    Subsequence" is no Longest Increasing Subsequence (300), however alike their letters."""
+    mine, their = {stem(u) for u in units}, {stem(u) for u in theirs}
+    return any(_opposite(a, b) for a in mine - their for b in their - mine)
 
 
 def _slip(a: str, b: str) -> bool:
