@@ -130,11 +130,11 @@ class Retriever:
         self._everything_but: dict[frozenset[str], np.ndarray] = {}
         # Per problem, the verdicts its error-pattern documents explain; per error pattern, its own.
         self._bug_verdicts: dict[str, set[str]] = {}
-        self._pattern_verdicts = {doc.id: frozenset(v.upper() for v in doc.verdicts) for doc in kb.documents
-                                  if doc.problem_id and doc.kind == "error_pattern"}
+        self._pattern_verdicts: dict[str, frozenset[str]] = {}
         for doc in kb.documents:
             if doc.problem_id and doc.kind == "error_pattern":
-                self._bug_verdicts.setdefault(doc.problem_id, set()).update(v.upper() for v in doc.verdicts)
+                self._pattern_verdicts[doc.id] = frozenset(v.upper() for v in doc.verdicts)
+                self._bug_verdicts.setdefault(doc.problem_id, set()).update(self._pattern_verdicts[doc.id])
         # Each verdict's overview (faq-verdict-tle, …: a general FAQ tagged `verdict`) and the verdicts it covers.
         self._overviews = {doc.id: frozenset(v.upper() for v in doc.verdicts) for doc in kb.documents
                            if doc.problem_id is None and doc.kind == "faq" and "verdict" in doc.tags}
@@ -794,7 +794,7 @@ class Retriever:
         if not fits(own[0]):
             first = next((c for c in own if fits(c)), None)
             own = own if first is None else [first, *(c for c in own if c is not first)]
-        detail = self._error_detail(queries)
+        detail = _own_words("error", queries)
         if not detail:
             return own
         match = self._matches(detail, [c.row for c in own])
@@ -804,15 +804,6 @@ class Retriever:
         if best is None or match[best.row] < attempt.bm25_floor or match[best.row] <= others or best is own[0]:
             return own
         return [best, *(c for c in own if c is not best)]
-
-    def _error_detail(self, queries: Sequence[_PartQuery]) -> list[str]:
-        """The error part's tokens without verdict words, the judge's name and the named problem's titles."""
-        error = next((q for q in queries if q.name == "error" and q.tokens), None)
-        if error is None:
-            return []
-        titles = set(next((q.tokens for q in queries if q.name == "problem"), ()))
-        vocabulary = _verdict_vocabulary()
-        return [t for t in without_judge_name(error.tokens) if t not in vocabulary and t not in titles]
 
     def _matches(self, tokens: Sequence[str], rows: Sequence[int], windows: bool = False) -> dict[int, float]:
         """Each row's BM25 on `tokens` normalized by their own bound (with `windows`, the best of that and of
@@ -892,12 +883,9 @@ class Retriever:
         iterator-invalidation pages alike; "intervals.erase(it), then it++ — can I still use the iterator?"
         says which (round 11's r11-005). Only pages that explain the error compete, so a question's words
         alone never put a general page before the problem's own documents."""
-        question = next((q for q in queries if q.name == "question" and q.tokens), None)
-        if question is None:
+        if not any(q.name == "question" and q.tokens for q in queries):
             return [lead]
-        titles = set(next((q.tokens for q in queries if q.name == "problem"), ()))
-        vocabulary = _verdict_vocabulary()
-        words = [t for t in without_judge_name(question.tokens) if t not in vocabulary and t not in titles]
+        words = _own_words("question", queries)
         rows = [c.row for c in (*own, *general)]
         on_error = self._matches(detail, rows)
         on_question = self._matches(words, rows, windows=True) if words else {}
@@ -912,19 +900,7 @@ class Retriever:
         """The first general candidate whose BM25 match on `detail` (against detail's own bound; with
         `windows`, its best window of WINDOW_TOKENS against the window's bound) clears the floor and is
         `ratio` times the problem's best; none otherwise."""
-        step = WINDOW_TOKENS // 2
-        spans = [list(detail)]
-        if windows and len(detail) > WINDOW_TOKENS * 3 // 2:
-            spans += [list(detail[i:i + WINDOW_TOKENS]) for i in range(0, len(detail) - step, step)]
-        rows = np.fromiter((c.row for c in (*own, *general)), dtype=np.int64, count=len(own) + len(general))
-        scored = getattr(self.index.bm25, "scores_for", None)
-        match = np.zeros(rows.size)
-        for span in spans:
-            bound = self.index.bm25.max_score(span) if span else 0.0
-            if bound > 0:
-                raw = scored(span, rows) if scored is not None else self.index.bm25.scores(span)[rows]
-                match = np.maximum(match, [normalized(float(x), bound) for x in raw])
-        by_row = dict(zip(rows.tolist(), match.tolist(), strict=True))
+        by_row = self._matches(detail, [c.row for c in (*own, *general)], windows=windows)
         best_own = max((by_row[c.row] for c in own), default=0.0)
         return [c for c in general
                 if by_row[c.row] > 0 and by_row[c.row] >= attempt.bm25_floor and by_row[c.row] >= ratio * best_own][:1]
@@ -963,6 +939,17 @@ def _named_verdict(queries: Sequence[_PartQuery]) -> str | None:
                 if found:
                     return found.removeprefix("verdict_").upper()
     return None
+
+
+def _own_words(part: str, queries: Sequence[_PartQuery]) -> list[str]:
+    """A part's tokens without the verdict's words, the judge's name and the named problem's titles: what the
+    student says of their own bug, which every document of the problem does not share."""
+    query = next((q for q in queries if q.name == part and q.tokens), None)
+    if query is None:
+        return []
+    titles = set(next((q.tokens for q in queries if q.name == "problem"), ()))
+    vocabulary = _verdict_vocabulary()
+    return [t for t in without_judge_name(query.tokens) if t not in vocabulary and t not in titles]
 
 
 @functools.cache
