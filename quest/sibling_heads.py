@@ -18,7 +18,7 @@ often a synonym: 翻转链表 for 反转链表).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from quest.loose_titles import stem
 
@@ -131,14 +131,17 @@ def _one_swapped(units: Sequence[str], titles: Sequence[Sequence[str]]) -> list[
     han = bool(units) and all(_HAN.match(u) for u in units)
     if len(units) < (MIN_CHINESE_UNITS if han else MIN_ENGLISH_UNITS):
         return []
-    found = []
+    return [(i, same_unit(units, titles[i], at)) for i, at in one_unit_apart(units, titles)]
+
+
+def one_unit_apart(units: Sequence[str], titles: Sequence[Sequence[str]]) -> Iterator[tuple[int, int]]:
+    """(title index, position) for each title of `units`' length that differs from them in exactly one unit."""
     for i, theirs in enumerate(titles):
         if len(theirs) != len(units):
             continue
         diff = [at for at, (a, b) in enumerate(zip(units, theirs, strict=True)) if a != b]
         if len(diff) == 1:
-            found.append((i, same_unit(units, theirs, diff[0])))
-    return found
+            yield i, diff[0]
 
 
 def same_unit(units: Sequence[str], theirs: Sequence[str], at: int) -> bool:

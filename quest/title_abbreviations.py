@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from quest.sibling_heads import same_unit
+from quest.sibling_heads import one_unit_apart, same_unit
 
 # abbreviation -> (English, Chinese) as the base's titles spell them
 PARTS = {
@@ -63,12 +63,4 @@ def sibling_title(units: list[str], titles: list[list[str]]) -> bool:
     problem ("二叉树的最小深度" beside 二叉树的最大深度, "Binary Tree Preorder Traversal" beside Inorder). Only
     titles of four units or more: in shorter ones one swap makes an unrelated phrase. A unit that is the title's
     word said another way (`quest.sibling_heads.same_unit`: 最好 for 最佳, a misspelt word) swaps nothing."""
-    if len(units) < 4:
-        return False
-    for theirs in titles:
-        if len(theirs) != len(units):
-            continue
-        diff = [at for at, (a, b) in enumerate(zip(units, theirs, strict=True)) if a != b]
-        if len(diff) == 1 and not same_unit(units, theirs, diff[0]):
-            return True
-    return False
+    return len(units) >= 4 and any(not same_unit(units, titles[i], at) for i, at in one_unit_apart(units, titles))
