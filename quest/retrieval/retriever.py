@@ -749,15 +749,7 @@ class Retriever:
                 if q.name == "question" and len(detail) > WINDOW_TOKENS * 3 // 2:
                     step = WINDOW_TOKENS // 2
                     spans += [detail[i:i + WINDOW_TOKENS] for i in range(0, len(detail) - step, step)]
-        at = np.asarray(rows, dtype=np.int64)
-        best = np.zeros(at.size)
-        scored = getattr(self.index.bm25, "scores_for", None)
-        for span in spans:
-            bound = self.index.bm25.max_score(span) if span else 0.0
-            if bound > 0:
-                raw = scored(span, at) if scored is not None else self.index.bm25.scores(span)[at]
-                best = np.maximum(best, [normalized(float(x), bound) for x in raw])
-        return dict(zip(at.tolist(), best.tolist(), strict=True))
+        return self._best_match(spans, rows)
 
     def _mixed(self, own: list[_Candidate], general: list[_Candidate], attempt: _Attempt,
                queries: Sequence[_PartQuery]) -> list[_Candidate]:
@@ -812,6 +804,10 @@ class Retriever:
         step = WINDOW_TOKENS // 2
         if windows and len(tokens) > WINDOW_TOKENS * 3 // 2:
             spans += [list(tokens[i:i + WINDOW_TOKENS]) for i in range(0, len(tokens) - step, step)]
+        return self._best_match(spans, rows)
+
+    def _best_match(self, spans: Sequence[Sequence[str]], rows: Sequence[int]) -> dict[int, float]:
+        """Each row's best BM25 over `spans`, each span's score normalized by that span's own bound."""
         at = np.asarray(rows, dtype=np.int64)
         best = np.zeros(at.size)
         scored = getattr(self.index.bm25, "scores_for", None)
