@@ -48,6 +48,7 @@ class Settings:
     # threads stay bounded however many students ask at once (quest/retrieval/parallel.py). 1: one after another.
     # The lists, and so the rankings, are the same either way (tests/retrieval/test_parallel.py).
     search_threads: int = 2
+    dense_aside: bool = True  # with search_threads > 1, only the dense searches go to the pool (bench variant)
     min_problem_hits: int = 3  # fill up from the whole base below this many
     rrf_k: int = 60
     dense_floor: float = 0.45  # cosine similarity; a guess until `quest eval --calibrate` runs with the model

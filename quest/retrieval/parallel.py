@@ -36,28 +36,36 @@ def _pool(threads: int) -> ThreadPoolExecutor | None:
         return _pools[threads]
 
 
-def run_all(jobs: Sequence[Callable[[], _T]], threads: int) -> list[_T]:
+def run_all(jobs: Sequence[Callable[[], _T]], threads: int, aside: Sequence[bool] | None = None) -> list[_T]:
     """Every job's result, in the jobs' order, run on up to `threads` threads (1: one after another, here).
 
-    An exception in a job is raised here, after every started job has finished.
+    The jobs marked `aside` (default: all but the first) are offered to the pool; the others run here, in order,
+    then any job offered that no pool thread has started. An exception in a job is raised here, after every
+    started job has finished.
     """
     pool = _pool(threads)
     if pool is None or len(jobs) < 2:
         return [job() for job in jobs]
-    futures: list[Future[_T]] = [pool.submit(job) for job in jobs[1:]]
+    offered = [i > 0 for i in range(len(jobs))] if aside is None else list(aside)
+    if all(offered):
+        offered[0] = False  # this thread works too
+    futures: dict[int, Future[_T]] = {i: pool.submit(job) for i, job in enumerate(jobs) if offered[i]}
     results: list[_T | None] = [None] * len(jobs)
     errors: list[BaseException] = []
-    try:
-        results[0] = jobs[0]()
-    except BaseException as exc:  # still collect the others: none may outlive this call
-        errors.append(exc)
-    for i, future in enumerate(futures, start=1):
+
+    def here(i: int) -> None:
+        try:
+            results[i] = jobs[i]()
+        except BaseException as exc:  # still collect the others: none may outlive this call
+            errors.append(exc)
+
+    for i in range(len(jobs)):
+        if not offered[i] and not errors:
+            here(i)
+    for i, future in futures.items():
         if future.cancel() and not errors:  # no pool thread took it (all busy): run it here, not wait for one
-            try:
-                results[i] = jobs[i]()
-            except BaseException as exc:
-                errors.append(exc)
-    for i, future in enumerate(futures, start=1):
+            here(i)
+    for i, future in futures.items():
         if not future.cancelled():
             try:
                 results[i] = future.result()
