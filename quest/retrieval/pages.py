@@ -85,7 +85,7 @@ def will_need_rows(matrix: np.ndarray, rows: np.ndarray) -> int:
     lo = first[np.concatenate([[0], breaks])]
     hi = last[np.concatenate([breaks - 1, [first.size - 1]])] + 1
     for a, b in zip((lo * PAGE).tolist(), ((hi - lo) * PAGE).tolist(), strict=True):
-        _MADVISE(ctypes.c_void_p(a), ctypes.c_size_t(b), ctypes.c_int(MADV_WILLNEED))
+        _MADVISE(a, b, MADV_WILLNEED)  # plain ints (argtypes convert them): ~1.3 us a call, half the wrapped ones
     return int(lo.size)
 
 

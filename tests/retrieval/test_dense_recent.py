@@ -157,7 +157,7 @@ def test_rows_to_gather_are_asked_for_in_one_request_per_run_of_pages(monkeypatc
     calls = []
 
     def madvise(start, length, advice):
-        calls.append((start.value, length.value, advice.value))
+        calls.append((start, length, advice))
         return 0
 
     monkeypatch.setattr(pages, "_MADVISE", madvise)

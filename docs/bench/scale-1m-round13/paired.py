@@ -9,6 +9,9 @@ Variants:
   threads3     search_threads=3
   aside2       search_threads=2, only the dense searches on the pool thread, the sparse ones here in order
   cand6        CANDIDATES_PER_RESULT = 6 (instead of 8), one thread
+  lexscan      the whole-base lexical list by the exhaustive scan (scipy scatter) instead of MaxScore, one thread
+  lexfbNN      the whole-base lexical MaxScore falls back to the scan above NN% of the postings
+               (maxscore.FALLBACK_SHARE, 0.6 for both signals on main), one thread
   noahead      dense.READ_AHEAD_GATHERS off (main: a page fault per gathered row), one thread
 With QUEST_BENCH_COLD=1, before every run the pages of every dense row outside the general documents' run are given
 back (pages.release), as the recent-problems bound gives back other problems' rows: the IVF's candidates and the
@@ -29,7 +32,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 from breakdown import percentiles, setup, timed
 
-from quest.retrieval import dense, pages
+from quest.retrieval import dense, maxscore, pages
 from quest.retrieval.retriever import Retriever
 from quest.settings import Settings
 
@@ -48,10 +51,24 @@ def variant(name: str, index, kb, embedder):
             dense.CANDIDATES_PER_RESULT = 6
         if name == "noahead":
             dense.READ_AHEAD_GATHERS = False
+        if name == "lexscan":
+            index.lexical.pruned_search = index.lexical.search  # an instance attribute, removed below
+        if name.startswith("lexfb"):
+            pruned = type(index.lexical).pruned_search
+
+            def lexical_falls_back(query, k, rows=None):
+                kept = maxscore.FALLBACK_SHARE
+                maxscore.FALLBACK_SHARE = int(name[5:]) / 100
+                try:
+                    return pruned(index.lexical, query, k, rows)
+                finally:
+                    maxscore.FALLBACK_SHARE = kept
+            index.lexical.pruned_search = lexical_falls_back
         try:
             yield
         finally:
             dense.CANDIDATES_PER_RESULT, dense.READ_AHEAD_GATHERS = saved
+            index.lexical.__dict__.pop("pruned_search", None)
 
     part = index.dense.parts[0]
     general = retriever._general_rows
