@@ -45,10 +45,11 @@ class Settings:
     candidates: int = 30  # per signal, before fusion
     # The independent searches of one question (BM25 per part, lexical, dense) run side by side on up to this
     # many threads, the asking one included; the pool is one per process, shared by every request, so the
-    # threads stay bounded however many students ask at once (quest/retrieval/parallel.py). 1: one after another.
-    # The lists, and so the rankings, are the same either way (tests/retrieval/test_parallel.py).
-    search_threads: int = 2
-    dense_aside: bool = True  # with search_threads > 1, only the dense searches go to the pool (bench variant)
+    # threads stay bounded however many students ask at once (quest/retrieval/parallel.py). The lists, and so
+    # the rankings, are the same either way (tests/retrieval/test_parallel.py). 1 (one after another) by default:
+    # at 1M on 2 cores, 2 threads gave median per-question ratios of 0.96-1.03 (docs/bench/scale-1m-round13):
+    # the sparse searches are many short numpy steps that hold the GIL between them, so they barely overlap.
+    search_threads: int = 1
     min_problem_hits: int = 3  # fill up from the whole base below this many
     rrf_k: int = 60
     dense_floor: float = 0.45  # cosine similarity; a guess until `quest eval --calibrate` runs with the model

@@ -36,20 +36,16 @@ def _pool(threads: int) -> ThreadPoolExecutor | None:
         return _pools[threads]
 
 
-def run_all(jobs: Sequence[Callable[[], _T]], threads: int, aside: Sequence[bool] | None = None) -> list[_T]:
+def run_all(jobs: Sequence[Callable[[], _T]], threads: int) -> list[_T]:
     """Every job's result, in the jobs' order, run on up to `threads` threads (1: one after another, here).
 
-    The jobs marked `aside` (default: all but the first) are offered to the pool; the others run here, in order,
-    then any job offered that no pool thread has started. An exception in a job is raised here, after every
-    started job has finished.
+    All but the first job are offered to the pool; this thread runs the first, then any job offered that no pool
+    thread has started yet. An exception in a job is raised here, after every started job has finished.
     """
     pool = _pool(threads)
     if pool is None or len(jobs) < 2:
         return [job() for job in jobs]
-    offered = [i > 0 for i in range(len(jobs))] if aside is None else list(aside)
-    if all(offered):
-        offered[0] = False  # this thread works too
-    futures: dict[int, Future[_T]] = {i: pool.submit(job) for i, job in enumerate(jobs) if offered[i]}
+    futures: dict[int, Future[_T]] = {i: pool.submit(jobs[i]) for i in range(1, len(jobs))}
     results: list[_T | None] = [None] * len(jobs)
     errors: list[BaseException] = []
 
@@ -59,9 +55,7 @@ def run_all(jobs: Sequence[Callable[[], _T]], threads: int, aside: Sequence[bool
         except BaseException as exc:  # still collect the others: none may outlive this call
             errors.append(exc)
 
-    for i in range(len(jobs)):
-        if not offered[i] and not errors:
-            here(i)
+    here(0)
     for i, future in futures.items():
         if future.cancel() and not errors:  # no pool thread took it (all busy): run it here, not wait for one
             here(i)

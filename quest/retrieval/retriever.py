@@ -535,10 +535,7 @@ class Retriever:
                 jobs.append((f"dense:{q.name}", "dense", functools.partial(self._dense_list, q, rows, k)))
             if q.lexical and self.index.lexical is not None:
                 jobs.append((f"lexical:{q.name}", "lexical", functools.partial(self._lexical_list, q, rows, k)))
-        # FAISS scans without the GIL, while the sparse searches are many short numpy steps that need it between
-        # steps: the dense searches go to the pool, beside the sparse ones run here one after another.
-        found = run_all([functools.partial(_timed, job) for _, _, job in jobs], self.settings.search_threads,
-                        aside=[signal == "dense" for _, signal, _ in jobs] if self.settings.dense_aside else None)
+        found = run_all([functools.partial(_timed, job) for _, _, job in jobs], self.settings.search_threads)
         lists: dict[str, list[tuple[int, float]]] = {}
         for (name, signal, _), (ranked, ms) in zip(jobs, found, strict=True):
             lists[name] = ranked

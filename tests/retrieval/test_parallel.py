@@ -53,26 +53,6 @@ def test_one_thread_runs_every_job_here_in_order():
     assert order == [0, 1, 2, 3] and threads == {here}
 
 
-def test_jobs_set_aside_go_to_the_pool_and_the_others_run_here_in_order():
-    here = threading.current_thread()
-    ran: list[tuple[int, threading.Thread]] = []
-    started = threading.Event()
-
-    def job(i: int):
-        def run():
-            if i == 1:
-                started.set()
-            if i == 0:
-                assert started.wait(10)  # job 1 runs while this thread is still in job 0: on the pool
-            ran.append((i, threading.current_thread()))
-            return i
-        return run
-
-    assert parallel.run_all([job(i) for i in range(4)], threads=2, aside=[False, True, False, False]) == [0, 1, 2, 3]
-    assert [i for i, t in ran if t is here] == [0, 2, 3]
-    assert [i for i, t in ran if t is not here] == [1]
-
-
 def test_jobs_no_pool_thread_took_run_on_the_asking_thread():
     """Every pool thread busy with another request: the question does not wait in the queue."""
     release = threading.Event()
@@ -139,12 +119,12 @@ def answers(retriever: Retriever, queries=QUERIES):
     return out
 
 
-@pytest.mark.parametrize(("threads", "dense_aside"), [(2, True), (2, False), (4, False)])
-def test_side_by_side_ranks_exactly_as_one_after_another(loaded, settings, threads, dense_aside):
+@pytest.mark.parametrize("threads", [2, 4])
+def test_side_by_side_ranks_exactly_as_one_after_another(loaded, settings, threads):
     index, kb, embedder = loaded
     one = answers(Retriever(settings.replace(search_threads=1), index, kb, embedder))
     assert any(one) and all(len(h) <= settings.top_k for h in one)
-    side = settings.replace(search_threads=threads, dense_aside=dense_aside)
+    side = settings.replace(search_threads=threads)
     assert answers(Retriever(side, index, kb, embedder)) == one
 
 

@@ -7,7 +7,7 @@ Variants:
   seq          search_threads=1 (one search after another: main)
   threads2     search_threads=2 (the asking thread + one pool thread)
   threads3     search_threads=3
-  aside2       search_threads=2, only the dense searches on the pool thread, the sparse ones here in order
+  aside2       search_threads=2, only the dense searches on the pool thread (measured with the round's 2nd commit)
   cand6        CANDIDATES_PER_RESULT = 6 (instead of 8), one thread
   lexscan      the whole-base lexical list by the exhaustive scan (scipy scatter) instead of MaxScore, one thread
   lexfbNN      the whole-base lexical MaxScore falls back to the scan above NN% of the postings
@@ -41,8 +41,7 @@ COLD = os.environ.get("QUEST_BENCH_COLD") == "1"
 
 def variant(name: str, index, kb, embedder):
     threads = {"threads2": 2, "threads3": 3, "aside2": 2}.get(name, 1)
-    retriever = Retriever(Settings(show_progress=False, search_threads=threads, dense_aside=name == "aside2"),
-                          index, kb, embedder)
+    retriever = Retriever(Settings(show_progress=False, search_threads=threads), index, kb, embedder)
 
     @contextlib.contextmanager
     def patched():
