@@ -43,6 +43,13 @@ class Settings:
     chunk_max_chars: int = 1200
     top_k: int = 6
     candidates: int = 30  # per signal, before fusion
+    # The independent searches of one question (BM25 per part, lexical, dense) run side by side on up to this
+    # many threads, the asking one included; the pool is one per process, shared by every request, so the
+    # threads stay bounded however many students ask at once (quest/retrieval/parallel.py). The lists, and so
+    # the rankings, are the same either way (tests/retrieval/test_parallel.py). 1 (one after another) by default:
+    # at 1M on 2 cores, 2 threads gave median per-question ratios of 0.96-1.03 (docs/bench/scale-1m-round13):
+    # the sparse searches are many short numpy steps that hold the GIL between them, so they barely overlap.
+    search_threads: int = 1
     min_problem_hits: int = 3  # fill up from the whole base below this many
     rrf_k: int = 60
     dense_floor: float = 0.45  # cosine similarity; a guess until `quest eval --calibrate` runs with the model
@@ -196,6 +203,8 @@ class Settings:
             raise ValueError(f"default_tier must be one of {TIERS}, not {self.default_tier!r}")
         if self.llm_backend not in LLM_BACKENDS:
             raise ValueError(f"llm_backend must be one of {LLM_BACKENDS}, not {self.llm_backend!r}")
+        if self.search_threads < 1:
+            raise ValueError("search_threads must be at least 1")
         if self.context_max_chars < 200:
             raise ValueError("context_max_chars must be at least 200")
 

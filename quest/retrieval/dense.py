@@ -47,6 +47,8 @@ RECENT_RUN_BYTES = 64 * 2**20
 # machine that runs Quest, and giving pages back would only make named-problem questions read their rows again
 # (at 1M, uncapped, the bound costs named-problem p50 40 -> 110 ms; under a 2,930 MiB limit it is faster).
 RELEASE_ABOVE_BYTES = 2**30
+# ... and there, rows gathered for a re-score are asked of the disk together first (`gather`).
+READ_AHEAD_GATHERS = True
 # FAISS ranks by its float16 arithmetic, which orders rows whose float32 scores are equal its own way. It
 # is asked for this many rows beyond k, so that a tie at the k-th score is cut by row after the float32
 # re-score, as every other list is cut (and as the Milvus store reproduces: milvus_hybrid.py).
@@ -219,7 +221,20 @@ class DenseIndex:
 
     def rescore(self, rows: np.ndarray, query: np.ndarray) -> np.ndarray:
         """Cosine of `rows` against the query, computed in float32."""
-        return cosines(self.vectors[rows], query)
+        return cosines(self.gather(rows), query)
+
+    def gather(self, rows: np.ndarray) -> np.ndarray:
+        """The float16 `rows` (any order). Where the file's pages may have been given back (`_releases`), they are
+        first asked for together (pages.will_need_rows): the IVF's candidates and the fused rows of a question are
+        spread over the file, and one synchronous page fault each was what made the global search slow after
+        other problems' rows were given back (docs/bench/scale-1m-round12)."""
+        if READ_AHEAD_GATHERS and rows.size > 1 and self._releases():
+            pages.will_need_rows(self.vectors, rows)
+        return self.vectors[rows]
+
+    def _releases(self) -> bool:
+        """Whether searched runs' pages are given back (a mapped file above RELEASE_ABOVE_BYTES of codes)."""
+        return self.mapped and self.index.ntotal * int(self.index.code_size) > RELEASE_ABOVE_BYTES
 
     def with_rows(self, keep: np.ndarray, new_vectors: np.ndarray) -> DenseIndex:
         keep = np.asarray(keep, dtype=np.int64)
@@ -264,7 +279,7 @@ class DenseIndex:
     def _keep_recent(self, lo: int, hi: int) -> None:
         """Count rows lo..hi-1 among the recently searched runs; give back the pages of those pushed out past
         RECENT_RUN_BYTES (only for a mapped file: released pages are read again from it when next touched)."""
-        if not self.mapped or self.index.ntotal * int(self.index.code_size) <= RELEASE_ABOVE_BYTES:
+        if not self._releases():
             return
         pushed_out = []
         with self._recent_lock:  # requests may search from several threads

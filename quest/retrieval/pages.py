@@ -70,6 +70,25 @@ def will_need(array: np.ndarray) -> bool:
     return advise_array(array, MADV_WILLNEED)
 
 
+def will_need_rows(matrix: np.ndarray, rows: np.ndarray) -> int:
+    """Ask for the pages of some rows of a contiguous (mapped) matrix before a gather reads them: one MADV_WILLNEED
+    per run of adjacent pages, so the reads go to the disk together instead of one synchronous fault per row.
+    Returns how many requests were made."""
+    if _MADVISE is None or matrix.size == 0 or not matrix.flags.c_contiguous or rows.size == 0:
+        return 0
+    base, width = int(matrix.ctypes.data), int(matrix.strides[0])
+    starts = base + np.unique(np.asarray(rows, dtype=np.int64)) * width
+    first = starts // PAGE
+    last = (starts + width - 1) // PAGE
+    # a new run where a row's first page lies beyond the page after the previous row's last
+    breaks = np.flatnonzero(first[1:] > last[:-1] + 1) + 1
+    lo = first[np.concatenate([[0], breaks])]
+    hi = last[np.concatenate([breaks - 1, [first.size - 1]])] + 1
+    for a, b in zip((lo * PAGE).tolist(), ((hi - lo) * PAGE).tolist(), strict=True):
+        _MADVISE(a, b, MADV_WILLNEED)  # plain ints (argtypes convert them): ~1.3 us a call, half the wrapped ones
+    return int(lo.size)
+
+
 def release(array: np.ndarray) -> bool:
     """Give back the pages that lie wholly inside a mapped array's bytes: out of this process and, for a clean file
     page no other process maps, out of the page cache (MADV_PAGEOUT). Touching them again reads them again.

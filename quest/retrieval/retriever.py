@@ -42,6 +42,7 @@ from quest.retrieval.evidence import ASKED_LEAD, ErrorEvidence, named_first
 from quest.retrieval.fusion import document_rank_fusion, reciprocal_rank_fusion
 from quest.retrieval.index import Index, UpdateReport, open_index
 from quest.retrieval.judge_name import plain_tokens, without_judge_name
+from quest.retrieval.parallel import run_all
 from quest.retrieval.sparse import normalized, top_k, top_k_among
 from quest.retrieval.tokenize import tokenize
 from quest.retrieval.topic import TOPIC_PARTS, topic_tokens
@@ -370,9 +371,7 @@ class Retriever:
         """
         lists = self._store_lists(queries, rows, k, timings, scope)
         if lists is None:
-            lists = {}
-            for q in queries:
-                self._rank_part(q, rows, k, lists, timings, scope)
+            lists = self._part_lists(queries, rows, k, timings, scope)
         t = time.perf_counter()
         # Inside the problem's own rows its titles match every document alike: they vouch that a
         # document is on topic (the floor below) but must not decide the order — what the student
@@ -496,7 +495,7 @@ class Retriever:
         if ranker is None:
             return None
         asked = []
-        for q in queries:  # the order _rank_part fills the lists in
+        for q in queries:  # the order _part_lists fills the lists in
             if q.tokens:
                 asked.append((f"bm25:{q.name}", "bm25", q.tokens))
             if q.dense is not None and self.index.dense is not None:
@@ -523,29 +522,40 @@ class Retriever:
         codes = set(table.kind_codes({"error_pattern"}))
         return [row for row in sorted(best, key=best.__getitem__) if int(table.kind[row]) in codes]
 
-    def _rank_part(self, q: _PartQuery, rows: np.ndarray | None, k: int, lists: dict[str, list[tuple[int, float]]],
-                   timings: dict[str, float], scope: str) -> None:
-        if q.tokens:
-            t = time.perf_counter()
-            if getattr(self.index.bm25, "remote", False):  # a vector store ranks (QUEST_VECTOR_STORE)
-                lists[f"bm25:{q.name}"] = self.index.bm25.search(q.tokens, k, rows)
-            else:
-                lists[f"bm25:{q.name}"] = self._sparse_top(q, "bm25", self.index.bm25, q.tokens, rows, k)
-            timings[f"bm25_{scope}"] = timings.get(f"bm25_{scope}", 0) + (time.perf_counter() - t) * 1000
-        if q.dense is not None and self.index.dense is not None:
-            t = time.perf_counter()
-            if rows is None:
-                lists[f"dense:{q.name}"] = self.index.dense.search(q.dense, k)
-            else:
-                lists[f"dense:{q.name}"] = self.index.dense.search_rows(q.dense, rows, k)
-            timings[f"dense_{scope}"] = timings.get(f"dense_{scope}", 0) + (time.perf_counter() - t) * 1000
-        if q.lexical and self.index.lexical is not None:
-            t = time.perf_counter()
-            if getattr(self.index.lexical, "remote", False):
-                lists[f"lexical:{q.name}"] = self.index.lexical.search(q.lexical, k, rows)
-            else:
-                lists[f"lexical:{q.name}"] = self._sparse_top(q, "lexical", self.index.lexical, q.lexical, rows, k)
-            timings[f"lexical_{scope}"] = timings.get(f"lexical_{scope}", 0) + (time.perf_counter() - t) * 1000
+    def _part_lists(self, queries: Sequence[_PartQuery], rows: np.ndarray | None, k: int,
+                    timings: dict[str, float], scope: str) -> dict[str, list[tuple[int, float]]]:
+        """Every part's ranked list per signal over `rows`: independent searches, run side by side on up to
+        `search_threads` threads (quest.retrieval.parallel) and gathered in the order one thread fills them
+        (the order fusion adds them up in), so the lists are the same either way."""
+        jobs: list[tuple[str, str, Callable[[], list[tuple[int, float]]]]] = []
+        for q in queries:
+            if q.tokens:
+                jobs.append((f"bm25:{q.name}", "bm25", functools.partial(self._bm25_list, q, rows, k)))
+            if q.dense is not None and self.index.dense is not None:
+                jobs.append((f"dense:{q.name}", "dense", functools.partial(self._dense_list, q, rows, k)))
+            if q.lexical and self.index.lexical is not None:
+                jobs.append((f"lexical:{q.name}", "lexical", functools.partial(self._lexical_list, q, rows, k)))
+        found = run_all([functools.partial(_timed, job) for _, _, job in jobs], self.settings.search_threads)
+        lists: dict[str, list[tuple[int, float]]] = {}
+        for (name, signal, _), (ranked, ms) in zip(jobs, found, strict=True):
+            lists[name] = ranked
+            timings[f"{signal}_{scope}"] = timings.get(f"{signal}_{scope}", 0) + ms
+        return lists
+
+    def _bm25_list(self, q: _PartQuery, rows: np.ndarray | None, k: int) -> list[tuple[int, float]]:
+        if getattr(self.index.bm25, "remote", False):  # a vector store ranks (QUEST_VECTOR_STORE)
+            return self.index.bm25.search(q.tokens, k, rows)
+        return self._sparse_top(q, "bm25", self.index.bm25, q.tokens, rows, k)
+
+    def _dense_list(self, q: _PartQuery, rows: np.ndarray | None, k: int) -> list[tuple[int, float]]:
+        if rows is None:
+            return self.index.dense.search(q.dense, k)
+        return self.index.dense.search_rows(q.dense, rows, k)
+
+    def _lexical_list(self, q: _PartQuery, rows: np.ndarray | None, k: int) -> list[tuple[int, float]]:
+        if getattr(self.index.lexical, "remote", False):
+            return self.index.lexical.search(q.lexical, k, rows)
+        return self._sparse_top(q, "lexical", self.index.lexical, q.lexical, rows, k)
 
     def _sparse_top(self, q: _PartQuery, signal: str, model, query, rows: np.ndarray | None,
                     k: int) -> list[tuple[int, float]]:
@@ -1043,3 +1053,9 @@ def _log_report(report: UpdateReport, index: Index) -> None:
     log.info("index %s: %d documents, %d chunks (%s) in %.2fs; (re)indexed %d documents, removed %d",
              report.action, index.documents, index.size, index.model, report.seconds,
              len(report.embedded_docs), len(report.removed_docs))
+
+
+def _timed(job: Callable[[], _T]) -> tuple[_T, float]:
+    """The job's result and its wall time in ms (run side by side, the stages' times overlap)."""
+    t = time.perf_counter()
+    return job(), (time.perf_counter() - t) * 1000

@@ -442,7 +442,7 @@ class _Rows:
         seg, local = self.owner.locate(rows)
         for s in np.unique(seg):
             at = seg == s
-            out[at] = self.owner.parts[int(s)].vectors[local[at]]
+            out[at] = self.owner.parts[int(s)].gather(local[at])
         return out
 
 

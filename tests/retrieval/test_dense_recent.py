@@ -151,3 +151,45 @@ def test_release_rounds_inwards_to_whole_pages(monkeypatch):
     calls.clear()
     assert not pages.release(buffer[first_page - base + 1: first_page - base + pages.PAGE + 1])  # no whole page
     assert calls == []
+
+
+def test_rows_to_gather_are_asked_for_in_one_request_per_run_of_pages(monkeypatch):
+    calls = []
+
+    def madvise(start, length, advice):
+        calls.append((start, length, advice))
+        return 0
+
+    monkeypatch.setattr(pages, "_MADVISE", madvise)
+    page = pages.PAGE
+    buffer = np.zeros(64 * page + page, dtype=np.uint8)
+    base = int(buffer.ctypes.data)
+    aligned = -(-base // page) * page
+    rows = buffer[aligned - base: aligned - base + 64 * page].reshape(128, page // 2)  # two rows a page
+    # rows 0-3: pages 0-1 (one run); 5 (page 2) joins it; 20 and 21: page 10; 40: page 20; given unsorted, twice
+    assert pages.will_need_rows(rows, np.array([40, 3, 0, 21, 5, 20, 1, 2, 40])) == 3
+    assert calls == [(aligned, 3 * page, pages.MADV_WILLNEED), (aligned + 10 * page, page, pages.MADV_WILLNEED),
+                     (aligned + 20 * page, page, pages.MADV_WILLNEED)]
+    calls.clear()
+    straddling = buffer[aligned - base + 100: aligned - base + 100 + 8 * 3000].reshape(8, 3000)  # rows cross pages
+    assert pages.will_need_rows(straddling, np.array([1, 7])) == 2
+    assert calls == [(aligned, 2 * page, pages.MADV_WILLNEED), (aligned + 5 * page, 1 * page, pages.MADV_WILLNEED)]
+
+
+def test_a_gather_asks_for_its_rows_first_only_where_pages_are_given_back(saved, monkeypatch):
+    path, vectors = saved
+    asked = []
+    real = pages.will_need_rows
+    monkeypatch.setattr(pages, "will_need_rows", lambda matrix, rows: asked.append(rows.tolist()) or real(matrix, rows))
+    dense = DenseIndex.load(path)
+    rows = np.array([4000, 7, 1500, 7])
+    assert np.array_equal(dense.gather(rows), DenseIndex.from_vectors(vectors).vectors[rows])
+    assert asked == [[4000, 7, 1500, 7]]
+    q = vectors[1500]
+    assert dense.search_rows(q, np.array([3, 1500, 2000]), 2) == \
+        DenseIndex.from_vectors(vectors).search_rows(q, np.array([3, 1500, 2000]), 2)
+    asked.clear()
+    monkeypatch.setattr(dense_module, "RELEASE_ABOVE_BYTES", dense.index.ntotal * dense.index.code_size)
+    dense.gather(rows)
+    DenseIndex.from_vectors(vectors).gather(rows)  # in memory: nothing to read
+    assert asked == []

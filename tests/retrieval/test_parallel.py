@@ -1,0 +1,156 @@
+"""A question's independent searches run side by side (quest/retrieval/parallel.py) and rank exactly as one after
+another: the same hits, scores and ranked lists, also with many requests at once on one shared retriever."""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+import quest.retrieval.dense as dense_module
+from quest.kb.markdown import load_knowledge_base
+from quest.retrieval import parallel
+from quest.retrieval import retriever as retriever_module
+from quest.retrieval.index import index_dir_for, load_index, open_index
+from quest.retrieval.retriever import Retriever
+from tests.fakes.embedder import HashingEmbedder
+
+QUERIES = (("hash table two sum", None), ("滑动窗口 超时", None), ("RecursionError deep recursion", None),
+           ("list.pop(0) TLE", None), ("dictionary lookup complement", "1"), ("recursion", None),
+           ("为什么超时", "1"), ("wrong answer on large input", None))
+
+
+def test_results_come_back_in_the_jobs_order_from_several_threads():
+    started = threading.Barrier(2, timeout=10)
+    seen: list[str] = []
+
+    def job(i: int):
+        def run():
+            if i < 2:
+                started.wait()  # both first jobs run at the same time: on two threads
+            seen.append(threading.current_thread().name)
+            return i * i
+        return run
+
+    assert parallel.run_all([job(i) for i in range(6)], threads=2) == [0, 1, 4, 9, 16, 25]
+    assert len(set(seen)) == 2
+
+
+def test_one_thread_runs_every_job_here_in_order():
+    order: list[int] = []
+    here = threading.current_thread()
+    threads = set()
+
+    def job(i: int):
+        def run():
+            order.append(i)
+            threads.add(threading.current_thread())
+            return -i
+        return run
+
+    assert parallel.run_all([job(i) for i in range(4)], threads=1) == [0, -1, -2, -3]
+    assert order == [0, 1, 2, 3] and threads == {here}
+
+
+def test_jobs_no_pool_thread_took_run_on_the_asking_thread():
+    """Every pool thread busy with another request: the question does not wait in the queue."""
+    release = threading.Event()
+    busy = threading.Event()
+
+    def hold():
+        busy.set()
+        release.wait(10)
+
+    pool = parallel._pool(2)
+    blocker = pool.submit(hold)
+    try:
+        assert busy.wait(10)
+        here = threading.current_thread()
+        ran_on = []
+        got = parallel.run_all([lambda i=i: ran_on.append(threading.current_thread()) or i for i in range(3)],
+                               threads=2)
+        assert got == [0, 1, 2] and ran_on == [here, here, here]
+    finally:
+        release.set()
+        blocker.result(10)
+
+
+def test_an_error_in_a_job_is_raised_after_the_others_finish():
+    finished = []
+
+    def fails():
+        raise ValueError("broken list")
+
+    def slow():
+        threading.Event().wait(0.05)
+        finished.append(True)
+        return 1
+
+    with pytest.raises(ValueError, match="broken list"):
+        parallel.run_all([fails, slow, slow], threads=3)
+    assert finished  # the jobs a pool thread had started were waited for
+
+
+def test_search_threads_must_be_positive(settings):
+    with pytest.raises(ValueError, match="search_threads"):
+        settings.replace(search_threads=0).validate()
+
+
+@pytest.fixture
+def loaded(settings, kb_dir, monkeypatch):
+    """The small base with dense + lexical, saved and loaded (memory-mapped), every whole-base sparse list pruned
+    (maxscore.py) and the global dense search through the IVF, as at 1M."""
+    monkeypatch.setattr(dense_module, "APPROXIMATE_FROM", 10)
+    monkeypatch.setattr(retriever_module, "PRUNE_FROM", 0)
+    embedder = HashingEmbedder(lexical=True)
+    kb = load_knowledge_base(kb_dir)
+    open_index(kb, settings, embedder)
+    index = load_index(index_dir_for(settings, embedder.name))
+    assert index.segments[0].dense.ivf is not None
+    return index, kb, embedder
+
+
+def answers(retriever: Retriever, queries=QUERIES):
+    out = []
+    for text, pid in queries:
+        found = retriever.search(text, problem_id=pid)
+        out.append([(h.chunk.id, h.fused, h.score, sorted(h.signals.items())) for h in found.hits])
+    return out
+
+
+@pytest.mark.parametrize("threads", [2, 4])
+def test_side_by_side_ranks_exactly_as_one_after_another(loaded, settings, threads):
+    index, kb, embedder = loaded
+    one = answers(Retriever(settings.replace(search_threads=1), index, kb, embedder))
+    assert any(one) and all(len(h) <= settings.top_k for h in one)
+    side = settings.replace(search_threads=threads)
+    assert answers(Retriever(side, index, kb, embedder)) == one
+
+
+def test_the_ranked_lists_and_their_order_are_the_same(loaded, settings, monkeypatch):
+    """Fusion adds the lists up in their order: the lists dict is built in the same order, with the same lists."""
+    index, kb, embedder = loaded
+    seen: dict[int, list] = {1: [], 2: []}
+    original = retriever_module.Retriever._part_lists
+
+    def recording(self, queries, rows, k, timings, scope):
+        lists = original(self, queries, rows, k, timings, scope)
+        seen[self.settings.search_threads].append((scope, list(lists.items())))
+        return lists
+
+    monkeypatch.setattr(retriever_module.Retriever, "_part_lists", recording)
+    answers(Retriever(settings.replace(search_threads=1), index, kb, embedder))
+    answers(Retriever(settings.replace(search_threads=2), index, kb, embedder))
+    assert seen[1] and seen[2] == seen[1]
+    assert any(len(lists) >= 3 for _, lists in seen[1])  # BM25, dense and lexical lists of one scope
+
+
+def test_many_requests_at_once_on_one_retriever_rank_as_one_at_a_time(loaded, settings):
+    """Gradio's workers share the retriever: 8 threads asking every question, each search side by side."""
+    index, kb, embedder = loaded
+    expected = answers(Retriever(settings.replace(search_threads=1), index, kb, embedder))
+    shared = Retriever(settings.replace(search_threads=2), index, kb, embedder)
+    with ThreadPoolExecutor(max_workers=8) as students:
+        found = list(students.map(lambda _: answers(shared), range(16)))
+    assert all(f == expected for f in found)
