@@ -182,6 +182,19 @@ KIND_WORDS: dict[str, str] = {
     "output-limit": "output limit SIGXFSZ 输出超限",
 }
 
+#: Where a runtime's own report of a kind has other words than the C/C++ terms above: the expansion follows the
+#: language the error comes from. Rust's "attempt to add with overflow" is no signed-int overflow of UBSan's and
+#: its fix is no `long long`: only the words every language shares are added (the panic's own line is kept too).
+RUNTIME_KIND_WORDS: dict[tuple[str, str], str] = {
+    ("rust", "integer-overflow"): "integer overflow 整数溢出 溢出",
+}
+
+
+def kind_words(kind: str, runtime: str | None = None) -> str:
+    """The words the error part adds for a kind, in the terms of the language that printed it."""
+    return RUNTIME_KIND_WORDS.get((runtime or "", kind)) or KIND_WORDS.get(kind, kind.replace("-", " "))
+
+
 #: POSIX signals a judge or a shell reports, by number: (name, kind, verdict). A shell's exit code 128 + n and a
 #: negative return code -n (Python's subprocess, Node's child_process) both mean "killed by signal n".
 SIGNALS: dict[int, tuple[str, str | None, str]] = {
@@ -392,6 +405,9 @@ class JudgeReport:
     # The message's own words for the signal when the exit code does not mean it ("Segmentation fault", "Killed",
     # "signal 11", "SIGFPE"); None when the code says it (exit code 139) or there is no signal.
     signal_words: str | None = None
+    # The language whose compiler or runtime printed the message, when its format says so ("rust" for a panic,
+    # "cpp" for a sanitizer, "java" for a stack trace); None when the text does not tell.
+    runtime: str | None = None
 
     def query_text(self) -> str:
         """The error part of a retrieval query: verdict names, exception, kind, the raw key lines."""
@@ -399,7 +415,7 @@ class JudgeReport:
         if self.verdict:
             parts.append(f"{self.verdict} {VERDICT_NAMES['en'][self.verdict]} {VERDICT_NAMES['zh'][self.verdict]}")
         if self.kind:
-            parts.append(KIND_WORDS.get(self.kind, self.kind.replace("-", " ")))
+            parts.append(kind_words(self.kind, self.runtime))
         if self.exception:
             parts.append(self.exception)
         if self.signal and not any(self.signal in p for p in parts):
@@ -440,6 +456,7 @@ class _Findings:
     exception: str | None = None
     inferred: str | None = None
     linked: bool = False  # the linker failed: its "exit code 1" is the linker's, not the program's
+    runtime: str | None = None
 
 
 def _read_python(text: str, f: _Findings) -> None:
@@ -449,6 +466,7 @@ def _read_python(text: str, f: _Findings) -> None:
         own = [x for x in frames if "site-packages" not in x[0] and "/lib/python" not in x[0]] or frames
         f.lines.extend(int(x[1]) for x in own[-3:])
         f.inferred = "RE"
+        f.runtime = "python"
     found = _PY_EXCEPTION.findall(text) or _PY_FLAT_EXCEPTION.findall(text)
     if found:
         name, detail = found[-1]
@@ -474,6 +492,7 @@ def _read_compilers(text: str, f: _Findings) -> None:
             f.lines.append(int(line))
             f.messages.append(f"{file}:{line}: {kind}: {msg.strip()}")
             f.inferred = "CE"
+            f.runtime = "cpp"
     for line, kind, msg in _LEETCODE_DIAG.findall(text):
         f.lines.append(int(line))
         f.messages.append(f"Line {line}: {kind}: {msg.strip()}")
@@ -482,10 +501,12 @@ def _read_compilers(text: str, f: _Findings) -> None:
         f.lines.append(int(line))
         f.messages.append(f"{file}:{line}: {msg.strip()}")
         f.inferred = "CE"
+        f.runtime = "go"
     for msg, line in _RUST_DIAG.findall(text):
         f.lines.append(int(line))
         f.messages.append(f"error: {msg.strip()}")
         f.inferred = "CE"
+        f.runtime = "rust"
     # The symbol lines first (at most two, each line once), then the line that says the link failed.
     symbol_lines = dict.fromkeys(_symbol_line(text, m.start()) for m in _LINK_SYMBOL.finditer(text))
     f.messages.extend(list(symbol_lines)[:2])
@@ -500,6 +521,7 @@ def _read_compilers(text: str, f: _Findings) -> None:
             f.lines.append(int(line))
             f.messages.append(f"{file}:{line}: error: {msg.strip()}")
             f.inferred = "CE"
+            f.runtime = "java"
 
 
 def _read_java_and_csharp(text: str, f: _Findings) -> None:
@@ -512,12 +534,14 @@ def _read_java_and_csharp(text: str, f: _Findings) -> None:
         f.messages.append(f"{name}: {detail}".rstrip(": "))
         f.lines.extend(int(line) for _f, line in _JAVA_FRAME.findall(text)[:2])
         f.inferred = "MLE" if name.endswith("OutOfMemoryError") else "RE"
+        f.runtime = "java"
     m = _CSHARP_EXCEPTION.search(text)
     if m:
         f.exception = m.group(1)
         f.messages.append(f"{m.group(1)}: {m.group(2) or ''}".rstrip(": "))
         f.lines.extend(int(x) for x in _CSHARP_FRAME.findall(text)[:2])
         f.inferred = "RE"
+        f.runtime = "csharp"
 
 
 def _read_stack_overflows(text: str, f: _Findings) -> None:
@@ -535,15 +559,15 @@ def _read_stack_overflows(text: str, f: _Findings) -> None:
         if frame:
             words.append(f"at {frame.group(1)}")
         f.messages.append(" ".join(words))
-        f.inferred = "RE"
+        f.inferred, f.runtime = "RE", "csharp"
     elif "terminated due to StackOverflowException" in text:
         f.exception = "System.StackOverflowException"
         f.messages.append(_line_at(text, text.index("terminated due to StackOverflowException"))[:200])
-        f.inferred = "RE"
+        f.inferred, f.runtime = "RE", "csharp"
     m = _RUST_STACK.search(text)
     if m:
         f.messages.append(m.group(0))
-        f.inferred = "RE"
+        f.inferred, f.runtime = "RE", "rust"
 
 
 def _read_native(text: str, f: _Findings) -> None:
@@ -552,10 +576,12 @@ def _read_native(text: str, f: _Findings) -> None:
     if m:
         f.exception = m.group(1)
         f.messages.append(m.group(0))
-        f.inferred = "RE"
+        f.inferred, f.runtime = "RE", "cpp"
     for line in _SANITIZER_LINE.findall(text)[:2]:
         f.messages.append(line.strip())
         f.inferred = "RE"
+        if "Sanitizer" in line or _UBSAN_LINE.search(line):  # not Rust's "fatal runtime error: stack overflow"
+            f.runtime = "cpp"
     f.lines.extend(int(a or b) for a, b in _UBSAN_LINE.findall(text)[:2])
     f.lines.extend(int(x) for x in _SANITIZER_FRAME.findall(text)[:2])
     m = _RUST_PANIC.search(text)
@@ -563,13 +589,19 @@ def _read_native(text: str, f: _Findings) -> None:
         detail = (m.group(1) or m.group(3) or "").strip()
         f.messages.append(f"panicked: {detail}" if detail else "panicked")
         f.lines.append(int(m.group(2)))
-        f.inferred = "RE"
+        f.inferred, f.runtime = "RE", "rust"
     if "panic:" in text:
         f.messages.append(text[text.index("panic:"):].splitlines()[0].strip())
-        f.lines.extend(int(x) for x in _GO_FRAME.findall(text)[:1])
+        go_frames = _GO_FRAME.findall(text)
+        f.lines.extend(int(x) for x in go_frames[:1])
         f.inferred = "RE"
+        if go_frames or "goroutine " in text:
+            f.runtime = "go"
     if f.exception and f.exception.endswith("Error") and not _PY_FRAME.search(text):
-        f.lines.extend(int(x) for x in _JS_FRAME.findall(text)[:1])
+        js_frames = _JS_FRAME.findall(text)
+        f.lines.extend(int(x) for x in js_frames[:1])
+        if js_frames:
+            f.runtime = "javascript"
 
 
 def _kind(text: str) -> tuple[str | None, str | None, str]:
@@ -624,4 +656,5 @@ def parse(text: str | None, verdict_hint: str | None = None) -> JudgeReport:
         exit_code=exit_code,
         signal=signal,
         signal_words=status.words,
+        runtime=f.runtime,
     )

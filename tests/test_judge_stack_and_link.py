@@ -26,6 +26,7 @@ def test_dotnet_stack_overflow_keeps_the_recursing_method_and_the_repeat_count()
         exception="System.StackOverflowException",
         messages=("Stack overflow. Repeat 8731 times: at Solution.Visit",),
         kind="stack-overflow",
+        runtime="csharp",
     )
     assert report.query_text() == (
         "RE Runtime Error 运行错误\nstack overflow recursion too deep 栈溢出 递归太深\n"
