@@ -1019,6 +1019,13 @@ def plan(request: Request, retriever: Any, resolution: Resolution | None = None)
                 extra={"weak": weak} if weak and not direct else {})
 
 
+def student_language(p: Plan) -> str | None:
+    """The programming language the student works in: the one whose runtime printed the pasted error (a Rust panic
+    says Rust whatever the form says), else the request's language field; None when neither says ("other")."""
+    language = p.report.runtime or p.request.language
+    return language if language and language != "other" else None
+
+
 def with_consensus(p: Plan, doc_problems: Sequence[str | None], cat: Catalogue) -> Plan:
     """The plan with the consensus problem filled in when no rule named one."""
     if p.problem is not None or p.resolution.missing_id is not None:
@@ -1050,6 +1057,9 @@ def retrieve(retriever: Any, p: Plan, *, top_k: int | None = None,
         return p, retriever.search(p.request.question, **options)
     if p.extra.get("guessed") is not None:  # the problem is a weak name, not the student's word: still judge topic
         options["problem_guessed"] = True
+    language = student_language(p)
+    if language is not None:
+        options["language"] = language
     result = retriever.search(p.parts.text(), parts=p.parts.as_dict(),
                               general_only=p.resolution.missing_id is not None, **options)
     doc_problems = _doc_problems(result)

@@ -1,8 +1,12 @@
-"""Round 13: the error part's words follow the language that printed the error.
+"""Round 13: the error part's words, and the general page that leads, follow the student's language.
 
 The fixture base (tests/data/kb_rank13) holds a verdict page, the UBSan signed-overflow page (C and C++) and the Rust
 panic page. The words a kind adds to the error part (`quest.judge.KIND_WORDS`) are the C/C++ terms ("signed integer
 overflow long long"); a Rust panic's overflow took them too and led to the UBSan page.
+
+The second fixture (tests/data/kb_lang13) has a Rust and a Go page that both explain an index past the end: with no
+problem named, the page for the student's language (the error's runtime, else the request's field) leads when it
+explains the pasted error too (`Retriever._own_language_first`).
 """
 
 from __future__ import annotations
@@ -95,3 +99,63 @@ def test_with_the_c_terms_the_rust_panic_led_to_the_sanitizer_page(retriever, mo
 def test_the_sanitizers_overflow_still_leads_to_its_page(retriever):
     assert ranked(retriever, question=QUESTION, language="cpp", error=UBSAN) == [
         "pitfall-ubsan-signed-integer-overflow-en", "pitfall-ubsan-signed-integer-overflow-en"]
+
+
+# ----------------------------------------------------------------------------- the student's language leads
+
+LANG_KB = Path(__file__).resolve().parent / "data" / "kb_lang13"
+GO_PANIC = ("panic: runtime error: index out of range [3] with length 3\n\ngoroutine 1 [running]:\nmain.main()\n"
+            "\t/tmp/main.go:8 +0x1d\nexit status 2")
+GO_PANIC_LINE = "panic: runtime error: index out of range [3] with length 3"  # no frames: the runtime is not told
+LOOP = "my loop reads the element after the last one"
+
+
+@pytest.fixture(scope="module")
+def by_language(tmp_path_factory: pytest.TempPathFactory) -> Retriever:
+    # A Rust page and a Go page both explain an index past the end; the Rust page matches the error's words more.
+    root = tmp_path_factory.mktemp("lang13")
+    shutil.copytree(LANG_KB, root / "kb")
+    return build_retriever(Settings(kb_dir=root / "kb", data_dir=root / "data", show_progress=False,
+                                    embedding_model="none", bm25_floor=0.15))
+
+
+def ranked_with(retriever: Retriever, changes: dict, **request: str) -> list[str]:
+    searcher = Retriever(retriever.settings.replace(**changes), retriever.index, retriever.kb)
+    found = retrieve(searcher, plan(Request(**request), searcher))[1]
+    return [h.chunk.doc_id for h in found.hits]
+
+
+def test_the_page_for_the_language_of_the_errors_runtime_leads(by_language):
+    # The goroutine frames say Go, whatever the form's language field says.
+    for language in ("go", "python", "other"):
+        assert ranked(by_language, question=LOOP, language=language, error=GO_PANIC) == [
+            "pitfall-go-panic-en", "pitfall-rust-panic-en", "faq-verdict-re-en"]
+
+
+def test_without_the_rule_the_other_languages_page_led(by_language):
+    assert ranked_with(by_language, {"language_lead": False}, question=LOOP, language="go", error=GO_PANIC) == [
+        "pitfall-rust-panic-en", "pitfall-go-panic-en", "faq-verdict-re-en"]
+
+
+@pytest.mark.parametrize("language,first", [
+    ("go", "pitfall-go-panic-en"),  # the request's field, when the error's format does not tell
+    ("rust", "pitfall-rust-panic-en"),
+    ("java", "pitfall-rust-panic-en"),  # no page for Java among those that explain it: the order stays
+])
+def test_the_request_language_decides_when_the_error_does_not_say(by_language, language, first):
+    assert ranked(by_language, question=LOOP, language=language, error=GO_PANIC_LINE)[0] == first
+
+
+def test_without_a_pasted_error_nothing_moves(by_language):
+    assert ranked(by_language, question=LOOP, language="go") == ["pitfall-rust-panic-en"]
+
+
+def test_the_student_language_is_the_runtimes_then_the_fields(retriever):
+    from quest.plan import student_language
+
+    def language_of(**request: str) -> str | None:
+        return student_language(plan(Request(**request), retriever))  # planning searches nothing
+
+    assert language_of(question="q", language="python", error=RUST_PANIC) == "rust"
+    assert language_of(question="q", language="cpp", error="Wrong Answer") == "cpp"
+    assert language_of(question="q", language="other", error="Wrong Answer") is None
