@@ -87,7 +87,16 @@ _RUST_DIAG = re.compile(r"^error(?:\[E\d+\])?:[ \t]*(\S[^\n]*)\n\s*-->\s*[\w/.-]
 # pass on any text.)
 _LINK_FAILED = re.compile(
     r"\bcollect2(?:\.exe)?:[ \t]*error\b|\bld(?:\.exe)?\s+returned\s+[1-9]\d{0,2}\s+exit\s+status|"
+    r"\blinker command failed with exit code\b|\bld: symbol\(s\) not found\b|"  # clang on macOS and Linux
     r"\bProcess terminated with status -?[1-9]\d{0,9}\b[^\n]{0,80}\n[ \t]{0,8}[1-9]\d{0,4} error\(s\)")
+# The linker's own line naming the symbol, pasted without the driver's summary above (or with it): GNU ld's
+# "sol.cpp:(.text+0x2a): undefined reference to `solve(int)'" and "multiple definition of `main'", lld's "error:
+# undefined symbol: solve(int)", Apple ld's "Undefined symbols for architecture arm64:", MSVC's "error LNK2019:
+# unresolved external symbol … referenced in function main" (LNK2001 the same, LNK2005 "already defined", LNK1120
+# the count of them). These name what the student must fix; the summary line only says linking failed.
+_LINK_SYMBOL = re.compile(
+    r"\bundefined reference to\b|\bmultiple definition of\b|\berror: undefined symbol\b|"
+    r"\bUndefined symbols for architecture\b|\b(?:fatal )?error LNK\d{4}\b|\bunresolved external symbol\b", re.I)
 _JAVAC_DIAG = re.compile(r"^([^\s:]+\.java):(\d+):\s*(error|warning):\s*(.+)$", re.M)
 _JAVA_EXCEPTION = re.compile(r"Exception in thread \"[^\"]*\"\s+([\w.$]+)(?::\s*(.*))?")
 _JAVA_CAUSE = re.compile(r"^\s*Caused by:\s+([\w.$]+)(?::\s*(.*))?$", re.M)
@@ -97,6 +106,17 @@ _CSHARP_FRAME = re.compile(r"\.cs:line (\d+)")
 _JS_FRAME = re.compile(r"^\s*at .*?[\w.-]+\.(?:js|ts|mjs|cjs):(\d+):\d+\)?$", re.M)
 _GO_FRAME = re.compile(r"^\s+\S+\.go:(\d+)", re.M)
 _RUST_PANIC = re.compile(r"thread '[^']*' panicked at (?:'([^']*)',\s*)?[\w/.-]+\.rs:(\d+):\d+:?(?:\s*\n(.+))?")
+# Rust's guard page: "thread 'main' has overflowed its stack" (newer releases put the thread id in parentheses), then
+# "fatal runtime error: stack overflow" and the abort; students often paste only the first line.
+_RUST_STACK = re.compile(r"thread '[^'\n]{0,80}'(?: \(\d{1,10}\))? has overflowed its stack")
+# .NET (Core 3.0 and later) prints no exception line for a stack overflow: "Stack overflow." on its own line, then the
+# frames, the recursion folded as "Repeat 4812 times:" (later "Repeated …") between dashed rules with its frames
+# ("   at Solution.Dfs(Int32[], Int32)"). The .NET Framework said "Process is terminated due to
+# StackOverflowException." The folded frame names the method that recursed: the student's own words for the bug.
+_DOTNET_STACK = re.compile(
+    r"^[ \t]*Stack overflow\.[ \t]*\r?$(?=\s{1,8}(?:Repeat(?:ed)? \d|at [\w.`<>$|]{1,200}\())", re.M)
+_DOTNET_REPEAT = re.compile(r"^[ \t]*Repeat(?:ed)? \d{1,9} times:", re.M)
+_DOTNET_FRAME = re.compile(r"^[ \t]*at ([\w.`<>$|]{1,200})\(", re.M)
 _CPP_THROW = re.compile(r"terminate called after throwing an instance of '([^']+)'")
 _SANITIZER_LINE = re.compile(r"^.*(?:ERROR: (?:Address|Leak)Sanitizer|runtime error:).*$", re.M)
 _SANITIZER_FRAME = re.compile(r"#\d+ 0x[0-9a-f]+ in .*?[\w.-]+\.(?:c|cc|cpp|cxx):(\d+)")
@@ -127,8 +147,8 @@ _KINDS: tuple[tuple[re.Pattern[str], str, str], ...] = tuple((re.compile(p, re.I
      r"Cannot read propert(?:y|ies) of (?:undefined|null)", "null-pointer", "RE"),
     (r"free\(\): invalid pointer|munmap_chunk\(\): invalid pointer|malloc\(\): corrupted|"
      r"corrupted size vs\. prev_size|free\(\): invalid next size", "heap-corruption", "RE"),
-    (r"Maximum call stack size exceeded|StackOverflowError|RecursionError|maximum recursion depth|"
-     r"stack[ _]overflow|goroutine stack exceeds", "stack-overflow", "RE"),
+    (r"Maximum call stack size exceeded|StackOverflow(?:Error|Exception)|RecursionError|maximum recursion depth|"
+     r"stack[ _]overflow|goroutine stack exceeds|has overflowed its stack", "stack-overflow", "RE"),
     (r"all goroutines are asleep - deadlock", "deadlock", "RE"),
     # Visual Studio's "Access violation reading location 0x..." (zh: "读取位置 0x... 时发生访问冲突") and a Windows
     # judge's "Runtime Error(ACCESS_VIOLATION)".
@@ -161,6 +181,19 @@ KIND_WORDS: dict[str, str] = {
     "cpu-time-limit": "CPU time limit SIGXCPU 超时",
     "output-limit": "output limit SIGXFSZ 输出超限",
 }
+
+#: Where a runtime's own report of a kind has other words than the C/C++ terms above: the expansion follows the
+#: language the error comes from. Rust's "attempt to add with overflow" is no signed-int overflow of UBSan's and
+#: its fix is no `long long`: only the words every language shares are added (the panic's own line is kept too).
+RUNTIME_KIND_WORDS: dict[tuple[str, str], str] = {
+    ("rust", "integer-overflow"): "integer overflow 整数溢出 溢出",
+}
+
+
+def kind_words(kind: str, runtime: str | None = None) -> str:
+    """The words the error part adds for a kind, in the terms of the language that printed it."""
+    return RUNTIME_KIND_WORDS.get((runtime or "", kind)) or KIND_WORDS.get(kind, kind.replace("-", " "))
+
 
 #: POSIX signals a judge or a shell reports, by number: (name, kind, verdict). A shell's exit code 128 + n and a
 #: negative return code -n (Python's subprocess, Node's child_process) both mean "killed by signal n".
@@ -372,6 +405,9 @@ class JudgeReport:
     # The message's own words for the signal when the exit code does not mean it ("Segmentation fault", "Killed",
     # "signal 11", "SIGFPE"); None when the code says it (exit code 139) or there is no signal.
     signal_words: str | None = None
+    # The language whose compiler or runtime printed the message, when its format says so ("rust" for a panic,
+    # "cpp" for a sanitizer, "java" for a stack trace); None when the text does not tell.
+    runtime: str | None = None
 
     def query_text(self) -> str:
         """The error part of a retrieval query: verdict names, exception, kind, the raw key lines."""
@@ -379,7 +415,7 @@ class JudgeReport:
         if self.verdict:
             parts.append(f"{self.verdict} {VERDICT_NAMES['en'][self.verdict]} {VERDICT_NAMES['zh'][self.verdict]}")
         if self.kind:
-            parts.append(KIND_WORDS.get(self.kind, self.kind.replace("-", " ")))
+            parts.append(kind_words(self.kind, self.runtime))
         if self.exception:
             parts.append(self.exception)
         if self.signal and not any(self.signal in p for p in parts):
@@ -419,6 +455,8 @@ class _Findings:
     messages: list[str]
     exception: str | None = None
     inferred: str | None = None
+    linked: bool = False  # the linker failed: its "exit code 1" is the linker's, not the program's
+    runtime: str | None = None
 
 
 def _read_python(text: str, f: _Findings) -> None:
@@ -428,6 +466,7 @@ def _read_python(text: str, f: _Findings) -> None:
         own = [x for x in frames if "site-packages" not in x[0] and "/lib/python" not in x[0]] or frames
         f.lines.extend(int(x[1]) for x in own[-3:])
         f.inferred = "RE"
+        f.runtime = "python"
     found = _PY_EXCEPTION.findall(text) or _PY_FLAT_EXCEPTION.findall(text)
     if found:
         name, detail = found[-1]
@@ -437,12 +476,23 @@ def _read_python(text: str, f: _Findings) -> None:
             "MLE" if name == "MemoryError" else (f.inferred or "RE"))
 
 
+def _symbol_line(text: str, pos: int) -> str:
+    """The linker's line at pos; Apple's "Undefined symbols for architecture arm64:" with the next line, which names
+    the symbol ("  "solve(int)", referenced from:")."""
+    line = _line_at(text, pos)
+    end = text.find("\n", pos)
+    if line.endswith(":") and end >= 0:
+        line = f"{line} {_line_at(text, end + 1)}"
+    return line[:200]
+
+
 def _read_compilers(text: str, f: _Findings) -> None:
     for file, line, _col, kind, msg in _GCC_DIAG.findall(text):
         if kind != "warning":
             f.lines.append(int(line))
             f.messages.append(f"{file}:{line}: {kind}: {msg.strip()}")
             f.inferred = "CE"
+            f.runtime = "cpp"
     for line, kind, msg in _LEETCODE_DIAG.findall(text):
         f.lines.append(int(line))
         f.messages.append(f"Line {line}: {kind}: {msg.strip()}")
@@ -451,21 +501,27 @@ def _read_compilers(text: str, f: _Findings) -> None:
         f.lines.append(int(line))
         f.messages.append(f"{file}:{line}: {msg.strip()}")
         f.inferred = "CE"
+        f.runtime = "go"
     for msg, line in _RUST_DIAG.findall(text):
         f.lines.append(int(line))
         f.messages.append(f"error: {msg.strip()}")
         f.inferred = "CE"
+        f.runtime = "rust"
+    # The symbol lines first (at most two, each line once), then the line that says the link failed.
+    symbol_lines = dict.fromkeys(_symbol_line(text, m.start()) for m in _LINK_SYMBOL.finditer(text))
+    f.messages.extend(list(symbol_lines)[:2])
     link = _LINK_FAILED.search(text)
     if link:
-        start = text.rfind("\n", 0, link.start()) + 1  # the whole line that says so
-        end = text.find("\n", link.start())
-        f.messages.append(text[start:end if end >= 0 else len(text)].strip()[:200])
+        f.messages.append(_line_at(text, link.start())[:200])
+    if symbol_lines or link:
         f.inferred = "CE"
+        f.linked = True
     for file, line, kind, msg in _JAVAC_DIAG.findall(text):
         if kind == "error":
             f.lines.append(int(line))
             f.messages.append(f"{file}:{line}: error: {msg.strip()}")
             f.inferred = "CE"
+            f.runtime = "java"
 
 
 def _read_java_and_csharp(text: str, f: _Findings) -> None:
@@ -478,12 +534,40 @@ def _read_java_and_csharp(text: str, f: _Findings) -> None:
         f.messages.append(f"{name}: {detail}".rstrip(": "))
         f.lines.extend(int(line) for _f, line in _JAVA_FRAME.findall(text)[:2])
         f.inferred = "MLE" if name.endswith("OutOfMemoryError") else "RE"
+        f.runtime = "java"
     m = _CSHARP_EXCEPTION.search(text)
     if m:
         f.exception = m.group(1)
         f.messages.append(f"{m.group(1)}: {m.group(2) or ''}".rstrip(": "))
         f.lines.extend(int(x) for x in _CSHARP_FRAME.findall(text)[:2])
         f.inferred = "RE"
+        f.runtime = "csharp"
+
+
+def _read_stack_overflows(text: str, f: _Findings) -> None:
+    """The runtimes that report a stack overflow without an exception line: .NET and Rust."""
+    m = _DOTNET_STACK.search(text)
+    if m:
+        f.exception = "System.StackOverflowException"  # what .NET raised; the output never prints the name
+        rest = text[m.end():m.end() + 4000]
+        repeat = _DOTNET_REPEAT.search(rest)
+        # The recursing method: the first frame of the folded block, else the first frame printed.
+        frame = _DOTNET_FRAME.search(rest, repeat.end() if repeat else 0)
+        words = ["Stack overflow."]
+        if repeat:
+            words.append(repeat.group(0).strip())  # as printed: "Repeat" or "Repeated"
+        if frame:
+            words.append(f"at {frame.group(1)}")
+        f.messages.append(" ".join(words))
+        f.inferred, f.runtime = "RE", "csharp"
+    elif "terminated due to StackOverflowException" in text:
+        f.exception = "System.StackOverflowException"
+        f.messages.append(_line_at(text, text.index("terminated due to StackOverflowException"))[:200])
+        f.inferred, f.runtime = "RE", "csharp"
+    m = _RUST_STACK.search(text)
+    if m:
+        f.messages.append(m.group(0))
+        f.inferred, f.runtime = "RE", "rust"
 
 
 def _read_native(text: str, f: _Findings) -> None:
@@ -492,10 +576,12 @@ def _read_native(text: str, f: _Findings) -> None:
     if m:
         f.exception = m.group(1)
         f.messages.append(m.group(0))
-        f.inferred = "RE"
+        f.inferred, f.runtime = "RE", "cpp"
     for line in _SANITIZER_LINE.findall(text)[:2]:
         f.messages.append(line.strip())
         f.inferred = "RE"
+        if "Sanitizer" in line or _UBSAN_LINE.search(line):  # not Rust's "fatal runtime error: stack overflow"
+            f.runtime = "cpp"
     f.lines.extend(int(a or b) for a, b in _UBSAN_LINE.findall(text)[:2])
     f.lines.extend(int(x) for x in _SANITIZER_FRAME.findall(text)[:2])
     m = _RUST_PANIC.search(text)
@@ -503,13 +589,19 @@ def _read_native(text: str, f: _Findings) -> None:
         detail = (m.group(1) or m.group(3) or "").strip()
         f.messages.append(f"panicked: {detail}" if detail else "panicked")
         f.lines.append(int(m.group(2)))
-        f.inferred = "RE"
+        f.inferred, f.runtime = "RE", "rust"
     if "panic:" in text:
         f.messages.append(text[text.index("panic:"):].splitlines()[0].strip())
-        f.lines.extend(int(x) for x in _GO_FRAME.findall(text)[:1])
+        go_frames = _GO_FRAME.findall(text)
+        f.lines.extend(int(x) for x in go_frames[:1])
         f.inferred = "RE"
+        if go_frames or "goroutine " in text:
+            f.runtime = "go"
     if f.exception and f.exception.endswith("Error") and not _PY_FRAME.search(text):
-        f.lines.extend(int(x) for x in _JS_FRAME.findall(text)[:1])
+        js_frames = _JS_FRAME.findall(text)
+        f.lines.extend(int(x) for x in js_frames[:1])
+        if js_frames:
+            f.runtime = "javascript"
 
 
 def _kind(text: str) -> tuple[str | None, str | None, str]:
@@ -530,10 +622,13 @@ def parse(text: str | None, verdict_hint: str | None = None) -> JudgeReport:
     _read_python(text, f)
     _read_compilers(text, f)
     _read_java_and_csharp(text, f)
+    _read_stack_overflows(text, f)
     _read_native(text, f)
     kind, kind_verdict, kind_line = _kind(text)
     status = _read_status(text)
     exit_code, signal = status.code, status.signal
+    if f.linked and exit_code is not None and _LINK_FAILED.search(status.line):
+        exit_code = None  # clang's "linker command failed with exit code 1": the linker's status, not the program's
     if kind is None and signal is not None:
         kind, kind_verdict = _signal_kind(signal)
         kind_line = status.line
@@ -561,4 +656,5 @@ def parse(text: str | None, verdict_hint: str | None = None) -> JudgeReport:
         exit_code=exit_code,
         signal=signal,
         signal_words=status.words,
+        runtime=f.runtime,
     )

@@ -66,7 +66,7 @@ from quest.request import Request
 from quest.retrieval.evidence import error_evidence
 from quest.retrieval.mainland_words import is_traditional, with_mainland_words
 from quest.retrieval.tokenize import to_simplified, tokenize
-from quest.sibling_heads import opening_phrase, opposed, same_title, swapped_title
+from quest.sibling_heads import opening_phrase, opposed, same_title, swapped_title, zh_synonym_spellings
 from quest.title_abbreviations import sibling_title, spelled_out
 from quest.title_shapes import Shape, opening, title_shapes
 from quest.topic_words import TopicWords, mainland_terms
@@ -799,12 +799,14 @@ def _reworded_base_title(text: str, cat: Catalogue) -> str | None:
     """The base problem whose title `text` rewords, if any: nearly its units, or its units with one word said
     another way (`quest.sibling_heads.same_title`: "买卖股票的最好时机", "二叉树的最大高度")."""
     units = _units(text)
-    mine = Counter(units)
-    size = mine.total()
-    for key, theirs in _reworded_candidates(mine, cat):
-        common = (mine & theirs).total()
-        if size and theirs and (common / max(size, theirs.total()) >= REWORDED or _shortened(mine, theirs)):
-            return cat.titles[key]
+    # Also with a listed Chinese word said the title's way ("链表翻转" is 链表反转, 206 shortened and reordered).
+    for spelled in (units, *zh_synonym_spellings(units)):
+        mine = Counter(spelled)
+        size = mine.total()
+        for key, theirs in _reworded_candidates(mine, cat):
+            common = (mine & theirs).total()
+            if size and theirs and (common / max(size, theirs.total()) >= REWORDED or _shortened(mine, theirs)):
+                return cat.titles[key]
     at = same_title([stem(u) for u in units], cat.title_stems)
     return cat.titles[list(cat.shown)[at]] if at is not None else None
 
@@ -1017,6 +1019,13 @@ def plan(request: Request, retriever: Any, resolution: Resolution | None = None)
                 extra={"weak": weak} if weak and not direct else {})
 
 
+def student_language(p: Plan) -> str | None:
+    """The programming language the student works in: the one whose runtime printed the pasted error (a Rust panic
+    says Rust whatever the form says), else the request's language field; None when neither says ("other")."""
+    language = p.report.runtime or p.request.language
+    return language if language and language != "other" else None
+
+
 def with_consensus(p: Plan, doc_problems: Sequence[str | None], cat: Catalogue) -> Plan:
     """The plan with the consensus problem filled in when no rule named one."""
     if p.problem is not None or p.resolution.missing_id is not None:
@@ -1048,6 +1057,9 @@ def retrieve(retriever: Any, p: Plan, *, top_k: int | None = None,
         return p, retriever.search(p.request.question, **options)
     if p.extra.get("guessed") is not None:  # the problem is a weak name, not the student's word: still judge topic
         options["problem_guessed"] = True
+    language = student_language(p)
+    if language is not None:
+        options["language"] = language
     result = retriever.search(p.parts.text(), parts=p.parts.as_dict(),
                               general_only=p.resolution.missing_id is not None, **options)
     doc_problems = _doc_problems(result)

@@ -35,6 +35,8 @@ _MARKERS = (
     re.compile(r"(?:题目|题名|题目名|这道题|这题)\s*(?:是|叫|叫做)?\s*[:：]\s*", re.I),
     re.compile(r"(?<![a-z])(?:the\s+)?(?:problem|question)\s+(?:called|named|titled)\s+", re.I),
     re.compile(r"(?<![a-z])problem\s*[:：]\s*", re.I),
+    # 'problem "How Many Ways"': quoted after the word, the quotes bound the title (`_QUOTED`).
+    re.compile(r"(?<![a-z])(?:the\s+)?problem\s+(?=[\"“「『])", re.I),
 )
 # "题目是移动零，…", "这题叫移动零": the name said without a colon, set off by punctuation or a space.
 _SAID = re.compile(r"(?:题目|题名|题目名|这道题|这题|那道题)\s*(?:名字|名)?\s*(?:是|叫做|叫)\s*"
@@ -359,6 +361,21 @@ def _cut_chinese(rest: str) -> str:
     return title
 
 
+_WORD_AFTER = re.compile(r"[ \t]+([A-Za-z0-9][A-Za-z0-9'+#-]*)")
+
+
+def _opens_title(word: str, after: str) -> bool:
+    """A capitalized question or verb word that opens a Title Case name right after a judge or a marker: "Codeforces
+    How Many Ways", "LeetCode Is Subsequence", "Can Place Flowers" (not "LeetCode Why does it fail", "How I…")."""
+    following = _WORD_AFTER.match(after)
+    if not word[:1].isupper() or following is None:
+        return False
+    nxt = following.group(1)
+    folded = nxt.casefold()
+    return nxt[:1].isupper() and not (folded in _EN_STOP or folded in _EN_TRAILING or folded in _GENERIC
+                                      or folded in VERDICT_WORDS or folded in _NOT_TITLE_WORDS)
+
+
 def _cut_english(rest: str) -> str:
     rest = _VERDICT_WORDS.split(rest, 1)[0]
     words: list[str] = []
@@ -367,7 +384,7 @@ def _cut_english(rest: str) -> str:
         if words and between.strip() and between.strip() not in "-'":  # punctuation ends the title
             break
         word = m.group(0)
-        if word.casefold() in _EN_STOP or len(words) >= 12:
+        if len(words) >= 12 or (word.casefold() in _EN_STOP and (words or not _opens_title(word, rest[m.end():]))):
             break
         # "LeetCode Jump Game greedy fails": a Title Case name ends at the first plain lowercase word.
         if words and words[0][:1].isupper() and word.islower() and word not in _EN_TRAILING:

@@ -93,6 +93,10 @@ class Settings:
     # problem's documents: an error pattern written for other verdicts never leads, and the one that matches the
     # error's words better than every other document of the problem does (Retriever._own_error_first).
     own_error_lead: bool = True
+    # No problem named: a general page written for the student's programming language (the error's runtime, else
+    # the request's language) leads one written for other languages only, when it explains the pasted error too
+    # (its own words at the floor; Retriever._own_language_first). Development splits: r12-053 gains R@1.
+    language_lead: bool = True
     # No problem named: once one hit clears the floor (the question is answerable), hits that clear this share of it
     # fill the rest of the top-k after the strong ones (tuning split, BM25: R@5 0.965 -> 0.976,
     # nDCG@10 0.884 -> 0.894, general R@5 0.868 -> 0.895, no-answer rejection unchanged; flat

@@ -24,6 +24,7 @@ from quest.loose_titles import stem
 
 MIN_ENGLISH_UNITS = 4
 MIN_CHINESE_UNITS = 6
+MIN_SYNONYM_UNITS = 4  # a whole word of `_ZH_SAME_WORDS` swapped: see `same_title`
 # The opening phrase ends at the first of these; a longer phrase is a sentence, not a title.
 _HEAD_END = re.compile(r"[:：,，?？!！(（\n;；]|\s[-–—]\s")
 MAX_HEAD_CHARS = 60
@@ -103,8 +104,27 @@ _SAME_WORDS = (frozenset(("character", "letter", "char")),
 _READ_AS = frozenset((("list", "array"), ("vector", "array")))
 # Chinese words students swap for a title's own, compared where the swapped character sits: 买卖股票的最好时机 /
 # 最佳时间 are 121, 二叉树的最大高度 is 104, 无重复字母的最长子串 is 3.
+# 翻转 and 反转 are one verb in titles: LeetCode-cn itself titles 226 翻转二叉树 and 206 反转链表, and 151 was once
+# 翻转字符串里的单词; students write either for either ("翻转链表", "反转二叉树").
 _ZH_SAME_WORDS = (frozenset(("最好", "最佳", "最优")), frozenset(("时机", "时间")), frozenset(("高度", "深度")),
-                  frozenset(("字母", "字符")), frozenset(("验证", "判断", "检查", "检验")))
+                  frozenset(("字母", "字符")), frozenset(("验证", "判断", "检查", "检验")), frozenset(("反转", "翻转")))
+
+
+def zh_synonym_spellings(units: Sequence[str]) -> list[list[str]]:
+    """Chinese title units with one whole word of `_ZH_SAME_WORDS` replaced by another of its group, of the same
+    length ("链表翻转" -> 链表反转); none for other text."""
+    if not units or not all(_HAN.match(u) for u in units):
+        return []
+    mine = "".join(units)
+    found: list[list[str]] = []
+    for group in _ZH_SAME_WORDS:
+        for ours in group:
+            at = mine.find(ours)
+            if at < 0:
+                continue
+            found.extend(list(mine[:at] + word + mine[at + len(ours):]) for word in sorted(group)
+                         if word != ours and len(word) == len(ours))
+    return found
 
 
 def _same_word(a: str, b: str) -> bool:
@@ -165,9 +185,11 @@ def same_title(units: Sequence[str], titles: Sequence[Sequence[str]]) -> int | N
     """The index of the title `units` spell with one word said another way ("二叉树的最大高度" for 二叉树的最大深度,
     "判断二叉搜索树" for 验证二叉搜索树, "verify binary search tree"); None if none."""
     found = next((i for i, same in _one_swapped(units, titles) if same), None)
-    if found is not None or len(units) < MIN_CHINESE_UNITS or not all(_HAN.match(u) for u in units):
+    if found is not None or len(units) < MIN_SYNONYM_UNITS or not all(_HAN.match(u) for u in units):
         return found
-    mine = "".join(units)  # a whole word swapped: both its characters differ (判断 / 验证)
+    # A whole word swapped: both its characters differ (判断 / 验证). Unlike one swapped character, a listed word
+    # said another way is the same title at any length from four characters ("翻转链表" is 反转链表, 206).
+    mine = "".join(units)
     spelled = {"".join(theirs): i for i, theirs in reversed(list(enumerate(titles))) if len(theirs) == len(units)}
     for group in _ZH_SAME_WORDS:
         for ours in group:

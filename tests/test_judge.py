@@ -47,6 +47,7 @@ def test_python_traceback():
         lines=(31, 12, 8),
         messages=("RecursionError: maximum recursion depth exceeded in comparison",),
         kind="stack-overflow",
+        runtime="python",
     )
 
 

@@ -113,6 +113,7 @@ class _Attempt:
     # The problem is the search's guess, not the student's word (`quest.plan.retrieve`): its hits are judged for
     # topic as if no problem were named.
     guessed: bool = False
+    language: str | None = None  # the student's programming language (`quest.plan.retrieve`), for the general lead
 
 
 class Retriever:
@@ -205,7 +206,7 @@ class Retriever:
                top_k: int | None = None, signals: Collection[str] | None = None,
                parts: Mapping[str, str] | None = None, lang: str | None = None,
                general_only: bool = False, evidence: ErrorEvidence | None = None,
-               problem_guessed: bool = False) -> SearchResult:
+               problem_guessed: bool = False, language: str | None = None) -> SearchResult:
         """Ranked hits for `query`.
 
         `parts` (question, error, code, ...) are searched separately and fused instead of the one
@@ -216,6 +217,8 @@ class Retriever:
         `problem_guessed` says `problem_id` came from a weak name the search confirmed (a bare number,
         a paraphrased title), not from the student: the hits are still checked for topic (`_on_topic`),
         as with no problem named, so a guess that only the verdict's words support stays weak.
+        `language` is the student's programming language: with no problem named, a general page written for it
+        that explains the pasted error as well leads one written for other languages (`_own_language_first`).
         `signals` limits the ranked lists
         ("bm25", "dense", "lexical"; default all available), for evaluation and benchmarks.
         """
@@ -248,7 +251,7 @@ class Retriever:
         s = self.settings
         scope = "general" if general_only else pid
         guessed = problem_guessed and pid is not None
-        first = _Attempt(s.candidates, s.dense_floor, s.bm25_floor, evidence, guessed)
+        first = _Attempt(s.candidates, s.dense_floor, s.bm25_floor, evidence, guessed, language)
         # A verdict a long question names in words (quest.plan) is searched only when nothing else is found.
         backup = [q for q in queries if q.name == "verdict"]
         own = [q for q in queries if q.name != "verdict"] if backup else queries
@@ -257,7 +260,7 @@ class Retriever:
         if not hits:
             widened = True
             wide = _Attempt(int(s.candidates * s.widen_factor), s.dense_floor * s.widen_floor_ratio,
-                            s.bm25_floor * s.widen_floor_ratio, evidence, guessed)
+                            s.bm25_floor * s.widen_floor_ratio, evidence, guessed, language)
             hits, weak = self._attempt(wide, own, scope, excluded, top_k, timings)
         if not hits and backup:
             hits, weak = self._attempt(first, queries, scope, excluded, top_k, timings)
@@ -612,15 +615,15 @@ class Retriever:
         if scope == "general":
             rows = self._allowed(self._general_rows, excluded)
             general = passing(self._rank(rows, k, queries, timings, "general"), "all")
-            lead = self._error_evidence_first(self._specific_first([c for c in general if c.row in strong], queries,
-                                                                attempt), queries, attempt)
+            lead = self._error_evidence_first(self._own_language_first(self._specific_first(
+                [c for c in general if c.row in strong], queries, attempt), queries, attempt), queries, attempt)
             return finish(lead + [c for c in general if c.row not in strong])
         selected: list[_Candidate] = []
         if scope is None and self.settings.general_lead > 0 and self._general_rows.size:
             rows = self._allowed(self._general_rows, excluded)
             general = passing(self._rank(rows, k, queries, timings, "general"), "all")
-            lead = self._error_evidence_first(self._specific_first([c for c in general if c.row in strong], queries,
-                                                                attempt), queries, attempt)
+            lead = self._error_evidence_first(self._own_language_first(self._specific_first(
+                [c for c in general if c.row in strong], queries, attempt), queries, attempt), queries, attempt)
             selected = lead[: self.settings.general_lead]
         if scope is not None:
             rows = self._allowed(self.index.rows_by_problem.get(scope, np.zeros(0, dtype=np.int64)), excluded)
@@ -702,6 +705,35 @@ class Retriever:
         first = next((c for c in lead if detail[c.row] > 0 and detail[c.row] >= floor and not self._overview(c.row)),
                      overview)
         return lead if first is None else [first, *(x for x in lead if x is not first)]
+
+    def _own_language_first(self, lead: list[_Candidate], queries: Sequence[_PartQuery],
+                            attempt: _Attempt) -> list[_Candidate]:
+        """With no problem named, the page for the student's language explains their error first.
+
+        Several general pages explain one error for different languages (a Go and a Rust panic both say "index
+        out of range"; Java's, Python's and C#'s exceptions pages all explain a bad index). When the first is
+        written for other languages only (its `languages`), the first candidate written for the student's
+        language leads instead if it matches the pasted error's own words (verdict words and the judge's name
+        left out) at the floor: it explains the same error. A page written for no language in particular (a
+        verdict's overview) is never displaced, and without a pasted error nothing moves. (Also requiring the
+        lead's match, or three quarters of it, changes nothing or the same one question on the development
+        splits: r12-053, a Go panic the Rust page led.)
+        """
+        language = attempt.language
+        if not language or not self.settings.language_lead or len(lead) < 2:
+            return lead
+        speaks = _LANGUAGE_FAMILIES.get(language, frozenset((language,)))
+        table, languages = self.index.chunks, self._doc_languages
+        written = languages.get(table.doc_id(lead[0].row))
+        if not written or written & speaks:
+            return lead
+        own = next((c for c in lead[1:] if languages.get(table.doc_id(c.row), frozenset()) & speaks), None)
+        detail = _own_words("error", queries)
+        if own is None or not detail:
+            return lead
+        if self._matches(detail, [own.row])[own.row] < attempt.bm25_floor:
+            return lead
+        return [own, *(c for c in lead if c is not own)]
 
     def _error_evidence_first(self, lead: list[_Candidate], queries: Sequence[_PartQuery], attempt: _Attempt,
                               described: bool = True) -> list[_Candidate]:
@@ -945,6 +977,11 @@ def _named_verdict(queries: Sequence[_PartQuery]) -> str | None:
                 if found:
                     return found.removeprefix("verdict_").upper()
     return None
+
+
+# A C program's bugs are explained by the pages written for C++ and the other way round (the base often lists
+# both, and its out-of-bounds and stack-overflow pages only C++).
+_LANGUAGE_FAMILIES = {"c": frozenset(("c", "cpp")), "cpp": frozenset(("c", "cpp"))}
 
 
 def _own_words(part: str, queries: Sequence[_PartQuery]) -> list[str]:

@@ -1,3 +1,5 @@
+import pytest
+
 from quest.retrieval.tokenize import split_identifier, tokenize
 
 
@@ -52,3 +54,26 @@ def test_how_a_chinese_question_asks_and_pleads_is_dropped_what_it_is_about_stay
 def test_empty():
     assert tokenize("") == []
     assert tokenize("   \n\t") == []
+
+
+@pytest.mark.parametrize("text,tokens", [
+    # C# and F# are no C or F: as "c", a C# question matched every C/C++ page.
+    ("C# IndexOutOfRangeException", ["c#", "indexoutofrangeexception", "index", "out", "range", "exception"]),
+    ("c# substring", ["c#", "substring"]),
+    ("F# list", ["f#", "list"]),
+    ("Python/C#/Java", ["python", "c#", "java"]),
+    ("C#的 Substring 报错", ["c#", "substring", "报错"]),
+    # C++ is one token too; "C/C++" gives both languages.
+    ("Two Sum (C++)", ["two", "sum", "c++"]),
+    ("c++ vector", ["c++", "vector"]),
+    ("C++11 lambdas", ["c++", "11", "lambdas"]),
+    ("C/C++ int overflow", ["c", "c++", "int", "overflow"]),
+    # A variable incremented in code stays the variable; C alone stays C.
+    ("for (c = 0; c < n; c++) {}", ["c", "0", "c", "n", "c"]),
+    ("a[c++] = 1", ["c", "1"]),
+    ("my c code", ["c", "code"]),
+    ("abc#d c#define", ["abc", "d", "c", "define"]),
+])
+def test_languages_named_with_a_sign_are_whole_tokens(text, tokens):
+    assert tokenize(text) == tokens
+

@@ -1,0 +1,161 @@
+"""Round 13: the error part's words, and the general page that leads, follow the student's language.
+
+The fixture base (tests/data/kb_rank13) holds a verdict page, the UBSan signed-overflow page (C and C++) and the Rust
+panic page. The words a kind adds to the error part (`quest.judge.KIND_WORDS`) are the C/C++ terms ("signed integer
+overflow long long"); a Rust panic's overflow took them too and led to the UBSan page.
+
+The second fixture (tests/data/kb_lang13) has a Rust and a Go page that both explain an index past the end: with no
+problem named, the page for the student's language (the error's runtime, else the request's field) leads when it
+explains the pasted error too (`Retriever._own_language_first`).
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from quest import judge
+from quest.plan import plan, retrieve
+from quest.request import Request
+from quest.retrieval.retriever import Retriever, build_retriever
+from quest.settings import Settings
+
+KB = Path(__file__).resolve().parent / "data" / "kb_rank13"
+
+RUST_PANIC = ("thread 'main' panicked at src/main.rs:6:21:\nattempt to subtract with overflow\n"
+              "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace")
+UBSAN = "sol.cpp:6:21: runtime error: signed integer overflow: 2147483647 + 1 cannot be represented in type 'int'"
+QUESTION = "my binary search crashes when the target is smaller than every element"
+
+
+@pytest.fixture(scope="module")
+def retriever(tmp_path_factory: pytest.TempPathFactory) -> Retriever:
+    root = tmp_path_factory.mktemp("rank13")
+    shutil.copytree(KB, root / "kb")
+    return build_retriever(Settings(kb_dir=root / "kb", data_dir=root / "data", show_progress=False,
+                                    embedding_model="none", bm25_floor=0.15))
+
+
+def ranked(retriever: Retriever, **request: str) -> list[str]:
+    found = retrieve(retriever, plan(Request(**request), retriever))[1]
+    return [h.chunk.doc_id for h in found.hits]
+
+
+# ----------------------------------------------------------------------------- the runtime that printed it
+
+
+@pytest.mark.parametrize("text,runtime", [
+    (RUST_PANIC, "rust"),
+    ("thread 'main' has overflowed its stack", "rust"),
+    ("error[E0308]: mismatched types\n --> src/main.rs:4:5", "rust"),
+    (UBSAN, "cpp"),
+    ("==1==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x602000000014", "cpp"),
+    ("terminate called after throwing an instance of 'std::out_of_range'", "cpp"),
+    ("main.cpp:7:5: error: 'vector' was not declared in this scope", "cpp"),
+    ('Exception in thread "main" java.lang.NullPointerException\n\tat Main.main(Main.java:5)', "java"),
+    ("Main.java:5: error: cannot find symbol", "java"),
+    ("Unhandled exception. System.NullReferenceException: Object reference not set to an instance of an object.",
+     "csharp"),
+    ("Stack overflow.\nRepeat 100 times:\n   at P.F(Int32)", "csharp"),
+    ('Traceback (most recent call last):\n  File "a.py", line 3, in <module>\nIndexError: list index out of range',
+     "python"),
+    ("panic: runtime error: index out of range [5] with length 5\n\ngoroutine 1 [running]:\nmain.main()\n"
+     "\t/tmp/x.go:8 +0x1d", "go"),
+    ("TypeError: Cannot read properties of undefined (reading 'length')\n    at solve (/box/main.js:4:12)",
+     "javascript"),
+    # The message alone does not say which language: Python and JavaScript both print "TypeError: …" lines.
+    ("TypeError: unsupported operand", None),
+    ("Segmentation fault (core dumped)", None),
+    ("Wrong Answer on test 3", None),
+])
+def test_the_runtime_is_read_from_the_format(text, runtime):
+    assert judge.parse(text).runtime == runtime
+
+
+def test_a_rust_overflow_adds_the_words_every_language_shares_a_sanitizers_adds_the_c_terms():
+    assert judge.parse(RUST_PANIC).query_text() == (
+        "RE Runtime Error 运行错误\ninteger overflow 整数溢出 溢出\npanicked: attempt to subtract with overflow")
+    assert judge.parse(UBSAN).query_text() == (
+        "RE Runtime Error 运行错误\nsigned integer overflow long long 整数溢出 溢出\n" + UBSAN)
+    # Unknown runtime: the shared table.
+    assert judge.kind_words("integer-overflow") == judge.KIND_WORDS["integer-overflow"]
+    assert judge.kind_words("integer-overflow", "go") == judge.KIND_WORDS["integer-overflow"]
+
+
+def test_a_rust_overflow_panic_leads_to_the_rust_page(retriever):
+    assert ranked(retriever, question=QUESTION, language="rust", error=RUST_PANIC) == [
+        "pitfall-rust-panic-en", "faq-verdict-re-en", "pitfall-ubsan-signed-integer-overflow-en",
+        "pitfall-ubsan-signed-integer-overflow-en", "pitfall-rust-panic-en"]
+
+
+def test_with_the_c_terms_the_rust_panic_led_to_the_sanitizer_page(retriever, monkeypatch):
+    monkeypatch.setattr(judge, "RUNTIME_KIND_WORDS", {})
+    assert ranked(retriever, question=QUESTION, language="rust", error=RUST_PANIC)[:2] == [
+        "pitfall-ubsan-signed-integer-overflow-en", "faq-verdict-re-en"]
+
+
+def test_the_sanitizers_overflow_still_leads_to_its_page(retriever):
+    assert ranked(retriever, question=QUESTION, language="cpp", error=UBSAN) == [
+        "pitfall-ubsan-signed-integer-overflow-en", "pitfall-ubsan-signed-integer-overflow-en"]
+
+
+# ----------------------------------------------------------------------------- the student's language leads
+
+LANG_KB = Path(__file__).resolve().parent / "data" / "kb_lang13"
+GO_PANIC = ("panic: runtime error: index out of range [3] with length 3\n\ngoroutine 1 [running]:\nmain.main()\n"
+            "\t/tmp/main.go:8 +0x1d\nexit status 2")
+GO_PANIC_LINE = "panic: runtime error: index out of range [3] with length 3"  # no frames: the runtime is not told
+LOOP = "my loop reads the element after the last one"
+
+
+@pytest.fixture(scope="module")
+def by_language(tmp_path_factory: pytest.TempPathFactory) -> Retriever:
+    # A Rust page and a Go page both explain an index past the end; the Rust page matches the error's words more.
+    root = tmp_path_factory.mktemp("lang13")
+    shutil.copytree(LANG_KB, root / "kb")
+    return build_retriever(Settings(kb_dir=root / "kb", data_dir=root / "data", show_progress=False,
+                                    embedding_model="none", bm25_floor=0.15))
+
+
+def ranked_with(retriever: Retriever, changes: dict, **request: str) -> list[str]:
+    searcher = Retriever(retriever.settings.replace(**changes), retriever.index, retriever.kb)
+    found = retrieve(searcher, plan(Request(**request), searcher))[1]
+    return [h.chunk.doc_id for h in found.hits]
+
+
+def test_the_page_for_the_language_of_the_errors_runtime_leads(by_language):
+    # The goroutine frames say Go, whatever the form's language field says.
+    for language in ("go", "python", "other"):
+        assert ranked(by_language, question=LOOP, language=language, error=GO_PANIC) == [
+            "pitfall-go-panic-en", "pitfall-rust-panic-en", "faq-verdict-re-en"]
+
+
+def test_without_the_rule_the_other_languages_page_led(by_language):
+    assert ranked_with(by_language, {"language_lead": False}, question=LOOP, language="go", error=GO_PANIC) == [
+        "pitfall-rust-panic-en", "pitfall-go-panic-en", "faq-verdict-re-en"]
+
+
+@pytest.mark.parametrize("language,first", [
+    ("go", "pitfall-go-panic-en"),  # the request's field, when the error's format does not tell
+    ("rust", "pitfall-rust-panic-en"),
+    ("java", "pitfall-rust-panic-en"),  # no page for Java among those that explain it: the order stays
+])
+def test_the_request_language_decides_when_the_error_does_not_say(by_language, language, first):
+    assert ranked(by_language, question=LOOP, language=language, error=GO_PANIC_LINE)[0] == first
+
+
+def test_without_a_pasted_error_nothing_moves(by_language):
+    assert ranked(by_language, question=LOOP, language="go") == ["pitfall-rust-panic-en"]
+
+
+def test_the_student_language_is_the_runtimes_then_the_fields(retriever):
+    from quest.plan import student_language
+
+    def language_of(**request: str) -> str | None:
+        return student_language(plan(Request(**request), retriever))  # planning searches nothing
+
+    assert language_of(question="q", language="python", error=RUST_PANIC) == "rust"
+    assert language_of(question="q", language="cpp", error="Wrong Answer") == "cpp"
+    assert language_of(question="q", language="other", error="Wrong Answer") is None
