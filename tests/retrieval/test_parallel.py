@@ -77,19 +77,33 @@ def test_jobs_no_pool_thread_took_run_on_the_asking_thread():
 
 
 def test_an_error_in_a_job_is_raised_after_the_others_finish():
-    finished = []
+    """The failing job (on the asking thread) raises only once a pool thread has started a slow job, and the slow
+    jobs finish only after it raised: run_all must wait for them, whatever the pool did in earlier tests."""
+    one_started = threading.Event()
+    raised = threading.Event()
+    started: list[str] = []
+    finished: list[str] = []
 
     def fails():
+        assert one_started.wait(10)  # a pool thread has taken a slow job (else nothing below is checked)
+        raised.set()
         raise ValueError("broken list")
 
-    def slow():
-        threading.Event().wait(0.05)
-        finished.append(True)
-        return 1
+    def slow(name: str):
+        def run():
+            started.append(name)
+            one_started.set()
+            raised.wait(10)  # still running when the error is raised
+            threading.Event().wait(0.05)  # and for a moment after: a run_all that did not wait would miss it
+            finished.append(name)
+            return 1
+        return run
 
     with pytest.raises(ValueError, match="broken list"):
-        parallel.run_all([fails, slow, slow], threads=3)
-    assert finished  # the jobs a pool thread had started were waited for
+        parallel.run_all([fails, slow("a"), slow("b")], threads=3)
+    finished_at_raise = sorted(finished)
+    assert started  # at least one slow job ran on a pool thread
+    assert finished_at_raise == sorted(started)  # every job started was waited for; one never started never runs
 
 
 def test_search_threads_must_be_positive(settings):
