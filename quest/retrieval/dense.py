@@ -53,7 +53,20 @@ READ_AHEAD_GATHERS = True
 # is asked for this many rows beyond k, so that a tie at the k-th score is cut by row after the float32
 # re-score, as every other list is cut (and as the Milvus store reproduces: milvus_hybrid.py).
 TIE_EXTRA = 16
-faiss.omp_set_num_threads(SEARCH_THREADS)
+# OpenMP keeps its thread count per OS thread: the call below holds only for the importing thread, and any other
+# (Gradio's workers, the quest-search pool) would start its searches with a team the machine's size. So every
+# search sets it in its own thread once (`limit_search_threads`), and the pool's threads set it when they start.
+_limited = threading.local()
+
+
+def limit_search_threads() -> None:
+    """FAISS on SEARCH_THREADS OpenMP threads in the calling thread (once per thread: a thread-local check after)."""
+    if getattr(_limited, "threads", None) != SEARCH_THREADS:
+        faiss.omp_set_num_threads(SEARCH_THREADS)
+        _limited.threads = SEARCH_THREADS
+
+
+limit_search_threads()
 # Global search over a segment this large goes through an IVF index (4-bit codes, memory-mapped)
 # instead of the exact scan; NPROBE lists are visited. Both chosen by `python -m quest bench`
 # (docs/bench/README.md): the smallest size where the exact scan passes ~15 ms on 2 cores, and
@@ -107,10 +120,11 @@ def bitmap_selector(mask: np.ndarray) -> tuple[faiss.IDSelector, np.ndarray]:
 def all_cores() -> Iterator[None]:
     """FAISS on every core for a build (k-means, encoding), back to SEARCH_THREADS after."""
     faiss.omp_set_num_threads(os.cpu_count() or 1)
+    _limited.threads = None  # (in this thread only, as OpenMP's count)
     try:
         yield
     finally:
-        faiss.omp_set_num_threads(SEARCH_THREADS)
+        limit_search_threads()
 
 
 def _empty_index(dim: int) -> faiss.Index:
@@ -247,6 +261,7 @@ class DenseIndex:
         """Global top-k (row, cosine); `allowed` is an optional boolean mask over the rows; `exact` skips the IVF."""
         if self.size == 0 or k <= 0:
             return []
+        limit_search_threads()
         q = np.ascontiguousarray(query, dtype=np.float32).reshape(1, -1)
         selector, _bits = bitmap_selector(allowed) if allowed is not None else (None, None)
         if self.ivf is not None and not exact:
@@ -267,6 +282,7 @@ class DenseIndex:
         """
         if hi <= lo or k <= 0:
             return []
+        limit_search_threads()  # (the scanner itself is one loop; set here as before every FAISS search)
         q = np.ascontiguousarray(query, dtype=np.float32).reshape(1, -1)
         if hi - lo <= READ_AHEAD_RUNS_UP_TO:  # a problem's rows: read in one request, not a fault per 4 KB page
             pages.will_need(self.vectors[lo:hi])  # (a long run, the general documents, is read by every query)

@@ -23,6 +23,8 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TypeVar
 
+from quest.retrieval.dense import limit_search_threads
+
 _T = TypeVar("_T")
 
 _pools: dict[int, ThreadPoolExecutor] = {}
@@ -35,7 +37,9 @@ def _pool(threads: int) -> ThreadPoolExecutor | None:
         return None
     with _pools_lock:
         if threads not in _pools:
-            _pools[threads] = ThreadPoolExecutor(max_workers=threads - 1, thread_name_prefix="quest-search")
+            # Each pool thread limits FAISS's OpenMP team as it starts: the count is per thread (dense.py).
+            _pools[threads] = ThreadPoolExecutor(max_workers=threads - 1, thread_name_prefix="quest-search",
+                                                 initializer=limit_search_threads)
         return _pools[threads]
 
 

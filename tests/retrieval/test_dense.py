@@ -66,3 +66,35 @@ def test_approximate_global_search_visits_lists_and_respects_the_mask(tmp_path, 
     loaded = DenseIndex.load(tmp_path / "d.faiss")
     loaded.load_approximate(tmp_path / "d.ivf")
     assert loaded.search(q, 30) == got
+
+
+def test_faiss_searches_on_search_threads_in_every_thread():
+    """OpenMP keeps its thread count per OS thread: the limit set when dense.py is imported holds for the importing
+    thread only. A Gradio worker or a quest-search pool thread gets it before its first search."""
+    import threading
+
+    import faiss
+
+    import quest.retrieval.dense as dense_module
+    from quest.retrieval import parallel
+
+    rng = np.random.default_rng(5)
+    vectors = unit(rng.normal(size=(400, 16)))
+    index = DenseIndex.from_vectors(vectors)
+    seen: dict[str, int] = {}
+
+    def worker(name: str, count_before: int | None) -> None:
+        if count_before is not None:  # (a fresh thread starts at the machine's core count; 3 fails on one core too)
+            faiss.omp_set_num_threads(count_before)
+        seen[f"{name} before"] = faiss.omp_get_max_threads()
+        index.search(vectors[0], 5, exact=True)
+        seen[name] = faiss.omp_get_max_threads()
+
+    for name, count_before in (("fresh", None), ("three", 3)):
+        thread = threading.Thread(target=worker, args=(name, count_before))
+        thread.start()
+        thread.join(10)
+    assert seen["three before"] == 3
+    assert seen["fresh"] == seen["three"] == dense_module.SEARCH_THREADS == 1
+    # the pool's threads start limited, before any search of theirs
+    assert parallel._pool(2).submit(faiss.omp_get_max_threads).result(10) == dense_module.SEARCH_THREADS

@@ -171,9 +171,12 @@ def test_rows_to_gather_are_asked_for_in_one_request_per_run_of_pages(monkeypatc
     assert calls == [(aligned, 3 * page, pages.MADV_WILLNEED), (aligned + 10 * page, page, pages.MADV_WILLNEED),
                      (aligned + 20 * page, page, pages.MADV_WILLNEED)]
     calls.clear()
-    straddling = buffer[aligned - base + 100: aligned - base + 100 + 8 * 3000].reshape(8, 3000)  # rows cross pages
+    # rows of 3/4 of a page from a little past a page's start, so some cross a page boundary (any page size):
+    # row 1 spans [offset + 3/4, offset + 6/4) pages: pages 0-1; row 7 spans [offset + 21/4, offset + 24/4): 5-6
+    width, offset = page * 3 // 4, page // 40
+    straddling = buffer[aligned - base + offset: aligned - base + offset + 8 * width].reshape(8, width)
     assert pages.will_need_rows(straddling, np.array([1, 7])) == 2
-    assert calls == [(aligned, 2 * page, pages.MADV_WILLNEED), (aligned + 5 * page, 1 * page, pages.MADV_WILLNEED)]
+    assert calls == [(aligned, 2 * page, pages.MADV_WILLNEED), (aligned + 5 * page, 2 * page, pages.MADV_WILLNEED)]
 
 
 def test_a_gather_asks_for_its_rows_first_only_where_pages_are_given_back(saved, monkeypatch):

@@ -77,19 +77,33 @@ def test_jobs_no_pool_thread_took_run_on_the_asking_thread():
 
 
 def test_an_error_in_a_job_is_raised_after_the_others_finish():
-    finished = []
+    """The failing job (on the asking thread) raises only once a pool thread has started a slow job, and the slow
+    jobs finish only after it raised: run_all must wait for them, whatever the pool did in earlier tests."""
+    one_started = threading.Event()
+    raised = threading.Event()
+    started: list[str] = []
+    finished: list[str] = []
 
     def fails():
+        assert one_started.wait(10)  # a pool thread has taken a slow job (else nothing below is checked)
+        raised.set()
         raise ValueError("broken list")
 
-    def slow():
-        threading.Event().wait(0.05)
-        finished.append(True)
-        return 1
+    def slow(name: str):
+        def run():
+            started.append(name)
+            one_started.set()
+            raised.wait(10)  # still running when the error is raised
+            threading.Event().wait(0.05)  # and for a moment after: a run_all that did not wait would miss it
+            finished.append(name)
+            return 1
+        return run
 
     with pytest.raises(ValueError, match="broken list"):
-        parallel.run_all([fails, slow, slow], threads=3)
-    assert finished  # the jobs a pool thread had started were waited for
+        parallel.run_all([fails, slow("a"), slow("b")], threads=3)
+    finished_at_raise = sorted(finished)
+    assert started  # at least one slow job ran on a pool thread
+    assert finished_at_raise == sorted(started)  # every job started was waited for; one never started never runs
 
 
 def test_search_threads_must_be_positive(settings):
@@ -154,3 +168,45 @@ def test_many_requests_at_once_on_one_retriever_rank_as_one_at_a_time(loaded, se
     with ThreadPoolExecutor(max_workers=8) as students:
         found = list(students.map(lambda _: answers(shared), range(16)))
     assert all(f == expected for f in found)
+
+
+class RecordingRetriever(Retriever):
+    """Records which thread ran each BM25 and dense list. The first list the asking thread runs waits until a list
+    has started on another thread, so that with a pool the side-by-side run is certain, not a matter of timing."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.asker = threading.current_thread()
+        self.elsewhere = threading.Event()
+        self.waited: bool | None = None
+        self.ran: list[tuple[str, str]] = []
+
+    def _record(self, signal: str) -> None:
+        here = threading.current_thread()
+        self.ran.append((signal, here.name))
+        if here is not self.asker:
+            self.elsewhere.set()
+        elif self.waited is None and self.settings.search_threads > 1:
+            self.waited = self.elsewhere.wait(10)
+
+    def _bm25_list(self, q, rows, k):
+        self._record("bm25")
+        return super()._bm25_list(q, rows, k)
+
+    def _dense_list(self, q, rows, k):
+        self._record("dense")
+        return super()._dense_list(q, rows, k)
+
+
+def test_the_retriever_runs_its_lists_on_the_pool(loaded, settings):
+    index, kb, embedder = loaded
+    expected = answers(Retriever(settings.replace(search_threads=1), index, kb, embedder), QUERIES[:1])
+    side = RecordingRetriever(settings.replace(search_threads=2), index, kb, embedder)
+    assert answers(side, QUERIES[:1]) == expected
+    assert side.waited  # the asking thread's first list waited for, and saw, a list started on another thread
+    pool_ran = {signal for signal, name in side.ran if name.startswith("quest-search")}
+    assert "dense" in pool_ran  # the first part's dense list: the job after its BM25 one, taken by the pool thread
+    assert all(name == side.asker.name or name.startswith("quest-search") for _, name in side.ran)
+    one = RecordingRetriever(settings.replace(search_threads=1), index, kb, embedder)
+    assert answers(one, QUERIES[:1]) == expected
+    assert one.ran and {name for _, name in one.ran} == {one.asker.name}  # one thread: no pool
