@@ -35,9 +35,11 @@ _MARKERS = (
     re.compile(r"(?:题目|题名|题目名|这道题|这题)\s*(?:是|叫|叫做)?\s*[:：]\s*", re.I),
     re.compile(r"(?<![a-z])(?:the\s+)?(?:problem|question)\s+(?:called|named|titled)\s+", re.I),
     re.compile(r"(?<![a-z])problem\s*[:：]\s*", re.I),
-    # 'problem "How Many Ways"': quoted after the word, the quotes bound the title (`_QUOTED`).
-    re.compile(r"(?<![a-z])(?:the\s+)?problem\s+(?=[\"“「『])", re.I),
 )
+# 'problem "How Many Ways"': quoted after the word, the quotes bound the title (`_QUOTED`). Students quote other
+# things after "problem" too ('the problem "Segmentation fault"', 'This problem "seems" easy'): only a quote that
+# reads as a title counts (`_quoted_title`), and nothing is cut from the unquoted rest.
+_QUOTE_MARKER = re.compile(r"(?<![a-z])(?:the\s+)?problem\s+(?=[\"“「『])", re.I)
 # "题目是移动零，…", "这题叫移动零": the name said without a colon, set off by punctuation or a space.
 _SAID = re.compile(r"(?:题目|题名|题目名|这道题|这题|那道题)\s*(?:名字|名)?\s*(?:是|叫做|叫)\s*"
                    r"([\u4e00-\u9fff]{2,20}(?:\s?(?:II|III|IV|Ⅱ|Ⅲ))?)(?=$|[\s，,。；;！!？?：:])")
@@ -293,8 +295,13 @@ class NamedTitle:
 def named_title(question: str) -> NamedTitle | None:
     """The title a question names after a judge or marker ("力扣 跳跃游戏 为什么错" -> "跳跃游戏"), if any."""
     text = unicodedata.normalize("NFKC", question)
-    for pattern in (_AFTER_JUDGE, *_MARKERS):
+    for pattern in (_AFTER_JUDGE, *_MARKERS, _QUOTE_MARKER):
         for m in pattern.finditer(text):
+            if pattern is _QUOTE_MARKER:
+                quoted = _quoted_title(text[m.end():])
+                if quoted:
+                    return quoted
+                continue
             # 《…》 holds the title itself; after a judge or "题目：" it is cut from the rest.
             found = NamedTitle(m.group(1).strip(), True) if m.groups() else _cut_title(_LEAD.sub("", text[m.end():]))
             if found.text and _is_title(found.text) and (found.bounded or not _NOT_A_PROBLEM.search(found.text)):
@@ -339,6 +346,25 @@ def _leading_title(text: str) -> NamedTitle | None:
         return None
     title = " ".join(words)
     return NamedTitle(title, False, marked=False) if _is_title(title) else None
+
+
+def _quoted_title(rest: str) -> NamedTitle | None:
+    """The quoted title right at the start of `rest` (after 'problem '), if the quote reads as one: Han characters,
+    or Title Case (every word but a connector capitalized); never an error, a verdict or a plain word quoted."""
+    quoted = _QUOTED.match(rest)
+    if not quoted:
+        return None
+    title = quoted.group(1).strip()
+    if not title or _NOT_A_PROBLEM.search(title) or _VERDICT_WORDS.search(title) or not _is_title(title):
+        return None
+    if not _HAN.search(title):
+        words = _EN_WORD.findall(title)
+        significant = [w for w in words if w.casefold() not in _EN_TRAILING]
+        if not significant or not all(w[:1].isupper() or w[:1].isdigit() for w in significant):
+            return None
+        if all(w.casefold() in VERDICT_WORDS or w.casefold() in _EN_STOP for w in significant):
+            return None
+    return NamedTitle(title, True)
 
 
 def _cut_title(rest: str) -> NamedTitle:
