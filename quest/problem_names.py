@@ -390,11 +390,24 @@ def _cut_chinese(rest: str) -> str:
 _WORD_AFTER = re.compile(r"[ \t]+([A-Za-z0-9][A-Za-z0-9'+#-]*)")
 
 
+# Question words that ask and never open a title ("Codeforces Why Segment Tree gives TLE", "Which Data Structure …").
+_NEVER_OPENS = frozenset("why which where when".split())
+# Techniques a question asks about right after its question word ("LeetCode Is Binary Search Enough here?",
+# "Can Dijkstra Work here"): the question, not a title. Only here, as the words after the question word: "Binary
+# Search" and "Range Sum Query" are titles elsewhere.
+_TECHNIQUE_AFTER_QUESTION = re.compile(
+    r"(?:binary search|prefix sums?|segment trees?|fenwick|dijkstra|bellman|floyd|kruskal|prim|data structures?|"
+    r"union find|disjoint set|sliding window|two pointers?|hash ?(?:map|set|table)|dynamic programming|dp|bfs|dfs|"
+    r"greedy|backtracking|recursion|memoi[sz]ation|bit ?mask|bitmask|monotonic stack|topological sort|trie)\b", re.I)
+
+
 def _opens_title(word: str, after: str) -> bool:
     """A capitalized question or verb word that opens a Title Case name right after a judge or a marker: "Codeforces
     How Many Ways", "LeetCode Is Subsequence", "Can Place Flowers" (not "LeetCode Why does it fail", "How I…")."""
     following = _WORD_AFTER.match(after)
-    if not word[:1].isupper() or following is None:
+    if not word[:1].isupper() or following is None or word.casefold() in _NEVER_OPENS:
+        return False
+    if _TECHNIQUE_AFTER_QUESTION.match(after.lstrip()):
         return False
     nxt = following.group(1)
     folded = nxt.casefold()
@@ -402,22 +415,51 @@ def _opens_title(word: str, after: str) -> bool:
                                       or folded in VERDICT_WORDS or folded in _NOT_TITLE_WORDS)
 
 
+def _ends_a_title(word: str | None) -> bool:
+    """Where a title opened by a question word may end: the end of the text, punctuation (None), a verdict or how
+    the student solves it ("Can Place Flowers greedy fails"); at another plain word the question goes on ("LeetCode
+    Is Prefix Sum correct for this?", "How Dijkstra works with …")."""
+    if word is None:
+        return True
+    folded = word.casefold()
+    return (folded in VERDICT_WORDS or folded in _GENERIC or folded in _NOT_TITLE_WORDS
+            or folded in ("wrong", "runtime", "memory", "error", "time"))
+
+
 def _cut_english(rest: str) -> str:
     rest = _VERDICT_WORDS.split(rest, 1)[0]
     words: list[str] = []
+    opened = False  # the title opens with a question word ("How Many Ways")
+    stopped_at: str | None = None  # the plain word the title ended at (None: punctuation or the end)
+    prev_end = 0
     for m in _EN_WORD.finditer(rest):
         between = rest[(m.start() - 1 if m.start() else 0):m.start()]
         if words and between.strip() and between.strip() not in "-'":  # punctuation ends the title
             break
         word = m.group(0)
-        if len(words) >= 12 or (word.casefold() in _EN_STOP and (words or not _opens_title(word, rest[m.end():]))):
+        if len(words) >= 12:
             break
+        # "Is Subsequence: two pointers": the title ended at the colon, not at "two".
+        after_punctuation = bool(words) and bool(rest[prev_end:m.start()].strip(" \t-'"))
+        if word.casefold() in _EN_STOP:
+            if words:
+                stopped_at = None if after_punctuation else word
+                break
+            if not _opens_title(word, rest[m.end():]):
+                break
+            opened = True
         # "LeetCode Jump Game greedy fails": a Title Case name ends at the first plain lowercase word.
         if words and words[0][:1].isupper() and word.islower() and word not in _EN_TRAILING:
+            stopped_at = None if after_punctuation else word
             break
         words.append(word)
+        prev_end = m.end()
     while words and words[-1].casefold() in _EN_TRAILING:
         words.pop()
+    # A title a question word opens is all Title Case and ends where the question does not go on.
+    if opened and (not all(w[:1].isupper() or w[:1].isdigit() or w in _EN_TRAILING for w in words)
+                   or not _ends_a_title(stopped_at)):
+        return ""
     # A lowercase name needs two words: "leetcode premium", "leetcode discuss" name no problem.
     if len(words) == 1 and not words[0][:1].isupper():
         return ""
