@@ -93,9 +93,10 @@ _LINK_FAILED = re.compile(
 # "sol.cpp:(.text+0x2a): undefined reference to `solve(int)'" and "multiple definition of `main'", lld's "error:
 # undefined symbol: solve(int)", Apple ld's "Undefined symbols for architecture arm64:", MSVC's "error LNK2019:
 # unresolved external symbol … referenced in function main" (LNK2001 the same, LNK2005 "already defined", LNK1120
-# the count of them). These name what the student must fix; the summary line only says linking failed.
+# the count of them). These name what the student must fix; the summary line only says linking failed. GNU ld quotes
+# the symbol (`…' or ‘…’), which tells its line from prose ("uses multiple definition of dp states").
 _LINK_SYMBOL = re.compile(
-    r"\bundefined reference to\b|\bmultiple definition of\b|\berror: undefined symbol\b|"
+    r"\bundefined reference to[ \t]*[`'‘\"]|\bmultiple definition of[ \t]*[`'‘\"]|\berror: undefined symbol\b|"
     r"\bUndefined symbols for architecture\b|\b(?:fatal )?error LNK\d{4}\b|\bunresolved external symbol\b", re.I)
 _JAVAC_DIAG = re.compile(r"^([^\s:]+\.java):(\d+):\s*(error|warning):\s*(.+)$", re.M)
 _JAVA_EXCEPTION = re.compile(r"Exception in thread \"[^\"]*\"\s+([\w.$]+)(?::\s*(.*))?")
