@@ -5,8 +5,8 @@ panic page. The words a kind adds to the error part (`quest.judge.KIND_WORDS`) a
 overflow long long"); a Rust panic's overflow took them too and led to the UBSan page.
 
 The second fixture (tests/data/kb_lang13) has a Rust and a Go page that both explain an index past the end: with no
-problem named, the page for the student's language (the error's runtime, else the request's field) leads when it
-explains the pasted error too (`Retriever._own_language_first`).
+problem named, the page for the student's language (the error's runtime; the request's field, which defaults to
+"python", is not read) leads when it explains the pasted error too (`Retriever._own_language_first`).
 """
 
 from __future__ import annotations
@@ -137,25 +137,36 @@ def test_without_the_rule_the_other_languages_page_led(by_language):
         "pitfall-rust-panic-en", "pitfall-go-panic-en", "faq-verdict-re-en"]
 
 
-@pytest.mark.parametrize("language,first", [
-    ("go", "pitfall-go-panic-en"),  # the request's field, when the error's format does not tell
-    ("rust", "pitfall-rust-panic-en"),
-    ("java", "pitfall-rust-panic-en"),  # no page for Java among those that explain it: the order stays
-])
-def test_the_request_language_decides_when_the_error_does_not_say(by_language, language, first):
-    assert ranked(by_language, question=LOOP, language=language, error=GO_PANIC_LINE)[0] == first
+@pytest.mark.parametrize("language", ["go", "rust", "java", "python", "other"])
+def test_the_request_language_field_moves_nothing_when_the_error_does_not_say(by_language, language):
+    # The field defaults to "python" (the form's dropdown, the eval loader): it cannot tell a student who chose it
+    # from one who never looked, so without a runtime in the error the order stays BM25's.
+    assert ranked(by_language, question=LOOP, language=language, error=GO_PANIC_LINE) == [
+        "pitfall-rust-panic-en", "pitfall-go-panic-en", "faq-verdict-re-en"]
+
+
+def test_the_forms_default_language_is_not_the_students(by_language):
+    from quest.plan import student_language
+
+    request = Request(question=LOOP, error=GO_PANIC_LINE)
+    assert request.language == "python"  # the default this guards against
+    assert student_language(plan(request, by_language)) is None
+    assert ranked(by_language, question=LOOP, error=GO_PANIC_LINE) == [
+        "pitfall-rust-panic-en", "pitfall-go-panic-en", "faq-verdict-re-en"]
 
 
 def test_without_a_pasted_error_nothing_moves(by_language):
     assert ranked(by_language, question=LOOP, language="go") == ["pitfall-rust-panic-en"]
 
 
-def test_the_student_language_is_the_runtimes_then_the_fields(retriever):
+def test_the_student_language_is_the_runtimes_only(retriever):
     from quest.plan import student_language
 
     def language_of(**request: str) -> str | None:
         return student_language(plan(Request(**request), retriever))  # planning searches nothing
 
     assert language_of(question="q", language="python", error=RUST_PANIC) == "rust"
-    assert language_of(question="q", language="cpp", error="Wrong Answer") == "cpp"
+    assert language_of(question="q", error=UBSAN) == "cpp"
+    assert language_of(question="q", language="cpp", error="Wrong Answer") is None
+    assert language_of(question="q", error="stack overflow") is None  # the default "python" is not read
     assert language_of(question="q", language="other", error="Wrong Answer") is None
