@@ -93,9 +93,10 @@ _LINK_FAILED = re.compile(
 # "sol.cpp:(.text+0x2a): undefined reference to `solve(int)'" and "multiple definition of `main'", lld's "error:
 # undefined symbol: solve(int)", Apple ld's "Undefined symbols for architecture arm64:", MSVC's "error LNK2019:
 # unresolved external symbol … referenced in function main" (LNK2001 the same, LNK2005 "already defined", LNK1120
-# the count of them). These name what the student must fix; the summary line only says linking failed.
+# the count of them). These name what the student must fix; the summary line only says linking failed. GNU ld quotes
+# the symbol (`…' or ‘…’), which tells its line from prose ("uses multiple definition of dp states").
 _LINK_SYMBOL = re.compile(
-    r"\bundefined reference to\b|\bmultiple definition of\b|\berror: undefined symbol\b|"
+    r"\bundefined reference to[ \t]*[`'‘\"]|\bmultiple definition of[ \t]*[`'‘\"]|\berror: undefined symbol\b|"
     r"\bUndefined symbols for architecture\b|\b(?:fatal )?error LNK\d{4}\b|\bunresolved external symbol\b", re.I)
 _JAVAC_DIAG = re.compile(r"^([^\s:]+\.java):(\d+):\s*(error|warning):\s*(.+)$", re.M)
 _JAVA_EXCEPTION = re.compile(r"Exception in thread \"[^\"]*\"\s+([\w.$]+)(?::\s*(.*))?")
@@ -113,10 +114,14 @@ _RUST_STACK = re.compile(r"thread '[^'\n]{0,80}'(?: \(\d{1,10}\))? has overflowe
 # frames, the recursion folded as "Repeat 4812 times:" (later "Repeated …") between dashed rules with its frames
 # ("   at Solution.Dfs(Int32[], Int32)"). The .NET Framework said "Process is terminated due to
 # StackOverflowException." The folded frame names the method that recursed: the student's own words for the bug.
+# A generic method's frame names its type arguments in double brackets ("at P.Dfs[[System.__Canon,
+# System.Private.CoreLib]](…)", a generic type's the same mid-name): bounded, no nesting read, dropped from the message.
+_DOTNET_NAME = r"[\w.`<>$|]{1,200}(?:\[\[[^\n()]{0,300}?\]\][\w.`<>$|]{0,200}){0,2}"
 _DOTNET_STACK = re.compile(
-    r"^[ \t]*Stack overflow\.[ \t]*\r?$(?=\s{1,8}(?:Repeat(?:ed)? \d|at [\w.`<>$|]{1,200}\())", re.M)
+    rf"^[ \t]*Stack overflow\.[ \t]*\r?$(?=\s{{1,8}}(?:Repeat(?:ed)? \d|at {_DOTNET_NAME}\())", re.M)
 _DOTNET_REPEAT = re.compile(r"^[ \t]*Repeat(?:ed)? \d{1,9} times:", re.M)
-_DOTNET_FRAME = re.compile(r"^[ \t]*at ([\w.`<>$|]{1,200})\(", re.M)
+_DOTNET_FRAME = re.compile(rf"^[ \t]*at ({_DOTNET_NAME})\(", re.M)
+_DOTNET_TYPE_ARGS = re.compile(r"\[\[[^\n()]*?\]\]")
 _CPP_THROW = re.compile(r"terminate called after throwing an instance of '([^']+)'")
 _SANITIZER_LINE = re.compile(r"^.*(?:ERROR: (?:Address|Leak)Sanitizer|runtime error:).*$", re.M)
 _SANITIZER_FRAME = re.compile(r"#\d+ 0x[0-9a-f]+ in .*?[\w.-]+\.(?:c|cc|cpp|cxx):(\d+)")
@@ -557,7 +562,7 @@ def _read_stack_overflows(text: str, f: _Findings) -> None:
         if repeat:
             words.append(repeat.group(0).strip())  # as printed: "Repeat" or "Repeated"
         if frame:
-            words.append(f"at {frame.group(1)}")
+            words.append(f"at {_DOTNET_TYPE_ARGS.sub('', frame.group(1))}")
         f.messages.append(" ".join(words))
         f.inferred, f.runtime = "RE", "csharp"
     elif "terminated due to StackOverflowException" in text:

@@ -1021,9 +1021,12 @@ def plan(request: Request, retriever: Any, resolution: Resolution | None = None)
 
 def student_language(p: Plan) -> str | None:
     """The programming language the student works in: the one whose runtime printed the pasted error (a Rust panic
-    says Rust whatever the form says), else the request's language field; None when neither says ("other")."""
-    language = p.report.runtime or p.request.language
-    return language if language and language != "other" else None
+    says Rust whatever the form says); None when the error's format does not tell.
+
+    The request's language field is not read: it defaults to "python" (the form's dropdown, the eval loader), so a
+    student who never touched it would be taken for a Python one and a C++ "stack overflow" would lead to the
+    Python-leaning page. Nothing in the project reads the pasted code's language, so the runtime alone decides."""
+    return p.report.runtime
 
 
 def with_consensus(p: Plan, doc_problems: Sequence[str | None], cat: Catalogue) -> Plan:

@@ -35,9 +35,11 @@ _MARKERS = (
     re.compile(r"(?:题目|题名|题目名|这道题|这题)\s*(?:是|叫|叫做)?\s*[:：]\s*", re.I),
     re.compile(r"(?<![a-z])(?:the\s+)?(?:problem|question)\s+(?:called|named|titled)\s+", re.I),
     re.compile(r"(?<![a-z])problem\s*[:：]\s*", re.I),
-    # 'problem "How Many Ways"': quoted after the word, the quotes bound the title (`_QUOTED`).
-    re.compile(r"(?<![a-z])(?:the\s+)?problem\s+(?=[\"“「『])", re.I),
 )
+# 'problem "How Many Ways"': quoted after the word, the quotes bound the title (`_QUOTED`). Students quote other
+# things after "problem" too ('the problem "Segmentation fault"', 'This problem "seems" easy'): only a quote that
+# reads as a title counts (`_quoted_title`), and nothing is cut from the unquoted rest.
+_QUOTE_MARKER = re.compile(r"(?<![a-z])(?:the\s+)?problem\s+(?=[\"“「『])", re.I)
 # "题目是移动零，…", "这题叫移动零": the name said without a colon, set off by punctuation or a space.
 _SAID = re.compile(r"(?:题目|题名|题目名|这道题|这题|那道题)\s*(?:名字|名)?\s*(?:是|叫做|叫)\s*"
                    r"([\u4e00-\u9fff]{2,20}(?:\s?(?:II|III|IV|Ⅱ|Ⅲ))?)(?=$|[\s，,。；;！!？?：:])")
@@ -293,8 +295,13 @@ class NamedTitle:
 def named_title(question: str) -> NamedTitle | None:
     """The title a question names after a judge or marker ("力扣 跳跃游戏 为什么错" -> "跳跃游戏"), if any."""
     text = unicodedata.normalize("NFKC", question)
-    for pattern in (_AFTER_JUDGE, *_MARKERS):
+    for pattern in (_AFTER_JUDGE, *_MARKERS, _QUOTE_MARKER):
         for m in pattern.finditer(text):
+            if pattern is _QUOTE_MARKER:
+                quoted = _quoted_title(text[m.end():])
+                if quoted:
+                    return quoted
+                continue
             # 《…》 holds the title itself; after a judge or "题目：" it is cut from the rest.
             found = NamedTitle(m.group(1).strip(), True) if m.groups() else _cut_title(_LEAD.sub("", text[m.end():]))
             if found.text and _is_title(found.text) and (found.bounded or not _NOT_A_PROBLEM.search(found.text)):
@@ -341,6 +348,25 @@ def _leading_title(text: str) -> NamedTitle | None:
     return NamedTitle(title, False, marked=False) if _is_title(title) else None
 
 
+def _quoted_title(rest: str) -> NamedTitle | None:
+    """The quoted title right at the start of `rest` (after 'problem '), if the quote reads as one: Han characters,
+    or Title Case (every word but a connector capitalized); never an error, a verdict or a plain word quoted."""
+    quoted = _QUOTED.match(rest)
+    if not quoted:
+        return None
+    title = quoted.group(1).strip()
+    if not title or _NOT_A_PROBLEM.search(title) or _VERDICT_WORDS.search(title) or not _is_title(title):
+        return None
+    if not _HAN.search(title):
+        words = _EN_WORD.findall(title)
+        significant = [w for w in words if w.casefold() not in _EN_TRAILING]
+        if not significant or not all(w[:1].isupper() or w[:1].isdigit() for w in significant):
+            return None
+        if all(w.casefold() in VERDICT_WORDS or w.casefold() in _EN_STOP for w in significant):
+            return None
+    return NamedTitle(title, True)
+
+
 def _cut_title(rest: str) -> NamedTitle:
     quoted = _QUOTED.match(rest)
     if quoted:
@@ -364,11 +390,24 @@ def _cut_chinese(rest: str) -> str:
 _WORD_AFTER = re.compile(r"[ \t]+([A-Za-z0-9][A-Za-z0-9'+#-]*)")
 
 
+# Question words that ask and never open a title ("Codeforces Why Segment Tree gives TLE", "Which Data Structure …").
+_NEVER_OPENS = frozenset("why which where when".split())
+# Techniques a question asks about right after its question word ("LeetCode Is Binary Search Enough here?",
+# "Can Dijkstra Work here"): the question, not a title. Only here, as the words after the question word: "Binary
+# Search" and "Range Sum Query" are titles elsewhere.
+_TECHNIQUE_AFTER_QUESTION = re.compile(
+    r"(?:binary search|prefix sums?|segment trees?|fenwick|dijkstra|bellman|floyd|kruskal|prim|data structures?|"
+    r"union find|disjoint set|sliding window|two pointers?|hash ?(?:map|set|table)|dynamic programming|dp|bfs|dfs|"
+    r"greedy|backtracking|recursion|memoi[sz]ation|bit ?mask|bitmask|monotonic stack|topological sort|trie)\b", re.I)
+
+
 def _opens_title(word: str, after: str) -> bool:
     """A capitalized question or verb word that opens a Title Case name right after a judge or a marker: "Codeforces
     How Many Ways", "LeetCode Is Subsequence", "Can Place Flowers" (not "LeetCode Why does it fail", "How I…")."""
     following = _WORD_AFTER.match(after)
-    if not word[:1].isupper() or following is None:
+    if not word[:1].isupper() or following is None or word.casefold() in _NEVER_OPENS:
+        return False
+    if _TECHNIQUE_AFTER_QUESTION.match(after.lstrip()):
         return False
     nxt = following.group(1)
     folded = nxt.casefold()
@@ -376,22 +415,51 @@ def _opens_title(word: str, after: str) -> bool:
                                       or folded in VERDICT_WORDS or folded in _NOT_TITLE_WORDS)
 
 
+def _ends_a_title(word: str | None) -> bool:
+    """Where a title opened by a question word may end: the end of the text, punctuation (None), a verdict or how
+    the student solves it ("Can Place Flowers greedy fails"); at another plain word the question goes on ("LeetCode
+    Is Prefix Sum correct for this?", "How Dijkstra works with …")."""
+    if word is None:
+        return True
+    folded = word.casefold()
+    return (folded in VERDICT_WORDS or folded in _GENERIC or folded in _NOT_TITLE_WORDS
+            or folded in ("wrong", "runtime", "memory", "error", "time"))
+
+
 def _cut_english(rest: str) -> str:
     rest = _VERDICT_WORDS.split(rest, 1)[0]
     words: list[str] = []
+    opened = False  # the title opens with a question word ("How Many Ways")
+    stopped_at: str | None = None  # the plain word the title ended at (None: punctuation or the end)
+    prev_end = 0
     for m in _EN_WORD.finditer(rest):
         between = rest[(m.start() - 1 if m.start() else 0):m.start()]
         if words and between.strip() and between.strip() not in "-'":  # punctuation ends the title
             break
         word = m.group(0)
-        if len(words) >= 12 or (word.casefold() in _EN_STOP and (words or not _opens_title(word, rest[m.end():]))):
+        if len(words) >= 12:
             break
+        # "Is Subsequence: two pointers": the title ended at the colon, not at "two".
+        after_punctuation = bool(words) and bool(rest[prev_end:m.start()].strip(" \t-'"))
+        if word.casefold() in _EN_STOP:
+            if words:
+                stopped_at = None if after_punctuation else word
+                break
+            if not _opens_title(word, rest[m.end():]):
+                break
+            opened = True
         # "LeetCode Jump Game greedy fails": a Title Case name ends at the first plain lowercase word.
         if words and words[0][:1].isupper() and word.islower() and word not in _EN_TRAILING:
+            stopped_at = None if after_punctuation else word
             break
         words.append(word)
+        prev_end = m.end()
     while words and words[-1].casefold() in _EN_TRAILING:
         words.pop()
+    # A title a question word opens is all Title Case and ends where the question does not go on.
+    if opened and (not all(w[:1].isupper() or w[:1].isdigit() or w in _EN_TRAILING for w in words)
+                   or not _ends_a_title(stopped_at)):
+        return ""
     # A lowercase name needs two words: "leetcode premium", "leetcode discuss" name no problem.
     if len(words) == 1 and not words[0][:1].isupper():
         return ""

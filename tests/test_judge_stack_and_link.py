@@ -118,3 +118,20 @@ def test_a_program_exit_code_after_a_link_error_elsewhere_is_kept():
     # Two runs pasted: a failed link, then a later build's run that crashed.
     report = parse("undefined reference to `build(int)'\n...\nProcess finished with exit code 139")
     assert (report.verdict, report.exit_code, report.signal) == ("CE", 139, "SIGSEGV")
+
+
+@pytest.mark.parametrize("text,message", [
+    # A generic method's frames name the type arguments in double brackets, right after "Stack overflow.".
+    ("Stack overflow.\n"
+     "   at P.Dfs[[System.__Canon, System.Private.CoreLib]](System.Collections.Generic.List`1<System.__Canon>, Int32)\n"
+     "   at P.Dfs[[System.__Canon, System.Private.CoreLib]](System.Collections.Generic.List`1<System.__Canon>, Int32)\n"
+     "   at P.Main(System.String[])\n",
+     "Stack overflow. at P.Dfs"),
+    ("Stack overflow.\nRepeat 9000 times:\n--------------------------------\n"
+     "   at Solver.Walk[[System.Int32, System.Private.CoreLib]](Int32[], Int32)\n"
+     "--------------------------------\n   at Solver.Main()\n",
+     "Stack overflow. Repeat 9000 times: at Solver.Walk"),
+])
+def test_dotnet_generic_frames_keep_the_exception_and_the_runtime(text, message):
+    assert parse(text) == JudgeReport(verdict="RE", exception="System.StackOverflowException", messages=(message,),
+                                      kind="stack-overflow", runtime="csharp")

@@ -5,8 +5,8 @@ panic page. The words a kind adds to the error part (`quest.judge.KIND_WORDS`) a
 overflow long long"); a Rust panic's overflow took them too and led to the UBSan page.
 
 The second fixture (tests/data/kb_lang13) has a Rust and a Go page that both explain an index past the end: with no
-problem named, the page for the student's language (the error's runtime, else the request's field) leads when it
-explains the pasted error too (`Retriever._own_language_first`).
+problem named, the page for the student's language (the error's runtime; the request's field, which defaults to
+"python", is not read) leads when it explains the pasted error too (`Retriever._own_language_first`).
 """
 
 from __future__ import annotations
@@ -137,25 +137,111 @@ def test_without_the_rule_the_other_languages_page_led(by_language):
         "pitfall-rust-panic-en", "pitfall-go-panic-en", "faq-verdict-re-en"]
 
 
-@pytest.mark.parametrize("language,first", [
-    ("go", "pitfall-go-panic-en"),  # the request's field, when the error's format does not tell
-    ("rust", "pitfall-rust-panic-en"),
-    ("java", "pitfall-rust-panic-en"),  # no page for Java among those that explain it: the order stays
-])
-def test_the_request_language_decides_when_the_error_does_not_say(by_language, language, first):
-    assert ranked(by_language, question=LOOP, language=language, error=GO_PANIC_LINE)[0] == first
+@pytest.mark.parametrize("language", ["go", "rust", "java", "python", "other"])
+def test_the_request_language_field_moves_nothing_when_the_error_does_not_say(by_language, language):
+    # The field defaults to "python" (the form's dropdown, the eval loader): it cannot tell a student who chose it
+    # from one who never looked, so without a runtime in the error the order stays BM25's.
+    assert ranked(by_language, question=LOOP, language=language, error=GO_PANIC_LINE) == [
+        "pitfall-rust-panic-en", "pitfall-go-panic-en", "faq-verdict-re-en"]
+
+
+def test_the_forms_default_language_is_not_the_students(by_language):
+    from quest.plan import student_language
+
+    request = Request(question=LOOP, error=GO_PANIC_LINE)
+    assert request.language == "python"  # the default this guards against
+    assert student_language(plan(request, by_language)) is None
+    assert ranked(by_language, question=LOOP, error=GO_PANIC_LINE) == [
+        "pitfall-rust-panic-en", "pitfall-go-panic-en", "faq-verdict-re-en"]
 
 
 def test_without_a_pasted_error_nothing_moves(by_language):
     assert ranked(by_language, question=LOOP, language="go") == ["pitfall-rust-panic-en"]
 
 
-def test_the_student_language_is_the_runtimes_then_the_fields(retriever):
+def test_the_student_language_is_the_runtimes_only(retriever):
     from quest.plan import student_language
 
     def language_of(**request: str) -> str | None:
         return student_language(plan(Request(**request), retriever))  # planning searches nothing
 
     assert language_of(question="q", language="python", error=RUST_PANIC) == "rust"
-    assert language_of(question="q", language="cpp", error="Wrong Answer") == "cpp"
+    assert language_of(question="q", error=UBSAN) == "cpp"
+    assert language_of(question="q", language="cpp", error="Wrong Answer") is None
+    assert language_of(question="q", error="stack overflow") is None  # the default "python" is not read
     assert language_of(question="q", language="other", error="Wrong Answer") is None
+
+
+# ----------------------------------------------------------------------------- the rule's guards, one by one
+
+# A C page besides the Rust and Go ones (written into the fixture's copy: the tests above keep their base). Each
+# case below has several pages leading that explain the error, so it fails when its guard is taken out.
+C_PAGE = """---
+id: pitfall-c-array-en
+kind: error_pattern
+lang: en
+title: "C arrays: an index past the end"
+tags: [c, array]
+verdicts: [RE]
+languages: [c]
+---
+## What you see
+
+An array index out of range in C, index 3 with length 3: a runtime error nothing checks, the read returns garbage.
+
+## Fix
+
+Loop while i < n, not i <= n.
+"""
+RUST_BOUNDS = "thread 'main' panicked: index out of bounds: the len is 3 but the index is 3"
+
+
+@pytest.fixture(scope="module")
+def with_c(tmp_path_factory: pytest.TempPathFactory) -> Retriever:
+    root = tmp_path_factory.mktemp("lang13c")
+    shutil.copytree(LANG_KB, root / "kb")
+    (root / "kb" / "docs" / "pitfall-c-array.md").write_text(C_PAGE, encoding="utf-8")
+    return build_retriever(Settings(kb_dir=root / "kb", data_dir=root / "data", show_progress=False,
+                                    embedding_model="none", bm25_floor=0.15))
+
+
+def searched(retriever: Retriever, changes: dict, language: str, **parts: str) -> list[str]:
+    """The retriever's own order for `parts` with `language` given (planning gives only an error's runtime)."""
+    searcher = Retriever(retriever.settings.replace(**changes), retriever.index, retriever.kb)
+    found = searcher.search("\n".join(parts.values()), parts=parts, language=language)
+    return [h.chunk.doc_id for h in found.hits]
+
+
+def test_a_c_page_leads_for_a_cpp_student_c_and_cpp_are_one_family(with_c):
+    assert searched(with_c, {}, "cpp", question=LOOP, error=GO_PANIC_LINE) == [
+        "pitfall-c-array-en", "pitfall-rust-panic-en", "pitfall-go-panic-en", "faq-verdict-re-en",
+        "pitfall-python-traceback-en", "pitfall-rust-panic-en"]
+    assert searched(with_c, {"language_lead": False}, "cpp", question=LOOP, error=GO_PANIC_LINE)[:2] == [
+        "pitfall-rust-panic-en", "pitfall-c-array-en"]
+
+
+def test_an_error_typed_only_in_the_question_moves_nothing(with_c):
+    # Floor 0: every page "clears" it, so only the missing error part keeps the Go page third.
+    question = f"{LOOP} {GO_PANIC_LINE}"
+    expected = ["pitfall-c-array-en", "pitfall-rust-panic-en", "pitfall-go-panic-en", "faq-verdict-re-en",
+                "pitfall-python-traceback-en", "pitfall-rust-panic-en"]
+    assert searched(with_c, {"bm25_floor": 0.0}, "go", question=question) == expected
+    assert searched(with_c, {"bm25_floor": 0.0, "language_lead": False}, "go", question=question) == expected
+
+
+def test_a_verdict_overview_leading_is_never_displaced(with_c):
+    # The overview is written for no language; the Go page behind it explains the panic's words well above the floor.
+    question = "the program started but crashed or threw before it finished"
+    error = "Runtime Error\npanic: index out of range with length 3"
+    assert searched(with_c, {}, "go", question=question, error=error) == [
+        "faq-verdict-re-en", "pitfall-go-panic-en", "pitfall-c-array-en", "pitfall-rust-panic-en",
+        "pitfall-python-traceback-en", "pitfall-go-panic-en"]
+
+
+def test_a_same_language_page_under_the_floor_stays_behind(with_c):
+    # A Rust panic's words with the Go field: the Go page leads on the question's words but barely matches the error.
+    question = "my go slice loop panics, index out of range"
+    expected = ["pitfall-rust-panic-en", "pitfall-go-panic-en", "pitfall-c-array-en", "pitfall-python-traceback-en",
+                "pitfall-go-panic-en", "pitfall-rust-panic-en"]
+    assert searched(with_c, {}, "go", question=question, error=RUST_BOUNDS) == expected
+    assert searched(with_c, {"language_lead": False}, "go", question=question, error=RUST_BOUNDS) == expected

@@ -36,9 +36,12 @@ _COMPOUND = re.compile(r"(?<![A-Za-z0-9])(?:\d+[A-Za-z]+\w*|[A-Za-z]-[A-Za-z]{2}
 # Languages named with a sign after one letter are one token each: "c#", "f#", "c++". As "c" alone, a C# question
 # matched every C/C++ page. "C++" gives "c++" only: kept as "c" besides, C++ questions leaned on every page that
 # says "C/C++" (development splits, round 13: R@1 lost on rounds 7, 11 and 12), and without it none changes R@1.
-# A lowercase "c++" before ";", "=", ")" or "]" is a variable incremented ("for (…; c++)", "a[c++]"): "c" as before.
-_SIGNED_NAME = re.compile(r"(?<![A-Za-z0-9_#+])(?:[CcFf]#(?![A-Za-z0-9_#])|C\+\+(?![A-Za-z_+])|"
-                          r"c\+\+(?![A-Za-z0-9_+;=)\]]))")
+# A lowercase "c++" is a variable incremented when code surrounds it (`_incremented`): "c" as before.
+_SIGNED_NAME = re.compile(r"(?<![A-Za-z0-9_#+])(?:[CcFf]#(?![A-Za-z0-9_#])|[Cc]\+\+(?![A-Za-z_+]))")
+# Around a variable's "c++": an assignment or another operator, ";" or "," before it ("x+=c++", "x=c++,y", "i<n; c++");
+# ";" or an operator after it ("c++;", "c++ < n"). A "," after it is left out: prose says "in c++, …" often.
+_OPERATOR_BEFORE = frozenset("=+-*/%&|^<>!;,")
+_OPERATOR_AFTER = frozenset(";<>=+-*/%&|^!")
 #: Bump when tokens change: an index built with older tokens must be rebuilt (`quest.retrieval.index.load_index`
 #: refuses it and `open_index` rebuilds; a Milvus mirror with another vocabulary is recreated).
 #: 4: "c#", "f#" and "c++" as whole tokens.
@@ -122,13 +125,34 @@ def to_simplified(text: str) -> str:
     return opencc_converter("t2s").convert(text)
 
 
+def _incremented(text: str, start: int, end: int) -> bool:
+    """Whether the lowercase "c++" at text[start:end] is the variable `c` incremented, not the language.
+
+    Digits right after name a standard ("c++17", "-std=c++17"): the language. Otherwise code around it says a
+    variable: an operator, ";" or "," before it; "(" or "[" right after a name before it (a call's argument,
+    an index: "f(c++, d)", "a[c++]"); an operator or ";" after it. Brackets after a space or at the start and
+    prose are the language ("two sum (c++)", "[c++] segfault")."""
+    if text[end:end + 1].isdigit():
+        return False
+    before = text[:start].rstrip()
+    last = before[-1:]
+    if last and last in _OPERATOR_BEFORE:
+        return True
+    if last in ("(", "[") and (before[-2:-1].isalnum() or before[-2:-1] == "_"):
+        return True
+    after = text[end:].lstrip()[:1]
+    return bool(after) and after in _OPERATOR_AFTER
+
+
 def tokenize(text: str) -> list[str]:
     """Tokens of `text` for BM25 (with repetition: term frequency matters)."""
     if not text:
         return []
     text = to_simplified(text)
     tokens: list[str] = []
-    signed = {m.start(): m for m in _SIGNED_NAME.finditer(text)} if ("#" in text or "++" in text) else {}
+    signed = {m.start(): m for m in _SIGNED_NAME.finditer(text)
+              if not (m.group(0) == "c++" and _incremented(text, m.start(), m.end()))} if (
+        "#" in text or "++" in text) else {}
     for m in _TOKEN.finditer(text):
         word = m.group(0)
         first = word[0]

@@ -71,6 +71,21 @@ def test_empty():
     # A variable incremented in code stays the variable; C alone stays C.
     ("for (c = 0; c < n; c++) {}", ["c", "0", "c", "n", "c"]),
     ("a[c++] = 1", ["c", "1"]),
+    # Lowercase "c++" in prose, after a bracket that follows a space or starts the text, or before digits: the language.
+    ("two sum (c++)", ["two", "sum", "c++"]),
+    ("(c++)", ["c++"]),
+    ("[c++] segfault", ["c++", "segfault", "verdict_re"]),
+    ("-std=c++17", ["std", "c++", "17"]),
+    ("c++11", ["c++", "11"]),
+    ("c++17", ["c++", "17"]),
+    ("C++17", ["c++", "17"]),
+    ("in c++, how", ["c++"]),
+    # Code around it: the variable c incremented.
+    ("x+=c++", ["x", "c"]),
+    ("x=c++,y", ["x", "c", "y"]),
+    ("while (c++ < n)", ["while", "c", "n"]),
+    ("f(c++, d)", ["f", "c", "d"]),
+    ("c++;", ["c"]),
     ("my c code", ["c", "code"]),
     ("abc#d c#define", ["abc", "d", "c", "define"]),
 ])
