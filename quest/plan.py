@@ -330,12 +330,16 @@ def _first_id(text: str) -> re.Match[str] | None:
 _TEST_BEFORE = re.compile(r"(?:test(?:\s*case)?|case|sample|example|input|output|line|用例|测试点|样例|数据)\s*$", re.I)
 # gdb prints "#0  main () at a.cc:23" (no address for the innermost frame).
 _FRAME_AFTER = re.compile(r"\s+(?:0x[0-9a-f]+|in\s|[\w:~<>]+\s*\([^)\n]*\)\s+at\s)", re.I)
+# A judge that lists each test's result numbers the tests: ZeroJudge prints "#3: WA (line:1)" and "#0: 20% AC (2ms,
+# 316KB)" under the overall "NA (score:40%)". A "#N:" followed by a verdict's abbreviation or a score is a test.
+_TEST_RESULT_AFTER = re.compile(r"\s*[:：]\s*(?:\d{1,3}\s*%\s*)?(?:AC|WA|TLE|MLE|OLE|RE|CE|PE|SE|NA)\b")
 
 
 def _test_or_frame_number(m: re.Match[str], text: str) -> bool:
     if not m.group(0).lstrip().startswith("#"):
         return False
-    return bool(_TEST_BEFORE.search(text[:m.start(1) - 1]) or _FRAME_AFTER.match(text, m.end()))
+    return bool(_TEST_BEFORE.search(text[:m.start(1) - 1]) or _FRAME_AFTER.match(text, m.end()) or
+                _TEST_RESULT_AFTER.match(text, m.end()))
 
 
 def _id_named(m: re.Match[str], text: str, cat: Catalogue) -> Resolution | None:
