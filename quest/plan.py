@@ -66,10 +66,18 @@ from quest.request import Request
 from quest.retrieval.evidence import error_evidence
 from quest.retrieval.mainland_words import is_traditional, with_mainland_words
 from quest.retrieval.tokenize import to_simplified, tokenize
-from quest.sibling_heads import opening_phrase, opposed, same_title, swapped_title, zh_synonym_spellings
+from quest.sibling_heads import (
+    opening_phrase,
+    opposed,
+    reordered_title,
+    same_title,
+    structure_swapped,
+    swapped_title,
+    zh_synonym_spellings,
+)
 from quest.title_abbreviations import sibling_title, spelled_out
 from quest.title_shapes import Shape, opening, title_shapes
-from quest.topic_words import TopicWords, mainland_terms
+from quest.topic_words import TopicWords, mainland_terms, title_words
 from quest.weak_names import WeakName, bare_ids, confirmed, fuzzy_names
 from quest.zh_numbers import ordinal_ids
 
@@ -226,6 +234,16 @@ class Catalogue:
         if self._fuzzy is None:
             self._fuzzy = fuzzy_titles(self.shown, skip=self.weak, rewrite=_same_words)
         return self._fuzzy
+
+    @functools.cached_property
+    def zh_title_words(self) -> list[list[str]]:
+        """The words of each Chinese title (`quest.topic_words.title_words`), for `structure_swapped`."""
+        return [title_words(self.shown[key]) for key in self.zh_title_keys]
+
+    @functools.cached_property
+    def zh_title_keys(self) -> list[str]:
+        """The normalized Chinese titles, in `zh_title_words`' order."""
+        return [key for key, title in self.shown.items() if _HAN_CHAR.search(title)]
 
     def learn_topics(self, general_texts: Iterable[str]) -> None:
         tags = {t for p in self.problems.values() for t in p.tags}
@@ -779,6 +797,12 @@ def _shape_named(shape: Shape, request_text: str, cat: Catalogue, topics: TopicW
     if key not in cat.weak and any(sibling_title(_units(t), [_units(t) for t in cat.shown.values()])
                                    for t in (text, mainland) if t):
         return Resolution(None, "name", shape.text, missing_id=shape.text)  # "二叉树的最小深度" beside 最大深度
+    for t in (text, mainland) if key not in cat.weak else ():
+        at = reordered_title(title_words(t), cat.zh_title_words) if t else None
+        if at is not None and cat.zh_title_keys[at] not in cat.weak:  # "链表反转" is 206
+            return Resolution(cat.titles[cat.zh_title_keys[at]], "title", shape.text)
+        if t and structure_swapped(title_words(t), cat.zh_title_words) is not None:  # "反转二叉树" beside 反转链表
+            return Resolution(None, "name", shape.text, missing_id=shape.text)
     # Part of a base title ("层序遍历" of 二叉树的层序遍历) or a topic's words: not a problem the base lacks.
     # A title written like a call ("Pow(x, n)") is no topic, even when a general page quotes such code.
     topic = shape.how != "call" and topics.is_topic(text, marked=shape.marked)
