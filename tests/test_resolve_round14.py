@@ -5,6 +5,7 @@
   names that other problem: it is reported missing, although each of its words is one the general documents use.
 - The same words in another order ("链表反转") are the base title itself.
 - Topics, base titles and technique titles read as before.
+- Taiwan's APCS exam problems are ZeroJudge's and named by the same ids ("APCS 的 m371"); the exam alone names none.
 
 Resolution runs against the starter base, as `quest.plan` does; questions are our own words.
 """
@@ -76,3 +77,18 @@ def test_structure_swapped_compares_words_in_any_order(words, expected):
 ])
 def test_reordered_title_needs_the_same_words(words, expected):
     assert reordered_title(words, [["反转", "链表"], ["合并", "区间"]]) == expected
+
+
+@pytest.mark.parametrize("question,name", [
+    ("APCS 的 m371 卡牌遊戲，右邊那欄比較時讀到陣列外面", "APCS 的 m371"),
+    ("apcs f312 人力分配 為什麼只拿到 50 分", "apcs f312"),
+    ("zerojudge 的 b966 線段覆蓋長度 TLE", "zerojudge 的 b966"),
+])
+def test_an_apcs_or_zerojudge_id_is_reported_by_its_own_name(base, question, name):
+    assert res(base, question) == Resolution(None, "name", name, missing_id=name)
+
+
+@pytest.mark.parametrize("question", ["APCS 考試實作題只拿 2 級分，該怎麼準備", "APCS 的題目都在 ZeroJudge 上嗎"])
+def test_the_apcs_exam_alone_names_no_problem(base, question):
+    found = res(base, question)
+    assert (found.problem_id, found.missing_id) == (None, None)
