@@ -5,6 +5,7 @@
   names that other problem: it is reported missing, although each of its words is one the general documents use.
 - The same words in another order ("链表反转") are the base title itself.
 - Topics, base titles and technique titles read as before.
+- A phrase that turns the story ("上傳了卻沒有 AC：…", "本地能过但是提交错：…") is a clause, never a title to report.
 - Taiwan's APCS exam problems are ZeroJudge's and named by the same ids ("APCS 的 m371"); the exam alone names none.
 
 Resolution runs against the starter base, as `quest.plan` does; questions are our own words.
@@ -92,3 +93,12 @@ def test_an_apcs_or_zerojudge_id_is_reported_by_its_own_name(base, question, nam
 def test_the_apcs_exam_alone_names_no_problem(base, question):
     found = res(base, question)
     assert (found.problem_id, found.missing_id) == (None, None)
+
+
+@pytest.mark.parametrize("question", [
+    "上傳了卻沒有 AC：我在 main 裡宣告 int cnt; 然後直接 cnt++",
+    "本地能过但是提交错：dp 数组没初始化",
+    "样例可是全对：为什么提交就 WA",
+])
+def test_a_clause_that_says_but_is_no_title(base, question):
+    assert res(base, question) == Resolution()
