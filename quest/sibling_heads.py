@@ -205,9 +205,9 @@ def same_title(units: Sequence[str], titles: Sequence[Sequence[str]]) -> int | N
 # The structures a Chinese title's task is done to. Doing a base title's task to another one is another problem:
 # 反转链表 (206) is in the base, 反转二叉树 (226), 反转字符串 (344) and 整数反转 (7) are not; 合并两个有序链表 (21)
 # is, 合并两个有序数组 (88) is not. Students mix up 子串 / 子数组 / 子序列 in the titles they remember, and 树 or 图
-# alone close compound names (前缀树, 字典树), so none of those counts.
-_ZH_STRUCTURES = frozenset(("链表", "单链表", "双链表", "二叉树", "二叉搜索树", "数组", "字符串", "整数", "数字",
-                            "矩阵", "栈", "队列", "列表"))
+# alone close compound names (前缀树, 字典树), so none of those counts. Words as `quest.topic_words` splits them:
+# 二叉搜索树 and 单链表 come in parts (二叉 搜索 树, 单链 表), so they are never one structure word here.
+_ZH_STRUCTURES = frozenset(("链表", "二叉树", "数组", "字符串", "整数", "数字", "矩阵", "栈", "队列", "列表"))
 
 
 def structure_swapped(words: Sequence[str], titles: Sequence[Sequence[str]]) -> int | None:
