@@ -6,6 +6,9 @@
 - The same words in another order ("链表反转") are the base title itself.
 - Topics, base titles and technique titles read as before.
 - A phrase that turns the story ("上傳了卻沒有 AC：…", "本地能过但是提交错：…") is a clause, never a title to report.
+- A Chinese title that opens with a letter or digit glued to it ("K个一组翻转链表", "N叉树的最大深度") is read as a
+  Chinese head (it was read as English and found nothing, or the phrase after the letter matched a base title), and
+  对称 opens titles like 有效 and 有序 ("对称二叉树"), though 对 alone opens a sentence.
 - Taiwan's APCS exam problems are ZeroJudge's and named by the same ids ("APCS 的 m371"); the exam alone names none.
 
 Resolution runs against the starter base, as `quest.plan` does; questions are our own words.
@@ -101,4 +104,23 @@ def test_the_apcs_exam_alone_names_no_problem(base, question):
     "样例可是全对：为什么提交就 WA",
 ])
 def test_a_clause_that_says_but_is_no_title(base, question):
+    assert res(base, question) == Resolution()
+
+
+@pytest.mark.parametrize("question,missing", [
+    ("K个一组翻转链表 用 Python 写的，最后不足 k 个的那组也被翻了", "K个一组翻转链表"),
+    ("K个一组翻转链表，递归版本栈会不会太深", "K个一组翻转链表"),
+    ("N叉树的最大深度 递归写法，children 为空时返回几", "N叉树的最大深度"),  # 104's sibling, not 104
+    ("对称二叉树 递归判断左右子树，空节点怎么处理", "对称二叉树"),
+])
+def test_chinese_titles_opening_with_a_letter_or_an_adjective_are_heads(base, question, missing):
+    assert res(base, question) == Resolution(None, "name", missing, missing_id=missing)
+
+
+@pytest.mark.parametrize("question", [
+    "对这个数组排序，用 sort 超时了怎么办",  # 对 alone: a sentence
+    "C语言数组越界 怎么查",  # a language and a topic
+    "DP数组怎么初始化",
+])
+def test_sentences_opening_with_dui_or_a_latin_word_are_still_no_title(base, question):
     assert res(base, question) == Resolution()
