@@ -59,8 +59,10 @@ _PTA = re.compile(r"(?<![A-Za-z0-9])(?:(?:pta|pat|拼题a|团体程序设计天�
                   r"(?:[ABT]\s*\d{4}|[LT][1-3]\s*-\s*\d{1,3}|\d{1,2}\s*-\s*\d{1,3}|\d{4})|"
                   r"(?-i:L[1-3]-\d{3}))(?![\w-])", re.I)
 
-# ZeroJudge (Taiwan) names its problems by a letter and three digits: "ZeroJudge a001", "zj d074".
-_ZEROJUDGE = re.compile(r"(?<![A-Za-z0-9])(?:zerojudge|zj)\s*[:：#]?\s*[a-q]\d{3}(?![A-Za-z0-9])", re.I)
+# ZeroJudge (Taiwan) names its problems by a letter and three digits: "ZeroJudge a001", "zj d074". Taiwan's APCS
+# exam publishes its past problems there under those ids, and students name them after the exam: "APCS 的 m371".
+_ZEROJUDGE = re.compile(r"(?<![A-Za-z0-9])(?:zerojudge|zj|apcs)\s*(?:上的?|的)?\s*[:：#]?\s*[a-q]\d{3}(?![A-Za-z0-9])",
+                        re.I)
 
 
 # Another judge's problem referred to by a word for "problem" and its title: "ZeroJudge 那題括號配對", "洛谷上那道

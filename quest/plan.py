@@ -66,10 +66,18 @@ from quest.request import Request
 from quest.retrieval.evidence import error_evidence
 from quest.retrieval.mainland_words import is_traditional, with_mainland_words
 from quest.retrieval.tokenize import to_simplified, tokenize
-from quest.sibling_heads import opening_phrase, opposed, same_title, swapped_title, zh_synonym_spellings
+from quest.sibling_heads import (
+    opening_phrase,
+    opposed,
+    reordered_title,
+    same_title,
+    structure_swapped,
+    swapped_title,
+    zh_synonym_spellings,
+)
 from quest.title_abbreviations import sibling_title, spelled_out
 from quest.title_shapes import Shape, opening, title_shapes
-from quest.topic_words import TopicWords, mainland_terms
+from quest.topic_words import TopicWords, mainland_terms, title_words
 from quest.weak_names import WeakName, bare_ids, confirmed, fuzzy_names
 from quest.zh_numbers import ordinal_ids
 
@@ -227,6 +235,16 @@ class Catalogue:
             self._fuzzy = fuzzy_titles(self.shown, skip=self.weak, rewrite=_same_words)
         return self._fuzzy
 
+    @functools.cached_property
+    def zh_title_words(self) -> list[list[str]]:
+        """The words of each Chinese title (`quest.topic_words.title_words`), for `structure_swapped`."""
+        return [title_words(self.shown[key]) for key in self.zh_title_keys]
+
+    @functools.cached_property
+    def zh_title_keys(self) -> list[str]:
+        """The normalized Chinese titles, in `zh_title_words`' order."""
+        return [key for key, title in self.shown.items() if _HAN_CHAR.search(title)]
+
     def learn_topics(self, general_texts: Iterable[str]) -> None:
         tags = {t for p in self.problems.values() for t in p.tags}
         self.topics = TopicWords(general_texts, tags)
@@ -330,12 +348,16 @@ def _first_id(text: str) -> re.Match[str] | None:
 _TEST_BEFORE = re.compile(r"(?:test(?:\s*case)?|case|sample|example|input|output|line|用例|测试点|样例|数据)\s*$", re.I)
 # gdb prints "#0  main () at a.cc:23" (no address for the innermost frame).
 _FRAME_AFTER = re.compile(r"\s+(?:0x[0-9a-f]+|in\s|[\w:~<>]+\s*\([^)\n]*\)\s+at\s)", re.I)
+# A judge that lists each test's result numbers the tests: ZeroJudge prints "#3: WA (line:1)" and "#0: 20% AC (2ms,
+# 316KB)" under the overall "NA (score:40%)". A "#N:" followed by a verdict's abbreviation or a score is a test.
+_TEST_RESULT_AFTER = re.compile(r"\s*[:：]\s*(?:\d{1,3}\s*%\s*)?(?:AC|WA|TLE|MLE|OLE|RE|CE|PE|SE|NA)\b")
 
 
 def _test_or_frame_number(m: re.Match[str], text: str) -> bool:
     if not m.group(0).lstrip().startswith("#"):
         return False
-    return bool(_TEST_BEFORE.search(text[:m.start(1) - 1]) or _FRAME_AFTER.match(text, m.end()))
+    return bool(_TEST_BEFORE.search(text[:m.start(1) - 1]) or _FRAME_AFTER.match(text, m.end()) or
+                _TEST_RESULT_AFTER.match(text, m.end()))
 
 
 def _id_named(m: re.Match[str], text: str, cat: Catalogue) -> Resolution | None:
@@ -775,6 +797,12 @@ def _shape_named(shape: Shape, request_text: str, cat: Catalogue, topics: TopicW
     if key not in cat.weak and any(sibling_title(_units(t), [_units(t) for t in cat.shown.values()])
                                    for t in (text, mainland) if t):
         return Resolution(None, "name", shape.text, missing_id=shape.text)  # "二叉树的最小深度" beside 最大深度
+    for t in (text, mainland) if key not in cat.weak else ():
+        at = reordered_title(title_words(t), cat.zh_title_words) if t else None
+        if at is not None and cat.zh_title_keys[at] not in cat.weak:  # "链表反转" is 206
+            return Resolution(cat.titles[cat.zh_title_keys[at]], "title", shape.text)
+        if t and structure_swapped(title_words(t), cat.zh_title_words) is not None:  # "反转二叉树" beside 反转链表
+            return Resolution(None, "name", shape.text, missing_id=shape.text)
     # Part of a base title ("层序遍历" of 二叉树的层序遍历) or a topic's words: not a problem the base lacks.
     # A title written like a call ("Pow(x, n)") is no topic, even when a general page quotes such code.
     topic = shape.how != "call" and topics.is_topic(text, marked=shape.marked)

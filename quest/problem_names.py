@@ -477,8 +477,9 @@ CONTEST_NAME = re.compile(r"^\s*(?:educational\s+)?(?:(?:bi)?weekly\s+contest|ro
 
 
 # What makes a Chinese phrase a clause, not a title: "有个" / "一个" / "几个" (not 下一个, 第一个), adverbs
-# ("开机就蓝屏"), a pronoun ("整除它本身"), a description ("一道树形 dp").
-ZH_CLAUSE = re.compile(r"有个|有一个|(?<![下第])一个|一道|几个|有几|某[个道题]|[就才又很太它都也]|"
+# ("开机就蓝屏"), a pronoun ("整除它本身"), a description ("一道树形 dp"), a turn of the story ("上传了却没有",
+# "本地对但是提交错": titles name a task, they never say "but").
+ZH_CLAUSE = re.compile(r"有个|有一个|(?<![下第])一个|一道|几个|有几|某[个道题]|[就才又很太它都也却]|但是|可是|"
                        rf"{ZH_TEST_POSITION}")
 # Verdicts, languages and technique acronyms written in capitals after a judge: no problem code or title.
 VERDICT_WORDS = frozenset(("tle mle wa re ce ac ole pe sigsegv sigfpe sigabrt nzec java cpp python pypy gcc ide "

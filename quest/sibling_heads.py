@@ -18,6 +18,7 @@ often a synonym: 翻转链表 for 反转链表).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterator, Sequence
 
 from quest.loose_titles import stem
@@ -199,3 +200,36 @@ def same_title(units: Sequence[str], titles: Sequence[Sequence[str]]) -> int | N
                 if title in spelled:
                     return spelled[title]
     return None
+
+
+# The structures a Chinese title's task is done to. Doing a base title's task to another one is another problem:
+# 反转链表 (206) is in the base, 反转二叉树 (226), 反转字符串 (344) and 整数反转 (7) are not; 合并两个有序链表 (21)
+# is, 合并两个有序数组 (88) is not. Students mix up 子串 / 子数组 / 子序列 in the titles they remember, and 树 or 图
+# alone close compound names (前缀树, 字典树), so none of those counts. Words as `quest.topic_words` splits them:
+# 二叉搜索树 and 单链表 come in parts (二叉 搜索 树, 单链 表), so they are never one structure word here.
+_ZH_STRUCTURES = frozenset(("链表", "二叉树", "数组", "字符串", "整数", "数字", "矩阵", "栈", "队列", "列表"))
+
+
+def structure_swapped(words: Sequence[str], titles: Sequence[Sequence[str]]) -> int | None:
+    """The index of the Chinese title whose words `words` are, in any order, with one structure word swapped for
+    another ("反转二叉树", "整数反转" against 反转链表); None if none. Words as `quest.topic_words` splits them."""
+    mine = Counter(words)
+    if len(mine) < 2 or not any(w in _ZH_STRUCTURES for w in mine):
+        return None
+    for i, theirs in enumerate(titles):
+        if len(theirs) != len(words):
+            continue
+        ours_only, theirs_only = mine - Counter(theirs), Counter(theirs) - mine
+        if ours_only.total() == 1 and theirs_only.total() == 1 and \
+                next(iter(ours_only)) in _ZH_STRUCTURES and next(iter(theirs_only)) in _ZH_STRUCTURES:
+            return i
+    return None
+
+
+def reordered_title(words: Sequence[str], titles: Sequence[Sequence[str]]) -> int | None:
+    """The index of the Chinese title made of exactly `words` in another order ("链表反转" for 反转链表, "数量岛屿"
+    would be 岛屿数量); None if none. Two words or more: one word is a topic as often as a title."""
+    mine = Counter(words)
+    if mine.total() < 2:
+        return None
+    return next((i for i, theirs in enumerate(titles) if list(theirs) != list(words) and Counter(theirs) == mine), None)

@@ -235,7 +235,7 @@ def _heads(text: str) -> list[Shape]:
     call = _CALL_TITLE.match(text)
     if call and call.group(1).split("(")[0].casefold() not in _HELPER_CALLS:
         return [Shape(call.group(1), "call")]
-    if not _HAN.match(text.lstrip()[:1]):
+    if not _HAN.match(text.lstrip()[:1]) and not _LATIN_LED_HAN.match(text):
         head = _en_head(text)
         return [Shape(head, "head")] if head else []
     head = None if _ASKS_WHAT_IT_MEANS.search(re.split(r"[，。？！,?!\n]", text, maxsplit=1)[0]) else _zh_head(text)
@@ -245,6 +245,8 @@ def _heads(text: str) -> list[Shape]:
     return [Shape(head, "colon" if after[:1] in (":", "：") and _phrase_title(head) else "head")]
 
 
+# A Chinese title may open with a letter or a digit glued to it: "K个一组翻转链表", "N叉树的最大深度", "2的幂".
+_LATIN_LED_HAN = re.compile(r"^\s*[A-Za-z0-9](?=[\u4e00-\u9fff])")
 _ASKS_WHAT_IT_MEANS = re.compile(r"什么意思|啥意思|是什么|是啥|指的是")
 
 
@@ -377,8 +379,8 @@ def _han_title(name: str) -> bool:
 
 
 # 有 opens a sentence ("有个数组…"), but 有效 / 有序 / 有向 are adjectives that open many titles ("有效的字母异位词",
-# "有序数组的平方", "有向图中的环").
-_ZH_ADJECTIVE_START = re.compile(r"有效|有序|有向|有限")
+# "有序数组的平方", "有向图中的环"); so does 对称 ("对称二叉树"), though 对 alone opens a sentence ("对这个数组…").
+_ZH_ADJECTIVE_START = re.compile(r"有效|有序|有向|有限|对称")
 # A sentence opening on when it happened ("今天做二分查找，…", "最近刷题…", "刚学C语言，…"): a clause, never a title.
 _ZH_WHEN = re.compile(r"今天|昨天|前天|最近|刚才|刚刚|刚|之前|以前|前几天|这几天|早上|晚上|上午|下午")
 

@@ -188,3 +188,8 @@ def _covered(word: str, known: list[str]) -> bool:
 
 def _squash(text: str) -> str:
     return re.sub(r"[\W_]+", "", normalize(text))
+
+
+def title_words(phrase: str) -> list[str]:
+    """The words of a Chinese title or phrase in order (`_words`), for comparing titles word by word."""
+    return _words(normalize(phrase))

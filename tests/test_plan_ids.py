@@ -46,3 +46,24 @@ def test_a_marked_id_in_the_question_still_counts(question, pid):
 def test_a_judge_and_its_number_joined_by_a_dash_underscore_or_dot(question):
     found = resolve(Request(question=question), CAT)
     assert (found.problem_id, found.rule, found.missing_id) == ("239", "id", None)
+
+
+# ZeroJudge lists each test under the overall result; the number after "#" is the test's.
+ZEROJUDGE_REPORT = "NA (score:60%)\n#0: 20% AC (3ms, 104KB)\n#1: 20% AC (2ms, 108KB)\n#2: 20% WA (line:2)\n" \
+                   "#3: 20% TLE (1s)\n#4: 20% AC (5ms, 120KB)"
+
+
+@pytest.mark.parametrize("error", [
+    ZEROJUDGE_REPORT,
+    "NA (score:80%)\n#3: WA (line:1)",
+    "#5：RE (SIGSEGV)",
+])
+def test_a_judges_numbered_test_results_are_not_ids(error):
+    found = resolve(Request(question="送出後部分測資錯了，是哪裡寫錯？", error=error), CAT)
+    assert (found.problem_id, found.rule, found.missing_id) == (None, "none", None)
+
+
+@pytest.mark.parametrize("question", ["#3: why does my window shrink too late", "#5: WAIT, my palindrome check is off"])
+def test_a_marked_id_followed_by_other_words_still_counts(question):
+    found = resolve(Request(question=question), CAT)
+    assert found.rule == "id" and found.problem_id == question[1]
