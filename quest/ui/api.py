@@ -34,7 +34,7 @@ def add_ask_api(settings: Settings, desk: HelpDesk, resolver: Callable[[], Probl
     def ask(
         question: str,
         problem: str = "",
-        language: str = "python",
+        language: str = "auto",
         code: str = "",
         verdict: str = "",
         error: str = "",
@@ -48,7 +48,8 @@ def add_ask_api(settings: Settings, desk: HelpDesk, resolver: Callable[[], Probl
         Args:
             question: The student's question, e.g. "Why does my solution get TLE?".
             problem: The problem: its id ("239"), the picker's label, or its title in Chinese or English. May be empty.
-            language: The code's programming language: python, cpp, c, java, javascript, go or other.
+            language: The code's programming language: auto (detected from the code, the default), python, cpp, c, java,
+                javascript, typescript, go, rust, csharp, kotlin, swift or other.
             code: The student's code (plain text). May be empty.
             verdict: The judge's verdict code, e.g. TLE, WA, RE, CE, MLE. May be empty.
             error: The judge's full message: failing test, traceback or compiler output. May be empty.
