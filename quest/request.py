@@ -94,6 +94,12 @@ def detected_language(code: str, error: str) -> str:
     return resolve_language(AUTO, code, lambda: parse(error).runtime if error.strip() else None)
 
 
+def request_language(field: str | None, code: str, error: str) -> str:
+    """The language a request is answered in: the field's (normalized), or on "auto" the detected one."""
+    language = normalize_language(field)
+    return detected_language(code, error) if language == AUTO else language
+
+
 def validate_request(request: Request, settings: Settings) -> Request:
     """Check sizes and content and return a normalized copy; raise InputError otherwise."""
     # A byte-order mark survives some copy-pastes and file readers; it is never part of the text.
@@ -106,9 +112,7 @@ def validate_request(request: Request, settings: Settings) -> Request:
     _check_field("question", question, settings.max_question_chars)
     _check_field("code", code, settings.max_code_chars)
     _check_field("error", error, settings.max_error_chars)
-    language = normalize_language(request.language)
-    if language == AUTO:
-        language = detected_language(code, error)
+    language = request_language(request.language, code, error)
     tier = request.tier if request.tier in TIERS else settings.default_tier
     return Request(
         question=question,

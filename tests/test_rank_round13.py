@@ -148,9 +148,9 @@ def test_the_request_language_field_moves_nothing_when_the_error_does_not_say(by
 def test_the_forms_default_language_is_not_the_students(by_language):
     from quest.plan import student_language
 
-    request = Request(question=LOOP, error=GO_PANIC_LINE)
-    assert request.language == "python"  # the default this guards against
+    request = Request(question=LOOP, error=GO_PANIC_LINE, language="python")  # the old default this guards against
     assert student_language(plan(request, by_language)) is None
+    assert Request(question=LOOP).language == "auto"  # the default now: read from the code
     assert ranked(by_language, question=LOOP, error=GO_PANIC_LINE) == [
         "pitfall-rust-panic-en", "pitfall-go-panic-en", "faq-verdict-re-en"]
 
@@ -245,3 +245,15 @@ def test_a_same_language_page_under_the_floor_stays_behind(with_c):
                 "pitfall-go-panic-en", "pitfall-rust-panic-en"]
     assert searched(with_c, {}, "go", question=question, error=RUST_BOUNDS) == expected
     assert searched(with_c, {"language_lead": False}, "go", question=question, error=RUST_BOUNDS) == expected
+
+
+def test_an_eval_query_without_a_language_is_read_like_the_app_reads_it(retriever):
+    from quest.evaluation import parse_query, plan_query
+
+    base = {"id": "x", "question": "why wrong?", "lang": "en", "relevant": {}, "answerable": False}
+    assert parse_query(base).language == "auto"
+    cpp = "class Solution {\npublic:\n    int f(vector<int>& a) { return a[0]; }\n};"
+    settings = retriever.settings
+    assert plan_query(retriever, parse_query({**base, "code": cpp}), settings).request.language == "cpp"
+    assert plan_query(retriever, parse_query({**base, "code": cpp, "language": "java"}),
+                      settings).request.language == "java"

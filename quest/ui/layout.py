@@ -18,7 +18,7 @@ from quest.i18n import t
 from quest.judge import VERDICT_NAMES
 from quest.kb.catalogue import picker_labels
 from quest.kb.documents import Problem, normalize_problem_id
-from quest.request import LANGUAGES, Request
+from quest.request import LANGUAGES, Request, request_language
 from quest.settings import TIERS, Settings
 from quest.ui.desk import HelpDesk, TurnView
 from quest.ui.render import (
@@ -77,7 +77,8 @@ def user_bubble(request: Request, lang: str, problems: Mapping[str, Problem]) ->
     if pid:
         facts.append(problems[pid].label if pid in problems else f"#{pid}")
     if request.code.strip():
-        facts.append(f"{LANGUAGE_NAMES.get(request.language, request.language)} · "
+        language = request_language(request.language, request.code, request.error)  # as the answer reads it
+        facts.append(f"{LANGUAGE_NAMES.get(language, language)} · "
                      + t("user_code", lang, lines=len(request.code.strip().splitlines())))
     if request.verdict:
         facts.append(request.verdict)
