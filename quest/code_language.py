@@ -40,7 +40,7 @@ NAMES = {
     "typescript": "TypeScript", "go": "Go", "rust": "Rust", "kotlin": "Kotlin", "swift": "Swift",
 }  # fmt: skip
 MIN_SCORE = 3
-PREFIX_CHARS = 12_000  # a LeetCode solution is rarely a third of this; a long template's head still fits
+PREFIX_CHARS = 6_000  # a LeetCode solution rarely needs half; the includes, imports and first function are at the top
 LINE_CHARS = 300
 
 

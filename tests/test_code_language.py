@@ -371,3 +371,11 @@ def test_the_new_languages_survive_validation():
     settings = Settings()
     for language in ("csharp", "rust", "kotlin", "typescript", "swift"):
         assert validate_request(Request(question="q", language=language), settings).language == language
+
+
+def test_the_worked_examples_leave_the_language_to_their_code():
+    from quest.ui.examples import COIN_CHANGE_OVERFLOW, EXAMPLES, ISLANDS_RECURSION, SLIDING_WINDOW_TLE
+
+    assert {e.language for e in EXAMPLES} == {AUTO}
+    assert [detect(e.code) for e in (SLIDING_WINDOW_TLE, COIN_CHANGE_OVERFLOW, ISLANDS_RECURSION)] == [
+        "python", "cpp", "python"]
