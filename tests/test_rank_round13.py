@@ -155,11 +155,24 @@ def test_the_forms_default_language_is_not_the_students(by_language):
         "pitfall-rust-panic-en", "pitfall-go-panic-en", "faq-verdict-re-en"]
 
 
+GO_CODE = ("func sum(nums []int) int {\n    total := 0\n    for i := 0; i <= len(nums); i++ {\n"
+           "        total += nums[i]\n    }\n    return total\n}")
+
+
+def test_the_language_read_from_the_code_leads_when_the_error_does_not_say(by_language):
+    # The panic's line alone names no runtime; the pasted code is Go (`quest.code_language`), whatever the field says.
+    for language in ("auto", "python", "rust"):
+        assert ranked(by_language, question=LOOP, error=GO_PANIC_LINE, code=GO_CODE, language=language) == [
+            "pitfall-go-panic-en", "pitfall-rust-panic-en", "faq-verdict-re-en"]
+    assert ranked_with(by_language, {"language_lead": False}, question=LOOP, error=GO_PANIC_LINE, code=GO_CODE) == [
+        "pitfall-rust-panic-en", "pitfall-go-panic-en", "faq-verdict-re-en"]
+
+
 def test_without_a_pasted_error_nothing_moves(by_language):
     assert ranked(by_language, question=LOOP, language="go") == ["pitfall-rust-panic-en"]
 
 
-def test_the_student_language_is_the_runtimes_only(retriever):
+def test_the_student_language_is_the_runtimes_then_the_codes(retriever):
     from quest.plan import student_language
 
     def language_of(**request: str) -> str | None:
@@ -170,6 +183,12 @@ def test_the_student_language_is_the_runtimes_only(retriever):
     assert language_of(question="q", language="cpp", error="Wrong Answer") is None
     assert language_of(question="q", error="stack overflow") is None  # the default "python" is not read
     assert language_of(question="q", language="other", error="Wrong Answer") is None
+    # Else the code's language (read from the code, never from the field); the runtime still comes first.
+    cpp = "class Solution {\npublic:\n    int f(vector<int>& a) { return a[0]; }\n};"
+    assert language_of(question="q", code=cpp, error="Wrong Answer") == "cpp"
+    assert language_of(question="q", code=cpp, language="java", error="Wrong Answer") == "cpp"
+    assert language_of(question="q", code=cpp, error=RUST_PANIC) == "rust"
+    assert language_of(question="q", code="x = 1", error="Wrong Answer") is None  # too short to tell
 
 
 # ----------------------------------------------------------------------------- the rule's guards, one by one
