@@ -78,7 +78,7 @@ class EvalQuery:
     relevant: Mapping[str, int]  # document id -> grade 1..3
     answerable: bool
     problem_id: str | None = None
-    language: str = "python"  # programming language of `code`
+    language: str = "auto"  # programming language of `code`; "auto" (unset): detected from it, as the app does
     code: str = ""
     error: str = ""
     tags: tuple[str, ...] = ()
@@ -118,7 +118,7 @@ def parse_query(data: Mapping[str, Any], where: str = "") -> EvalQuery:
         relevant=grades,
         answerable=answerable,
         problem_id=None if pid is None else str(pid),
-        language=str(data.get("language") or "python"),
+        language=str(data.get("language") or "auto"),
         code=str(data.get("code") or ""),
         error=str(data.get("error") or ""),
         tags=tuple(str(t) for t in data.get("tags") or ()),

@@ -41,6 +41,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from quest.code_language import detect
 from quest.fuzzy_titles import FuzzyTitles, fuzzy_titles
 from quest.judge import VERDICT_NAMES, JudgeReport, find_verdict, parse
 from quest.judge_problems import judge_problem
@@ -1048,13 +1049,14 @@ def plan(request: Request, retriever: Any, resolution: Resolution | None = None)
 
 
 def student_language(p: Plan) -> str | None:
-    """The programming language the student works in: the one whose runtime printed the pasted error (a Rust panic
-    says Rust whatever the form says); None when the error's format does not tell.
+    """The programming language the student works in, as the pasted material shows it: the one whose runtime printed
+    the error (a Rust panic says Rust whatever the form says), else the one the code is written in
+    (`quest.code_language.detect`); None when neither tells.
 
-    The request's language field is not read: it defaults to "python" (the form's dropdown, the eval loader), so a
-    student who never touched it would be taken for a Python one and a C++ "stack overflow" would lead to the
-    Python-leaning page. Nothing in the project reads the pasted code's language, so the runtime alone decides."""
-    return p.report.runtime
+    The request's language field is not read: it used to default to "python" (the form, the eval loader), and a
+    student who never touched it was taken for a Python one (round 13). The default is now "auto", but a validated
+    request's field no longer tells a choice from a detection, so the ranking reads the evidence itself."""
+    return p.report.runtime or detect(p.request.code)
 
 
 def with_consensus(p: Plan, doc_problems: Sequence[str | None], cat: Catalogue) -> Plan:

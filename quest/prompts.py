@@ -27,6 +27,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from quest.code_language import NAMES as LANGUAGE_NAMES
+from quest.code_language import resolve_language
 from quest.context import Context
 from quest.judge import signal_of_code
 from quest.kb.documents import Problem
@@ -132,6 +134,7 @@ WORDS = {
         "ask": "Answer the student's question above, following the rules. Cite sources as [n].",
         "no_question": "(no question: explain the verdict for this code)",
         "earlier": "Earlier question",
+        "student_writes": "The student writes {name}.",
     },
     "zh": {
         "problem": "题目", "no_problem": "题目：未指定", "tags": "标签",
@@ -143,6 +146,7 @@ WORDS = {
         "ask": "请按照规则回答上面同学的问题，引用资料时写 [n]。",
         "no_question": "（没有提问：请解释这段代码的评测结果）",
         "earlier": "之前的问题",
+        "student_writes": "同学使用的编程语言：{name}。",
     },
 }
 
@@ -249,11 +253,15 @@ def render_messages(
     if request.error.strip():
         parts.append(fence("judge_message", _cap(request.error.strip(), ERROR_PROMPT_CHARS)))
     if request.code.strip():
+        # The language the student chose, or the one read from the code (`validate_request` has done so already
+        # for a checked request: "auto" reaches here only from a caller that skipped it).
+        language = resolve_language(request.language, request.code, lambda: getattr(report, "runtime", None))
+        if language in LANGUAGE_NAMES:
+            parts.append(w["student_writes"].format(name=LANGUAGE_NAMES[language]))
         if key_lines is None:
-            parts.append(fence("student_code", number_lines(request.code), language=request.language))
+            parts.append(fence("student_code", number_lines(request.code), language=language))
         else:
-            parts.append(w["key_lines"] + "\n" + fence("student_code", "\n".join(key_lines),
-                                                       language=request.language))
+            parts.append(w["key_lines"] + "\n" + fence("student_code", "\n".join(key_lines), language=language))
     parts.append(fence("student_question", request.question or w["no_question"]))
     parts.append(w["ask"])
     messages.append({"role": "user", "content": "\n\n".join(parts)})

@@ -5,12 +5,22 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
+from quest.code_language import AUTO, resolve_language
 from quest.errors import InputError
+from quest.judge import parse
 from quest.kb.documents import normalize_problem_id
 from quest.lang import detect_lang
 from quest.settings import TIERS, Settings
 
-LANGUAGES = ("python", "cpp", "c", "java", "javascript", "go", "other")
+#: The programming languages a request can name ("other": none of these). The form also offers AUTO ("auto"):
+#: `validate_request` replaces it by the language the code is written in (`quest.code_language`).
+LANGUAGES = ("python", "cpp", "c", "java", "javascript", "typescript", "go", "rust", "csharp", "kotlin", "swift",
+             "other")
+#: What students and API callers write for them.
+LANGUAGE_ALIASES = {
+    "c++": "cpp", "py": "python", "python3": "python", "js": "javascript", "node": "javascript", "ts": "typescript",
+    "golang": "go", "rs": "rust", "c#": "csharp", "cs": "csharp", "kt": "kotlin",
+}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -25,7 +35,7 @@ class Turn:
 class Request:
     question: str
     problem_id: str | None = None
-    language: str = "python"  # programming language of `code`
+    language: str = AUTO  # programming language of `code`; "auto": detected from it (`validate_request`)
     code: str = ""
     error: str = ""  # the judge's verdict line and/or full message
     verdict: str | None = None  # chosen in the UI (TLE, WA, ...) when given separately
@@ -71,6 +81,25 @@ def _check_field(name: str, value: str, limit: int) -> None:
                          field=name, reason="binary")
 
 
+def normalize_language(value: str | None) -> str:
+    """A language field as typed -> one of LANGUAGES, or AUTO when it is empty or "auto"."""
+    language = (value or AUTO).strip().lower() or AUTO
+    language = LANGUAGE_ALIASES.get(language, language)
+    return language if language in LANGUAGES or language == AUTO else "other"
+
+
+def detected_language(code: str, error: str) -> str:
+    """The language the code is written in; when the code does not say, the one whose runtime printed the pasted
+    error (a traceback says Python, a panic Rust); else "other"."""
+    return resolve_language(AUTO, code, lambda: parse(error).runtime if error.strip() else None)
+
+
+def request_language(field: str | None, code: str, error: str) -> str:
+    """The language a request is answered in: the field's (normalized), or on "auto" the detected one."""
+    language = normalize_language(field)
+    return detected_language(code, error) if language == AUTO else language
+
+
 def validate_request(request: Request, settings: Settings) -> Request:
     """Check sizes and content and return a normalized copy; raise InputError otherwise."""
     # A byte-order mark survives some copy-pastes and file readers; it is never part of the text.
@@ -83,10 +112,7 @@ def validate_request(request: Request, settings: Settings) -> Request:
     _check_field("question", question, settings.max_question_chars)
     _check_field("code", code, settings.max_code_chars)
     _check_field("error", error, settings.max_error_chars)
-    language = (request.language or "other").lower()
-    language = {"c++": "cpp", "py": "python", "python3": "python", "js": "javascript"}.get(language, language)
-    if language not in LANGUAGES:
-        language = "other"
+    language = request_language(request.language, code, error)
     tier = request.tier if request.tier in TIERS else settings.default_tier
     return Request(
         question=question,

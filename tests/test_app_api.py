@@ -198,3 +198,26 @@ def test_a_problem_the_base_lacks_named_by_its_title_is_said_so(live_app: Runnin
     assert status in ("done", "fallback")
     assert answer.startswith("> 题目「课程表 II」不在知识库中")
     assert all(s["problem_id"] is None for s in json.loads(sources))  # never problem 207's material
+
+
+CPP_CODE = ("class Solution {\npublic:\n    int maxSubArray(vector<int>& nums) {\n        int best = 0, cur = 0;\n"
+            "        for (int x : nums) { cur = max(x, cur + x); best = max(best, cur); }\n        return best;\n"
+            "    }\n};\n")
+
+
+def test_the_language_defaults_to_auto_and_pasted_cpp_is_answered_as_cpp(live_app: RunningApp):
+    info = live_app.client().view_api(return_format="dict", print_info=False)
+    language = next(p for p in info["named_endpoints"]["/ask"]["parameters"] if p["parameter_name"] == "language")
+    assert (language["parameter_has_default"], language["parameter_default"]) == (True, "auto")
+    assert "csharp" in language["type"]["description"] and "auto" in language["type"]["description"]
+    # No language given: the code says C++, and the prompt the model received fences it as C++.
+    _, _, status = _ask(live_app, question="Why is the answer wrong when all numbers are negative?", code=CPP_CODE,
+                        lang="en")[-1]  # fmt: skip
+    assert status == "done"
+    prompt = live_app.ollama.chat_text()
+    assert '<student_code language="cpp">\n1| class Solution {' in prompt
+    assert "The student writes C++." in prompt and '<student_code language="python">' not in prompt
+    # The field the student sets still wins.
+    live_app.reset()
+    _ask(live_app, question="Why is the answer wrong?", code=CPP_CODE, language="java", lang="en")
+    assert '<student_code language="java">' in live_app.ollama.chat_text()

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import quest.retrieval.retriever as retriever_module
-from quest.cli import main
+from quest.cli import build_parser, main
 from quest.policy import code_blocks
 from tests.fakes.ollama_server import FakeOllama
 from tests.fakes.retriever import FakeRetriever
@@ -49,6 +49,17 @@ def test_ask_streams_the_answer_and_lists_sources(fake_ollama: FakeOllama, fake_
     assert sources.splitlines()[0].startswith("* [1] ")
     assert len(fake_ollama.chat_bodies) == 1
     assert "w.pop(0)" in fake_ollama.chat_bodies[0]["messages"][-1]["content"]
+
+
+def test_ask_reads_the_language_from_the_code_unless_given(fake_ollama: FakeOllama, fake_kb: FakeRetriever,
+                                                          tmp_path: Path) -> None:
+    assert build_parser().parse_args(["ask", "why"]).language == "auto"
+    cpp = tmp_path / "main.cpp"
+    cpp.write_text("#include <iostream>\nusing namespace std;\nint main() { int n; cin >> n; }\n", encoding="utf-8")
+    assert main(ask_argv(fake_ollama, cpp)) == 0
+    assert '<student_code language="cpp">' in fake_ollama.chat_bodies[-1]["messages"][-1]["content"]
+    assert main(ask_argv(fake_ollama, cpp, "--language", "c")) == 0
+    assert '<student_code language="c">' in fake_ollama.chat_bodies[-1]["messages"][-1]["content"]
 
 
 def test_ask_falls_back_with_the_server_stopped(fake_ollama: FakeOllama, fake_kb: FakeRetriever, code_file: Path,

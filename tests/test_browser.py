@@ -401,3 +401,25 @@ def test_interface_language_follows_the_browser_and_the_switch(open_page):
     assert "Your question" in page.locator("#q-question").inner_text()
     assert "OJ help desk" in page.locator("#q-title").inner_text()
     assert "AI answers ready" in page.locator("#q-status-line").inner_text()
+
+
+CPP_CODE = ("class Solution {\npublic:\n    int maxSubArray(vector<int>& nums) {\n        int best = 0, cur = 0;\n"
+            "        for (int x : nums) { cur = max(x, cur + x); best = max(best, cur); }\n        return best;\n"
+            "    }\n};")
+
+
+def test_pasted_code_is_read_as_its_language_and_answered_as_it(open_page, live_app: RunningApp):
+    page = open_page("en-US")
+    assert page.locator("#q-language input").input_value() == "Detect from code"
+    assert "detected" not in page.locator("#q-code").inner_text()
+    page.locator("#q-code .cm-content").click()
+    page.keyboard.insert_text(CPP_CODE)
+    page.wait_for_function("document.querySelector('#q-code').innerText.includes('Your code · detected: C++')")
+    page.locator("#q-question textarea").fill("Why is the answer wrong when every number is negative?")
+    page.locator("#q-send").click()
+    _wait_until(lambda: "Use a deque" in _last_answer(page).inner_text(), what="the fake model's answer")
+    _idle(page)
+    assert "C++ · code, 8 lines" in page.locator("#q-chat").inner_text()  # the student's summary line
+    prompt = live_app.ollama.chat_text()
+    assert '<student_code language="cpp">\n1| class Solution {' in prompt and "The student writes C++." in prompt
+    _no_error_badges(page)

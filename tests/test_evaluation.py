@@ -977,3 +977,4 @@ def test_r7_development_sources_are_used_once_across_all_eval_files():
     assert len(set(sources)) == len(sources), "a source used twice"
     others = {s for path in sorted(DEV_R7.parent.glob("*.jsonl")) if path != DEV_R7 for s in _sources(path)}
     assert sorted(set(sources) & others) == [], "a source already used by another split"
+

@@ -148,10 +148,23 @@ def test_the_request_language_field_moves_nothing_when_the_error_does_not_say(by
 def test_the_forms_default_language_is_not_the_students(by_language):
     from quest.plan import student_language
 
-    request = Request(question=LOOP, error=GO_PANIC_LINE)
-    assert request.language == "python"  # the default this guards against
+    request = Request(question=LOOP, error=GO_PANIC_LINE, language="python")  # the old default this guards against
     assert student_language(plan(request, by_language)) is None
+    assert Request(question=LOOP).language == "auto"  # the default now: read from the code
     assert ranked(by_language, question=LOOP, error=GO_PANIC_LINE) == [
+        "pitfall-rust-panic-en", "pitfall-go-panic-en", "faq-verdict-re-en"]
+
+
+GO_CODE = ("func sum(nums []int) int {\n    total := 0\n    for i := 0; i <= len(nums); i++ {\n"
+           "        total += nums[i]\n    }\n    return total\n}")
+
+
+def test_the_language_read_from_the_code_leads_when_the_error_does_not_say(by_language):
+    # The panic's line alone names no runtime; the pasted code is Go (`quest.code_language`), whatever the field says.
+    for language in ("auto", "python", "rust"):
+        assert ranked(by_language, question=LOOP, error=GO_PANIC_LINE, code=GO_CODE, language=language) == [
+            "pitfall-go-panic-en", "pitfall-rust-panic-en", "faq-verdict-re-en"]
+    assert ranked_with(by_language, {"language_lead": False}, question=LOOP, error=GO_PANIC_LINE, code=GO_CODE) == [
         "pitfall-rust-panic-en", "pitfall-go-panic-en", "faq-verdict-re-en"]
 
 
@@ -159,7 +172,7 @@ def test_without_a_pasted_error_nothing_moves(by_language):
     assert ranked(by_language, question=LOOP, language="go") == ["pitfall-rust-panic-en"]
 
 
-def test_the_student_language_is_the_runtimes_only(retriever):
+def test_the_student_language_is_the_runtimes_then_the_codes(retriever):
     from quest.plan import student_language
 
     def language_of(**request: str) -> str | None:
@@ -170,6 +183,12 @@ def test_the_student_language_is_the_runtimes_only(retriever):
     assert language_of(question="q", language="cpp", error="Wrong Answer") is None
     assert language_of(question="q", error="stack overflow") is None  # the default "python" is not read
     assert language_of(question="q", language="other", error="Wrong Answer") is None
+    # Else the code's language (read from the code, never from the field); the runtime still comes first.
+    cpp = "class Solution {\npublic:\n    int f(vector<int>& a) { return a[0]; }\n};"
+    assert language_of(question="q", code=cpp, error="Wrong Answer") == "cpp"
+    assert language_of(question="q", code=cpp, language="java", error="Wrong Answer") == "cpp"
+    assert language_of(question="q", code=cpp, error=RUST_PANIC) == "rust"
+    assert language_of(question="q", code="x = 1", error="Wrong Answer") is None  # too short to tell
 
 
 # ----------------------------------------------------------------------------- the rule's guards, one by one
@@ -245,3 +264,15 @@ def test_a_same_language_page_under_the_floor_stays_behind(with_c):
                 "pitfall-go-panic-en", "pitfall-rust-panic-en"]
     assert searched(with_c, {}, "go", question=question, error=RUST_BOUNDS) == expected
     assert searched(with_c, {"language_lead": False}, "go", question=question, error=RUST_BOUNDS) == expected
+
+
+def test_an_eval_query_without_a_language_is_read_like_the_app_reads_it(retriever):
+    from quest.evaluation import parse_query, plan_query
+
+    base = {"id": "x", "question": "why wrong?", "lang": "en", "relevant": {}, "answerable": False}
+    assert parse_query(base).language == "auto"
+    cpp = "class Solution {\npublic:\n    int f(vector<int>& a) { return a[0]; }\n};"
+    settings = retriever.settings
+    assert plan_query(retriever, parse_query({**base, "code": cpp}), settings).request.language == "cpp"
+    assert plan_query(retriever, parse_query({**base, "code": cpp, "language": "java"}),
+                      settings).request.language == "java"

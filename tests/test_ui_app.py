@@ -365,7 +365,7 @@ def test_a_first_visit_restores_nothing_over_what_the_student_typed_meanwhile(tm
     kept.turns = [TurnRecord("q0", "a0", [{"role": "user", "content": "q0"}, {"role": "assistant", "content": "a0"}])]
     _, chat, _, form, _ = page.restore_page(kept.save(FormValues(question="draft")), "en", Session())
     assert chat == kept.messages()  # a kept conversation and form do come back (the browser fills in the form)
-    assert form == ["draft", None, "python", "", "", "", "explain", False]
+    assert form == ["draft", None, "auto", "", "", "", "explain", False]
 
 
 def test_a_tampered_browser_copy_is_read_defensively():
@@ -423,8 +423,46 @@ def test_the_language_switch_relabels_every_component_in_its_table(tmp_path):
     assert updates[id(page.question)]["placeholder"] == "例如：我的滑动窗口解法为什么超时？"
     assert ("TLE · 时间超限", "TLE") in updates[id(page.verdict)]["choices"]
     assert "AI 回答已就绪" in updates[id(page.status)]["value"]
+    assert updates[id(page.language)]["choices"][0] == ("自动识别", "auto")
     for component, prop, key in page._language_table():
         assert updates[id(component)][prop] == t(key, "zh")
+
+
+def test_the_language_field_starts_on_detect_and_the_code_box_follows_the_code(tmp_path):
+    import gradio as gr
+
+    from quest.ui.desk import HelpDesk
+    from quest.ui.layout import CODE_MODES, language_choices
+    from quest.ui.page import QuestPage
+    from quest.ui.startup import Startup
+
+    settings = Settings(data_dir=tmp_path, kb_dir=tmp_path / "none")
+    page = QuestPage(settings, HelpDesk(settings, Startup.ready(FakeAssistant())), PROBLEMS)
+    page.build()
+    assert page.language.value == "auto" and page.code.language is None
+    assert language_choices("en")[0] == ("Detect from code", "auto")
+    assert [v for _, v in language_choices("en")] == ["auto", "python", "cpp", "c", "java", "javascript", "typescript",
+                                                      "go", "rust", "csharp", "kotlin", "swift", "other"]
+    assert set(CODE_MODES.values()) <= set(gr.Code.languages)  # only modes gr.Code has; the rest are plain
+    cpp = "#include <vector>\nusing namespace std;\nint main() { vector<int> a; }"
+    assert page.code_view("auto", cpp, "en") == gr.update(language="cpp", label="Your code · detected: C++")
+    assert page.code_view("auto", cpp, "zh") == gr.update(language="cpp", label="你的代码 · 识别为 C++")
+    assert page.code_view("auto", "fn main() { let mut v = vec![1]; }", "en") == gr.update(
+        language=None, label="Your code · detected: Rust")  # gr.Code has no Rust mode: plain text
+    assert page.code_view("auto", "", "en") == gr.update(language=None, label="Your code")
+    assert page.code_view("java", cpp, "en") == gr.update(language="cpp", label="Your code")  # the choice wins
+    assert page.code_view("typescript", "", "en") == gr.update(language="typescript", label="Your code")
+
+
+def test_the_form_defaults_to_auto_and_normalizes_the_language():
+    def resolve(text):
+        return None
+
+    assert FormValues().language == "auto"
+    assert FormValues.from_fields("q", None, None, None, None, None, None).language == "auto"
+    for typed, language in (("auto", "auto"), ("", "auto"), ("C++", "cpp"), ("rust", "rust"), ("cobol", "other")):
+        values = FormValues(question="q", language=typed)
+        assert values.to_request(default_tier="explain", ui_lang="en", resolve_problem=resolve).language == language
 
 
 def test_regenerate_or_edit_mid_answer_takes_back_the_answer_being_written(tmp_path):

@@ -24,5 +24,6 @@ def add_request_arguments(parser: argparse.ArgumentParser) -> None:
     """The fields of a student's request, shared by `search` and `ask`."""
     parser.add_argument("--problem", help="problem id, e.g. 239")
     parser.add_argument("--code", type=Path, help="file with the student's code ('-' for stdin)")
-    parser.add_argument("--language", default="python", help="programming language of the code (default: python)")
+    parser.add_argument("--language", default="auto",
+                        help="programming language of the code (default: auto, detected from the code)")
     parser.add_argument("--error", default="", help="the judge's verdict or error message")

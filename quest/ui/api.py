@@ -12,7 +12,7 @@ from gradio.context import get_blocks_context
 from gradio.utils import get_function_description
 
 from quest.i18n import resolve_lang, t
-from quest.request import detect_lang
+from quest.request import LANGUAGES, detect_lang
 from quest.settings import Settings
 from quest.ui.desk import HelpDesk
 from quest.ui.form import FormValues, ProblemResolver
@@ -34,7 +34,7 @@ def add_ask_api(settings: Settings, desk: HelpDesk, resolver: Callable[[], Probl
     def ask(
         question: str,
         problem: str = "",
-        language: str = "python",
+        language: str = "auto",
         code: str = "",
         verdict: str = "",
         error: str = "",
@@ -48,7 +48,7 @@ def add_ask_api(settings: Settings, desk: HelpDesk, resolver: Callable[[], Probl
         Args:
             question: The student's question, e.g. "Why does my solution get TLE?".
             problem: The problem: its id ("239"), the picker's label, or its title in Chinese or English. May be empty.
-            language: The code's programming language: python, cpp, c, java, javascript, go or other.
+            language: The code's programming language: auto (read from the code; the default), {languages}.
             code: The student's code (plain text). May be empty.
             verdict: The judge's verdict code, e.g. TLE, WA, RE, CE, MLE. May be empty.
             error: The judge's full message: failing test, traceback or compiler output. May be empty.
@@ -73,6 +73,8 @@ def add_ask_api(settings: Settings, desk: HelpDesk, resolver: Callable[[], Probl
             log.exception("/ask failed")
             yield t("internal_error", ui), json.dumps([]), "error"
 
+    # The languages from the one list the request checks against (Gradio reads one line per parameter).
+    ask.__doc__ = (ask.__doc__ or "").replace("{languages}", ", ".join(LANGUAGES[:-1]) + " or " + LANGUAGES[-1])
     # Gradio reads the outputs from the return annotation, and only from a tuple: each streamed item is one.
     ask.__annotations__["return"] = tuple[str, str, Status]
     gr.api(ask, api_name="ask", api_description=ASK_DESCRIPTION)

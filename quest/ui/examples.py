@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from quest.code_language import AUTO
 
+
+# Each example leaves the language on "auto": its code says which it is (a test checks), and the field stays free for
+# the student's own code afterwards.
 class Example(NamedTuple):
     label_zh: str
     label_en: str
@@ -21,7 +25,7 @@ SLIDING_WINDOW_TLE = Example(
     label_en="Sliding window TLE (Python)",
     question="为什么我的滑动窗口最大值代码超时了？",
     problem_id="239",
-    language="python",
+    language=AUTO,
     code="""class Solution:
     def maxSlidingWindow(self, nums, k):
         window = []
@@ -43,7 +47,7 @@ COIN_CHANGE_OVERFLOW = Example(
     label_en="Integer overflow WA (C++)",
     question="Why does test 3 print a huge negative number instead of -1?",
     problem_id="322",
-    language="cpp",
+    language=AUTO,
     code="""class Solution {
 public:
     int coinChange(vector<int>& coins, int amount) {
@@ -65,7 +69,7 @@ ISLANDS_RECURSION = Example(
     label_en="RecursionError (Python)",
     question="本地小数据没问题，提交后运行错误，怎么回事？",
     problem_id="200",
-    language="python",
+    language=AUTO,
     code="""class Solution:
     def numIslands(self, grid):
         def dfs(r, c):

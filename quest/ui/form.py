@@ -6,8 +6,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
+from quest.code_language import AUTO
 from quest.kb.documents import Problem, normalize_problem_id
-from quest.request import LANGUAGES, Request, Turn
+from quest.request import Request, Turn, normalize_language
 
 #: How the page and the API turn what the student typed into a problem id (None: not known).
 ProblemResolver = Callable[[str], "str | None"]
@@ -19,7 +20,7 @@ class FormValues:
 
     question: str = ""
     problem: str = ""  # an id, the picker's label ("239 · 滑动窗口最大值 · ..."), or a title
-    language: str = "python"
+    language: str = AUTO  # "auto": detected from the code when the request is checked
     code: str = ""
     verdict: str = ""
     error: str = ""
@@ -30,7 +31,7 @@ class FormValues:
     def from_fields(cls, question: str | None, problem: str | None, language: str | None, code: str | None,
                     verdict: str | None, error: str | None, tier: str | None, reasoning: bool = False) -> FormValues:
         """From the components' values as Gradio passes them (an untouched field may be None)."""
-        return cls(question or "", problem or "", language or "python", code or "", verdict or "", error or "",
+        return cls(question or "", problem or "", language or AUTO, code or "", verdict or "", error or "",
                    tier or "", bool(reasoning))
 
     @classmethod
@@ -64,7 +65,7 @@ class FormValues:
         if problem_id is None and problem_text:  # not in the catalogue: an id is passed on, a phrase is not
             head = problem_text.split("·")[0].strip()
             problem_id = head if head and len(head) <= 24 and " " not in head else None
-        language = self.language if self.language in LANGUAGES else "python"
+        language = normalize_language(self.language)  # anything unknown is "other", empty is "auto"
         return Request(
             question=self.question or "",
             problem_id=problem_id,

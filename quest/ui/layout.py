@@ -13,11 +13,12 @@ from typing import Any
 
 import gradio as gr
 
+from quest.code_language import AUTO, NAMES, resolve_language
 from quest.i18n import t
 from quest.judge import VERDICT_NAMES
 from quest.kb.catalogue import picker_labels
 from quest.kb.documents import Problem, normalize_problem_id
-from quest.request import Request
+from quest.request import LANGUAGES, Request, normalize_language
 from quest.settings import TIERS, Settings
 from quest.ui.desk import HelpDesk, TurnView
 from quest.ui.render import (
@@ -30,19 +31,19 @@ log = logging.getLogger(__name__)
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets"
 
-LANGUAGE_NAMES = {
-    "python": "Python",
-    "cpp": "C++",
-    "c": "C",
-    "java": "Java",
-    "javascript": "JavaScript",
-    "go": "Go",
-    "other": "Other / 其他",
-}
-#: gr.Code has no Java or Go mode; C++'s highlighting reads well enough for Java.
+LANGUAGE_NAMES = {**NAMES, "other": "Other / 其他"}
+#: gr.Code highlights only some languages (python, c, cpp, javascript, typescript, ... in Gradio 6.17); C++'s
+#: highlighting reads well enough for Java and C#. The others are shown as plain text (None).
 CODE_MODES: dict[str, str | None] = {
-    "python": "python", "cpp": "cpp", "c": "c", "java": "cpp", "javascript": "javascript",
+    "python": "python", "cpp": "cpp", "c": "c", "java": "cpp", "csharp": "cpp", "javascript": "javascript",
+    "typescript": "typescript",
 }  # fmt: skip
+
+
+def language_choices(lang: str) -> list[tuple[str, str]]:
+    """The language dropdown: "detect from code" first, then every language by name, "other" last."""
+    named = [(LANGUAGE_NAMES[x], x) for x in LANGUAGES if x != "other"]
+    return [(t("language_auto", lang), AUTO), *named, (t("language_other", lang), "other")]
 
 
 BROWSER_LANG_JS = "() => [navigator.language || (navigator.languages || ['en'])[0] || 'en']"
@@ -76,7 +77,9 @@ def user_bubble(request: Request, lang: str, problems: Mapping[str, Problem]) ->
     if pid:
         facts.append(problems[pid].label if pid in problems else f"#{pid}")
     if request.code.strip():
-        facts.append(f"{LANGUAGE_NAMES.get(request.language, request.language)} · "
+        # As the answer reads it, from the code alone: the request is not checked yet (its error may be any size).
+        language = resolve_language(normalize_language(request.language), request.code)
+        facts.append(f"{LANGUAGE_NAMES.get(language, language)} · "
                      + t("user_code", lang, lines=len(request.code.strip().splitlines())))
     if request.verdict:
         facts.append(request.verdict)

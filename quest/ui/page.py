@@ -19,9 +19,9 @@ from typing import Any
 
 import gradio as gr
 
+from quest.code_language import AUTO, NAMES, detect
 from quest.i18n import resolve_lang, t
 from quest.kb.documents import Problem
-from quest.request import LANGUAGES
 from quest.settings import Settings
 from quest.ui.api import add_ask_api
 from quest.ui.desk import HelpDesk, TurnControl, TurnView
@@ -29,11 +29,11 @@ from quest.ui.examples import EXAMPLES, example_label
 from quest.ui.form import FormValues, problem_resolver
 from quest.ui.layout import (
     CODE_MODES,
-    LANGUAGE_NAMES,
     assistant_messages,
     examples_label_html,
     feedback_prompt_html,
     header_html,
+    language_choices,
     problem_choices,
     tier_choices,
     user_bubble,
@@ -137,14 +137,14 @@ class QuestPage:
             )
         with gr.Row(elem_id="q-form-mid", equal_height=True):
             self.language = gr.Dropdown(
-                [(LANGUAGE_NAMES[x], x) for x in LANGUAGES], value="python", label=t("language", lang),
+                language_choices(lang), value=AUTO, label=t("language", lang),
                 scale=2, min_width=110, elem_id="q-language",
             )  # fmt: skip
             self.tier = gr.Radio(
                 tier_choices(self.settings, lang), value=self.default_tier, label=t("tier", lang), scale=5,
                 min_width=250, elem_id="q-tier",
             )  # fmt: skip
-        self.code = gr.Code(language="python", label=t("code", lang), lines=8, max_lines=18, elem_id="q-code")
+        self.code = gr.Code(language=None, label=t("code", lang), lines=8, max_lines=18, elem_id="q-code")
         self.error = gr.Textbox(
             label=t("error", lang), placeholder=t("error_placeholder", lang), lines=2, max_lines=8, elem_id="q-error"
         )
@@ -251,7 +251,10 @@ class QuestPage:
                 None, [self.question, self.problem, self.language, self.code, self.verdict, self.error],
                 queue=False, **PRIVATE,
             )  # fmt: skip
-        self.language.change(self.code_mode, self.language, self.code, queue=False, **PRIVATE)
+        # The code box highlights the chosen language, or on "auto" the one read from the code, and says which.
+        code_view = [self.language, self.code, self.lang]
+        self.language.change(self.code_view, code_view, self.code, queue=False, show_progress="hidden", **PRIVATE)
+        self.code.change(self.code_view, code_view, self.code, queue=False, show_progress="hidden", **PRIVATE)
         save_inputs = [*self.form_fields, self.session]
         for text_field in (self.question, self.code, self.error):
             text_field.blur(self.save_form, save_inputs, self.stored, queue=False, **PRIVATE)
@@ -259,7 +262,9 @@ class QuestPage:
             choice.input(self.save_form, save_inputs, self.stored, queue=False, **PRIVATE)
         switch_outputs = self._language_outputs()
         self.lang_switch.change(self.switch_language, [self.lang_switch, self.session], switch_outputs, queue=False,
-                                **PRIVATE)  # fmt: skip
+                                **PRIVATE,
+                                ).then(self.code_view, code_view, self.code, queue=False, show_progress="hidden",
+                                       **PRIVATE)  # fmt: skip
         restore_outputs = [self.lang_switch, self.chatbot, self.sources, self.saved_form, self.recent]
         demo.load(self.restore_page, [self.stored, self.browser_lang, self.session], restore_outputs,
                   js=BROWSER_LANG_JS, queue=False, **PRIVATE,
@@ -453,7 +458,7 @@ class QuestPage:
             session.history_store, values = {}, FormValues()
         if not session.history_store:  # nothing kept (a first visit): what the student typed meanwhile stays
             return lang, gr.update(), gr.update(), None, self._recent_update(session, lang)
-        form = [values.question, values.problem or None, values.language or "python", values.code, values.verdict,
+        form = [values.question, values.problem or None, values.language or AUTO, values.code, values.verdict,
                 values.error, values.tier or self.default_tier, values.reasoning]  # the order of form_fields
         return (
             lang, session.messages(), sources_panel_html(session.source_groups(), lang=lang), form,
@@ -472,8 +477,12 @@ class QuestPage:
     ) -> dict[str, Any]:  # fmt: skip
         return session.save(FormValues.from_fields(question, problem, language, code, verdict, error, tier, reasoning))
 
-    def code_mode(self, language: str) -> Any:
-        return gr.update(language=CODE_MODES.get(language))
+    def code_view(self, language: str | None, code: str | None, interface_language: str) -> Any:
+        """The code box's highlighting and label: on "auto", the detected language's (named in the label)."""
+        lang = resolve_lang(interface_language)
+        found = detect(code) if language in (None, "", AUTO) else None
+        label = t("code_detected", lang, name=NAMES[found]) if found else t("code", lang)
+        return gr.update(language=CODE_MODES.get(found or language or ""), label=label)
 
     def _language_table(self) -> list[tuple[Any, str, str]]:
         """(component, property, text key): what the language switch relabels."""
@@ -498,6 +507,7 @@ class QuestPage:
             (self.status, {"value": self._status(lang)}),
             (self.diagnostics, {"value": self._diagnostics(lang, session)}),
             (self.verdict, {"choices": verdict_choices(lang)}),
+            (self.language, {"choices": language_choices(lang)}),
             (self.tier, {"choices": tier_choices(self.settings, lang)}),
             (self.sources, {"value": sources_panel_html(session.source_groups(), lang=lang)}),
             (self.examples_label, {"value": examples_label_html(lang)}),
