@@ -5,12 +5,13 @@ numpy that is MaxScore (maxscore.py): hundreds of short numpy steps a call, whic
 same lists come from one compiled loop per segment: every posting of every query term is added into a float32
 accumulator, in query order, with the numpy path's float32 operations, and one pass keeps the k best in a heap
 ordered as `top_k_among` orders them; so the lists are bit-equal to the numpy path's (rows, float32 scores, ties:
-tests/retrieval/test_kernels.py). The loop reads every posting, with no pruning: at ~1 ns a posting it is cheaper
-than MaxScore's binary-search lookups (~135 ns each), measured per call in docs/bench/scale-1m-kernel.
+tests/retrieval/test_kernels.py). The loop reads every posting, with no pruning: at 1.5-6 ns a posting (1M rows) it
+beats numpy MaxScore, measured per call in docs/bench/scale-1m-kernel (the rule, and why no
+list size picks MaxScore instead, is in docs/retrieval.md).
 
-`QUEST_SPARSE_KERNEL` (`Settings.sparse_kernel`) chooses: `auto` (the default) uses numba when it is installed,
-`numpy` never does, `numba` says in the log when it is missing. Without numba, or when the kernels fail to compile,
-one WARNING is logged and the numpy path runs, unchanged: search never breaks on the accelerator.
+`QUEST_SPARSE_KERNEL` (`Settings.sparse_kernel`) chooses: `auto` (the default) and `numba` use numba when it is
+installed, `numpy` never loads it. Without numba, or when the kernels fail to compile or to run, one WARNING is logged
+and the numpy path runs, unchanged: search never breaks on the accelerator.
 
 The first call of a compiled function compiles it (seconds), or loads it from numba's cache (`cache=True`: next to
 this package, else the user's cache folder): `warm` does that for the loaded index's own array types when the
@@ -84,6 +85,7 @@ class Kernel:
 
     def __init__(self, module: Any) -> None:
         self._m = module
+        self._local = threading.local()  # each thread's accumulator, zero between calls (see _accumulator)
 
     # The two searches take each segment's arrays as the numpy path reads them (see segments.py).
 
@@ -93,9 +95,9 @@ class Kernel:
         cols = _fixed(np.asarray(cols, dtype=np.int64))
         coefs = _fixed(np.asarray(coefs, dtype=np.float32))
 
-        def run(part, heap):
+        def run(part, acc, heap):
             rows, indptr, indices, data, norm, order, start = part
-            return self._m.bm25_segment(rows, _fixed(indptr), _fixed(indices), _fixed(data),
+            return self._m.bm25_segment(acc, rows, _fixed(indptr), _fixed(indices), _fixed(data),
                                         _fixed(np.asarray(norm, dtype=np.float32)), cols, coefs, *self._where(
                                             order, start, deleted, allowed), *heap)
         return self._top(parts, k, run)
@@ -106,14 +108,14 @@ class Kernel:
         cols = _fixed(np.asarray(cols, dtype=np.int64))
         weights = _fixed(np.asarray(weights, dtype=np.float32))
 
-        def run(part, heap):
+        def run(part, acc, heap):
             rows, indptr, indices, data, order, start = part
             data = np.asarray(data)
             where = self._where(order, start, deleted, allowed)
             if data.dtype == np.float16:
-                return self._m.lexical_segment(rows, _fixed(indptr), _fixed(indices), _fixed(data.view(np.uint16)),
+                return self._m.lexical_segment(acc, rows, _fixed(indptr), _fixed(indices), _fixed(data.view(np.uint16)),
                                                HALF, cols, weights, *where, *heap)
-            return self._m.lexical_segment_f32(rows, _fixed(indptr), _fixed(indices),
+            return self._m.lexical_segment_f32(acc, rows, _fixed(indptr), _fixed(indices),
                                                _fixed(np.asarray(data, dtype=np.float32)), cols, weights, *where,
                                                *heap)
         return self._top(parts, k, run)
@@ -123,14 +125,26 @@ class Kernel:
         return (_NO_ORDER if order is None else _fixed(order), order is None, int(start), _fixed(deleted),
                 _NO_MASK if allowed is None else _fixed(allowed), allowed is not None)
 
-    def _top(self, parts: Sequence[tuple], k: int, run: Callable[[tuple, tuple], int]) -> list[tuple[int, float]]:
+    def _accumulator(self, rows: int) -> np.ndarray:
+        """This thread's float32 accumulator of at least `rows` zeros. Kept between calls: every call leaves it zero
+        (the merge clears what it reads), and a fresh one a call costs a page fault per 4 KiB (~1 ms at 1M rows)."""
+        acc = getattr(self._local, "acc", None)
+        if acc is None or acc.size < rows:
+            acc = self._local.acc = np.zeros(max(rows, 1), dtype=np.float32)
+        return acc
+
+    def _top(self, parts: Sequence[tuple], k: int, run: Callable[[tuple, np.ndarray, tuple], int]
+             ) -> list[tuple[int, float]]:
         if k <= 0:
             return []
         vals, ids, size = np.empty(k, dtype=np.float32), np.empty(k, dtype=np.int64), 0
+        acc = self._accumulator(max((part[0] for part in parts), default=0))
+        self._local.acc = None  # taken: a call that fails half-way leaves it dirty, and it is not given back
         for part in parts:
-            size = int(run(part, (vals, ids, size)))
+            size = int(run(part, acc, (vals, ids, size)))
             if size < 0:
                 raise IndexError(f"a posting list names a row outside its segment's {part[0]} rows")
+        self._local.acc = acc
         order = np.lexsort((ids[:size], -vals[:size]))
         return [(int(ids[i]), float(vals[i])) for i in order]
 

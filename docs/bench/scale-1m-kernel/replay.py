@@ -1,20 +1,24 @@
 """The whole-base sparse calls of the no-problem questions at 1M, recorded once and replayed per way of searching
 (as docs/bench/scale-1m-round12/replay.py), to choose which the compiled kernel runs.
 
-    PYTHONPATH=. flock /work/bench.lock /tmp/nbvenv/bin/python docs/bench/scale-1m-kernel/replay.py INDEX SHARE OUT.json
+    PYTHONPATH=. flock /work/bench.lock /tmp/nbvenv/bin/python docs/bench/scale-1m-kernel/replay.py \
+        INDEX SHARE OUT.json [COMMIT]
 
 The probe's no-problem questions are retrieved once through the numpy path; every whole-base `pruned_search` call
 (BM25 and lexical) is recorded with its list. Each call is then replayed by every way, in rotating order, REPEAT
 times (median kept); every way's list is compared with the recorded one (rows and float32 scores, `==`).
 
 Ways: `pruned` (numpy MaxScore, main), `scan` (numpy exhaustive scan + top-k), `kernel` (the compiled exhaustive
-loop, quest/retrieval/kernels.py). Per signal p50 / p95 / sum, and per call whether the kernel beat MaxScore, with
-the call's postings (the sum of its terms' list lengths) to see whether the choice depends on the list sizes.
+loop, quest/retrieval/kernels.py), and with COMMIT `kernel_COMMIT`, the kernel as that commit wrote it. Per signal
+p50 / p95 / sum, and per call whether the kernel beat MaxScore, with the call's postings (the sum of its terms' list
+lengths) to see whether the choice depends on the list sizes.
 """
 
 import json
 import os
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -78,7 +82,20 @@ def postings(index, call) -> int:
     return sum(int(p.csc.indptr[c + 1] - p.csc.indptr[c]) for p in parts for c in cols if c < p.csc.shape[1])
 
 
-def main(folder: Path, share: float, out: Path) -> None:
+def kernel_at(commit: str):
+    """The kernel as `commit` wrote it (kernels.py and _sparse_numba.py from git, imported under other names)."""
+    folder = Path(tempfile.mkdtemp(prefix="kernel-"))
+    for name in ("kernels", "_sparse_numba"):
+        text = subprocess.run(["git", "show", f"{commit}:quest/retrieval/{name}.py"], capture_output=True, text=True,
+                              check=True).stdout
+        (folder / f"old{name}.py").write_text(text.replace("quest.retrieval._sparse_numba", "old_sparse_numba"),
+                                              encoding="utf-8")
+    sys.path.insert(0, str(folder))
+    import oldkernels
+    return oldkernels.load("numba")
+
+
+def main(folder: Path, share: float, out: Path, old: str | None) -> None:
     index, calls = record_calls(folder, share)
     kernel = kernels.load("numba")
     assert kernels.warm(kernel, index) is not None
@@ -86,6 +103,9 @@ def main(folder: Path, share: float, out: Path) -> None:
     ways = {"pruned": lambda c: model[c["signal"]].pruned_search(c["query"], c["k"], c["rows"]),
             "scan": lambda c: model[c["signal"]].search(c["query"], c["k"], c["rows"]),
             "kernel": lambda c: model[c["signal"]].kernel_search(kernel, c["query"], c["k"], c["rows"])}
+    if old:  # e.g. the first commit's kernel, which allocated a fresh accumulator per call
+        before = kernel_at(old)
+        ways["kernel_" + old] = lambda c: model[c["signal"]].kernel_search(before, c["query"], c["k"], c["rows"])
     names = list(ways)
     for c in calls[:4]:
         for name in names:
@@ -134,4 +154,4 @@ def main(folder: Path, share: float, out: Path) -> None:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]), float(sys.argv[2]), Path(sys.argv[3]))
+    main(Path(sys.argv[1]), float(sys.argv[2]), Path(sys.argv[3]), sys.argv[4] if len(sys.argv) > 4 else None)
