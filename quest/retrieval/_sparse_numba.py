@@ -1,10 +1,10 @@
 """The compiled loops behind quest.retrieval.kernels (numba; imported only by kernels.py, only when numba is there).
 
-One call scores one segment's rows exhaustively into `acc` (zero on entry, and left zero again by the merge) and
-merges them into a k-entry heap shared by the segments of one search. Every number is computed with the float32
-operations, in the order, that the numpy path uses (SegmentedBM25.scores, LexicalIndex.scores), so the scores are
-bit-equal; the heap keeps the k best by (score descending, row ascending), the order `sparse.top_k_among` gives. No
-function here holds the GIL (`nogil`), so the searches of one question can run side by side (QUEST_SEARCH_THREADS).
+One call scores one segment's rows exhaustively and merges them into a k-entry heap shared by the segments of one
+search. Every number is computed with the float32 operations, in the order, that the numpy path uses
+(SegmentedBM25.scores, LexicalIndex.scores), so the scores are bit-equal; the heap keeps the k best by (score
+descending, row ascending), the order `sparse.top_k_among` gives. No function here holds the GIL (`nogil`), so the
+searches of one question can run side by side (QUEST_SEARCH_THREADS).
 
 Positions are checked against the segment's size inside the loop (numba does not check indexing): a damaged posting
 list makes the call return BAD_ROW, and the caller raises the same error as the numpy path, instead of writing
@@ -74,13 +74,11 @@ def _replace_root(vals, ids, size, v, r):
 
 
 @_jit
-def _select(acc, rows, order, identity, start, deleted, allowed, use_allowed, vals, ids, size):
-    """Merge one segment's scores (the first `rows` of `acc`, by position) into the heap, leaving `acc` zero for the
-    next call (a buffer kept per thread: a fresh 4 MB accumulator a call costs page faults); the heap's new size."""
+def _select(acc, order, identity, start, deleted, allowed, use_allowed, vals, ids, size):
+    """Merge one segment's scores (by position) into the heap; the heap's new size."""
     k = vals.size
-    for p in range(rows):
+    for p in range(acc.size):
         v = acc[p]
-        acc[p] = 0
         if not v > 0:  # the top-k keeps positive scores only (and never a NaN)
             continue
         row = (p if identity else np.int64(order[p])) + start
@@ -95,10 +93,11 @@ def _select(acc, rows, order, identity, start, deleted, allowed, use_allowed, va
 
 
 @_jit
-def bm25_segment(acc, rows, indptr, indices, data, norm, cols, coefs, order, identity, start, deleted, allowed,
+def bm25_segment(rows, indptr, indices, data, norm, cols, coefs, order, identity, start, deleted, allowed,
                  use_allowed, vals, ids, size):
     """One segment's BM25 scores: for each query column in query order, every posting's
     tf * coef / (tf + norm) (float32, as SegmentedBM25._weights) added at its position; then the heap merge."""
+    acc = np.zeros(rows, dtype=np.float32)
     width = indptr.size - 1
     for j in range(cols.size):
         col = cols[j]
@@ -111,14 +110,15 @@ def bm25_segment(acc, rows, indptr, indices, data, norm, cols, coefs, order, ide
                 return BAD_ROW
             tf = np.float32(data[p])
             acc[at] += tf * c / (tf + norm[at])
-    return _select(acc, rows, order, identity, start, deleted, allowed, use_allowed, vals, ids, size)
+    return _select(acc, order, identity, start, deleted, allowed, use_allowed, vals, ids, size)
 
 
 @_jit
-def lexical_segment(acc, rows, indptr, indices, bits, table, cols, weights, order, identity, start, deleted, allowed,
+def lexical_segment(rows, indptr, indices, bits, table, cols, weights, order, identity, start, deleted, allowed,
                     use_allowed, vals, ids, size):
     """One segment's lexical scores from float16 weights (their bits, through `table`: every float16 as float32,
     exactly, as numpy's upcast gives), each times the query weight in float32, added in query order."""
+    acc = np.zeros(rows, dtype=np.float32)
     width = indptr.size - 1
     for j in range(cols.size):
         col = cols[j]
@@ -130,13 +130,14 @@ def lexical_segment(acc, rows, indptr, indices, bits, table, cols, weights, orde
             if at < 0 or at >= rows:
                 return BAD_ROW
             acc[at] += table[bits[p]] * w
-    return _select(acc, rows, order, identity, start, deleted, allowed, use_allowed, vals, ids, size)
+    return _select(acc, order, identity, start, deleted, allowed, use_allowed, vals, ids, size)
 
 
 @_jit
-def lexical_segment_f32(acc, rows, indptr, indices, data, cols, weights, order, identity, start, deleted, allowed,
+def lexical_segment_f32(rows, indptr, indices, data, cols, weights, order, identity, start, deleted, allowed,
                         use_allowed, vals, ids, size):
     """`lexical_segment` for weights kept as float32 (an index whose weights did not fit float16)."""
+    acc = np.zeros(rows, dtype=np.float32)
     width = indptr.size - 1
     for j in range(cols.size):
         col = cols[j]
@@ -148,4 +149,4 @@ def lexical_segment_f32(acc, rows, indptr, indices, data, cols, weights, order, 
             if at < 0 or at >= rows:
                 return BAD_ROW
             acc[at] += np.float32(data[p]) * w
-    return _select(acc, rows, order, identity, start, deleted, allowed, use_allowed, vals, ids, size)
+    return _select(acc, order, identity, start, deleted, allowed, use_allowed, vals, ids, size)

@@ -125,7 +125,7 @@ def test_a_damaged_posting_list_raises_as_the_numpy_path_does(kernel):
         lexical.search({"1": 1.0}, 2)
     with pytest.raises(ValueError, match="rows the index does not have"):
         lexical.kernel_search(kernel, {"1": 1.0}, 2)
-    # the accumulator a failed call left half-filled ("a" added, then a bad row in "b") is not reused
+    # a call that failed half-way ("a" added, then a bad row in "b") leaves nothing behind for the next one
     docs = [["a", "b"], ["b"], ["a"], ["a", "a"]] + [["z"]] * 10
     fine = SegmentedBM25(build(docs, [], [0], True), np.zeros(14, dtype=bool))
     broken = SegmentedBM25(build(docs, [], [0], True), np.zeros(14, dtype=bool))
