@@ -248,6 +248,19 @@ def test_a_compile_failure_at_warm_up_falls_back(loaded, settings, monkeypatch, 
     assert any(hits(retriever)) and broken.calls == ["bm25"]
 
 
+def test_a_base_below_the_pruning_size_never_loads_the_kernel(settings, kb_dir, monkeypatch):
+    """Below PRUNE_FROM rows the lists come from every row's score, kept per part: numba is not even imported, so
+    a small base starts exactly as without the extra."""
+    embedder = HashingEmbedder(lexical=True)
+    kb = load_knowledge_base(kb_dir)
+    index, _ = open_index(kb, settings, embedder)
+    assert index.size < retriever_module.PRUNE_FROM
+    monkeypatch.setattr(kernels, "_compiled", lambda: pytest.fail("the kernel was imported"))
+    retriever = Retriever(settings.replace(sparse_kernel="numba"), index, kb, embedder)
+    assert retriever._kernel is None and retriever.kernel_warm_seconds is None
+    assert any(hits(retriever))
+
+
 def test_an_unknown_kernel_setting_is_refused(settings):
     with pytest.raises(ValueError, match="sparse_kernel"):
         settings.replace(sparse_kernel="fortran").validate()
