@@ -49,7 +49,7 @@ class Settings:
     # the rankings, are the same either way (tests/retrieval/test_parallel.py). 1 (one after another) by default:
     # at 1M on 2 cores, 2 threads gave median per-question ratios of 0.96-1.03 (docs/bench/scale-1m-round13):
     # the sparse searches are many short numpy steps that hold the GIL between them, so they barely overlap;
-    # with the compiled ones (sparse_kernel, GIL-free) 0.985 and 1.021 on the shared machine (scale-1m-kernel).
+    # with the compiled ones (sparse_kernel, GIL-free) 0.985-1.023 on the shared machine (scale-1m-kernel).
     search_threads: int = 1
     # The whole-base BM25 and lexical lists of a question that names no problem: `auto` runs them as compiled
     # loops when numba is installed (`pip install -e ".[fast]"`), `numpy` always through the numpy path (MaxScore).

@@ -5,7 +5,7 @@ the lexical weights, the dense IVF. Each is a separate search over separate arra
 numpy's long array steps let go of the GIL and overlap on two cores; the pruned sparse searches
 (maxscore.py) are hundreds of short numpy steps with Python between them, which take turns on the
 GIL. At 1M the gain was within noise (docs/bench/scale-1m-round13). The compiled sparse search (kernels.py, an
-optional extra) lets go of the GIL, but on the shared two-core machine two threads still gave 0.985 and 1.021
+optional extra) lets go of the GIL, but on the shared two-core machine two threads still gave 0.985-1.023
 (docs/bench/scale-1m-kernel): other work holds the second core. So `Settings.search_threads` is 1 by default;
 the pool is for a machine with idle cores.
 
