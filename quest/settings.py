@@ -47,9 +47,10 @@ class Settings:
     # many threads, the asking one included; the pool is one per process, shared by every request, so the
     # threads stay bounded however many students ask at once (quest/retrieval/parallel.py). The lists, and so
     # the rankings, are the same either way (tests/retrieval/test_parallel.py). 1 (one after another) by default:
-    # at 1M on 2 cores, 2 threads gave median per-question ratios of 0.96-1.03 (docs/bench/scale-1m-round13):
-    # the sparse searches are many short numpy steps that hold the GIL between them, so they barely overlap;
-    # with the compiled ones (sparse_kernel, GIL-free) 0.985-1.023 on the shared machine (scale-1m-kernel).
+    # at 1M on 2 cores, 2 threads gave median per-question ratios of 0.75-0.77 with the compiled sparse search
+    # (sparse_kernel, GIL-free) and 0.86 with numpy when a core was idle, but 0.96-1.03 when other work held it
+    # (docs/bench/scale-1m-kernel, scale-1m-round13), as Ollama answering on the same cores does.
+    # 2 pays where the model is served elsewhere.
     search_threads: int = 1
     # The whole-base BM25 and lexical lists of a question that names no problem: `auto` runs them as compiled
     # loops when numba is installed (`pip install -e ".[fast]"`), `numpy` always through the numpy path (MaxScore).

@@ -9,7 +9,8 @@ The probe's no-problem questions are retrieved once through the numpy path; ever
 times (median kept); every way's list is compared with the recorded one (rows and float32 scores, `==`).
 
 Ways: `pruned` (numpy MaxScore, main), `scan` (numpy exhaustive scan + top-k), `kernel` (the compiled exhaustive
-loop, quest/retrieval/kernels.py), and with COMMIT `kernel_COMMIT`, the kernel as that commit wrote it. Per signal
+loop, quest/retrieval/kernels.py), with COMMIT `kernel_COMMIT`, the kernel as that commit wrote it, and with
+QUEST_BENCH_MAXSCORE=1 `kernel_maxscore`, the compiled MaxScore prototype for BM25 (maxscore_numba.py). Per signal
 p50 / p95 / sum, and per call whether the kernel beat MaxScore, with the call's postings (the sum of its terms' list
 lengths) to see whether the choice depends on the list sizes.
 """
@@ -103,6 +104,11 @@ def main(folder: Path, share: float, out: Path, old: str | None) -> None:
     ways = {"pruned": lambda c: model[c["signal"]].pruned_search(c["query"], c["k"], c["rows"]),
             "scan": lambda c: model[c["signal"]].search(c["query"], c["k"], c["rows"]),
             "kernel": lambda c: model[c["signal"]].kernel_search(kernel, c["query"], c["k"], c["rows"])}
+    if os.environ.get("QUEST_BENCH_MAXSCORE") == "1":  # the compiled MaxScore prototype (BM25; lexical: the kernel)
+        import maxscore_numba
+
+        ways["kernel_maxscore"] = lambda c: (maxscore_numba.top(index.bm25, c["query"], c["k"], c["rows"])
+                                             if c["signal"] == "bm25" else ways["kernel"](c))
     if old:  # e.g. the first commit's kernel, which allocated a fresh accumulator per call
         before = kernel_at(old)
         ways["kernel_" + old] = lambda c: model[c["signal"]].kernel_search(before, c["query"], c["k"], c["rows"])
