@@ -47,9 +47,15 @@ class Settings:
     # many threads, the asking one included; the pool is one per process, shared by every request, so the
     # threads stay bounded however many students ask at once (quest/retrieval/parallel.py). The lists, and so
     # the rankings, are the same either way (tests/retrieval/test_parallel.py). 1 (one after another) by default:
-    # at 1M on 2 cores, 2 threads gave median per-question ratios of 0.96-1.03 (docs/bench/scale-1m-round13):
-    # the sparse searches are many short numpy steps that hold the GIL between them, so they barely overlap.
+    # at 1M on 2 cores, 2 threads gave median per-question ratios of 0.75-0.77 with the compiled sparse search
+    # (sparse_kernel, GIL-free) and 0.86 with numpy when a core was idle, but 0.96-1.03 when other work held it
+    # (docs/bench/scale-1m-kernel, scale-1m-round13), as Ollama answering on the same cores does.
+    # 2 pays where the model is served elsewhere.
     search_threads: int = 1
+    # The whole-base BM25 and lexical lists of a question that names no problem: `auto` runs them as compiled
+    # loops when numba is installed (`pip install -e ".[fast]"`), `numpy` always through the numpy path (MaxScore).
+    # The lists are the same either way (quest/retrieval/kernels.py, tests/retrieval/test_kernels.py).
+    sparse_kernel: str = "auto"
     min_problem_hits: int = 3  # fill up from the whole base below this many
     rrf_k: int = 60
     dense_floor: float = 0.45  # cosine similarity; a guess until `quest eval --calibrate` runs with the model
@@ -209,6 +215,8 @@ class Settings:
             raise ValueError(f"llm_backend must be one of {LLM_BACKENDS}, not {self.llm_backend!r}")
         if self.search_threads < 1:
             raise ValueError("search_threads must be at least 1")
+        if self.sparse_kernel.strip().lower() not in ("auto", "numba", "numpy"):
+            raise ValueError(f"sparse_kernel must be auto, numba or numpy, not {self.sparse_kernel!r}")
         if self.context_max_chars < 200:
             raise ValueError("context_max_chars must be at least 200")
 

@@ -37,14 +37,7 @@ def _declared(requirements: list[str]) -> dict[str, Requirement]:
 
 
 def _imported_top_level(folder: Path) -> set[str]:
-    names = set()
-    for path in folder.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Import):
-                names.update(alias.name.split(".")[0] for alias in node.names)
-            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                names.add(node.module.split(".")[0])
-    return names
+    return set().union(*(_imported_top_level_of(path) for path in folder.rglob("*.py")))
 
 
 def test_every_runtime_pin_is_a_declared_dependency_and_fits_its_range():
@@ -65,7 +58,7 @@ def test_requirements_txt_installs_the_package_itself():
 def test_dev_and_bench_groups_are_pinned_in_requirements_dev():
     extras = _project()["optional-dependencies"]
     dev_pins = _pins(REPO / "requirements-dev.txt")
-    for group in ("dev", "bench"):
+    for group in ("dev", "bench", "fast"):
         for name, req in _declared(extras[group]).items():
             assert name in dev_pins, f"{group}: {name} missing from requirements-dev.txt"
             assert req.specifier.contains(dev_pins[name]), f"{group}: {name}=={dev_pins[name]} outside {req}"
@@ -83,12 +76,32 @@ def test_bench_only_packages_are_not_runtime_dependencies():
     assert {"matplotlib", "rank-bm25", "pytest"} & runtime == set()
 
 
+def test_the_fast_extra_stays_optional():
+    """numba is an accelerator: never in the default install, and quest/ imports it in one module only."""
+    runtime = set(_pins(REPO / "requirements.txt")) | set(_declared(_project()["dependencies"]))
+    assert {"numba", "llvmlite"} & runtime == set()
+    importers = sorted(path.name for path in (REPO / "quest").rglob("*.py") if "numba" in _imported_top_level_of(path))
+    assert importers == ["_sparse_numba.py"]
+
+
+def _imported_top_level_of(path: Path) -> set[str]:
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+    return names
+
+
 def test_every_third_party_import_in_quest_is_declared():
     distributions = packages_distributions()
     declared = set(_declared(_project()["dependencies"]))
     bench_only = {"matplotlib", "rank_bm25"}  # imported lazily by quest/bench, which skips without them
     # Imported lazily by quest/retrieval/milvus.py, only when QUEST_VECTOR_STORE names Milvus.
     declared |= set(_declared(_project()["optional-dependencies"]["milvus"]))
+    # Imported lazily by quest/retrieval/kernels.py, which falls back to numpy without it.
+    declared |= set(_declared(_project()["optional-dependencies"]["fast"]))
     missing = {}
     for module in sorted(_imported_top_level(REPO / "quest") - set(sys.stdlib_module_names) - bench_only):
         if module == "quest":

@@ -4,8 +4,10 @@ A question that names no problem ranks the whole base by several signals: BM25 o
 the lexical weights, the dense IVF. Each is a separate search over separate arrays. FAISS's scans and
 numpy's long array steps let go of the GIL and overlap on two cores; the pruned sparse searches
 (maxscore.py) are hundreds of short numpy steps with Python between them, which take turns on the
-GIL. At 1M the gain was within noise (docs/bench/scale-1m-round13), so `Settings.search_threads` is 1
-by default; the pool is for a compiled, GIL-free sparse search, or a machine with idle cores.
+GIL. The compiled sparse search (kernels.py, an optional extra) lets go of it. Measured at 1M
+(docs/bench/scale-1m-kernel): two threads take 0.75-0.77 of the time with it (numpy: 0.86) when a core is idle,
+and 0.985-1.023 when other work holds it, as Ollama answering on the same cores does. So
+`Settings.search_threads` is 1 by default, and 2 is for a machine whose retrieval has a core to itself.
 
 One small pool per process serves every request (Gradio runs requests on several threads): its
 threads are bounded whatever the number of students. The asking thread works too, and runs

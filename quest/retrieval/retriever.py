@@ -30,12 +30,13 @@ from typing import TypeVar
 import numpy as np
 
 from quest.calibration import apply_calibration, load_calibration, model_key
-from quest.errors import EmbeddingUnavailable
+from quest.errors import EmbeddingUnavailable, IndexError_
 from quest.judge import VERDICT_NAMES
 from quest.kb.catalogue import resolve_problem, resolve_problem_id
 from quest.kb.documents import Chunk, Document, KnowledgeBase, Problem, normalize_problem_id
 from quest.kb.markdown import load_knowledge_base
 from quest.plan import Catalogue, squash
+from quest.retrieval import kernels
 from quest.retrieval.chunktable import NO_PROBLEM
 from quest.retrieval.embedder import Embedder
 from quest.retrieval.evidence import ASKED_LEAD, ErrorEvidence, named_first
@@ -144,6 +145,12 @@ class Retriever:
         self._doc_languages = {doc.id: frozenset(doc.languages) for doc in kb.documents if doc.languages}
         self._doc_verdicts = {doc.id: frozenset(v.upper() for v in doc.verdicts) for doc in kb.documents
                               if doc.verdicts and doc.problem_id is None}
+        # The compiled whole-base sparse search (an optional extra), compiled or loaded from numba's cache now, for
+        # this index's arrays: a student's first question must not pay for it. None: the numpy path.
+        self._kernel = kernels.load(settings.sparse_kernel) if index.size >= PRUNE_FROM else None
+        self.kernel_warm_seconds = kernels.warm(self._kernel, index)
+        if self.kernel_warm_seconds is None:
+            self._kernel = None
 
     # ------------------------------------------------------------------ status
 
@@ -569,6 +576,14 @@ class Retriever:
             rows = np.asarray(rows, dtype=np.int64)
             return top_k_among(model.scores_for(query, rows), rows, k)
         if signal not in q.scores and model.size >= PRUNE_FROM and hasattr(model, "pruned_search"):
+            kernel = self._kernel
+            if kernel is not None and not kernels.failed():
+                try:  # the same list again, by one compiled loop per segment that lets go of the GIL
+                    return model.kernel_search(kernel, query, k, rows)
+                except (IndexError_, ValueError):
+                    raise  # a damaged index: the numpy path raises the same
+                except Exception as exc:  # numba failing on arrays it was not warmed for: numpy from now on
+                    kernels.disable(exc)
             return model.pruned_search(query, k, rows)  # the same list, from the postings that can reach it
         return top_k(q.signal_scores(signal, lambda: model.scores(query)), k, rows)
 

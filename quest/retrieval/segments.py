@@ -357,6 +357,24 @@ class SegmentedBM25:
                                 self._allowed.mask(rows))
         return found if found is not None else self.search(tokens, k, rows)
 
+    def kernel_search(self, kernel: Any, tokens: Sequence[str], k: int, rows: np.ndarray | None = None, *,
+                      warm: bool = False) -> list[tuple[int, float]]:
+        """`search(tokens, k, rows)` exactly, by the compiled exhaustive loop (quest.retrieval.kernels); `rows` is a
+        large allowed set or None. `warm`: run it with no query term, to compile it for these arrays."""
+        cols, coefs = self._query(tokens)
+        if not cols and not warm:
+            return []
+        # The coefficient as `_weights` rounds it: idf x multiplicity x (k1 + 1), once, to float32.
+        scaled = np.asarray([np.float32(coef * (self.k1 + 1)) for coef in coefs], dtype=np.float32)
+        parts = [(seg.rows, seg.postings.indptr, seg.postings.indices, seg.postings.data, norm, seg.order.order, start)
+                 for seg, start, norm in zip(self.segments, self.offsets[:-1].tolist(), self._norms_by_position,
+                                             strict=True)]
+        try:
+            return kernel.bm25(parts, np.asarray(cols, dtype=np.int64), scaled, k, self.deleted,
+                               self._allowed.mask(rows))
+        except IndexError as exc:  # the numpy path's error for a damaged list (scores)
+            raise IndexError_(f"term frequencies name rows their segment does not have ({exc})") from exc
+
     def _weigher(self, norm: np.ndarray) -> maxscore.Weigh:
         return lambda values, at, coef: self._weights(values, norm[at], coef)
 
@@ -406,6 +424,23 @@ class SegmentedLexical:
         columns = max(self.parts, key=lambda p: p.csc.shape[1])._items(query)
         found = maxscore.search(sources, columns, k, self.deleted, self._allowed.mask(rows))
         return found if found is not None else self.search(query, k, rows)
+
+    def kernel_search(self, kernel: Any, query: Mapping[str, float], k: int, rows: np.ndarray | None = None, *,
+                      warm: bool = False) -> list[tuple[int, float]]:
+        """`search(query, k, rows)` exactly, by the compiled exhaustive loop (see SegmentedBM25's)."""
+        if not self.parts:
+            return []
+        columns = max(self.parts, key=lambda p: p.csc.shape[1])._items(query)  # query order, as pruned_search
+        if not columns and not warm:
+            return []
+        cols = np.asarray([col for col, _ in columns], dtype=np.int64)
+        weights = np.asarray([w for _, w in columns], dtype=np.float32)
+        parts = [(p.size, p.csc.indptr, p.csc.indices, p.csc.data, p.order.order, start)
+                 for p, start in zip(self.parts, self.offsets[:-1].tolist(), strict=True)]
+        try:
+            return kernel.lexical(parts, cols, weights, k, self.deleted, self._allowed.mask(rows))
+        except IndexError as exc:  # the numpy path's error for a damaged list (LexicalIndex.scores)
+            raise ValueError("lexical weights name rows the index does not have") from exc
 
     def scores_for(self, query: Mapping[str, float], rows: np.ndarray) -> np.ndarray:
         """`scores(query)[rows]` (distinct rows) for those rows only (see SegmentedBM25.scores_for)."""

@@ -188,6 +188,7 @@ def hits(index, kb, settings, embedder):
 def test_an_index_without_bounds_loads_and_searches_the_same(always_prune, settings, kb_dir, monkeypatch):
     """An index written before the bounds file (no file, no manifest entry) loads with cruder bounds and gives
     the same hits through the retriever, pruned or scanned; the build step then adds exactly that file."""
+    settings = settings.replace(sparse_kernel="numpy")  # the numpy MaxScore, not the compiled lists (test_kernels.py)
     embedder = HashingEmbedder(lexical=True)
     kb = load_knowledge_base(kb_dir)
     open_index(kb, settings, embedder)

@@ -94,6 +94,7 @@ def savez(path, **arrays):  # how every index before npzfile was written
 def test_an_index_written_unaligned_searches_exactly_and_compaction_aligns_it(settings, kb_dir, monkeypatch):
     """An index whose postings np.savez wrote (unaligned: copies before binary searches) gives the same hits as the
     scan and as the aligned index, pruned everywhere; `--compact` (open_index(compact=True)) writes them aligned."""
+    settings = settings.replace(sparse_kernel="numpy")  # the numpy MaxScore, not the compiled lists (test_kernels.py)
     embedder = HashingEmbedder(lexical=True)
     kb = load_knowledge_base(kb_dir)
     monkeypatch.setattr(store, "_save_arrays", savez)

@@ -1,0 +1,152 @@
+"""The compiled loops behind quest.retrieval.kernels (numba; imported only by kernels.py, only when numba is there).
+
+One call scores one segment's rows exhaustively and merges them into a k-entry heap shared by the segments of one
+search. Every number is computed with the float32 operations, in the order, that the numpy path uses
+(SegmentedBM25.scores, LexicalIndex.scores), so the scores are bit-equal; the heap keeps the k best by (score
+descending, row ascending), the order `sparse.top_k_among` gives. No function here holds the GIL (`nogil`), so the
+searches of one question can run side by side (QUEST_SEARCH_THREADS).
+
+Positions are checked against the segment's size inside the loop (numba does not check indexing): a damaged posting
+list makes the call return BAD_ROW, and the caller raises the same error as the numpy path, instead of writing
+outside the accumulator.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import numba
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+BAD_ROW = -1
+
+
+def _jit(fn):
+    """nogil and, where numba can write its cache (next to this file or in the user's cache folder), cache=True:
+    a restart then loads the machine code instead of compiling it again."""
+    try:
+        return numba.njit(nogil=True, cache=True)(fn)
+    except RuntimeError as exc:  # "no locator available": no writable cache folder anywhere
+        log.info("numba cannot cache the sparse kernels (%s); they are compiled on every start", exc)
+        return numba.njit(nogil=True)(fn)
+
+
+@_jit
+def _worse(v1, r1, v2, r2):
+    """Whether (v1, r1) ranks after (v2, r2): a lower score, or the same score and a higher row."""
+    return v1 < v2 or (v1 == v2 and r1 > r2)
+
+
+@_jit
+def _push(vals, ids, size, v, r):
+    """Add (v, r) to the heap of `size` entries whose root is the worst kept entry."""
+    vals[size] = v
+    ids[size] = r
+    i = size
+    while i > 0:
+        parent = (i - 1) // 2
+        if _worse(vals[i], ids[i], vals[parent], ids[parent]):
+            vals[i], vals[parent] = vals[parent], vals[i]
+            ids[i], ids[parent] = ids[parent], ids[i]
+            i = parent
+        else:
+            break
+
+
+@_jit
+def _replace_root(vals, ids, size, v, r):
+    vals[0] = v
+    ids[0] = r
+    i = 0
+    while True:
+        left, right, low = 2 * i + 1, 2 * i + 2, i
+        if left < size and _worse(vals[left], ids[left], vals[low], ids[low]):
+            low = left
+        if right < size and _worse(vals[right], ids[right], vals[low], ids[low]):
+            low = right
+        if low == i:
+            break
+        vals[i], vals[low] = vals[low], vals[i]
+        ids[i], ids[low] = ids[low], ids[i]
+        i = low
+
+
+@_jit
+def _select(acc, order, identity, start, deleted, allowed, use_allowed, vals, ids, size):
+    """Merge one segment's scores (by position) into the heap; the heap's new size."""
+    k = vals.size
+    for p in range(acc.size):
+        v = acc[p]
+        if not v > 0:  # the top-k keeps positive scores only (and never a NaN)
+            continue
+        row = (p if identity else np.int64(order[p])) + start
+        if deleted[row] or (use_allowed and not allowed[row]):
+            continue
+        if size < k:
+            _push(vals, ids, size, v, row)
+            size += 1
+        elif _worse(vals[0], ids[0], v, row):
+            _replace_root(vals, ids, size, v, row)
+    return size
+
+
+@_jit
+def bm25_segment(rows, indptr, indices, data, norm, cols, coefs, order, identity, start, deleted, allowed,
+                 use_allowed, vals, ids, size):
+    """One segment's BM25 scores: for each query column in query order, every posting's
+    tf * coef / (tf + norm) (float32, as SegmentedBM25._weights) added at its position; then the heap merge."""
+    acc = np.zeros(rows, dtype=np.float32)
+    width = indptr.size - 1
+    for j in range(cols.size):
+        col = cols[j]
+        if col < 0 or col >= width:
+            continue
+        c = coefs[j]
+        for p in range(indptr[col], indptr[col + 1]):
+            at = indices[p]
+            if at < 0 or at >= rows:
+                return BAD_ROW
+            tf = np.float32(data[p])
+            acc[at] += tf * c / (tf + norm[at])
+    return _select(acc, order, identity, start, deleted, allowed, use_allowed, vals, ids, size)
+
+
+@_jit
+def lexical_segment(rows, indptr, indices, bits, table, cols, weights, order, identity, start, deleted, allowed,
+                    use_allowed, vals, ids, size):
+    """One segment's lexical scores from float16 weights (their bits, through `table`: every float16 as float32,
+    exactly, as numpy's upcast gives), each times the query weight in float32, added in query order."""
+    acc = np.zeros(rows, dtype=np.float32)
+    width = indptr.size - 1
+    for j in range(cols.size):
+        col = cols[j]
+        if col < 0 or col >= width:
+            continue
+        w = weights[j]
+        for p in range(indptr[col], indptr[col + 1]):
+            at = indices[p]
+            if at < 0 or at >= rows:
+                return BAD_ROW
+            acc[at] += table[bits[p]] * w
+    return _select(acc, order, identity, start, deleted, allowed, use_allowed, vals, ids, size)
+
+
+@_jit
+def lexical_segment_f32(rows, indptr, indices, data, cols, weights, order, identity, start, deleted, allowed,
+                        use_allowed, vals, ids, size):
+    """`lexical_segment` for weights kept as float32 (an index whose weights did not fit float16)."""
+    acc = np.zeros(rows, dtype=np.float32)
+    width = indptr.size - 1
+    for j in range(cols.size):
+        col = cols[j]
+        if col < 0 or col >= width:
+            continue
+        w = weights[j]
+        for p in range(indptr[col], indptr[col + 1]):
+            at = indices[p]
+            if at < 0 or at >= rows:
+                return BAD_ROW
+            acc[at] += np.float32(data[p]) * w
+    return _select(acc, order, identity, start, deleted, allowed, use_allowed, vals, ids, size)

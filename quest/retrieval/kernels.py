@@ -1,0 +1,172 @@
+"""The whole-base sparse top-k as compiled loops: an optional accelerator (numba, `pip install -e ".[fast]"`).
+
+A question that names no problem ranks BM25 (once per query part) and the lexical weights over every row. In
+numpy that is MaxScore (maxscore.py): hundreds of short numpy steps a call, which hold the GIL between them. Here the
+same lists come from one compiled loop per segment: every posting of every query term is added into a float32
+accumulator, in query order, with the numpy path's float32 operations, and one pass keeps the k best in a heap
+ordered as `top_k_among` orders them; so the lists are bit-equal to the numpy path's (rows, float32 scores, ties:
+tests/retrieval/test_kernels.py). The loop reads every posting, with no pruning: at 1.5-6 ns a posting (1M rows) it
+beats numpy MaxScore, measured per call in docs/bench/scale-1m-kernel (the rule, and why no
+list size picks MaxScore instead, is in docs/retrieval.md).
+
+`QUEST_SPARSE_KERNEL` (`Settings.sparse_kernel`) chooses: `auto` (the default) and `numba` use numba when it is
+installed, `numpy` never loads it. Without numba, or when the kernels fail to compile or to run, one WARNING is logged
+and the numpy path runs, unchanged: search never breaks on the accelerator.
+
+The first call of a compiled function compiles it (seconds), or loads it from numba's cache (`cache=True`: next to
+this package, else the user's cache folder): `warm` does that for the loaded index's own array types when the
+retriever is made, so no student's question pays for it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+log = logging.getLogger(__name__)
+
+CHOICES = ("auto", "numba", "numpy")
+# Every float16 as float32, exactly (indexed by the float16's bits): the lexical weights' upcast.
+HALF = np.arange(65536, dtype=np.uint16).view(np.float16).astype(np.float32)
+HALF.flags.writeable = False
+
+_lock = threading.Lock()
+_loaded: dict[str, Any] = {}  # "module": the compiled functions, or None once they could not be had
+_failed = threading.Event()  # set after a kernel failed at search time: the numpy path from then on
+
+
+class KernelUnavailable(RuntimeError):
+    """The compiled kernels cannot run here (numba missing or failing); the numpy path is used."""
+
+
+def _compiled() -> Any | None:
+    """The compiled module, imported once per process; None (after one WARNING) when numba is missing or broken."""
+    with _lock:
+        if "module" not in _loaded:
+            try:
+                _loaded["module"] = importlib.import_module("quest.retrieval._sparse_numba")
+            except Exception as exc:  # ImportError, or numba failing as it loads (llvmlite, an old numpy)
+                log.warning("the compiled sparse search is unavailable (%s: %s); the numpy path is used. "
+                            "`pip install -e \".[fast]\"` installs numba", type(exc).__name__, exc)
+                _loaded["module"] = None
+        return _loaded["module"]
+
+
+def load(choice: str) -> Kernel | None:
+    """The kernel for `Settings.sparse_kernel`, or None for the numpy path."""
+    choice = (choice or "auto").strip().lower()
+    if choice not in CHOICES:
+        raise ValueError(f"sparse_kernel must be one of {CHOICES}, not {choice!r}")
+    if choice == "numpy" or _failed.is_set():
+        return None
+    module = _compiled()
+    return Kernel(module) if module is not None else None
+
+
+def _fixed(array: Any) -> np.ndarray:
+    """A read-only view: a mapped (read-only) list and one built in memory then share one compiled signature."""
+    view = np.asarray(array).view()
+    view.flags.writeable = False
+    return view
+
+
+_NO_ORDER = _fixed(np.zeros(1, dtype=np.int32))
+_NO_MASK = _fixed(np.zeros(1, dtype=bool))
+
+
+class Kernel:
+    """The compiled whole-base top-k of SegmentedBM25 and SegmentedLexical (their `kernel_search`)."""
+
+    def __init__(self, module: Any) -> None:
+        self._m = module
+
+    # The two searches take each segment's arrays as the numpy path reads them (see segments.py).
+
+    def bm25(self, parts: Sequence[tuple[int, Any, Any, Any, np.ndarray, Any, int]], cols: np.ndarray,
+             coefs: np.ndarray, k: int, deleted: np.ndarray, allowed: np.ndarray | None) -> list[tuple[int, float]]:
+        """`parts`: per segment (rows, indptr, indices, data, norm by position, order or None, first row)."""
+        cols = _fixed(np.asarray(cols, dtype=np.int64))
+        coefs = _fixed(np.asarray(coefs, dtype=np.float32))
+
+        def run(part, heap):
+            rows, indptr, indices, data, norm, order, start = part
+            return self._m.bm25_segment(rows, _fixed(indptr), _fixed(indices), _fixed(data),
+                                        _fixed(np.asarray(norm, dtype=np.float32)), cols, coefs, *self._where(
+                                            order, start, deleted, allowed), *heap)
+        return self._top(parts, k, run)
+
+    def lexical(self, parts: Sequence[tuple[int, Any, Any, Any, Any, int]], cols: np.ndarray, weights: np.ndarray,
+                k: int, deleted: np.ndarray, allowed: np.ndarray | None) -> list[tuple[int, float]]:
+        """`parts`: per segment (rows, indptr, indices, data (float16 or float32), order or None, first row)."""
+        cols = _fixed(np.asarray(cols, dtype=np.int64))
+        weights = _fixed(np.asarray(weights, dtype=np.float32))
+
+        def run(part, heap):
+            rows, indptr, indices, data, order, start = part
+            data = np.asarray(data)
+            where = self._where(order, start, deleted, allowed)
+            if data.dtype == np.float16:
+                return self._m.lexical_segment(rows, _fixed(indptr), _fixed(indices), _fixed(data.view(np.uint16)),
+                                               HALF, cols, weights, *where, *heap)
+            return self._m.lexical_segment_f32(rows, _fixed(indptr), _fixed(indices),
+                                               _fixed(np.asarray(data, dtype=np.float32)), cols, weights, *where,
+                                               *heap)
+        return self._top(parts, k, run)
+
+    @staticmethod
+    def _where(order: Any, start: int, deleted: np.ndarray, allowed: np.ndarray | None) -> tuple:
+        return (_NO_ORDER if order is None else _fixed(order), order is None, int(start), _fixed(deleted),
+                _NO_MASK if allowed is None else _fixed(allowed), allowed is not None)
+
+    def _top(self, parts: Sequence[tuple], k: int, run: Callable[[tuple, tuple], int]) -> list[tuple[int, float]]:
+        # Each call allocates its own accumulator (inside the compiled loop): one kept per thread and cleared by the
+        # merge measured 1.09x (BM25) and 1.11x (lexical) slower at 1M (docs/bench/scale-1m-kernel).
+        if k <= 0:
+            return []
+        vals, ids, size = np.empty(k, dtype=np.float32), np.empty(k, dtype=np.int64), 0
+        for part in parts:
+            size = int(run(part, (vals, ids, size)))
+            if size < 0:
+                raise IndexError(f"a posting list names a row outside its segment's {part[0]} rows")
+        order = np.lexsort((ids[:size], -vals[:size]))
+        return [(int(ids[i]), float(vals[i])) for i in order]
+
+
+def warm(kernel: Kernel | None, index: Any) -> float | None:
+    """Compile (or load from numba's cache) the kernels for `index`'s own array types, with no query term, so the
+    first question does not pay for it; the seconds it took, or None when the numpy path is in use. A failure
+    logs one WARNING and turns the kernel off for the process."""
+    if kernel is None:
+        return None
+    started = time.perf_counter()
+    try:
+        bm25 = index.bm25
+        if getattr(bm25, "segments", None) is not None:
+            bm25.kernel_search(kernel, (), 1, None, warm=True)
+        lexical = getattr(index, "lexical", None)
+        if lexical is not None and getattr(lexical, "parts", None) is not None:
+            lexical.kernel_search(kernel, {}, 1, None, warm=True)
+    except Exception as exc:  # a compile error: numba refused the index's arrays
+        disable(exc)
+        return None
+    seconds = time.perf_counter() - started
+    log.info("compiled sparse search ready in %.2f s", seconds)
+    return seconds
+
+
+def disable(exc: BaseException) -> None:
+    """Turn the compiled path off for this process after `exc` (one WARNING): the numpy path answers from now on."""
+    if not _failed.is_set():
+        _failed.set()
+        log.warning("the compiled sparse search failed (%s: %s); the numpy path is used from now on",
+                    type(exc).__name__, exc)
+
+
+def failed() -> bool:
+    return _failed.is_set()

@@ -1,0 +1,268 @@
+"""The compiled whole-base sparse top-k (quest/retrieval/kernels.py) gives exactly the numpy path's lists, it is
+warmed when the retriever is made, and without it (or when it fails) search runs the numpy path unchanged."""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hyp_settings
+from hypothesis import strategies as st
+
+from quest.errors import IndexError_
+from quest.kb.markdown import load_knowledge_base
+from quest.retrieval import kernels
+from quest.retrieval import retriever as retriever_module
+from quest.retrieval.index import index_dir_for, load_index, open_index
+from quest.retrieval.retriever import Retriever
+from quest.retrieval.segments import SegmentedBM25, SegmentedLexical
+from tests.fakes.embedder import HashingEmbedder
+from tests.retrieval.test_maxscore import WORDS, build, documents, lexical_segments
+
+HAVE_NUMBA = importlib.util.find_spec("numba") is not None
+needs_numba = pytest.mark.skipif(not HAVE_NUMBA, reason="numba is not installed: pip install -e \".[fast]\" "
+                                                        "(CI installs it from requirements-dev.txt)")
+
+
+@pytest.fixture(autouse=True)
+def fresh_state(monkeypatch):
+    """Each test starts with the kernel neither failed nor loaded (a failure turns it off for the process)."""
+    monkeypatch.setattr(kernels, "_failed", kernels.threading.Event())
+    monkeypatch.setattr(kernels, "_loaded", {})
+
+
+@pytest.fixture
+def kernel():
+    found = kernels.load("numba")
+    assert found is not None
+    return found
+
+
+def mask_of(size: int, picked: list[int] | None) -> np.ndarray | None:
+    if picked is None:
+        return None
+    return np.unique([a for a in picked if a < size] or [0]).astype(np.int64)
+
+
+@needs_numba
+@hyp_settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(docs=documents, cuts=st.lists(st.integers(0, 70), max_size=3), orders=st.lists(st.integers(0, 9), min_size=1),
+       dead=st.lists(st.integers(0, 69), max_size=20), allowed=st.none() | st.lists(st.integers(0, 69), min_size=1),
+       query=st.lists(st.sampled_from([*WORDS, "unknown"]), max_size=8), k=st.integers(1, 6) | st.integers(1, 80))
+def test_bm25_kernel_equals_the_numpy_path(kernel, docs, cuts, orders, dead, allowed, query, k):
+    """Random bases of 1-4 segments (delta segments), scope orders or none, deleted rows, an allowed set, repeated
+    and unknown query words, k beyond the matches: the same rows, order and float32 scores (==)."""
+    deleted = np.zeros(len(docs), dtype=bool)
+    deleted[[d for d in dead if d < len(docs)]] = True
+    model = SegmentedBM25(build(docs, cuts, orders, True), deleted)
+    rows = mask_of(len(docs), allowed)
+    assert model.kernel_search(kernel, query, k, rows) == model.search(query, k, rows)
+
+
+weights_st = st.dictionaries(st.integers(0, 29).map(str),
+                             st.floats(2**-10, 0.5) | st.sampled_from([0.05, 0.1, 0.125, 0.2]), max_size=10)
+
+
+@needs_numba
+@hyp_settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(weights=st.lists(weights_st, min_size=1, max_size=60), cuts=st.lists(st.integers(0, 60), max_size=3),
+       dead=st.lists(st.integers(0, 59), max_size=10), allowed=st.none() | st.lists(st.integers(0, 59), min_size=1),
+       query=weights_st, k=st.integers(1, 6) | st.integers(1, 70), wide=st.booleans())
+def test_lexical_kernel_equals_the_numpy_path(kernel, weights, cuts, dead, allowed, query, k, wide):
+    """float16 weights (and float32 ones, as kept when a weight does not fit float16), several segments."""
+    parts, offsets = lexical_segments(weights, cuts, False)
+    if wide:
+        for part in parts:
+            part.csc.data = np.asarray(part.csc.data, dtype=np.float32)
+    deleted = np.zeros(len(weights), dtype=bool)
+    deleted[[d for d in dead if d < len(weights)]] = True
+    model = SegmentedLexical(parts, offsets, deleted)
+    rows = mask_of(len(weights), allowed)
+    assert model.kernel_search(kernel, query, k, rows) == model.search(query, k, rows)
+
+
+@needs_numba
+def test_ties_deletions_empty_lists_and_k_beyond_the_matches(kernel):
+    docs = [["rare", "common"]] * 6 + [["common"] * 3] * 40 + [["other"]] * 20 + [["rare", "x"]] * 4
+    deleted = np.zeros(len(docs), dtype=bool)
+    deleted[[0, 2, 31]] = True
+    model = SegmentedBM25(build(docs, [30, 50], [1, 2, 3], True), deleted)
+    found = model.kernel_search(kernel, ["rare", "common"], 5)
+    assert found == model.search(["rare", "common"], 5)
+    assert [r for r, _ in found] == [1, 3, 4, 5, 66]  # ties broken by row id; deleted rows 0 and 2 absent
+    assert len({s for _, s in found[:4]}) == 1  # rows 1, 3, 4, 5 tie exactly
+    assert model.kernel_search(kernel, ["rare"], 500) == model.search(["rare"], 500)
+    assert len(model.kernel_search(kernel, ["rare"], 500)) == 8  # k beyond the 8 live matches
+    assert model.kernel_search(kernel, ["nowhere"], 5) == [] == model.kernel_search(kernel, [], 5)
+    assert model.kernel_search(kernel, ["rare"], 0) == []
+    lexical = SegmentedLexical(*lexical_segments([{}, {"3": 0.5}, {}], [1], False)[:2], np.zeros(3, dtype=bool))
+    assert lexical.kernel_search(kernel, {"3": 0.25}, 4) == [(1, 0.125)] == lexical.search({"3": 0.25}, 4)
+    assert lexical.kernel_search(kernel, {"7": 0.25}, 4) == []  # a token with an empty list
+    assert lexical.kernel_search(kernel, {"99": 0.25}, 4) == []  # a token beyond every part's width
+    assert SegmentedLexical([], np.zeros(1, dtype=np.int64), np.zeros(0, dtype=bool)).kernel_search(
+        kernel, {"3": 1.0}, 4) == []
+
+
+@needs_numba
+def test_a_damaged_posting_list_raises_as_the_numpy_path_does(kernel):
+    """The compiled loop checks positions (numba does not): a list naming a row past its segment is an error, not a
+    write outside the accumulator."""
+    docs = [["a", "b"], ["b"], ["a"]]
+    model = SegmentedBM25(build(docs, [], [0], True), np.zeros(3, dtype=bool))
+    model.segments[0].postings.indices[-1] = 7
+    with pytest.raises(IndexError_):
+        model.search(["a", "b"], 3)
+    with pytest.raises(IndexError_):
+        model.kernel_search(kernel, ["a", "b"], 3)
+    parts, offsets = lexical_segments([{"1": 0.5}, {"1": 0.25}], [], False)
+    parts[0].csc.indices[-1] = 9
+    lexical = SegmentedLexical(parts, offsets, np.zeros(2, dtype=bool))
+    with pytest.raises(ValueError, match="rows the index does not have"):
+        lexical.search({"1": 1.0}, 2)
+    with pytest.raises(ValueError, match="rows the index does not have"):
+        lexical.kernel_search(kernel, {"1": 1.0}, 2)
+    # a call that failed half-way ("a" added, then a bad row in "b") leaves nothing behind for the next one
+    docs = [["a", "b"], ["b"], ["a"], ["a", "a"]] + [["z"]] * 10
+    fine = SegmentedBM25(build(docs, [], [0], True), np.zeros(14, dtype=bool))
+    broken = SegmentedBM25(build(docs, [], [0], True), np.zeros(14, dtype=bool))
+    postings = broken.segments[0].postings
+    postings.indices[postings.indptr[broken.vocab["b"] + 1] - 1] = 99
+    with pytest.raises(IndexError_):
+        broken.kernel_search(kernel, ["a", "b"], 4)
+    assert fine.kernel_search(kernel, ["a", "b"], 4) == fine.search(["a", "b"], 4) != []
+
+
+@pytest.fixture
+def loaded(settings, kb_dir, monkeypatch):
+    """The small base with lexical weights, saved and loaded (memory-mapped, read-only lists), every whole-base
+    sparse list searched as at 1M."""
+    monkeypatch.setattr(retriever_module, "PRUNE_FROM", 0)
+    embedder = HashingEmbedder(lexical=True)
+    kb = load_knowledge_base(kb_dir)
+    open_index(kb, settings, embedder)
+    return load_index(index_dir_for(settings, embedder.name)), kb, embedder
+
+
+QUERIES = ("hash table two sum", "滑动窗口 超时", "RecursionError deep recursion", "list.pop(0) TLE",
+           "dictionary lookup complement", "recursion", "wrong answer on large input")
+
+
+def hits(retriever: Retriever) -> list:
+    return [[(h.chunk.id, h.fused, h.score, sorted(h.signals.items())) for h in retriever.search(q).hits]
+            for q in QUERIES]
+
+
+class Recording:
+    """A kernel stand-in that records the calls and answers through the real one (or fails, if told to)."""
+
+    def __init__(self, real: kernels.Kernel | None, fail: BaseException | None = None) -> None:
+        self.real, self.fail, self.calls = real, fail, []
+
+    def bm25(self, *args):
+        self.calls.append("bm25")
+        if self.fail is not None:
+            raise self.fail
+        return self.real.bm25(*args)
+
+    def lexical(self, *args):
+        self.calls.append("lexical")
+        if self.fail is not None:
+            raise self.fail
+        return self.real.lexical(*args)
+
+
+@needs_numba
+def test_the_retriever_warms_the_kernel_and_ranks_as_the_numpy_path(loaded, settings, monkeypatch):
+    index, kb, embedder = loaded
+    numpy_hits = hits(Retriever(settings.replace(sparse_kernel="numpy"), index, kb, embedder))
+    recording = Recording(kernels.load("numba"))
+    monkeypatch.setattr(kernels, "load", lambda choice: recording)
+    fast = Retriever(settings.replace(sparse_kernel="auto"), index, kb, embedder)
+    # warmed when made: one BM25 and one lexical call with no query term, before any question
+    assert fast.kernel_warm_seconds is not None and recording.calls == ["bm25", "lexical"]
+    assert hits(fast) == numpy_hits and any(numpy_hits)
+    assert recording.calls.count("bm25") > 1 and recording.calls.count("lexical") > 1  # the questions used it
+
+
+def test_numpy_setting_never_loads_the_kernel(loaded, settings, monkeypatch):
+    index, kb, embedder = loaded
+    monkeypatch.setattr(kernels, "_compiled", lambda: pytest.fail("the kernel was imported"))
+    retriever = Retriever(settings.replace(sparse_kernel="numpy"), index, kb, embedder)
+    assert retriever._kernel is None and retriever.kernel_warm_seconds is None
+    assert any(hits(retriever))
+
+
+def test_without_numba_one_warning_and_the_numpy_path(loaded, settings, monkeypatch, caplog):
+    """numba missing (simulated: `import numba` fails, as it does when the extra is not installed): one WARNING for
+    the process, however many retrievers are made, and the same hits as the numpy path."""
+    index, kb, embedder = loaded
+    expected = hits(Retriever(settings.replace(sparse_kernel="numpy"), index, kb, embedder))
+    monkeypatch.setitem(sys.modules, "numba", None)  # None in sys.modules: the import raises ImportError
+    monkeypatch.delitem(sys.modules, "quest.retrieval._sparse_numba", raising=False)
+    with caplog.at_level(logging.WARNING, logger="quest.retrieval.kernels"):
+        first = Retriever(settings.replace(sparse_kernel="auto"), index, kb, embedder)
+        second = Retriever(settings.replace(sparse_kernel="numba"), index, kb, embedder)
+        assert hits(first) == expected == hits(second)
+    assert first._kernel is None and second._kernel is None
+    assert first.kernel_warm_seconds is None
+    warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1 and "numpy path" in warnings[0].getMessage()
+    assert "numba" in warnings[0].getMessage() and "[fast]" in warnings[0].getMessage()
+
+
+def test_the_setting_comes_from_the_environment():
+    from quest.settings import Settings
+
+    assert Settings.from_env({"QUEST_SPARSE_KERNEL": "numpy"}).sparse_kernel == "numpy"
+    assert Settings.from_env({}).sparse_kernel == "auto"
+
+
+@needs_numba
+def test_a_kernel_failing_at_search_time_falls_back_once(loaded, settings, monkeypatch, caplog):
+    index, kb, embedder = loaded
+    expected = hits(Retriever(settings.replace(sparse_kernel="numpy"), index, kb, embedder))
+    broken = Recording(kernels.load("numba"))
+    monkeypatch.setattr(kernels, "load", lambda choice: broken)
+    retriever = Retriever(settings, index, kb, embedder)
+    broken.fail = RuntimeError("no matching definition for these arrays")
+    with caplog.at_level(logging.WARNING, logger="quest.retrieval.kernels"):
+        assert hits(retriever) == expected
+    assert broken.calls[2:] == ["bm25"]  # after the warm-up, one failed call; numpy from then on
+    assert kernels.failed()
+    assert [r.levelno for r in caplog.records if r.name == "quest.retrieval.kernels"] == [logging.WARNING]
+
+
+@needs_numba
+def test_a_compile_failure_at_warm_up_falls_back(loaded, settings, monkeypatch, caplog):
+    index, kb, embedder = loaded
+    broken = Recording(None, fail=TypeError("numba could not type the arrays"))
+    monkeypatch.setattr(kernels, "load", lambda choice: broken)
+    with caplog.at_level(logging.WARNING, logger="quest.retrieval.kernels"):
+        retriever = Retriever(settings, index, kb, embedder)
+    assert retriever._kernel is None and retriever.kernel_warm_seconds is None and kernels.failed()
+    assert len(caplog.records) == 1 and "numpy path" in caplog.records[0].getMessage()
+    assert any(hits(retriever)) and broken.calls == ["bm25"]
+
+
+def test_a_base_below_the_pruning_size_never_loads_the_kernel(settings, kb_dir, monkeypatch):
+    """Below PRUNE_FROM rows the lists come from every row's score, kept per part: numba is not even imported, so
+    a small base starts exactly as without the extra."""
+    embedder = HashingEmbedder(lexical=True)
+    kb = load_knowledge_base(kb_dir)
+    index, _ = open_index(kb, settings, embedder)
+    assert index.size < retriever_module.PRUNE_FROM
+    monkeypatch.setattr(kernels, "_compiled", lambda: pytest.fail("the kernel was imported"))
+    retriever = Retriever(settings.replace(sparse_kernel="numba"), index, kb, embedder)
+    assert retriever._kernel is None and retriever.kernel_warm_seconds is None
+    assert any(hits(retriever))
+
+
+def test_an_unknown_kernel_setting_is_refused(settings):
+    with pytest.raises(ValueError, match="sparse_kernel"):
+        settings.replace(sparse_kernel="fortran").validate()
+    with pytest.raises(ValueError, match="sparse_kernel"):
+        kernels.load("fortran")
