@@ -23,13 +23,21 @@ log = logging.getLogger(__name__)
 BAD_ROW = -1
 
 
+UNCACHED: list[str] = []  # the functions numba could not cache (no writable cache folder), in definition order
+
+
 def _jit(fn):
-    """nogil and, where numba can write its cache (next to this file or in the user's cache folder), cache=True:
-    a restart then loads the machine code instead of compiling it again."""
+    """nogil and, where numba can write its cache (NUMBA_CACHE_DIR, next to this file, or the user's cache folder),
+    cache=True: a restart then loads the machine code instead of compiling it again. With no writable folder (a
+    read-only install run by a user without a writable home) they are compiled on each start: one INFO line says so,
+    not one per function."""
     try:
         return numba.njit(nogil=True, cache=True)(fn)
     except RuntimeError as exc:  # "no locator available": no writable cache folder anywhere
-        log.info("numba cannot cache the sparse kernels (%s); they are compiled on every start", exc)
+        if not UNCACHED:
+            log.info("numba cannot cache the sparse kernels (%s); they are compiled on every start "
+                     "(NUMBA_CACHE_DIR names a writable folder for the cache)", exc)
+        UNCACHED.append(fn.__name__)
         return numba.njit(nogil=True)(fn)
 
 

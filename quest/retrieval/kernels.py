@@ -162,10 +162,12 @@ def warm(kernel: Kernel | None, index: Any) -> float | None:
 
 def disable(exc: BaseException) -> None:
     """Turn the compiled path off for this process after `exc` (one WARNING): the numpy path answers from now on."""
-    if not _failed.is_set():
+    with _lock:  # check and set at once: two searches failing side by side (QUEST_SEARCH_THREADS) warn once
+        if _failed.is_set():
+            return
         _failed.set()
-        log.warning("the compiled sparse search failed (%s: %s); the numpy path is used from now on",
-                    type(exc).__name__, exc)
+    log.warning("the compiled sparse search failed (%s: %s); the numpy path is used from now on",
+                type(exc).__name__, exc)
 
 
 def failed() -> bool:

@@ -3,6 +3,7 @@ warmed when the retriever is made, and without it (or when it fails) search runs
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import logging
 import sys
@@ -266,3 +267,65 @@ def test_an_unknown_kernel_setting_is_refused(settings):
         settings.replace(sparse_kernel="fortran").validate()
     with pytest.raises(ValueError, match="sparse_kernel"):
         kernels.load("fortran")
+
+
+@needs_numba
+def test_without_a_writable_cache_folder_the_kernels_compile_uncached(monkeypatch, caplog):
+    """A read-only install run by a user with no writable home (a Docker non-root user): numba finds no folder to
+    cache in. The kernels are then compiled without a cache, give the same lists, and one INFO line says so (it
+    was one per compiled function). Root writes anywhere, so the folder check numba makes is what is refused here."""
+    from numba.core import caching
+
+    def refuse(locator):
+        raise PermissionError(13, "Permission denied", locator.get_cache_path())
+
+    monkeypatch.setattr(caching._CacheLocator, "ensure_cache_path", refuse)
+    monkeypatch.delitem(sys.modules, "quest.retrieval._sparse_numba", raising=False)  # decorated anew, as at start
+    with caplog.at_level(logging.INFO, logger="quest.retrieval"):
+        kernel = kernels.load("numba")
+    assert kernel is not None
+    assert [r.levelno for r in caplog.records] == [logging.INFO]
+    assert "compiled on every start" in caplog.records[0].getMessage()
+    assert sys.modules["quest.retrieval._sparse_numba"].UNCACHED == [
+        "_worse", "_push", "_replace_root", "_select", "bm25_segment", "lexical_segment", "lexical_segment_f32"]
+    docs = [["a", "b"], ["b"], ["a", "c"], ["c", "c"]] + [["z"]] * 16
+    model = SegmentedBM25(build(docs, [7], [1, 2], True), np.zeros(len(docs), dtype=bool))
+    assert model.kernel_search(kernel, ["c", "a"], 6) == model.search(["c", "a"], 6) != []
+    lexical = SegmentedLexical(*lexical_segments([{"1": 0.5}, {"1": 0.25, "2": 0.125}], [1], False)[:2],
+                               np.zeros(2, dtype=bool))
+    assert lexical.kernel_search(kernel, {"1": 0.5, "2": 1.0}, 2) == lexical.search({"1": 0.5, "2": 1.0}, 2)
+
+
+class MeetingEvent:
+    """A stand-in for kernels._failed whose first `is_set` in each thread, having looked, waits (at most 1 s) for the
+    other thread's look: two searches that fail side by side both look before either sets it, unless something
+    orders them."""
+
+    def __init__(self) -> None:
+        self._event = kernels.threading.Event()
+        self._barrier = kernels.threading.Barrier(2, timeout=1.0)
+        self._seen = kernels.threading.local()
+
+    def is_set(self) -> bool:
+        state = self._event.is_set()
+        if not getattr(self._seen, "waited", False):
+            self._seen.waited = True
+            # broken after 1 s when the other thread cannot look yet (it waits for a lock held here)
+            with contextlib.suppress(kernels.threading.BrokenBarrierError):
+                self._barrier.wait()
+        return state
+
+    def set(self) -> None:
+        self._event.set()
+
+
+def test_two_searches_failing_side_by_side_warn_once(monkeypatch, caplog):
+    monkeypatch.setattr(kernels, "_failed", MeetingEvent())
+    threads = [kernels.threading.Thread(target=kernels.disable, args=(RuntimeError(f"call {i}"),)) for i in range(2)]
+    with caplog.at_level(logging.WARNING, logger="quest.retrieval.kernels"):
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert kernels.failed()
+    assert len(caplog.records) == 1 and "numpy path is used from now on" in caplog.records[0].getMessage()
