@@ -21,6 +21,7 @@ from quest.retrieval import retriever as retriever_module
 from quest.retrieval.index import index_dir_for, load_index, open_index
 from quest.retrieval.retriever import Retriever
 from quest.retrieval.segments import SegmentedBM25, SegmentedLexical
+from quest.retrieval.store import stored_counts
 from tests.fakes.embedder import HashingEmbedder
 from tests.retrieval.test_maxscore import WORDS, build, documents, lexical_segments
 
@@ -49,17 +50,38 @@ def mask_of(size: int, picked: list[int] | None) -> np.ndarray | None:
     return np.unique([a for a in picked if a < size] or [0]).astype(np.int64)
 
 
+# The integer types of a segment's posting arrays: as built in memory (scipy's int32), as a saved index is read
+# (int64 offsets), and int64 throughout. Each is a separate compiled specialisation of the loops.
+INDEX_TYPES = st.sampled_from([(np.int32, np.int32), (np.int64, np.int32), (np.int64, np.int64)])
+
+
+def recast(postings, index_types, values=None) -> None:
+    """Give `postings` (scipy CSC or Postings) other array types in place, with the same numbers."""
+    indptr_type, indices_type = index_types
+    postings.indptr = np.asarray(postings.indptr, dtype=indptr_type)
+    postings.indices = np.asarray(postings.indices, dtype=indices_type)
+    if values is not None:
+        postings.data = values(postings.data)
+
+
 @needs_numba
 @hyp_settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(docs=documents, cuts=st.lists(st.integers(0, 70), max_size=3), orders=st.lists(st.integers(0, 9), min_size=1),
        dead=st.lists(st.integers(0, 69), max_size=20), allowed=st.none() | st.lists(st.integers(0, 69), min_size=1),
-       query=st.lists(st.sampled_from([*WORDS, "unknown"]), max_size=8), k=st.integers(1, 6) | st.integers(1, 80))
-def test_bm25_kernel_equals_the_numpy_path(kernel, docs, cuts, orders, dead, allowed, query, k):
+       query=st.lists(st.sampled_from([*WORDS, "unknown"]), max_size=8), k=st.integers(1, 6) | st.integers(1, 80),
+       types=st.lists(st.tuples(INDEX_TYPES, st.booleans()), min_size=1))
+def test_bm25_kernel_equals_the_numpy_path(kernel, docs, cuts, orders, dead, allowed, query, k, types):
     """Random bases of 1-4 segments (delta segments), scope orders or none, deleted rows, an allowed set, repeated
-    and unknown query words, k beyond the matches: the same rows, order and float32 scores (==)."""
+    and unknown query words, k beyond the matches, each segment's arrays as built (int32, float32 counts) or as
+    loaded (int64 offsets, uint16 counts: store.stored_counts) or int64 throughout: the same rows, order and
+    float32 scores (==)."""
     deleted = np.zeros(len(docs), dtype=bool)
     deleted[[d for d in dead if d < len(docs)]] = True
-    model = SegmentedBM25(build(docs, cuts, orders, True), deleted)
+    segments = build(docs, cuts, orders, True)
+    for i, seg in enumerate(segments):
+        index_types, counts = types[i % len(types)]
+        recast(seg.postings, index_types, stored_counts if counts else None)
+    model = SegmentedBM25(segments, deleted)
     rows = mask_of(len(docs), allowed)
     assert model.kernel_search(kernel, query, k, rows) == model.search(query, k, rows)
 
@@ -72,13 +94,14 @@ weights_st = st.dictionaries(st.integers(0, 29).map(str),
 @hyp_settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(weights=st.lists(weights_st, min_size=1, max_size=60), cuts=st.lists(st.integers(0, 60), max_size=3),
        dead=st.lists(st.integers(0, 59), max_size=10), allowed=st.none() | st.lists(st.integers(0, 59), min_size=1),
-       query=weights_st, k=st.integers(1, 6) | st.integers(1, 70), wide=st.booleans())
-def test_lexical_kernel_equals_the_numpy_path(kernel, weights, cuts, dead, allowed, query, k, wide):
-    """float16 weights (and float32 ones, as kept when a weight does not fit float16), several segments."""
+       query=weights_st, k=st.integers(1, 6) | st.integers(1, 70), wide=st.booleans(),
+       types=st.lists(INDEX_TYPES, min_size=1))
+def test_lexical_kernel_equals_the_numpy_path(kernel, weights, cuts, dead, allowed, query, k, wide, types):
+    """float16 weights (and float32 ones, as kept when a weight does not fit float16), several segments, each with
+    int32 or int64 posting arrays (a saved index is read with int64 offsets)."""
     parts, offsets = lexical_segments(weights, cuts, False)
-    if wide:
-        for part in parts:
-            part.csc.data = np.asarray(part.csc.data, dtype=np.float32)
+    for i, part in enumerate(parts):
+        recast(part.csc, types[i % len(types)], (lambda data: np.asarray(data, dtype=np.float32)) if wide else None)
     deleted = np.zeros(len(weights), dtype=bool)
     deleted[[d for d in dead if d < len(weights)]] = True
     model = SegmentedLexical(parts, offsets, deleted)
