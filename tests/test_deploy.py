@@ -9,6 +9,7 @@ from the operator's environment, nginx keeps sessions sticky.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 from pathlib import Path
 from typing import Any
@@ -116,3 +117,43 @@ def test_deploy_doc_names_only_real_settings() -> None:
     for topology in ("## 1. One machine", "## 2. One app, several model hosts", "## 3. Several app replicas",
                      "## Hugging Face Space"):
         assert topology in doc
+
+
+def _dockerfile() -> list[tuple[str, str]]:
+    """(instruction, arguments) of the Dockerfile, continuation lines joined, comments dropped."""
+    text = (REPO / "Dockerfile").read_text(encoding="utf-8")
+    lines = [line for line in text.replace("\\\n", " ").splitlines() if line.strip() and not line.startswith("#")]
+    return [(line.split(None, 1)[0].upper(), line.split(None, 1)[1]) for line in lines]
+
+
+def test_every_pip_install_in_the_dockerfile_has_what_it_reads() -> None:
+    """Docker is not here to build the image, so the build is walked: each `pip install` runs after the files it
+    reads were copied in, and `-e .` (requirements.txt installs Quest itself) only once the project is there. An
+    image that copied requirements.txt alone and installed it failed on `-e .`: no pyproject.toml yet."""
+    copied: set[str] = set()
+    installs = 0
+    for instruction, args in _dockerfile():
+        if instruction == "COPY":
+            copied.update(args.split()[:-1])
+        elif instruction == "RUN" and "pip install" in args:
+            installs += 1
+            tokens = args.replace(";", " ").replace("&&", " ").split()
+            for flag, value in itertools.pairwise(tokens):
+                if flag == "-r" and not value.startswith("/") and (REPO / value).is_file():
+                    assert value in copied or "." in copied, f"{value} installed before it is copied"
+                    editable = any(line.strip().startswith("-e ") for line in (REPO / value).read_text().splitlines())
+                    assert not editable or "." in copied, f"{value} installs the project before it is copied"
+                if flag == "-e":
+                    assert "." in copied, "the project is installed before it is copied"
+    assert installs >= 2
+
+
+def test_the_image_can_add_the_fast_extra() -> None:
+    """`docker build --build-arg WITH_NUMBA=1` installs the pinned numba (requirements-fast.txt); the default image
+    does not (the README: below 100k chunks it is never used)."""
+    steps = _dockerfile()
+    assert ("ARG", "WITH_NUMBA=0") in steps
+    fast = [args for instruction, args in steps if instruction == "RUN" and "requirements-fast.txt" in args]
+    assert fast == ['if [ "$WITH_NUMBA" = 1 ]; then pip install --no-cache-dir -r requirements-fast.txt; fi']
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert "--build-arg WITH_NUMBA=1" in readme and "requirements-fast.txt" in readme

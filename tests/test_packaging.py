@@ -58,7 +58,7 @@ def test_requirements_txt_installs_the_package_itself():
 def test_dev_and_bench_groups_are_pinned_in_requirements_dev():
     extras = _project()["optional-dependencies"]
     dev_pins = _pins(REPO / "requirements-dev.txt")
-    for group in ("dev", "bench", "fast"):
+    for group in ("dev", "bench"):
         for name, req in _declared(extras[group]).items():
             assert name in dev_pins, f"{group}: {name} missing from requirements-dev.txt"
             assert req.specifier.contains(dev_pins[name]), f"{group}: {name}=={dev_pins[name]} outside {req}"
@@ -69,6 +69,18 @@ def test_the_milvus_group_matches_requirements_milvus():
     pins = _pins(REPO / "requirements-milvus.txt")
     assert set(extras) == set(pins)
     assert all(req.specifier.contains(pins[name]) for name, req in extras.items())
+
+
+def test_the_fast_group_matches_requirements_fast_which_dev_and_ci_install():
+    """The Dockerfile's WITH_NUMBA=1 and an operator install the pinned numba from requirements-fast.txt; the tests
+    (CI installs requirements-dev.txt) run against that same pin."""
+    extras = _declared(_project()["optional-dependencies"]["fast"])
+    pins = _pins(REPO / "requirements-fast.txt")
+    assert set(extras) <= set(pins) and set(pins) <= {*extras, "llvmlite"}  # llvmlite: numba's own dependency
+    assert all(req.specifier.contains(pins[name]) for name, req in extras.items())
+    dev_lines = [line.strip() for line in (REPO / "requirements-dev.txt").read_text(encoding="utf-8").splitlines()]
+    assert "-r requirements-fast.txt" in dev_lines
+    assert not {"numba", "llvmlite"} & set(_pins(REPO / "requirements-dev.txt"))  # one pin, in one file
 
 
 def test_bench_only_packages_are_not_runtime_dependencies():
