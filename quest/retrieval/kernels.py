@@ -70,7 +70,9 @@ def load(choice: str) -> Kernel | None:
 
 
 def _fixed(array: Any) -> np.ndarray:
-    """A read-only view: a mapped (read-only) list and one built in memory then share one compiled signature."""
+    """A read-only view, so a mapped (read-only) list and a writable one of the same types share one compiled
+    specialisation. Types still differ between a loaded segment (uint16 counts, int64 lexical offsets) and one built
+    in memory (float32 counts, int32 offsets): `warm` runs every segment, so each is compiled before any question."""
     view = np.asarray(array).view()
     view.flags.writeable = False
     return view

@@ -18,7 +18,7 @@ from quest.errors import IndexError_
 from quest.kb.markdown import load_knowledge_base
 from quest.retrieval import kernels
 from quest.retrieval import retriever as retriever_module
-from quest.retrieval.index import index_dir_for, load_index, open_index
+from quest.retrieval.index import index_dir_for, load_index, open_index, update_index
 from quest.retrieval.retriever import Retriever
 from quest.retrieval.segments import SegmentedBM25, SegmentedLexical
 from quest.retrieval.store import stored_counts
@@ -352,3 +352,45 @@ def test_two_searches_failing_side_by_side_warn_once(monkeypatch, caplog):
             thread.join()
     assert kernels.failed()
     assert len(caplog.records) == 1 and "numpy path is used from now on" in caplog.records[0].getMessage()
+
+
+class TypesSeen:
+    """The compiled module, recording each call's argument types as numba types them (one compiled specialisation
+    per distinct tuple)."""
+
+    def __init__(self, module) -> None:
+        self.module, self.seen = module, []
+
+    def __getattr__(self, name: str):
+        import numba
+
+        def call(*args):
+            self.seen.append((name, tuple(numba.typeof(a) for a in args)))
+            return getattr(self.module, name)(*args)
+        return call
+
+
+@needs_numba
+def test_a_delta_built_in_memory_is_compiled_at_warm_up_not_on_a_question(settings, kb_dir, monkeypatch):
+    """A loaded base reads uint16 counts and int64 lexical offsets; a delta segment built in memory since (a changed
+    document) has float32 counts and int32 offsets: other compiled specialisations. The warm-up runs every segment,
+    so both are compiled (or loaded from numba's cache) then, and no question needs one it did not warm."""
+    monkeypatch.setattr(retriever_module, "PRUNE_FROM", 0)
+    embedder = HashingEmbedder(lexical=True)
+    open_index(load_knowledge_base(kb_dir), settings, embedder)
+    page = sorted(kb_dir.rglob("*.md"))[0]
+    page.write_text(page.read_text(encoding="utf-8") + "\n\nA deep recursion raises RecursionError.\n",
+                    encoding="utf-8")
+    kb = load_knowledge_base(kb_dir)
+    index, report = update_index(load_index(index_dir_for(settings, embedder.name)), kb, settings, embedder)
+    assert report.action == "updated" and len(index.segments) == 2
+    base, delta = index.bm25.segments
+    assert (base.postings.data.dtype, delta.postings.data.dtype) == (np.uint16, np.float32)
+    recorded = TypesSeen(kernels.load("numba")._m)
+    monkeypatch.setattr(kernels, "load", lambda choice: kernels.Kernel(recorded))
+    retriever = Retriever(settings, index, kb, embedder)
+    warmed = set(recorded.seen)
+    assert len({types for name, types in warmed if name == "bm25_segment"}) == 2  # the base's and the delta's
+    assert len({types for name, types in warmed if name == "lexical_segment"}) == 2
+    assert hits(retriever) == hits(Retriever(settings.replace(sparse_kernel="numpy"), index, kb, embedder))
+    assert len(recorded.seen) > len(warmed) and set(recorded.seen) <= warmed
