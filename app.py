@@ -31,7 +31,10 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> None:
     args = parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    settings = Settings.from_env(**vars(args))
+    try:
+        settings = Settings.from_env(**vars(args))
+    except ValueError as exc:  # a bad QUEST_* value: one line naming it, as the CLI prints, not a traceback
+        raise SystemExit(f"error: {exc}") from None
 
     from quest.ui.app import create_app
     from quest.ui.layout import launch_options

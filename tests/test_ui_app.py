@@ -534,3 +534,12 @@ def test_a_replaced_answer_ending_leaves_stop_and_the_new_answer_alone(tmp_path)
     assert session.control is newer and not newer.cancelled
     send, stop, *_ = page.finish_turn(*form)  # the second one ends: Send is back
     assert (send, stop) == (show(True), show(False)) and session.control is None
+
+
+def test_a_bad_setting_stops_the_app_with_one_line(monkeypatch):
+    """An unknown QUEST_SPARSE_KERNEL (or any invalid setting) ends `python app.py` with the reason, as the CLI
+    does, before anything is built; not a traceback."""
+    monkeypatch.setenv("QUEST_SPARSE_KERNEL", "fortran")
+    with pytest.raises(SystemExit) as stopped:
+        app.main([])
+    assert stopped.value.code == "error: sparse_kernel must be auto, numba or numpy, not 'fortran'"
