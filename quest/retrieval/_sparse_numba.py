@@ -158,3 +158,20 @@ def lexical_segment_f32(rows, indptr, indices, data, cols, weights, order, ident
                 return BAD_ROW
             acc[at] += np.float32(data[p]) * w
     return _select(acc, order, identity, start, deleted, allowed, use_allowed, vals, ids, size)
+
+
+# Callees before callers: a caller compiled again binds the callees' new dispatchers (looked up in this module).
+KERNELS = ("_worse", "_push", "_replace_root", "_select", "bm25_segment", "lexical_segment", "lexical_segment_f32")
+
+
+def cache_fault(exc: BaseException) -> bool:
+    """Whether `exc`, raised by a first call, came from reading numba's cache rather than from compiling: numba's
+    own errors are compile errors; anything else on a first call (an unpickling error, EOFError, OSError) is the
+    cache's files."""
+    return not isinstance(exc, numba.core.errors.NumbaError)
+
+
+def without_cache() -> None:
+    """Replace every function by one compiled in memory only, for a cache whose files cannot be read."""
+    for name in KERNELS:
+        globals()[name] = numba.njit(nogil=True)(globals()[name].py_func)

@@ -148,18 +148,35 @@ def warm(kernel: Kernel | None, index: Any) -> float | None:
         return None
     started = time.perf_counter()
     try:
-        bm25 = index.bm25
-        if getattr(bm25, "segments", None) is not None:
-            bm25.kernel_search(kernel, (), 1, None, warm=True)
-        lexical = getattr(index, "lexical", None)
-        if lexical is not None and getattr(lexical, "parts", None) is not None:
-            lexical.kernel_search(kernel, {}, 1, None, warm=True)
-    except Exception as exc:  # a compile error: numba refused the index's arrays
-        disable(exc)
-        return None
+        _warm(kernel, index)
+    except Exception as exc:
+        module = getattr(kernel, "_m", None)
+        if module is None or not module.cache_fault(exc):  # a compile error: numba refused the index's arrays
+            disable(exc)
+            return None
+        # numba's cache could not be read (a file cut short by a crash or a full disk, or left unreadable by another
+        # user): every call would fail on it from now on, at every start. Compiled again without the cache instead.
+        log.warning("numba's cache of the sparse kernels cannot be read (%s: %s); compiled without it. Deleting "
+                    "the cached files (*.nbi, *.nbc) or setting NUMBA_CACHE_DIR brings the cache back",
+                    type(exc).__name__, exc)
+        module.without_cache()
+        try:
+            _warm(kernel, index)
+        except Exception as again:
+            disable(again)
+            return None
     seconds = time.perf_counter() - started
     log.info("compiled sparse search ready in %.2f s", seconds)
     return seconds
+
+
+def _warm(kernel: Kernel, index: Any) -> None:
+    bm25 = index.bm25
+    if getattr(bm25, "segments", None) is not None:
+        bm25.kernel_search(kernel, (), 1, None, warm=True)
+    lexical = getattr(index, "lexical", None)
+    if lexical is not None and getattr(lexical, "parts", None) is not None:
+        lexical.kernel_search(kernel, {}, 1, None, warm=True)
 
 
 def disable(exc: BaseException) -> None:

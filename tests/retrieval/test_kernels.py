@@ -394,3 +394,32 @@ def test_a_delta_built_in_memory_is_compiled_at_warm_up_not_on_a_question(settin
     assert len({types for name, types in warmed if name == "lexical_segment"}) == 2
     assert hits(retriever) == hits(Retriever(settings.replace(sparse_kernel="numpy"), index, kb, embedder))
     assert len(recorded.seen) > len(warmed) and set(recorded.seen) <= warmed
+
+
+@needs_numba
+def test_a_cache_numba_cannot_read_is_compiled_around_at_warm_up(tmp_path, monkeypatch, caplog):
+    """A cache index file cut short (a crash or a full disk while numba wrote it) fails every first call with an
+    unpickling error, at every start: the warm-up compiles the kernels again without the cache (one WARNING saying
+    how to get the cache back) instead of turning them off for good."""
+    import types
+
+    import numba
+
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path))  # NUMBA_CACHE_DIR, for this test only
+    docs = [["a", "b"], ["b"], ["a", "c"], ["c", "c"]] + [["z"]] * 16
+    model = SegmentedBM25(build(docs, [7], [1, 2], True), np.zeros(len(docs), dtype=bool))
+    index = types.SimpleNamespace(bm25=model, lexical=None)
+    monkeypatch.delitem(sys.modules, "quest.retrieval._sparse_numba", raising=False)
+    assert kernels.warm(kernels.load("numba"), index) is not None  # compiled, and written to the cache
+    written = sorted(tmp_path.rglob("*.nbi"))
+    assert written
+    for path in written:
+        path.write_bytes(path.read_bytes()[:5])
+    monkeypatch.setattr(kernels, "_loaded", {})  # a new start: decorated again, the cache read again
+    monkeypatch.delitem(sys.modules, "quest.retrieval._sparse_numba")
+    kernel = kernels.load("numba")
+    with caplog.at_level(logging.WARNING, logger="quest.retrieval.kernels"):
+        assert kernels.warm(kernel, index) is not None
+    assert not kernels.failed()
+    assert len(caplog.records) == 1 and "cannot be read" in caplog.records[0].getMessage()
+    assert model.kernel_search(kernel, ["c", "a"], 6) == model.search(["c", "a"], 6) != []
