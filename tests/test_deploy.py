@@ -157,3 +157,12 @@ def test_the_image_can_add_the_fast_extra() -> None:
     assert fast == ['if [ "$WITH_NUMBA" = 1 ]; then pip install --no-cache-dir -r requirements-fast.txt; fi']
     readme = (REPO / "README.md").read_text(encoding="utf-8")
     assert "--build-arg WITH_NUMBA=1" in readme and "requirements-fast.txt" in readme
+
+
+def test_the_image_leaves_out_history_caches_and_local_data() -> None:
+    """`COPY . .` copies the build context: without .dockerignore the image would carry .git and a developer's
+    local index and feedback database (.quest, students' questions), which the image must never ship."""
+    patterns = {line.strip() for line in (REPO / ".dockerignore").read_text().splitlines()
+                if line.strip() and not line.startswith("#")}
+    assert {".git", ".quest", "**/__pycache__", "bench-out"} <= patterns
+    assert ("COPY", ". .") in _dockerfile()
