@@ -433,7 +433,7 @@ class JudgeReport:
 
 
 def find_verdict(text: str) -> str | None:
-    """The verdict the text names first, in any language or as an abbreviation; Accepted only when nothing else is named.
+    """The verdict the text names first, in any language or as an abbreviation; Accepted only if nothing else is named.
 
     A judge that lists every test's result names Accepted for the tests that passed before the one that failed
     (ZeroJudge's "#0: 20% AC" above "#2: 0% WA", Hydro's per-case table), and a student writes "AC on my machine,
