@@ -61,6 +61,9 @@ VERDICT_SEARCH_WORDS: dict[str, tuple[str, ...]] = {
 _ABBREV = re.compile(r"(?<![A-Za-z0-9_])(AC|WA|TLE|MLE|RE|CE|OLE|PE)(?![A-Za-z0-9_])")
 
 _TEST_NUMBER = [
+    # A judge that lists every test's result (ZeroJudge: "#0: 20% AC (2ms, 316KB)", "#2: 0% WA (line:1)"): the
+    # first test that failed is the one the student is stuck on.
+    re.compile(r"(?<![\w#])#\s*(\d+)\s*[:：]\s*(?:\d{1,3}\s*%\s*)?(?:WA|TLE|MLE|OLE|RE|PE)\b"),
     re.compile(r"(?:on|at|in)\s+test(?:\s*case)?\s*#?\s*(\d+)", re.I),
     re.compile(r"test(?:\s*case)?\s*#\s*(\d+)", re.I),
     re.compile(r"test\s*(\d+)\b", re.I),
@@ -430,18 +433,27 @@ class JudgeReport:
 
 
 def find_verdict(text: str) -> str | None:
-    """The verdict the text names first, in any language or as an abbreviation."""
+    """The verdict the text names first, in any language or as an abbreviation; Accepted only if nothing else is named.
+
+    A judge that lists every test's result names Accepted for the tests that passed before the one that failed
+    (ZeroJudge's "#0: 20% AC" above "#2: 0% WA", Hydro's per-case table), and a student writes "AC on my machine,
+    WA on submit": the verdict they are stuck on is the first one that is not Accepted.
+    """
     lower = text.lower()
-    best: tuple[int, str] | None = None
+    found: list[tuple[int, str]] = []
     for verdict, phrases in VERDICT_PHRASES.items():
         for phrase in phrases:
             pos = lower.find(phrase)
-            if pos >= 0 and (best is None or pos < best[0]):
-                best = (pos, verdict)
-    m = _ABBREV.search(text)
-    if m and (best is None or m.start() < best[0]):
-        best = (m.start(), m.group(1))
-    return best[1] if best else None
+            if pos >= 0:
+                found.append((pos, verdict))
+    for m in _ABBREV.finditer(text):
+        found.append((m.start(), m.group(1)))
+        if m.group(1) != "AC":
+            break
+    if not found:
+        return None
+    failed = [hit for hit in found if hit[1] != "AC"]
+    return min(failed or found)[1]
 
 
 def _test_number(text: str) -> int | None:
