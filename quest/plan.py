@@ -16,7 +16,9 @@ The problem is resolved by small rules, tried in this order; the plan records wh
                  ("Binary Search", a title equal to a tag) count only as the whole question. A
                  title followed by a sequel marker ("课程表 II", "Two Sum IV") is another problem;
    ``name``      a title the question names after a judge or marker ("力扣 跳跃游戏", 《…》, "题目：",
-                 "House Robber - …"; `quest.problem_names`) that no base title matches;
+                 "House Robber - …"; `quest.problem_names`) that no base title matches, or by its shape alone
+                 (`quest.title_shapes`), or exactly the title of a known problem the base lacks
+                 (`quest.known_problems`: "最小栈 …", "用栈实现队列 …" at the opening);
 4. ``id`` / ``title`` confirmed by the search: a bare number that is a base id ("… solution for 239") or a title
                  paraphrased ("连续子数组和为 K 的方案数" of 560; `quest.fuzzy_titles`) counts when the question's own
                  words rank that problem's documents among the top five (`quest.weak_names`) in a confident
@@ -47,6 +49,7 @@ from quest.judge import VERDICT_NAMES, JudgeReport, find_verdict, parse
 from quest.judge_problems import judge_problem
 from quest.kb.catalogue import resolve_problem
 from quest.kb.documents import Problem, normalize_problem_id
+from quest.known_problems import KNOWN_PROBLEMS, KnownProblem
 from quest.leading_ids import leading_title
 from quest.loose_titles import LooseTitles, stem
 from quest.policy import excluded_kinds
@@ -77,7 +80,7 @@ from quest.sibling_heads import (
     zh_synonym_spellings,
 )
 from quest.title_abbreviations import sibling_title, spelled_out
-from quest.title_shapes import Shape, opening, title_shapes
+from quest.title_shapes import JUDGE_STOP, Shape, opening, title_shapes
 from quest.topic_words import TopicWords, mainland_terms, title_words
 from quest.weak_names import WeakName, bare_ids, confirmed, fuzzy_names
 from quest.zh_numbers import ordinal_ids
@@ -206,6 +209,11 @@ class Catalogue:
             if p.title_en:
                 self.slugs[slug(p.title_en)] = pid
         self.loose = LooseTitles(self.shown, skip=self.weak)
+        # Titles of problems the base lacks (`quest.known_problems`), normalized; a problem the base has (by its
+        # LeetCode number or any of its titles) is the base's.
+        self.known: dict[str, KnownProblem] = {
+            squash(t): k for k in KNOWN_PROBLEMS if not (k.judge == "LeetCode" and k.id in problems)
+            for t in k.titles if squash(t) and squash(t) not in self.titles}
         self._fuzzy: FuzzyTitles | None = None  # built on first use (`fuzzy`)
         # Each title's characters or words (`_units`), counted once here rather than per phrase of every question.
         self.title_units = {key: Counter(_units(title)) for key, title in self.shown.items()}
@@ -762,6 +770,78 @@ def _squash_positions(text: str) -> tuple[str, list[int]]:
     return "".join(ch for _, ch in kept), [i for i, _ in kept]
 
 
+def known_title(text: str, cat: Catalogue) -> KnownProblem | None:
+    """The problem the base lacks whose title `text` is, exactly once normalized (`quest.known_problems`); None for
+    other text. A technique's name never counts, nor a one-word title the general documents use: "组合" (LeetCode
+    77) is a topic as often as a problem."""
+    key = squash(text)
+    found = cat.known.get(key)
+    if found is None or key in cat.techniques:
+        return None
+    topics = cat.topics
+    # Words as written for English ("A+B Problem" is three; the tokenizer keeps only "problem").
+    words = title_words(text) if _HAN_CHAR.search(text) else re.findall(r"[A-Za-z0-9]+", text)
+    if topics is not None and (topics.is_technique(text) or (len(words) <= 1 and not topics.own_words(text))):
+        return None
+    return found
+
+
+# Where a title that opens the question ends: the question's end, a space or a punctuation mark, a reference to it
+# ("这道题"), or a word about judging glued to it ("求众数超时"; `quest.title_shapes.JUDGE_STOP`).
+_KNOWN_END = re.compile(r"$|[\s,，.。:：?？!！;；、()（）\[\]【】\-–—]|这道题|这题|那道题")
+_HAN_END = re.compile(r"[\u4e00-\u9fff]$")
+# The opening read for a title: longer than any title, short enough to bound the work per question.
+_KNOWN_HEAD_CHARS = 80
+
+
+def by_known_head(request: Request, cat: Catalogue) -> Resolution | None:
+    """A question that opens with the exact title of a problem the base lacks names it ("用栈实现队列 pop 的顺序反
+    了", "求众数，哈希表超时", "只出现一次的数字 异或为什么能行", "最小栈 getMin 返回错"): reported missing.
+
+    The shape rules read a head by its words and first character, and both mislead here: a title made only of words
+    the general documents use reads as a topic ("排序链表", "移动零"), and one that opens with a character sentences
+    open with (用, 求) or holds a word that ends titles elsewhere (出现) reads as a sentence. A whole title, set off
+    from what follows, is stronger evidence than either. Only the opening counts (after a tag, a plea, the words
+    saying what the student does): inside a sentence the same words are as often the student's own ("链表排序怎么
+    写"). Tried after `by_title` and `by_shape`: a base title anywhere in the question, one inside a longer title, and
+    a title the shapes read (which also know the known titles, `known_title`) are read there first."""
+    if not cat.known:
+        return None
+    opened = opening(unicodedata.normalize("NFKC", request.question))
+    led = without_lead_in(opened)
+    # One character before the title ("做回文链表，…") is not read as a lead-in, as for the shapes
+    # (`quest.title_shapes`): 做, 写 open sentences as often.
+    text = (led if len(opened) - len(led) >= 2 else opened)[:_KNOWN_HEAD_CHARS]
+    norm = normalize(text)
+    squashed, where = _squash_positions(norm)
+    found: tuple[str, KnownProblem, int] | None = None
+    for key, known in cat.known.items():
+        if squashed.startswith(key) and (found is None or len(key) > len(found[0])):
+            found = (key, known, where[len(key) - 1] + 1)
+    if found is None or any(len(k) > len(found[0]) and squashed.startswith(k) for k in cat.titles):
+        return None
+    key, known, end = found
+    title = next(t for t in known.titles if squash(t) == key)
+    if title[-1:] in ")）" and norm[end:end + 1] in (")", "）"):
+        end += 1  # "Pow(x, n)": the bracket that closes the title is the title's
+    span = (text if len(text) == len(norm) else norm)[where[0]:end]  # as written ("回文數"), where positions agree
+    glued_latin = bool(_HAN_END.search(span)) and norm[end:end + 1].isascii() and norm[end:end + 1].isalnum()
+    if not (_KNOWN_END.match(norm, end) or JUDGE_STOP.match(norm, end) or glued_latin) or \
+            sequel_after(norm, end) is not None or known_title(span, cat) is None:
+        return None  # "移动零的写法": the words run on; "跳跃游戏 III": another problem
+    if span.isascii() and not _capitalized_as(span, title):
+        return None  # "sort list of tuples by key": English words of a sentence, not the title Sort List
+    return Resolution(None, "name", span, missing_id=span)
+
+
+def _capitalized_as(span: str, title: str) -> bool:
+    """Every word the published English title capitalizes is capitalized in `span` too (a title is written in Title
+    Case; a sentence that happens to open with its words is not)."""
+    mine, theirs = re.findall(r"[A-Za-z0-9]+", span), re.findall(r"[A-Za-z0-9]+", title)
+    return len(mine) == len(theirs) and all(not b[:1].isupper() or a[:1].isupper() for a, b in zip(mine, theirs,
+                                                                                                    strict=True))
+
+
 def by_shape(request: Request, cat: Catalogue) -> Resolution | None:
     """A title named by its shape alone (`quest.title_shapes`: a head, quotes, "X这道题", "the X problem",
     a slug, a judge's URL): a base problem when it is one of the base's titles (or close to one), nothing
@@ -789,10 +869,13 @@ def _shape_named(shape: Shape, request_text: str, cat: Catalogue, topics: TopicW
         return Resolution(cat.titles[key_written], "title", shape.text)
     if key in cat.techniques or topics.is_technique(text):  # "Sliding Window", "Binary Search"
         return None
+    mainland = mainland_terms(text)  # "二元樹的最大深度": 104 in Taiwan's words
+    if known_title(text, cat) is not None or (mainland is not None and known_title(mainland, cat) is not None):
+        # "最小栈", "“多数元素”", "做移动零的时候": a known title the base lacks, even when its words are a topic's
+        return Resolution(None, "name", shape.text, missing_id=shape.text)
     starts = [title for title in cat.titles if title.startswith(key) and _likeness(key, title) == 1.0]
     if starts:  # "Kth Largest Element": a clear start of a base title
         return Resolution(cat.titles[starts[0]], "title", shape.text)
-    mainland = mainland_terms(text)  # "二元樹的最大深度": 104 in Taiwan's words
     if mainland is not None and (key_mainland := _title_key(mainland, cat)):
         return Resolution(cat.titles[key_mainland], "title", shape.text)
     if key not in cat.weak and any(sibling_title(_units(t), [_units(t) for t in cat.shown.values()])
@@ -950,8 +1033,8 @@ def by_sibling_head(request: Request, cat: Catalogue) -> Resolution | None:
     return Resolution(None, "name", head, missing_id=head)
 
 
-RESOLVERS = (by_field, by_judge_problem, by_id, by_title, by_shape, by_taiwan_title, by_reworded_phrase,
-             by_sibling_head)
+RESOLVERS = (by_field, by_judge_problem, by_id, by_title, by_shape, by_known_head, by_taiwan_title,
+             by_reworded_phrase, by_sibling_head)
 
 
 def resolve(request: Request, cat: Catalogue) -> Resolution:

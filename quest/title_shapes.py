@@ -178,7 +178,7 @@ def _references(text: str) -> list[Shape]:
 
 # A Chinese title glued to the rest only ends at a word about judging ("合并K个升序链表超时"); before
 # "为什么" or "怎么" a glued head is as often a topic or a whole sentence ("后缀自动机怎么构造").
-_JUDGE_STOP = re.compile(r"超时|超出|报错|错误|出错|提交|通过|过不了|没过|运行|题解|解法|思路|做法|代码|这道|这题|样例|"
+JUDGE_STOP = re.compile(r"超时|超出|报错|错误|出错|提交|通过|过不了|没过|运行|题解|解法|思路|做法|代码|这道|这题|样例|"
                          r"输出|答案|的时候|时候")
 _ZH_HEAD = re.compile(r"^\s*([\u4e00-\u9fffA-Za-z0-9]{2,24})(\s?(?:II|III|IV|Ⅱ|Ⅲ|ii|iii|iv))?"
                       r"(?=$|[\s,，.。:：?？!！;；、(（])")
@@ -262,12 +262,12 @@ def _zh_head(text: str) -> str | None:
         head = m.group(1) + (f" {m.group(2).strip()}" if m.group(2) else "")
     else:  # glued to the rest: cut at a word about judging
         run = re.match(r"^\s*([\u4e00-\u9fffA-Za-z0-9]{3,30})", text)
-        stop = _JUDGE_STOP.search(run.group(1)) if run else None
+        stop = JUDGE_STOP.search(run.group(1)) if run else None
         head = run.group(1)[:stop.start()] if run and stop else ""
     cut = _ZH_STOP.search(head)
     if cut and cut.start() > 0:  # "回文数为什么" within a spaced head: only the part before
         tail = head[cut.start():]
-        if _JUDGE_STOP.match(tail) is None:
+        if JUDGE_STOP.match(tail) is None:
             return None
         head = head[:cut.start()]
     return head if _han_title(head) else None

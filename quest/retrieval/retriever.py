@@ -795,9 +795,10 @@ class Retriever:
 
     def _beyond_verdict(self, rows: Sequence[int], queries: Sequence[_PartQuery],
                         parts: tuple[str, ...] = ("question", "error")) -> dict[int, float]:
-        """Each row's best normalized BM25 on what the question and the error say besides verdict words
-        (the question also by its windows of WINDOW_TOKENS, each against its own bound)."""
-        vocabulary = _verdict_vocabulary()
+        """Each row's best normalized BM25 on what the question and the error say besides verdict words and the
+        words about the judge's testing (`_TESTING_WORDS`; the question also by its windows of WINDOW_TOKENS, each
+        against its own bound)."""
+        vocabulary = _verdict_vocabulary() | _TESTING_WORDS
         spans: list[list[str]] = []
         for q in queries:
             if q.name in parts:
@@ -1008,6 +1009,15 @@ def _own_words(part: str, queries: Sequence[_PartQuery]) -> list[str]:
     titles = set(next((q.tokens for q in queries if q.name == "problem"), ()))
     vocabulary = _verdict_vocabulary()
     return [t for t in without_judge_name(query.tokens) if t not in vocabulary and t not in titles]
+
+
+# Words about how the judge tested the program (its test points and cases, the samples, submitting, running) are in
+# most questions ("测试点 2 段错误", "本地能跑提交就报", "fails on submit"): like the verdict's words they say where
+# the failure showed, not what caused it. Left out of what a page must match beyond the verdict (`_beyond_verdict`),
+# they no longer let the page whose own topic is the judge's testing (state kept between test cases) take the lead
+# from the page about the student's bug (round 15). They still rank: only the lead's evidence leaves them out.
+_TESTING_WORDS = frozenset(tokenize("测试点 测试用例 用例 样例 提交 运行 测试 "
+                                    "test case testcase submit submission run"))
 
 
 @functools.cache
