@@ -74,9 +74,21 @@ def _replace_root(vals, ids, size, v, r):
 
 
 @_jit
-def _select(acc, order, identity, start, deleted, allowed, use_allowed, vals, ids, size):
-    """Merge one segment's scores (by position) into the heap; the heap's new size."""
-    k = vals.size
+def _offer(vals, ids, size, v, row):
+    """Offer (v, row) to a heap of the k best; its new size."""
+    if size < vals.size:
+        _push(vals, ids, size, v, row)
+        return size + 1
+    if _worse(vals[0], ids[0], v, row):
+        _replace_root(vals, ids, size, v, row)
+    return size
+
+
+@_jit
+def _select(acc, order, identity, start, deleted, allowed, use_allowed, vals, ids, size, subset, use_subset, sub_vals,
+            sub_ids, sub_size):
+    """Merge one segment's scores (by position) into the heap, and the rows of `subset` (with `use_subset`) into a
+    second heap as well: the same scores' top k among those rows. The two heaps' new sizes."""
     for p in range(acc.size):
         v = acc[p]
         if not v > 0:  # the top-k keeps positive scores only (and never a NaN)
@@ -84,17 +96,15 @@ def _select(acc, order, identity, start, deleted, allowed, use_allowed, vals, id
         row = (p if identity else np.int64(order[p])) + start
         if deleted[row] or (use_allowed and not allowed[row]):
             continue
-        if size < k:
-            _push(vals, ids, size, v, row)
-            size += 1
-        elif _worse(vals[0], ids[0], v, row):
-            _replace_root(vals, ids, size, v, row)
-    return size
+        size = _offer(vals, ids, size, v, row)
+        if use_subset and subset[row]:
+            sub_size = _offer(sub_vals, sub_ids, sub_size, v, row)
+    return size, sub_size
 
 
 @_jit
 def bm25_segment(rows, indptr, indices, data, norm, cols, coefs, order, identity, start, deleted, allowed,
-                 use_allowed, vals, ids, size):
+                 use_allowed, vals, ids, size, subset, use_subset, sub_vals, sub_ids, sub_size):
     """One segment's BM25 scores: for each query column in query order, every posting's
     tf * coef / (tf + norm) (float32, as SegmentedBM25._weights) added at its position; then the heap merge."""
     acc = np.zeros(rows, dtype=np.float32)
@@ -107,15 +117,16 @@ def bm25_segment(rows, indptr, indices, data, norm, cols, coefs, order, identity
         for p in range(indptr[col], indptr[col + 1]):
             at = indices[p]
             if at < 0 or at >= rows:
-                return BAD_ROW
+                return BAD_ROW, sub_size
             tf = np.float32(data[p])
             acc[at] += tf * c / (tf + norm[at])
-    return _select(acc, order, identity, start, deleted, allowed, use_allowed, vals, ids, size)
+    return _select(acc, order, identity, start, deleted, allowed, use_allowed, vals, ids, size, subset, use_subset,
+                   sub_vals, sub_ids, sub_size)
 
 
 @_jit
 def lexical_segment(rows, indptr, indices, bits, table, cols, weights, order, identity, start, deleted, allowed,
-                    use_allowed, vals, ids, size):
+                    use_allowed, vals, ids, size, subset, use_subset, sub_vals, sub_ids, sub_size):
     """One segment's lexical scores from float16 weights (their bits, through `table`: every float16 as float32,
     exactly, as numpy's upcast gives), each times the query weight in float32, added in query order."""
     acc = np.zeros(rows, dtype=np.float32)
@@ -128,14 +139,15 @@ def lexical_segment(rows, indptr, indices, bits, table, cols, weights, order, id
         for p in range(indptr[col], indptr[col + 1]):
             at = indices[p]
             if at < 0 or at >= rows:
-                return BAD_ROW
+                return BAD_ROW, sub_size
             acc[at] += table[bits[p]] * w
-    return _select(acc, order, identity, start, deleted, allowed, use_allowed, vals, ids, size)
+    return _select(acc, order, identity, start, deleted, allowed, use_allowed, vals, ids, size, subset, use_subset,
+                   sub_vals, sub_ids, sub_size)
 
 
 @_jit
 def lexical_segment_f32(rows, indptr, indices, data, cols, weights, order, identity, start, deleted, allowed,
-                        use_allowed, vals, ids, size):
+                        use_allowed, vals, ids, size, subset, use_subset, sub_vals, sub_ids, sub_size):
     """`lexical_segment` for weights kept as float32 (an index whose weights did not fit float16)."""
     acc = np.zeros(rows, dtype=np.float32)
     width = indptr.size - 1
@@ -147,6 +159,7 @@ def lexical_segment_f32(rows, indptr, indices, data, cols, weights, order, ident
         for p in range(indptr[col], indptr[col + 1]):
             at = indices[p]
             if at < 0 or at >= rows:
-                return BAD_ROW
+                return BAD_ROW, sub_size
             acc[at] += np.float32(data[p]) * w
-    return _select(acc, order, identity, start, deleted, allowed, use_allowed, vals, ids, size)
+    return _select(acc, order, identity, start, deleted, allowed, use_allowed, vals, ids, size, subset, use_subset,
+                   sub_vals, sub_ids, sub_size)

@@ -361,9 +361,16 @@ class SegmentedBM25:
                       warm: bool = False) -> list[tuple[int, float]]:
         """`search(tokens, k, rows)` exactly, by the compiled exhaustive loop (quest.retrieval.kernels); `rows` is a
         large allowed set or None. `warm`: run it with no query term, to compile it for these arrays."""
+        return self.kernel_lists(kernel, tokens, k, rows, warm=warm)[0]
+
+    def kernel_lists(self, kernel: Any, tokens: Sequence[str], k: int, rows: np.ndarray | None = None,
+                     subset: np.ndarray | None = None, *,
+                     warm: bool = False) -> tuple[list[tuple[int, float]], list[tuple[int, float]]]:
+        """`kernel_search(tokens, k, rows)` and, from the same pass, the top k among those of `rows` that `subset`
+        (a mask over all rows) holds: `search(tokens, k, rows & subset)` exactly (empty without `subset`)."""
         cols, coefs = self._query(tokens)
         if not cols and not warm:
-            return []
+            return [], []
         # The coefficient as `_weights` rounds it: idf x multiplicity x (k1 + 1), once, to float32.
         scaled = np.asarray([np.float32(coef * (self.k1 + 1)) for coef in coefs], dtype=np.float32)
         parts = [(seg.rows, seg.postings.indptr, seg.postings.indices, seg.postings.data, norm, seg.order.order, start)
@@ -371,7 +378,7 @@ class SegmentedBM25:
                                              strict=True)]
         try:
             return kernel.bm25(parts, np.asarray(cols, dtype=np.int64), scaled, k, self.deleted,
-                               self._allowed.mask(rows))
+                               self._allowed.mask(rows), subset)
         except IndexError as exc:  # the numpy path's error for a damaged list (scores)
             raise IndexError_(f"term frequencies name rows their segment does not have ({exc})") from exc
 
@@ -428,17 +435,23 @@ class SegmentedLexical:
     def kernel_search(self, kernel: Any, query: Mapping[str, float], k: int, rows: np.ndarray | None = None, *,
                       warm: bool = False) -> list[tuple[int, float]]:
         """`search(query, k, rows)` exactly, by the compiled exhaustive loop (see SegmentedBM25's)."""
+        return self.kernel_lists(kernel, query, k, rows, warm=warm)[0]
+
+    def kernel_lists(self, kernel: Any, query: Mapping[str, float], k: int, rows: np.ndarray | None = None,
+                     subset: np.ndarray | None = None, *,
+                     warm: bool = False) -> tuple[list[tuple[int, float]], list[tuple[int, float]]]:
+        """`kernel_search` and the top k among `subset`'s rows from the same pass (see SegmentedBM25's)."""
         if not self.parts:
-            return []
+            return [], []
         columns = max(self.parts, key=lambda p: p.csc.shape[1])._items(query)  # query order, as pruned_search
         if not columns and not warm:
-            return []
+            return [], []
         cols = np.asarray([col for col, _ in columns], dtype=np.int64)
         weights = np.asarray([w for _, w in columns], dtype=np.float32)
         parts = [(p.size, p.csc.indptr, p.csc.indices, p.csc.data, p.order.order, start)
                  for p, start in zip(self.parts, self.offsets[:-1].tolist(), strict=True)]
         try:
-            return kernel.lexical(parts, cols, weights, k, self.deleted, self._allowed.mask(rows))
+            return kernel.lexical(parts, cols, weights, k, self.deleted, self._allowed.mask(rows), subset)
         except IndexError as exc:  # the numpy path's error for a damaged list (LexicalIndex.scores)
             raise ValueError("lexical weights name rows the index does not have") from exc
 
