@@ -74,21 +74,11 @@ def _replace_root(vals, ids, size, v, r):
 
 
 @_jit
-def _offer(vals, ids, size, v, row):
-    """Offer (v, row) to a heap of the k best; its new size."""
-    if size < vals.size:
-        _push(vals, ids, size, v, row)
-        return size + 1
-    if _worse(vals[0], ids[0], v, row):
-        _replace_root(vals, ids, size, v, row)
-    return size
-
-
-@_jit
 def _select(acc, order, identity, start, deleted, allowed, use_allowed, vals, ids, size, subset, use_subset, sub_vals,
             sub_ids, sub_size):
     """Merge one segment's scores (by position) into the heap, and the rows of `subset` (with `use_subset`) into a
     second heap as well: the same scores' top k among those rows. The two heaps' new sizes."""
+    k = vals.size
     for p in range(acc.size):
         v = acc[p]
         if not v > 0:  # the top-k keeps positive scores only (and never a NaN)
@@ -96,9 +86,17 @@ def _select(acc, order, identity, start, deleted, allowed, use_allowed, vals, id
         row = (p if identity else np.int64(order[p])) + start
         if deleted[row] or (use_allowed and not allowed[row]):
             continue
-        size = _offer(vals, ids, size, v, row)
+        if size < k:
+            _push(vals, ids, size, v, row)
+            size += 1
+        elif _worse(vals[0], ids[0], v, row):
+            _replace_root(vals, ids, size, v, row)
         if use_subset and subset[row]:
-            sub_size = _offer(sub_vals, sub_ids, sub_size, v, row)
+            if sub_size < k:
+                _push(sub_vals, sub_ids, sub_size, v, row)
+                sub_size += 1
+            elif _worse(sub_vals[0], sub_ids[0], v, row):
+                _replace_root(sub_vals, sub_ids, sub_size, v, row)
     return size, sub_size
 
 
