@@ -40,7 +40,7 @@ from quest.retrieval import kernels
 from quest.retrieval.chunktable import NO_PROBLEM
 from quest.retrieval.embedder import Embedder
 from quest.retrieval.evidence import ASKED_LEAD, ErrorEvidence, named_first
-from quest.retrieval.fusion import document_rank_fusion, reciprocal_rank_fusion
+from quest.retrieval.fusion import document_rank_fusion, reciprocal_rank_fusion, ties_last
 from quest.retrieval.index import Index, UpdateReport, open_index
 from quest.retrieval.judge_name import plain_tokens, without_judge_name
 from quest.retrieval.parallel import run_all
@@ -425,16 +425,20 @@ class Retriever:
             sims = dict(zip(rows_arr.tolist(), best.tolist(), strict=True))
         plain = self._plain_confidence(queries, [r for r, _ in fused])
         named = {q.name for q in queries if q.plain is not None}
+        # A part that names the judge is judged on its other words (plain); the others' BM25 lists by their bound.
+        # (Per list, once: the loop below runs for every fused row.)
+        judged = {name: bounds[name.split(":", 1)[1]] for name in lists
+                  if name.startswith("bm25:") and name.split(":", 1)[1] not in named}
+        base = {name: name.split(":", 1)[0] for name in lists}
         out = []
         for row, fused_score in fused:
             sig = signals[row]
-            # A part that names the judge is judged on its other words (plain); the others as they are.
-            bm25n = max((normalized(s.score, bounds[name.split(":", 1)[1]]) for name, s in sig.items()
-                         if name.startswith("bm25:") and name.split(":", 1)[1] not in named), default=0.0)
+            bm25n = max((normalized(s.score, judged[name]) for name, s in sig.items() if name in judged),
+                        default=0.0)
             if "question" not in named:
                 bm25n = max(bm25n, windowed.get(row, 0.0))
             bm25n = max(bm25n, plain.get(row, 0.0))
-            out.append((row, fused_score, _short_signals(sig), sims.get(row), bm25n))
+            out.append((row, fused_score, _short_signals(sig, base), sims.get(row), bm25n))
         timings["fusion"] = timings.get("fusion", 0) + (time.perf_counter() - t) * 1000
         return out
 
@@ -503,8 +507,8 @@ class Retriever:
             for row, score in ranked:
                 strength[row] = strength.get(row, 0.0) + (score / best if best else 0.0)
         table = self.index.chunks
-        return sorted(fused, key=lambda pair: (-pair[1], -round(strength.get(pair[0], 0.0), 9),
-                                               table.doc_id(pair[0]), int(table.ordinal[pair[0]])))
+        return ties_last(fused, lambda pair: (-pair[1], -round(strength.get(pair[0], 0.0), 9)),
+                         lambda pair: (table.doc_id(pair[0]), int(table.ordinal[pair[0]])))
 
     def _store_lists(self, queries: Sequence[_PartQuery], rows: np.ndarray | None, k: int,
                      timings: dict[str, float], scope: str) -> dict[str, list[tuple[int, float]]] | None:
@@ -1066,11 +1070,12 @@ def _clears(bm25n: float, dense_sim: float | None, attempt: _Attempt, ratio: flo
     return bm25n >= attempt.bm25_floor * ratio or (dense_sim is not None and dense_sim >= attempt.dense_floor * ratio)
 
 
-def _short_signals(sig: dict[str, Signal]) -> dict[str, Signal]:
-    """Per-signal best rank over the parts ("bm25", "dense", "lexical"), as hits report them."""
+def _short_signals(sig: dict[str, Signal], bases: Mapping[str, str] | None = None) -> dict[str, Signal]:
+    """Per-signal best rank over the parts ("bm25", "dense", "lexical"), as hits report them; `bases`: each list
+    name's signal, when the caller has them already."""
     out: dict[str, Signal] = {}
     for name, s in sig.items():
-        base = name.split(":", 1)[0]
+        base = bases[name] if bases is not None else name.split(":", 1)[0]
         if base not in out or s.rank < out[base].rank:
             out[base] = s
     return out
