@@ -1,7 +1,8 @@
 """The compiled loops behind quest.retrieval.kernels (numba; imported only by kernels.py, only when numba is there).
 
 One call scores one segment's rows exhaustively and merges them into a k-entry heap shared by the segments of one
-search. Every number is computed with the float32 operations, in the order, that the numpy path uses
+search, and, when asked, the rows of a subset (the general documents) into a second heap: that subset's own top k
+from the same scores. Every number is computed with the float32 operations, in the order, that the numpy path uses
 (SegmentedBM25.scores, LexicalIndex.scores), so the scores are bit-equal; the heap keeps the k best by (score
 descending, row ascending), the order `sparse.top_k_among` gives. No function here holds the GIL (`nogil`), so the
 searches of one question can run side by side (QUEST_SEARCH_THREADS).

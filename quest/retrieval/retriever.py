@@ -136,6 +136,7 @@ class Retriever:
         self._general_rows.flags.writeable = False  # the same array every request: scopes of it are kept
         self._general_mask: np.ndarray | None = None  # the general rows as a mask over all rows (_sparse_top)
         self._everything_but: dict[frozenset[str], np.ndarray] = {}
+        self._general_but: dict[frozenset[str], np.ndarray] = {}  # the general rows but some kinds (`_allowed`)
         # Per problem, the verdicts its error-pattern documents explain; per error pattern, its own.
         self._bug_verdicts: dict[str, set[str]] = {}
         self._pattern_verdicts: dict[str, frozenset[str]] = {}
@@ -374,6 +375,12 @@ class Retriever:
             if excluded not in self._everything_but:
                 self._everything_but[excluded] = np.flatnonzero(~np.isin(kinds, codes)).astype(np.int64)
             return self._everything_but[excluded]
+        if rows is self._general_rows:  # likewise kept, read-only: the searches keep what they derive from it
+            if excluded not in self._general_but:
+                kept = rows[~np.isin(kinds[rows], codes)]
+                kept.flags.writeable = False
+                self._general_but[excluded] = kept
+            return self._general_but[excluded]
         return rows[~np.isin(kinds[rows], codes)]
 
     def _rank(self, rows: np.ndarray | None, k: int, queries: Sequence[_PartQuery],

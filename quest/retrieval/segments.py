@@ -501,6 +501,9 @@ class SegmentedDense:
         self.parts, self.offsets, self.deleted, self.dim = list(parts), offsets, deleted, dim
         self.size = int(offsets[-1])
         self.vectors = _Rows(self)
+        # The last large read-only row set searched (the general documents, every request): (it, its live rows, their
+        # runs). Dropping deleted rows and finding the runs of 50k rows cost ~1.5 ms a request at 1M (round 15).
+        self._shared: tuple[np.ndarray, np.ndarray, list[tuple[int, int, int]] | None] | None = None
 
     def locate(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         seg = np.searchsorted(self.offsets, rows, side="right") - 1
@@ -547,10 +550,17 @@ class SegmentedDense:
     def search_rows(self, query: np.ndarray, rows: np.ndarray, k: int) -> list[tuple[int, float]]:
         """Exact top-k among `rows` (deleted ones dropped): by contiguous runs when the rows form a few."""
         rows = np.asarray(rows, dtype=np.int64)
-        rows = rows[~self.deleted[rows]] if rows.size else rows
+        kept = self._shared  # read once: another thread may replace it
+        if kept is not None and kept[0] is rows:
+            rows, runs = kept[1], kept[2]
+        else:
+            asked = rows
+            rows = rows[~self.deleted[rows]] if rows.size else rows
+            runs = None if rows.size * 4 >= self.size or rows.size == 0 else self._runs(rows)
+            if not asked.flags.writeable and asked.size * SHARED_SCOPE >= self.size:
+                self._shared = (asked, rows, runs)
         if rows.size == 0 or k <= 0:
             return []
-        runs = None if rows.size * 4 >= self.size else self._runs(rows)
         if runs is not None:
             found = [(int(self.offsets[s]) + r, v) for s, lo, hi in runs
                      for r, v in self.parts[s].search_range(query, lo, hi, k)]
