@@ -1,8 +1,9 @@
 """This round's before/after retrievers, for paired runs in one process (paired.py).
 
 `before` is the code as round 14 left it (branch m15): the general documents' sparse lists scored on their own
-(scores_for) and the whole base's by a kernel pass of its own, and fusion as it was (a tie key for every row; the
-list names split per row). Its methods are copied here from m15 (quest/retrieval/retriever.py, fusion.py).
+(scores_for) and the whole base's by a kernel pass of its own, fusion as it was (a tie key for every row; the list
+names split per row), and the general documents' dense search finding their live rows and runs on every call.
+Its methods are copied here from m15 (quest/retrieval/retriever.py, fusion.py, segments.py).
 `after` is the library's Retriever as it stands.
 """
 
@@ -12,7 +13,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from quest.retrieval.dense import _best, cosines
 from quest.retrieval.retriever import Retriever, _PartQuery
+from quest.retrieval.segments import GATHER_UP_TO
 from quest.retrieval.sparse import normalized
 from quest.retrieval.types import Signal
 
@@ -40,8 +43,45 @@ def _old_short_signals(sig):
     return out
 
 
+def _old_search_rows(dense, query, rows, k):
+    """m15's SegmentedDense.search_rows: the live rows and their runs found again on every call."""
+    rows = np.asarray(rows, dtype=np.int64)
+    rows = rows[~dense.deleted[rows]] if rows.size else rows
+    if rows.size == 0 or k <= 0:
+        return []
+    runs = None if rows.size * 4 >= dense.size else dense._runs(rows)
+    if runs is not None:
+        found = [(int(dense.offsets[s]) + r, v) for s, lo, hi in runs
+                 for r, v in dense.parts[s].search_range(query, lo, hi, k)]
+        found_rows = np.asarray([r for r, _ in found], dtype=np.int64)
+        sims = np.asarray([v for _, v in found], dtype=np.float32)
+        return [(int(found_rows[i]), float(sims[i])) for i in _best(sims, k, found_rows)]
+    if rows.size * 4 >= dense.size or rows.size > GATHER_UP_TO:
+        mask = np.zeros(dense.size, dtype=bool)
+        mask[rows] = True
+        return dense.search(query, k, mask, exact=rows.size * 4 < dense.size)
+    sims = cosines(dense.vectors[rows], query)
+    return [(int(rows[i]), float(sims[i])) for i in _best(sims, k, rows)]
+
+
 class Before(Retriever):
-    """m15's general sparse lists and fusion."""
+    """m15's general sparse lists, fusion, general dense search and allowed rows."""
+
+    def _dense_list(self, q, rows, k):
+        if rows is None:
+            return self.index.dense.search(q.dense, k)
+        return _old_search_rows(self.index.dense, q.dense, rows, k)
+
+    def _allowed(self, rows, excluded):
+        if not excluded:
+            return rows
+        kinds = self.index.chunks.kind
+        codes = self.index.chunks.kind_codes(excluded)
+        if rows is None:
+            if excluded not in self._everything_but:
+                self._everything_but[excluded] = np.flatnonzero(~np.isin(kinds, codes)).astype(np.int64)
+            return self._everything_but[excluded]
+        return rows[~np.isin(kinds[rows], codes)]
 
     def _sparse_top(self, q, signal, model, query, rows, k, whole=None):
         return super()._sparse_top(q, signal, model, query, rows, k)
