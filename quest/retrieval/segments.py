@@ -502,7 +502,8 @@ class SegmentedDense:
         self.size = int(offsets[-1])
         self.vectors = _Rows(self)
         # The last large read-only row set searched (the general documents, every request): (it, its live rows, their
-        # runs). Dropping deleted rows and finding the runs of 50k rows cost ~1.5 ms a request at 1M (round 15).
+        # runs). Dropping deleted rows and finding the runs of 50k rows again cost 0.25 ms a request at 1M (paired,
+        # docs/bench/scale-1m-round15).
         self._shared: tuple[np.ndarray, np.ndarray, list[tuple[int, int, int]] | None] | None = None
 
     def locate(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
