@@ -1,7 +1,8 @@
 """The compiled loops behind quest.retrieval.kernels (numba; imported only by kernels.py, only when numba is there).
 
 One call scores one segment's rows exhaustively and merges them into a k-entry heap shared by the segments of one
-search. Every number is computed with the float32 operations, in the order, that the numpy path uses
+search, and, when asked, the rows of a subset (the general documents) into a second heap: that subset's own top k
+from the same scores. Every number is computed with the float32 operations, in the order, that the numpy path uses
 (SegmentedBM25.scores, LexicalIndex.scores), so the scores are bit-equal; the heap keeps the k best by (score
 descending, row ascending), the order `sparse.top_k_among` gives. No function here holds the GIL (`nogil`), so the
 searches of one question can run side by side (QUEST_SEARCH_THREADS).
@@ -82,8 +83,10 @@ def _replace_root(vals, ids, size, v, r):
 
 
 @_jit
-def _select(acc, order, identity, start, deleted, allowed, use_allowed, vals, ids, size):
-    """Merge one segment's scores (by position) into the heap; the heap's new size."""
+def _select(acc, order, identity, start, deleted, allowed, use_allowed, vals, ids, size, subset, use_subset, sub_vals,
+            sub_ids, sub_size):
+    """Merge one segment's scores (by position) into the heap, and the rows of `subset` (with `use_subset`) into a
+    second heap as well: the same scores' top k among those rows. The two heaps' new sizes."""
     k = vals.size
     for p in range(acc.size):
         v = acc[p]
@@ -97,12 +100,18 @@ def _select(acc, order, identity, start, deleted, allowed, use_allowed, vals, id
             size += 1
         elif _worse(vals[0], ids[0], v, row):
             _replace_root(vals, ids, size, v, row)
-    return size
+        if use_subset and subset[row]:
+            if sub_size < k:
+                _push(sub_vals, sub_ids, sub_size, v, row)
+                sub_size += 1
+            elif _worse(sub_vals[0], sub_ids[0], v, row):
+                _replace_root(sub_vals, sub_ids, sub_size, v, row)
+    return size, sub_size
 
 
 @_jit
 def bm25_segment(rows, indptr, indices, data, norm, cols, coefs, order, identity, start, deleted, allowed,
-                 use_allowed, vals, ids, size):
+                 use_allowed, vals, ids, size, subset, use_subset, sub_vals, sub_ids, sub_size):
     """One segment's BM25 scores: for each query column in query order, every posting's
     tf * coef / (tf + norm) (float32, as SegmentedBM25._weights) added at its position; then the heap merge."""
     acc = np.zeros(rows, dtype=np.float32)
@@ -115,15 +124,16 @@ def bm25_segment(rows, indptr, indices, data, norm, cols, coefs, order, identity
         for p in range(indptr[col], indptr[col + 1]):
             at = indices[p]
             if at < 0 or at >= rows:
-                return BAD_ROW
+                return BAD_ROW, sub_size
             tf = np.float32(data[p])
             acc[at] += tf * c / (tf + norm[at])
-    return _select(acc, order, identity, start, deleted, allowed, use_allowed, vals, ids, size)
+    return _select(acc, order, identity, start, deleted, allowed, use_allowed, vals, ids, size, subset, use_subset,
+                   sub_vals, sub_ids, sub_size)
 
 
 @_jit
 def lexical_segment(rows, indptr, indices, bits, table, cols, weights, order, identity, start, deleted, allowed,
-                    use_allowed, vals, ids, size):
+                    use_allowed, vals, ids, size, subset, use_subset, sub_vals, sub_ids, sub_size):
     """One segment's lexical scores from float16 weights (their bits, through `table`: every float16 as float32,
     exactly, as numpy's upcast gives), each times the query weight in float32, added in query order."""
     acc = np.zeros(rows, dtype=np.float32)
@@ -136,14 +146,15 @@ def lexical_segment(rows, indptr, indices, bits, table, cols, weights, order, id
         for p in range(indptr[col], indptr[col + 1]):
             at = indices[p]
             if at < 0 or at >= rows:
-                return BAD_ROW
+                return BAD_ROW, sub_size
             acc[at] += table[bits[p]] * w
-    return _select(acc, order, identity, start, deleted, allowed, use_allowed, vals, ids, size)
+    return _select(acc, order, identity, start, deleted, allowed, use_allowed, vals, ids, size, subset, use_subset,
+                   sub_vals, sub_ids, sub_size)
 
 
 @_jit
 def lexical_segment_f32(rows, indptr, indices, data, cols, weights, order, identity, start, deleted, allowed,
-                        use_allowed, vals, ids, size):
+                        use_allowed, vals, ids, size, subset, use_subset, sub_vals, sub_ids, sub_size):
     """`lexical_segment` for weights kept as float32 (an index whose weights did not fit float16)."""
     acc = np.zeros(rows, dtype=np.float32)
     width = indptr.size - 1
@@ -155,9 +166,10 @@ def lexical_segment_f32(rows, indptr, indices, data, cols, weights, order, ident
         for p in range(indptr[col], indptr[col + 1]):
             at = indices[p]
             if at < 0 or at >= rows:
-                return BAD_ROW
+                return BAD_ROW, sub_size
             acc[at] += np.float32(data[p]) * w
-    return _select(acc, order, identity, start, deleted, allowed, use_allowed, vals, ids, size)
+    return _select(acc, order, identity, start, deleted, allowed, use_allowed, vals, ids, size, subset, use_subset,
+                   sub_vals, sub_ids, sub_size)
 
 
 # Callees before callers: a caller compiled again binds the callees' new dispatchers (looked up in this module).

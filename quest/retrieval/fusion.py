@@ -36,7 +36,28 @@ def reciprocal_rank_fusion(ranked_lists: Mapping[str, Sequence[K]] | Sequence[Se
             contributions.setdefault(item, []).append(1.0 / (k + rank))
     # fsum is exactly rounded, so the sum does not depend on the order of the lists either.
     fused = [(item, math.fsum(parts)) for item, parts in contributions.items()]
-    return sorted(fused, key=lambda pair: (-pair[1], _tie_key(pair[0])))
+    return ties_last(fused, lambda pair: -pair[1], lambda pair: _tie_key(pair[0]))
+
+
+T = TypeVar("T")
+
+
+def ties_last(items: Sequence[T], key: Callable[[T], object], tie: Callable[[T], object]) -> list[T]:
+    """`sorted(items, key=lambda x: (key(x), tie(x)))`, with `tie` computed only for items whose `key` equals
+    another's: a tie key (a document id, a string) costs far more than a score, and most scores are distinct."""
+    keyed = sorted(((key(item), n) for n, item in enumerate(items)), key=lambda pair: pair[0])
+    out: list[T] = []
+    i = 0
+    while i < len(keyed):
+        j = i + 1
+        while j < len(keyed) and keyed[j][0] == keyed[i][0]:
+            j += 1
+        if j - i == 1:
+            out.append(items[keyed[i][1]])
+        else:  # a stable sort of the tied run by `tie` keeps their order among equal `tie`s, as one sort would
+            out.extend(sorted((items[n] for _, n in keyed[i:j]), key=tie))
+        i = j
+    return out
 
 
 def _tie_key(item: Hashable) -> tuple[str, str]:

@@ -88,56 +88,71 @@ class Kernel:
     def __init__(self, module: Any) -> None:
         self._m = module
 
-    # The two searches take each segment's arrays as the numpy path reads them (see segments.py).
+    # The two searches take each segment's arrays as the numpy path reads them (see segments.py). With `subset` (a
+    # mask over the rows), the same pass also keeps the top k among those rows: `search(query, k, subset rows)`,
+    # which a scope's own scoring would give (tests/retrieval/test_kernels.py), at the cost of a second small heap.
 
     def bm25(self, parts: Sequence[tuple[int, Any, Any, Any, np.ndarray, Any, int]], cols: np.ndarray,
-             coefs: np.ndarray, k: int, deleted: np.ndarray, allowed: np.ndarray | None) -> list[tuple[int, float]]:
-        """`parts`: per segment (rows, indptr, indices, data, norm by position, order or None, first row)."""
+             coefs: np.ndarray, k: int, deleted: np.ndarray, allowed: np.ndarray | None,
+             subset: np.ndarray | None = None) -> tuple[list[tuple[int, float]], list[tuple[int, float]]]:
+        """`parts`: per segment (rows, indptr, indices, data, norm by position, order or None, first row). The top k
+        among the allowed rows, and among those of them in `subset` (empty without it)."""
         cols = _fixed(np.asarray(cols, dtype=np.int64))
         coefs = _fixed(np.asarray(coefs, dtype=np.float32))
 
-        def run(part, heap):
+        def run(part, heaps):
             rows, indptr, indices, data, norm, order, start = part
             return self._m.bm25_segment(rows, _fixed(indptr), _fixed(indices), _fixed(data),
                                         _fixed(np.asarray(norm, dtype=np.float32)), cols, coefs, *self._where(
-                                            order, start, deleted, allowed), *heap)
-        return self._top(parts, k, run)
+                                            order, start, deleted, allowed), *heaps)
+        return self._top(parts, k, run, subset)
 
     def lexical(self, parts: Sequence[tuple[int, Any, Any, Any, Any, int]], cols: np.ndarray, weights: np.ndarray,
-                k: int, deleted: np.ndarray, allowed: np.ndarray | None) -> list[tuple[int, float]]:
-        """`parts`: per segment (rows, indptr, indices, data (float16 or float32), order or None, first row)."""
+                k: int, deleted: np.ndarray, allowed: np.ndarray | None,
+                subset: np.ndarray | None = None) -> tuple[list[tuple[int, float]], list[tuple[int, float]]]:
+        """`parts`: per segment (rows, indptr, indices, data (float16 or float32), order or None, first row); the
+        two lists as `bm25` gives them."""
         cols = _fixed(np.asarray(cols, dtype=np.int64))
         weights = _fixed(np.asarray(weights, dtype=np.float32))
 
-        def run(part, heap):
+        def run(part, heaps):
             rows, indptr, indices, data, order, start = part
             data = np.asarray(data)
             where = self._where(order, start, deleted, allowed)
             if data.dtype == np.float16:
                 return self._m.lexical_segment(rows, _fixed(indptr), _fixed(indices), _fixed(data.view(np.uint16)),
-                                               HALF, cols, weights, *where, *heap)
+                                               HALF, cols, weights, *where, *heaps)
             return self._m.lexical_segment_f32(rows, _fixed(indptr), _fixed(indices),
                                                _fixed(np.asarray(data, dtype=np.float32)), cols, weights, *where,
-                                               *heap)
-        return self._top(parts, k, run)
+                                               *heaps)
+        return self._top(parts, k, run, subset)
 
     @staticmethod
     def _where(order: Any, start: int, deleted: np.ndarray, allowed: np.ndarray | None) -> tuple:
         return (_NO_ORDER if order is None else _fixed(order), order is None, int(start), _fixed(deleted),
                 _NO_MASK if allowed is None else _fixed(allowed), allowed is not None)
 
-    def _top(self, parts: Sequence[tuple], k: int, run: Callable[[tuple, tuple], int]) -> list[tuple[int, float]]:
+    def _top(self, parts: Sequence[tuple], k: int, run: Callable[[tuple, tuple], tuple[int, int]],
+             subset: np.ndarray | None) -> tuple[list[tuple[int, float]], list[tuple[int, float]]]:
         # Each call allocates its own accumulator (inside the compiled loop): one kept per thread and cleared by the
         # merge measured 1.09x (BM25) and 1.11x (lexical) slower at 1M (docs/bench/scale-1m-kernel).
         if k <= 0:
-            return []
+            return [], []
         vals, ids, size = np.empty(k, dtype=np.float32), np.empty(k, dtype=np.int64), 0
+        sub_vals, sub_ids, sub_size = np.empty(k, dtype=np.float32), np.empty(k, dtype=np.int64), 0
+        mask = _NO_MASK if subset is None else _fixed(subset)
         for part in parts:
-            size = int(run(part, (vals, ids, size)))
+            size, sub_size = (int(x) for x in run(part, (vals, ids, size, mask, subset is not None, sub_vals, sub_ids,
+                                                         sub_size)))
             if size < 0:
                 raise IndexError(f"a posting list names a row outside its segment's {part[0]} rows")
-        order = np.lexsort((ids[:size], -vals[:size]))
-        return [(int(ids[i]), float(vals[i])) for i in order]
+        return _ranked(vals[:size], ids[:size]), _ranked(sub_vals[:sub_size], sub_ids[:sub_size])
+
+
+def _ranked(vals: np.ndarray, ids: np.ndarray) -> list[tuple[int, float]]:
+    """A heap's entries best first: score descending, row ascending (the order `sparse.top_k_among` gives)."""
+    order = np.lexsort((ids, -vals))
+    return [(int(ids[i]), float(vals[i])) for i in order]
 
 
 def warm(kernel: Kernel | None, index: Any) -> float | None:

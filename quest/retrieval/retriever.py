@@ -40,7 +40,7 @@ from quest.retrieval import kernels
 from quest.retrieval.chunktable import NO_PROBLEM
 from quest.retrieval.embedder import Embedder
 from quest.retrieval.evidence import ASKED_LEAD, ErrorEvidence, named_first
-from quest.retrieval.fusion import document_rank_fusion, reciprocal_rank_fusion
+from quest.retrieval.fusion import document_rank_fusion, reciprocal_rank_fusion, ties_last
 from quest.retrieval.index import Index, UpdateReport, open_index
 from quest.retrieval.judge_name import plain_tokens, without_judge_name
 from quest.retrieval.parallel import run_all
@@ -77,6 +77,10 @@ class _PartQuery:
     lexical: Mapping[str, float] | None = None
     # Full score vectors per signal, computed once and cut per scope (problem, general, global).
     scores: dict[str, np.ndarray] = field(default_factory=dict)
+    # Whole-base lists found alongside the general documents' (Retriever._sparse_top): (signal, k) -> (the allowed
+    # rows they were ranked over, the list), taken by the search over the whole base that follows.
+    whole_lists: dict[tuple[str, int], tuple[np.ndarray | None, list[tuple[int, float]]]] = field(
+        default_factory=dict)
     # A long question's half-overlapping windows of tokens, each with its own bound (see _windowed).
     windows: tuple[tuple[tuple[str, ...], float], ...] = ()
     # The tokens without the judge's name, when the part names it: its confidence (quest.retrieval.judge_name).
@@ -130,7 +134,9 @@ class Retriever:
         # From the index's columns: no chunk is decoded until a search returns it.
         self._general_rows = np.flatnonzero(index.chunks.problem == NO_PROBLEM).astype(np.int64)
         self._general_rows.flags.writeable = False  # the same array every request: scopes of it are kept
+        self._general_mask: np.ndarray | None = None  # the general rows as a mask over all rows (_sparse_top)
         self._everything_but: dict[frozenset[str], np.ndarray] = {}
+        self._general_but: dict[frozenset[str], np.ndarray] = {}  # the general rows but some kinds (`_allowed`)
         # Per problem, the verdicts its error-pattern documents explain; per error pattern, its own.
         self._bug_verdicts: dict[str, set[str]] = {}
         self._pattern_verdicts: dict[str, frozenset[str]] = {}
@@ -369,11 +375,20 @@ class Retriever:
             if excluded not in self._everything_but:
                 self._everything_but[excluded] = np.flatnonzero(~np.isin(kinds, codes)).astype(np.int64)
             return self._everything_but[excluded]
+        if rows is self._general_rows:  # likewise kept, read-only: the searches keep what they derive from it
+            if excluded not in self._general_but:
+                kept = rows[~np.isin(kinds[rows], codes)]
+                kept.flags.writeable = False
+                self._general_but[excluded] = kept
+            return self._general_but[excluded]
         return rows[~np.isin(kinds[rows], codes)]
 
     def _rank(self, rows: np.ndarray | None, k: int, queries: Sequence[_PartQuery],
-              timings: dict[str, float], scope: str) -> list[tuple[int, float, dict[str, Signal], float | None, float]]:
-        """Fuse every signal of every part over `rows` (None: everything).
+              timings: dict[str, float], scope: str,
+              whole: tuple[np.ndarray | None] | None = None) -> list[tuple[int, float, dict[str, Signal], float | None,
+                                                                         float]]:
+        """Fuse every signal of every part over `rows` (None: everything). `whole`: (the allowed rows of the
+        whole-base search this attempt makes next,), when `rows` are the general documents (see `_sparse_top`).
 
         Returns (row, fused, signals, best dense similarity, best normalized BM25) per row. Each
         part is normalized by its own bound, so a long question cannot lower what a short error
@@ -381,7 +396,7 @@ class Retriever:
         """
         lists = self._store_lists(queries, rows, k, timings, scope)
         if lists is None:
-            lists = self._part_lists(queries, rows, k, timings, scope)
+            lists = self._part_lists(queries, rows, k, timings, scope, whole)
         t = time.perf_counter()
         # Inside the problem's own rows its titles match every document alike: they vouch that a
         # document is on topic (the floor below) but must not decide the order — what the student
@@ -417,16 +432,20 @@ class Retriever:
             sims = dict(zip(rows_arr.tolist(), best.tolist(), strict=True))
         plain = self._plain_confidence(queries, [r for r, _ in fused])
         named = {q.name for q in queries if q.plain is not None}
+        # A part that names the judge is judged on its other words (plain); the others' BM25 lists by their bound.
+        # (Per list, once: the loop below runs for every fused row.)
+        judged = {name: bounds[name.split(":", 1)[1]] for name in lists
+                  if name.startswith("bm25:") and name.split(":", 1)[1] not in named}
+        base = {name: name.split(":", 1)[0] for name in lists}
         out = []
         for row, fused_score in fused:
             sig = signals[row]
-            # A part that names the judge is judged on its other words (plain); the others as they are.
-            bm25n = max((normalized(s.score, bounds[name.split(":", 1)[1]]) for name, s in sig.items()
-                         if name.startswith("bm25:") and name.split(":", 1)[1] not in named), default=0.0)
+            bm25n = max((normalized(s.score, judged[name]) for name, s in sig.items() if name in judged),
+                        default=0.0)
             if "question" not in named:
                 bm25n = max(bm25n, windowed.get(row, 0.0))
             bm25n = max(bm25n, plain.get(row, 0.0))
-            out.append((row, fused_score, _short_signals(sig), sims.get(row), bm25n))
+            out.append((row, fused_score, _short_signals(sig, base), sims.get(row), bm25n))
         timings["fusion"] = timings.get("fusion", 0) + (time.perf_counter() - t) * 1000
         return out
 
@@ -495,8 +514,8 @@ class Retriever:
             for row, score in ranked:
                 strength[row] = strength.get(row, 0.0) + (score / best if best else 0.0)
         table = self.index.chunks
-        return sorted(fused, key=lambda pair: (-pair[1], -round(strength.get(pair[0], 0.0), 9),
-                                               table.doc_id(pair[0]), int(table.ordinal[pair[0]])))
+        return ties_last(fused, lambda pair: (-pair[1], -round(strength.get(pair[0], 0.0), 9)),
+                         lambda pair: (table.doc_id(pair[0]), int(table.ordinal[pair[0]])))
 
     def _store_lists(self, queries: Sequence[_PartQuery], rows: np.ndarray | None, k: int,
                      timings: dict[str, float], scope: str) -> dict[str, list[tuple[int, float]]] | None:
@@ -533,18 +552,20 @@ class Retriever:
         return [row for row in sorted(best, key=best.__getitem__) if int(table.kind[row]) in codes]
 
     def _part_lists(self, queries: Sequence[_PartQuery], rows: np.ndarray | None, k: int,
-                    timings: dict[str, float], scope: str) -> dict[str, list[tuple[int, float]]]:
+                    timings: dict[str, float], scope: str,
+                    whole: tuple[np.ndarray | None] | None = None) -> dict[str, list[tuple[int, float]]]:
         """Every part's ranked list per signal over `rows`: independent searches, run side by side on up to
         `search_threads` threads (quest.retrieval.parallel) and gathered in the order one thread fills them
         (the order fusion adds them up in), so the lists are the same either way."""
         jobs: list[tuple[str, str, Callable[[], list[tuple[int, float]]]]] = []
         for q in queries:
             if q.tokens:
-                jobs.append((f"bm25:{q.name}", "bm25", functools.partial(self._bm25_list, q, rows, k)))
+                jobs.append((f"bm25:{q.name}", "bm25", functools.partial(self._bm25_list, q, rows, k, whole)))
             if q.dense is not None and self.index.dense is not None:
                 jobs.append((f"dense:{q.name}", "dense", functools.partial(self._dense_list, q, rows, k)))
             if q.lexical and self.index.lexical is not None:
-                jobs.append((f"lexical:{q.name}", "lexical", functools.partial(self._lexical_list, q, rows, k)))
+                jobs.append((f"lexical:{q.name}", "lexical", functools.partial(self._lexical_list, q, rows, k,
+                                                                                 whole)))
         found = run_all([functools.partial(_timed, job) for _, _, job in jobs], self.settings.search_threads)
         lists: dict[str, list[tuple[int, float]]] = {}
         for (name, signal, _), (ranked, ms) in zip(jobs, found, strict=True):
@@ -552,26 +573,49 @@ class Retriever:
             timings[f"{signal}_{scope}"] = timings.get(f"{signal}_{scope}", 0) + ms
         return lists
 
-    def _bm25_list(self, q: _PartQuery, rows: np.ndarray | None, k: int) -> list[tuple[int, float]]:
+    def _bm25_list(self, q: _PartQuery, rows: np.ndarray | None, k: int,
+                   whole: tuple[np.ndarray | None] | None = None) -> list[tuple[int, float]]:
         if getattr(self.index.bm25, "remote", False):  # a vector store ranks (QUEST_VECTOR_STORE)
             return self.index.bm25.search(q.tokens, k, rows)
-        return self._sparse_top(q, "bm25", self.index.bm25, q.tokens, rows, k)
+        return self._sparse_top(q, "bm25", self.index.bm25, q.tokens, rows, k, whole)
 
     def _dense_list(self, q: _PartQuery, rows: np.ndarray | None, k: int) -> list[tuple[int, float]]:
         if rows is None:
             return self.index.dense.search(q.dense, k)
         return self.index.dense.search_rows(q.dense, rows, k)
 
-    def _lexical_list(self, q: _PartQuery, rows: np.ndarray | None, k: int) -> list[tuple[int, float]]:
+    def _lexical_list(self, q: _PartQuery, rows: np.ndarray | None, k: int,
+                      whole: tuple[np.ndarray | None] | None = None) -> list[tuple[int, float]]:
         if getattr(self.index.lexical, "remote", False):
             return self.index.lexical.search(q.lexical, k, rows)
-        return self._sparse_top(q, "lexical", self.index.lexical, q.lexical, rows, k)
+        return self._sparse_top(q, "lexical", self.index.lexical, q.lexical, rows, k, whole)
 
     def _sparse_top(self, q: _PartQuery, signal: str, model, query, rows: np.ndarray | None,
-                    k: int) -> list[tuple[int, float]]:
+                    k: int, whole: tuple[np.ndarray | None] | None = None) -> list[tuple[int, float]]:
         """Top-k of a sparse signal over `rows`: scored for those rows alone when they are few (one
         problem's, the general documents'), else from every row's score, computed once per part and
-        cut per scope."""
+        cut per scope.
+
+        With the compiled kernel, a question that names no problem ranks the general documents and then the whole
+        base on the same query: `whole` (the whole-base search's allowed rows, given with the general documents as
+        `rows`) makes one pass over every posting give both lists, the general one kept as a second heap of the
+        same scores; the whole-base list waits in the part's `whole_lists` for the search that follows. The
+        general list is the one its own scoring gives (the same float32 scores: tests/retrieval/test_kernels.py)."""
+        kept = q.whole_lists.get((signal, k))
+        if kept is not None and kept[0] is rows:
+            return kept[1]
+        kernel = self._kernel
+        if (whole is not None and kernel is not None and not kernels.failed() and signal not in q.scores
+                and model.size >= PRUNE_FROM and hasattr(model, "kernel_lists")):
+            try:
+                found, general = model.kernel_lists(kernel, query, k, whole[0], self._general_rows_mask())
+            except (IndexError_, ValueError):
+                raise  # a damaged index: the numpy path raises the same
+            except Exception as exc:  # numba failing on arrays it was not warmed for: numpy from now on
+                kernels.disable(exc)
+            else:
+                q.whole_lists[(signal, k)] = (whole[0], found)
+                return general
         if rows is not None and signal not in q.scores and rows.size * SMALL_SCOPE <= model.size:
             rows = np.asarray(rows, dtype=np.int64)
             return top_k_among(model.scores_for(query, rows), rows, k)
@@ -586,6 +630,15 @@ class Retriever:
                     kernels.disable(exc)
             return model.pruned_search(query, k, rows)  # the same list, from the postings that can reach it
         return top_k(q.signal_scores(signal, lambda: model.scores(query)), k, rows)
+
+    def _general_rows_mask(self) -> np.ndarray:
+        """The general documents' rows as a mask over every row (made once: a byte a row)."""
+        if self._general_mask is None:
+            mask = np.zeros(self.index.size, dtype=bool)
+            mask[self._general_rows] = True
+            mask.flags.writeable = False
+            self._general_mask = mask
+        return self._general_mask
 
     def _attempt(self, attempt: _Attempt, queries: Sequence[_PartQuery], scope: str | None,
                  excluded: frozenset[str], top_k: int, timings: dict[str, float]) -> tuple[list[Hit], bool]:
@@ -636,7 +689,9 @@ class Retriever:
         selected: list[_Candidate] = []
         if scope is None and self.settings.general_lead > 0 and self._general_rows.size:
             rows = self._allowed(self._general_rows, excluded)
-            general = passing(self._rank(rows, k, queries, timings, "general"), "all")
+            # the whole base is searched next (below), on the same allowed rows: one sparse pass can rank both
+            general = passing(self._rank(rows, k, queries, timings, "general", (self._allowed(None, excluded),)),
+                              "all")
             lead = self._error_evidence_first(self._own_language_first(self._specific_first(
                 [c for c in general if c.row in strong], queries, attempt), queries, attempt), queries, attempt)
             selected = lead[: self.settings.general_lead]
@@ -1032,11 +1087,12 @@ def _clears(bm25n: float, dense_sim: float | None, attempt: _Attempt, ratio: flo
     return bm25n >= attempt.bm25_floor * ratio or (dense_sim is not None and dense_sim >= attempt.dense_floor * ratio)
 
 
-def _short_signals(sig: dict[str, Signal]) -> dict[str, Signal]:
-    """Per-signal best rank over the parts ("bm25", "dense", "lexical"), as hits report them."""
+def _short_signals(sig: dict[str, Signal], bases: Mapping[str, str] | None = None) -> dict[str, Signal]:
+    """Per-signal best rank over the parts ("bm25", "dense", "lexical"), as hits report them; `bases`: each list
+    name's signal, when the caller has them already."""
     out: dict[str, Signal] = {}
     for name, s in sig.items():
-        base = name.split(":", 1)[0]
+        base = bases[name] if bases is not None else name.split(":", 1)[0]
         if base not in out or s.rank < out[base].rank:
             out[base] = s
     return out

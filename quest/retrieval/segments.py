@@ -361,9 +361,16 @@ class SegmentedBM25:
                       warm: bool = False) -> list[tuple[int, float]]:
         """`search(tokens, k, rows)` exactly, by the compiled exhaustive loop (quest.retrieval.kernels); `rows` is a
         large allowed set or None. `warm`: run it with no query term, to compile it for these arrays."""
+        return self.kernel_lists(kernel, tokens, k, rows, warm=warm)[0]
+
+    def kernel_lists(self, kernel: Any, tokens: Sequence[str], k: int, rows: np.ndarray | None = None,
+                     subset: np.ndarray | None = None, *,
+                     warm: bool = False) -> tuple[list[tuple[int, float]], list[tuple[int, float]]]:
+        """`kernel_search(tokens, k, rows)` and, from the same pass, the top k among those of `rows` that `subset`
+        (a mask over all rows) holds: `search(tokens, k, rows & subset)` exactly (empty without `subset`)."""
         cols, coefs = self._query(tokens)
         if not cols and not warm:
-            return []
+            return [], []
         # The coefficient as `_weights` rounds it: idf x multiplicity x (k1 + 1), once, to float32.
         scaled = np.asarray([np.float32(coef * (self.k1 + 1)) for coef in coefs], dtype=np.float32)
         parts = [(seg.rows, seg.postings.indptr, seg.postings.indices, seg.postings.data, norm, seg.order.order, start)
@@ -371,7 +378,7 @@ class SegmentedBM25:
                                              strict=True)]
         try:
             return kernel.bm25(parts, np.asarray(cols, dtype=np.int64), scaled, k, self.deleted,
-                               self._allowed.mask(rows))
+                               self._allowed.mask(rows), subset)
         except IndexError as exc:  # the numpy path's error for a damaged list (scores)
             raise IndexError_(f"term frequencies name rows their segment does not have ({exc})") from exc
 
@@ -428,17 +435,23 @@ class SegmentedLexical:
     def kernel_search(self, kernel: Any, query: Mapping[str, float], k: int, rows: np.ndarray | None = None, *,
                       warm: bool = False) -> list[tuple[int, float]]:
         """`search(query, k, rows)` exactly, by the compiled exhaustive loop (see SegmentedBM25's)."""
+        return self.kernel_lists(kernel, query, k, rows, warm=warm)[0]
+
+    def kernel_lists(self, kernel: Any, query: Mapping[str, float], k: int, rows: np.ndarray | None = None,
+                     subset: np.ndarray | None = None, *,
+                     warm: bool = False) -> tuple[list[tuple[int, float]], list[tuple[int, float]]]:
+        """`kernel_search` and the top k among `subset`'s rows from the same pass (see SegmentedBM25's)."""
         if not self.parts:
-            return []
+            return [], []
         columns = max(self.parts, key=lambda p: p.csc.shape[1])._items(query)  # query order, as pruned_search
         if not columns and not warm:
-            return []
+            return [], []
         cols = np.asarray([col for col, _ in columns], dtype=np.int64)
         weights = np.asarray([w for _, w in columns], dtype=np.float32)
         parts = [(p.size, p.csc.indptr, p.csc.indices, p.csc.data, p.order.order, start)
                  for p, start in zip(self.parts, self.offsets[:-1].tolist(), strict=True)]
         try:
-            return kernel.lexical(parts, cols, weights, k, self.deleted, self._allowed.mask(rows))
+            return kernel.lexical(parts, cols, weights, k, self.deleted, self._allowed.mask(rows), subset)
         except IndexError as exc:  # the numpy path's error for a damaged list (LexicalIndex.scores)
             raise ValueError("lexical weights name rows the index does not have") from exc
 
@@ -488,6 +501,10 @@ class SegmentedDense:
         self.parts, self.offsets, self.deleted, self.dim = list(parts), offsets, deleted, dim
         self.size = int(offsets[-1])
         self.vectors = _Rows(self)
+        # The last large read-only row set searched (the general documents, every request): (it, its live rows, their
+        # runs). Dropping deleted rows and finding the runs of 50k rows again cost 0.25 ms a request at 1M (paired,
+        # docs/bench/scale-1m-round15).
+        self._shared: tuple[np.ndarray, np.ndarray, list[tuple[int, int, int]] | None] | None = None
 
     def locate(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         seg = np.searchsorted(self.offsets, rows, side="right") - 1
@@ -534,10 +551,17 @@ class SegmentedDense:
     def search_rows(self, query: np.ndarray, rows: np.ndarray, k: int) -> list[tuple[int, float]]:
         """Exact top-k among `rows` (deleted ones dropped): by contiguous runs when the rows form a few."""
         rows = np.asarray(rows, dtype=np.int64)
-        rows = rows[~self.deleted[rows]] if rows.size else rows
+        kept = self._shared  # read once: another thread may replace it
+        if kept is not None and kept[0] is rows:
+            rows, runs = kept[1], kept[2]
+        else:
+            asked = rows
+            rows = rows[~self.deleted[rows]] if rows.size else rows
+            runs = None if rows.size * 4 >= self.size or rows.size == 0 else self._runs(rows)
+            if not asked.flags.writeable and asked.size * SHARED_SCOPE >= self.size:
+                self._shared = (asked, rows, runs)
         if rows.size == 0 or k <= 0:
             return []
-        runs = None if rows.size * 4 >= self.size else self._runs(rows)
         if runs is not None:
             found = [(int(self.offsets[s]) + r, v) for s, lo, hi in runs
                      for r, v in self.parts[s].search_range(query, lo, hi, k)]

@@ -97,3 +97,31 @@ def test_one_scanner_per_thread_is_reused():
     assert dense._scanner() is dense._scanner()
     assert dense.search_range(np.eye(8, dtype=np.float32)[3], 0, 8, 1) == [(3, 1.0)]
     assert dense.search_range(np.eye(8, dtype=np.float32)[6], 2, 8, 1) == [(6, 1.0)]
+
+
+def test_a_read_only_row_set_searched_again_keeps_its_live_rows_and_runs(monkeypatch):
+    """The general documents are the same read-only array on every request: their live rows and runs are found
+    once and kept (by identity), and every search gives what a fresh (writeable) copy of the rows gives, deleted
+    rows left out. Another row set replaces the kept one."""
+    rng = np.random.default_rng(7)
+    vectors = tied_vectors(rng, 600, 32, 40)
+    parts = [DenseIndex.from_vectors(vectors[:400]), DenseIndex.from_vectors(vectors[400:])]
+    deleted = np.zeros(600, dtype=bool)
+    deleted[[3, 50, 410]] = True
+    dense = SegmentedDense(parts, np.asarray([0, 400, 600]), deleted, 32)
+    general = np.concatenate([np.arange(0, 60), np.arange(380, 420)]).astype(np.int64)  # two runs, two segments
+    general.flags.writeable = False
+    found = []
+    real = SegmentedDense._runs
+    monkeypatch.setattr(SegmentedDense, "_runs", lambda self, rows: found.append(rows.size) or real(self, rows))
+    for _ in range(4):
+        query = rng.standard_normal(32).astype(np.float32)
+        for k in (1, 5, 30, 200):
+            assert dense.search_rows(query, general, k) == dense.search_rows(query, general.copy(), k)
+            assert all(r not in (3, 50, 410) for r, _ in dense.search_rows(query, general, k))
+    copies = 4 * 4  # every writeable copy finds its runs; the read-only array only the first time
+    assert found == [97] * (copies + 1)
+    other = np.arange(100, 140, dtype=np.int64)
+    other.flags.writeable = False
+    dense.search_rows(rng.standard_normal(32).astype(np.float32), other, 5)
+    assert dense._shared[0] is other

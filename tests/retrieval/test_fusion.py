@@ -1,6 +1,9 @@
 from itertools import permutations
 
-from quest.retrieval.fusion import RRF_K, reciprocal_rank_fusion
+from hypothesis import given
+from hypothesis import strategies as st
+
+from quest.retrieval.fusion import RRF_K, reciprocal_rank_fusion, ties_last
 
 
 def test_scores_follow_the_formula_with_k_60():
@@ -42,3 +45,18 @@ def test_ties_are_broken_by_id_deterministically():
 def test_empty_input():
     assert reciprocal_rank_fusion([]) == []
     assert reciprocal_rank_fusion({"bm25": []}) == []
+
+
+@given(items=st.lists(st.tuples(st.integers(0, 5), st.integers(0, 3), st.text(max_size=2)), max_size=40))
+def test_ties_last_sorts_as_one_sort_on_both_keys(items):
+    """The tie key is computed only inside runs of equal keys, and the order is the one sort's, stability included
+    (items equal on both keys keep their input order)."""
+    asked = []
+
+    def tie(item):
+        asked.append(item)
+        return item[1]
+
+    expected = sorted(items, key=lambda item: (-item[0], item[1]))
+    assert ties_last(items, lambda item: -item[0], tie) == expected
+    assert all(sum(other[0] == item[0] for other in items) > 1 for item in asked)

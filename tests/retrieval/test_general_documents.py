@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from quest.plan import plan, retrieve
@@ -112,3 +113,15 @@ def test_a_page_found_by_the_code_alone_gives_way_to_the_one_the_question_descri
     assert ranked(retriever, **request)[:2] == ["pitfall-cpp-iterator-invalidation-en", "pitfall-cpp-endl-fast-io-en"]
     off = Retriever(retriever.settings.replace(specific_lead=0.0), retriever.index, retriever.kb)
     assert ranked(off, **request)[0] == "pitfall-cpp-endl-fast-io-en"  # its `endl` line matched the I/O page
+
+
+def test_the_general_rows_but_excluded_kinds_are_one_kept_read_only_array(retriever):
+    """The hint tier leaves official solutions out: the general rows without them are made once per set of kinds and
+    kept read-only, so the searches keep what they derive from them (by identity) from one request to the next."""
+    hint = frozenset({"official_solution"})
+    first = retriever._allowed(retriever._general_rows, hint)
+    kinds, codes = retriever.index.chunks.kind, retriever.index.chunks.kind_codes(hint)
+    fresh = retriever._general_rows[~np.isin(kinds[retriever._general_rows], codes)]
+    assert retriever._allowed(retriever._general_rows, hint) is first and not first.flags.writeable
+    assert first.tolist() == fresh.tolist() and first.size
+    assert retriever._allowed(retriever._general_rows, frozenset()) is retriever._general_rows

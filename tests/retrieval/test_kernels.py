@@ -21,6 +21,7 @@ from quest.retrieval import retriever as retriever_module
 from quest.retrieval.index import index_dir_for, load_index, open_index, update_index
 from quest.retrieval.retriever import Retriever
 from quest.retrieval.segments import SegmentedBM25, SegmentedLexical
+from quest.retrieval.sparse import top_k_among
 from quest.retrieval.store import stored_counts
 from tests.fakes.embedder import HashingEmbedder
 from tests.retrieval.test_maxscore import WORDS, build, documents, lexical_segments
@@ -109,6 +110,52 @@ def test_lexical_kernel_equals_the_numpy_path(kernel, weights, cuts, dead, allow
     assert model.kernel_search(kernel, query, k, rows) == model.search(query, k, rows)
 
 
+def subset_mask(size: int, picked: list[int]) -> tuple[np.ndarray, np.ndarray]:
+    chosen = mask_of(size, picked)
+    mask = np.zeros(size, dtype=bool)
+    mask[chosen] = True
+    return chosen, mask
+
+
+@needs_numba
+@hyp_settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(docs=documents, cuts=st.lists(st.integers(0, 70), max_size=3), orders=st.lists(st.integers(0, 9), min_size=1),
+       dead=st.lists(st.integers(0, 69), max_size=20), allowed=st.none() | st.lists(st.integers(0, 69), min_size=1),
+       subset=st.lists(st.integers(0, 69), min_size=1),
+       query=st.lists(st.sampled_from([*WORDS, "unknown"]), max_size=8), k=st.integers(1, 6) | st.integers(1, 80))
+def test_one_bm25_pass_also_gives_a_subsets_own_list(kernel, docs, cuts, orders, dead, allowed, subset, query, k):
+    """The whole-base list and, from the same pass, the subset's (the general documents'): each exactly what its own
+    search gives, the subset's also what scoring the subset's rows alone (`scores_for`, the retriever's way for a
+    small scope) gives: rows, order, float32 scores."""
+    deleted = np.zeros(len(docs), dtype=bool)
+    deleted[[d for d in dead if d < len(docs)]] = True
+    model = SegmentedBM25(build(docs, cuts, orders, True), deleted)
+    rows = mask_of(len(docs), allowed)
+    chosen, mask = subset_mask(len(docs), subset)
+    whole, inside = model.kernel_lists(kernel, query, k, rows, mask)
+    assert whole == model.search(query, k, rows) == model.kernel_search(kernel, query, k, rows)
+    scope = chosen if rows is None else np.intersect1d(chosen, rows)
+    assert inside == model.search(query, k, scope) == top_k_among(model.scores_for(query, scope), scope, k)
+
+
+@needs_numba
+@hyp_settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(weights=st.lists(weights_st, min_size=1, max_size=60), cuts=st.lists(st.integers(0, 60), max_size=3),
+       dead=st.lists(st.integers(0, 59), max_size=10), allowed=st.none() | st.lists(st.integers(0, 59), min_size=1),
+       subset=st.lists(st.integers(0, 59), min_size=1), query=weights_st, k=st.integers(1, 6) | st.integers(1, 70))
+def test_one_lexical_pass_also_gives_a_subsets_own_list(kernel, weights, cuts, dead, allowed, subset, query, k):
+    parts, offsets = lexical_segments(weights, cuts, False)
+    deleted = np.zeros(len(weights), dtype=bool)
+    deleted[[d for d in dead if d < len(weights)]] = True
+    model = SegmentedLexical(parts, offsets, deleted)
+    rows = mask_of(len(weights), allowed)
+    chosen, mask = subset_mask(len(weights), subset)
+    whole, inside = model.kernel_lists(kernel, query, k, rows, mask)
+    assert whole == model.search(query, k, rows)
+    scope = chosen if rows is None else np.intersect1d(chosen, rows)
+    assert inside == model.search(query, k, scope) == top_k_among(model.scores_for(query, scope), scope, k)
+
+
 @needs_numba
 def test_ties_deletions_empty_lists_and_k_beyond_the_matches(kernel):
     docs = [["rare", "common"]] * 6 + [["common"] * 3] * 40 + [["other"]] * 20 + [["rare", "x"]] * 4
@@ -184,10 +231,11 @@ class Recording:
     """A kernel stand-in that records the calls and answers through the real one (or fails, if told to)."""
 
     def __init__(self, real: kernels.Kernel | None, fail: BaseException | None = None) -> None:
-        self.real, self.fail, self.calls = real, fail, []
+        self.real, self.fail, self.calls, self.subsets = real, fail, [], []
 
     def bm25(self, *args):
         self.calls.append("bm25")
+        self.subsets.append(args[-1] is not None)
         if self.fail is not None:
             raise self.fail
         return self.real.bm25(*args)
@@ -210,6 +258,23 @@ def test_the_retriever_warms_the_kernel_and_ranks_as_the_numpy_path(loaded, sett
     assert fast.kernel_warm_seconds is not None and recording.calls == ["bm25", "lexical"]
     assert hits(fast) == numpy_hits and any(numpy_hits)
     assert recording.calls.count("bm25") > 1 and recording.calls.count("lexical") > 1  # the questions used it
+
+
+@needs_numba
+def test_a_question_naming_no_problem_reads_each_list_once_for_both_scopes(loaded, settings, monkeypatch):
+    """With no problem named, the general documents are ranked and then the whole base, on the same query: every
+    BM25 list of a question is one pass that gives both (the general list from a second heap), and the hits are the
+    numpy path's, where the general documents' lists are scored on their own."""
+    index, kb, embedder = loaded
+    numpy_hits = hits(Retriever(settings.replace(sparse_kernel="numpy"), index, kb, embedder))
+    recording = Recording(kernels.load("numba"))
+    monkeypatch.setattr(kernels, "load", lambda choice: recording)
+    fast = Retriever(settings.replace(sparse_kernel="auto"), index, kb, embedder)
+    assert fast._general_rows.size and settings.general_lead > 0
+    warm = len(recording.subsets)
+    assert hits(fast) == numpy_hits
+    asked = recording.subsets[warm:]
+    assert asked and all(asked)  # no whole-base BM25 pass of its own: each also ranked the general documents
 
 
 def test_numpy_setting_never_loads_the_kernel(loaded, settings, monkeypatch):

@@ -148,8 +148,8 @@ def test_the_ranked_lists_and_their_order_are_the_same(loaded, settings, monkeyp
     seen: dict[int, list] = {1: [], 2: []}
     original = retriever_module.Retriever._part_lists
 
-    def recording(self, queries, rows, k, timings, scope):
-        lists = original(self, queries, rows, k, timings, scope)
+    def recording(self, queries, rows, k, timings, scope, *whole):
+        lists = original(self, queries, rows, k, timings, scope, *whole)
         seen[self.settings.search_threads].append((scope, list(lists.items())))
         return lists
 
@@ -189,9 +189,9 @@ class RecordingRetriever(Retriever):
         elif self.waited is None and self.settings.search_threads > 1:
             self.waited = self.elsewhere.wait(10)
 
-    def _bm25_list(self, q, rows, k):
+    def _bm25_list(self, q, rows, k, whole=None):
         self._record("bm25")
-        return super()._bm25_list(q, rows, k)
+        return super()._bm25_list(q, rows, k, whole)
 
     def _dense_list(self, q, rows, k):
         self._record("dense")
