@@ -55,6 +55,11 @@ def _s(name: str, pattern: str, **points: int) -> Signal:
     return Signal(name, re.compile(pattern, re.M), points)
 
 
+#: A Java or C# method's return type: words and brackets (`int[]`, `List<Integer>`), spaces only after a comma
+#: (`Map<Character, Integer>`). A class with the space in it, followed by `\s+name(`, let "public" and a run of
+#: spaces be split every way before the match failed: seconds per line, cubic in its length.
+_RETURN_TYPE = r"[\w<>\[\]]+(?:,\s*[\w<>\[\]]+)*"
+
 SIGNALS: tuple[Signal, ...] = (
     # ---- C and C++
     _s("#include", r"^\s*#\s*include\b", c=2, cpp=2),
@@ -110,10 +115,10 @@ SIGNALS: tuple[Signal, ...] = (
     _s(".length()", r"\.length\(\)", java=2, cpp=1),
     _s("Math.max", r"\bMath\.(?:max|min|abs|floor)\s*\(", java=1, javascript=1, typescript=1),
     _s("array parameter", r"\b(?:int|long|char|string|String|bool|boolean|double)\s*\[\]\s*\w", java=3, csharp=3),
-    _s("Java method", r"^\s*(?:public|private|static)\s+(?:static\s+)?[\w<>\[\], ]+\s+[a-z]\w*\s*\(", java=2),
+    _s("Java method", rf"^\s*(?:public|private|static)\s+(?:static\s+)?{_RETURN_TYPE}\s+[a-z]\w*\s*\(", java=2),
     _s("using System", r"^\s*using\s+System\b", csharp=6),
     _s("Console.", r"\bConsole\.(?:Write|Read)", csharp=6),
-    _s("C# method", r"^\s*(?:public|private|static)\s+(?:static\s+)?[\w<>\[\], ]+\s+[A-Z]\w*\s*\(", csharp=3),
+    _s("C# method", rf"^\s*(?:public|private|static)\s+(?:static\s+)?{_RETURN_TYPE}\s+[A-Z]\w*\s*\(", csharp=3),
     _s("C# API", r"\.(?:Length|Count)\b|\.Add\s*\(|\bDictionary\s*<|\b(?:int|long)\.(?:MaxValue|MinValue)|"
        r"\bMath\.(?:Max|Min|Abs)\s*\(|\bforeach\s*\(", csharp=4),
     _s("List<int>", r"\bList\s*<\s*(?:int|long|string|bool)\b(?!\s*\[)", csharp=4),
@@ -128,7 +133,9 @@ SIGNALS: tuple[Signal, ...] = (
     _s("import x", r"^\s*import\s+\w+(?:\s*,\s*\w+)*\s*$", python=2),
     _s("Python call", r"(?<![.\w])(?:print|range|input|len|enumerate)\s*\(", python=2, swift=1),
     _s("List[int]", r"\b(?:List|Optional|Dict)\[", python=4),
-    _s("comprehension", r"\[[^\]\n]*\bfor\s+[\w, ]+\s+in\b", python=4),
+    # The loop variables are words joined by commas: a class of words, commas and spaces before `\s+in` could split a
+    # run of spaces every way (cubic backtracking on "[for" and 300 spaces).
+    _s("comprehension", r"\[[^\]\n]*\bfor\s+\w+(?:\s*,\s*\w+)*\s+in\b", python=4),
     _s("one-line if", r"^\s*(?:if|elif|while)\s+(?!\()[^{};\n]*:(?!=)", python=3),
     _s("for x in", r"^\s*for\s+\w+(?:\s*,\s*\w+)?\s+in\b", python=2, rust=1, swift=1),
     _s("input()", r"\binput\(\)\.|\bint\(input\(", python=4),
