@@ -76,7 +76,8 @@ SIGNALS: tuple[Signal, ...] = (
     _s("long long", r"\blong\s+long\b", c=1, cpp=1),
     _s("int main(", r"^\s*(?:signed|int)\s+main\s*\(", c=2, cpp=2),
     _s("printf/scanf", r"(?<![.\w])(?:printf|scanf)\s*\(", c=3),
-    _s("malloc/free", r"(?<![.\w])(?:malloc|calloc|realloc|free)\s*\(", c=3),
+    # qsort: C's library sort with a `const void *` comparator; a C++ student calls std::sort (round 14 review).
+    _s("malloc/free", r"(?<![.\w])(?:malloc|calloc|realloc|free|qsort)\s*\(", c=3),
     _s("LeetCode C size parameter", r"\bint\s*\*\s*returnSize\b|,\s*int\s+\w+Size\s*[,)]", c=4),
     _s("struct type", r"\bstruct\s+\w+\s*\*|\btypedef\s+struct\b", c=2),
     _s("C++ container method", r"\.(?:push_back|emplace_back|pop_back)\s*\(|\.(?:begin|end|rbegin)\(\)", cpp=5),
@@ -156,6 +157,9 @@ SIGNALS: tuple[Signal, ...] = (
     _s("JS array method", r"\.(?:push|forEach|splice|slice|includes|reduce|filter|unshift)\s*\(", javascript=2,
        typescript=2),
     _s("for (let", r"\bfor\s*\(\s*(?:let|const|var)\s", javascript=3, typescript=3),
+    # A class body's `constructor(`: Java, C# and C++ name the constructor after the class, Kotlin and Swift say
+    # `constructor`/`init` without a line of its own like this (round 14 review: an LRU cache class read as nothing).
+    _s("constructor", r"^\s*constructor\s*\(", javascript=4, typescript=4),
     _s("TS type annotation", r"[\w)\]]\s*:\s*(?:number|string|boolean|any|void|unknown|never)\b", typescript=6),
     _s("TS generic", r"<\s*(?:number|boolean)\b|\binterface\s+\w+\s*\{|^\s*type\s+\w+\s*=", typescript=4),
     # ---- Go
@@ -182,12 +186,17 @@ SIGNALS: tuple[Signal, ...] = (
     _s("Kotlin type", r"\b(?:IntArray|LongArray|CharArray|BooleanArray|MutableList|mutableListOf|listOf|intArrayOf|"
        r"arrayOf)\b", kotlin=5),
     _s("println", r"(?<![.\w])println\s*\(", kotlin=2),
+    # Kotlin's ranges read as words (`0 until n`, `n - 1 downTo 0`); no other offered language has these infix words
+    # (round 14 review: `for (i in 0 until n)` was read as nothing).
+    _s("until/downTo", r"\w\s+(?:until|downTo)\s+\w", kotlin=5),
     _s("Kotlin/Swift type", r"[\w)]\s*:\s*(?:Int|Long|String|Boolean|Bool|Double|Character|Char)\b", kotlin=2, swift=2),
     _s("import kotlin.", r"^\s*import\s+kotlin\.", kotlin=6),
     # ---- Swift
     _s("import Foundation", r"^\s*import\s+(?:Foundation|UIKit|Swift)\s*$", swift=6),
     _s("Swift labels", r"\(\s*_\s+\w+\s*:", swift=5),
     _s("Swift array type", r":\s*\[\s*(?:Int|String|Character|Bool|Double|\[Int\])\s*\]", swift=4),
+    # `[Int](repeating: 0, count: n)`: Swift's way to make a filled array, its argument label found nowhere else.
+    _s("Swift repeating:", r"\(\s*repeating\s*:", swift=5),
     _s("-> Swift type", r"->\s*\[?(?:Int|String|Bool|Double|Character)\b", swift=3),
     _s("Swift range", r"\w\s*\.\.[<.]\s*\w", swift=3),
     _s("nil", r"\bnil\b", go=2, swift=2),

@@ -114,3 +114,424 @@ def test_the_method_and_comprehension_patterns_still_match_what_they_did():
     assert comprehension.search("pairs = [(i, x) for i , x in enumerate(a)]")
     assert not comprehension.search("int a[n]; for (i = 0; i < n; i++)")
     assert detect("public" + " " * 295 + "\n" + CPP) == "cpp"
+
+
+# --------------------------------------------------------------------------- realistic student snippets
+
+# Written for this review: what students paste, by pairs the detector must tell apart (C / C++, Java / C#,
+# JavaScript / TypeScript, Kotlin / Java / Swift) and Go, Rust, Python; whole solutions and one-line pieces.
+# Four were read wrongly or not at all before this review's rules (qsort, `constructor(`, `until`/`downTo`,
+# `repeating:`); pasted non-code (HTML, a verdict line) stays undecided.
+STUDENT_SNIPPETS = [
+    ("c", """#include <stdio.h>
+int main() {
+    int n, a[100];
+    scanf("%d", &n);
+    for (int i = 0; i < n; i++) scanf("%d", &a[i]);
+    int mx = a[0];
+    for (int i = 1; i <= n; i++) if (a[i] > mx) mx = a[i];
+    printf("%d\\n", mx);
+    return 0;
+}"""),
+    ("cpp", """#include <cstdio>
+#include <algorithm>
+int a[200005];
+int main() {
+    int n; scanf("%d", &n);
+    for (int i = 0; i < n; i++) scanf("%d", &a[i]);
+    std::sort(a, a + n);
+    printf("%d\\n", a[n / 2]);
+}"""),
+    ("c", """bool isValid(char* s) {
+    int n = strlen(s);
+    char* st = (char*)malloc(n + 1);
+    int top = 0;
+    for (int i = 0; i < n; i++) {
+        if (s[i] == '(') st[top++] = s[i];
+        else if (top == 0 || st[--top] != '(') return false;
+    }
+    return top == 0;
+}"""),
+    ("cpp", """class Solution {
+public:
+    bool isValid(string s) {
+        stack<char> st;
+        for (char c : s) {
+            if (c == '(') st.push(c);
+            else { if (st.empty()) return false; st.pop(); }
+        }
+        return st.empty();
+    }
+};"""),
+    ("c", """struct ListNode* reverseList(struct ListNode* head) {
+    struct ListNode *prev = NULL, *cur = head;
+    while (cur) {
+        struct ListNode* next = cur->next;
+        cur->next = prev;
+        prev = cur;
+        cur = next;
+    }
+    return prev;
+}"""),
+    ("cpp", """long long dp[5005][5005];
+int main() {
+    ios::sync_with_stdio(false);
+    int n, m; cin >> n >> m;
+    dp[0][0] = 1;
+    cout << dp[n][m] << "\\n";
+}"""),
+    ("java", """class Solution {
+    public int climbStairs(int n) {
+        int[] dp = new int[n + 1];
+        dp[0] = 1; dp[1] = 1;
+        for (int i = 2; i <= n; i++) dp[i] = dp[i - 1] + dp[i - 2];
+        return dp[n];
+    }
+}"""),
+    ("csharp", """public class Solution {
+    public int ClimbStairs(int n) {
+        int[] dp = new int[n + 1];
+        dp[0] = 1; dp[1] = 1;
+        for (int i = 2; i <= n; i++) dp[i] = dp[i - 1] + dp[i - 2];
+        return dp[n];
+    }
+}"""),
+    ("java", """import java.util.Scanner;
+public class Main {
+    public static void main(String[] args) {
+        Scanner sc = new Scanner(System.in);
+        long a = sc.nextLong(), b = sc.nextLong();
+        System.out.println(a + b);
+    }
+}"""),
+    ("csharp", """var parts = Console.ReadLine().Split(' ');
+long a = long.Parse(parts[0]);
+long b = long.Parse(parts[1]);
+Console.WriteLine(a + b);"""),
+    ("java", """public List<List<Integer>> levelOrder(TreeNode root) {
+    List<List<Integer>> res = new ArrayList<>();
+    Queue<TreeNode> q = new LinkedList<>();
+    if (root != null) q.offer(root);
+    while (!q.isEmpty()) {
+        int size = q.size();
+        List<Integer> level = new ArrayList<>();
+        for (int i = 0; i < size; i++) {
+            TreeNode node = q.poll();
+            level.add(node.val);
+        }
+        res.add(level);
+    }
+    return res;
+}"""),
+    ("csharp", """public IList<IList<int>> LevelOrder(TreeNode root) {
+    var res = new List<IList<int>>();
+    var q = new Queue<TreeNode>();
+    if (root != null) q.Enqueue(root);
+    while (q.Count > 0) {
+        var level = new List<int>();
+        for (int i = q.Count; i > 0; i--) level.Add(q.Dequeue().val);
+        res.Add(level);
+    }
+    return res;
+}"""),
+    ("javascript", """const lines = require('fs').readFileSync(0, 'utf8').trim().split('\\n');
+const n = parseInt(lines[0]);
+const a = lines[1].split(' ').map(Number);
+let sum = 0;
+for (const x of a) sum += x;
+console.log(sum);"""),
+    ("typescript", """function maxDepth(root: TreeNode | null): number {
+    if (root === null) return 0;
+    return Math.max(maxDepth(root.left), maxDepth(root.right)) + 1;
+}"""),
+    ("javascript", """var maxDepth = function(root) {
+    if (!root) return 0;
+    return Math.max(maxDepth(root.left), maxDepth(root.right)) + 1;
+};"""),
+    ("typescript", """const memo = new Map<number, number>();
+const fib = (n: number): number => {
+    if (n < 2) return n;
+    if (memo.has(n)) return memo.get(n)!;
+    const v = fib(n - 1) + fib(n - 2);
+    memo.set(n, v);
+    return v;
+};"""),
+    ("javascript", """const twoSum = (nums, target) => {
+  const seen = new Map();
+  for (let i = 0; i < nums.length; i++) {
+    if (seen.has(target - nums[i])) return [seen.get(target - nums[i]), i];
+    seen.set(nums[i], i);
+  }
+};"""),
+    ("kotlin", """fun main() {
+    val n = readLine()!!.trim().toInt()
+    val a = readLine()!!.split(" ").map { it.toLong() }
+    println(a.sum())
+}"""),
+    ("kotlin", """class Solution {
+    fun maxProfit(prices: IntArray): Int {
+        var lo = Int.MAX_VALUE
+        var best = 0
+        for (p in prices) {
+            lo = minOf(lo, p)
+            best = maxOf(best, p - lo)
+        }
+        return best
+    }
+}"""),
+    ("swift", """class Solution {
+    func maxProfit(_ prices: [Int]) -> Int {
+        var lo = Int.max
+        var best = 0
+        for p in prices {
+            lo = min(lo, p)
+            best = max(best, p - lo)
+        }
+        return best
+    }
+}"""),
+    ("swift", """let n = Int(readLine()!)!
+var total = 0
+for _ in 0..<n {
+    let x = Int(readLine()!)!
+    total += x
+}
+print(total)"""),
+    ("java", """class Solution {
+    public int maxProfit(int[] prices) {
+        int lo = Integer.MAX_VALUE, best = 0;
+        for (int p : prices) {
+            lo = Math.min(lo, p);
+            best = Math.max(best, p - lo);
+        }
+        return best;
+    }
+}"""),
+    ("go", """func twoSum(nums []int, target int) []int {
+    seen := map[int]int{}
+    for i, x := range nums {
+        if j, ok := seen[target-x]; ok {
+            return []int{j, i}
+        }
+        seen[x] = i
+    }
+    return nil
+}"""),
+    ("go", """package main
+
+import (
+    "bufio"
+    "os"
+    "strconv"
+)
+
+func main() {
+    reader := bufio.NewReader(os.Stdin)
+    var n int
+    fmt.Fscan(reader, &n)
+    _ = strconv.Itoa(n)
+}"""),
+    ("rust", """use std::io::{self, Read};
+
+fn main() {
+    let mut input = String::new();
+    io::stdin().read_to_string(&mut input).unwrap();
+    let nums: Vec<i64> = input.split_whitespace().map(|x| x.parse().unwrap()).collect();
+    println!("{}", nums.iter().sum::<i64>());
+}"""),
+    ("rust", """impl Solution {
+    pub fn is_palindrome(x: i32) -> bool {
+        let s = x.to_string();
+        s.chars().rev().collect::<String>() == s
+    }
+}"""),
+    ("python", """import sys
+input = sys.stdin.readline
+n, m = map(int, input().split())
+g = [[] for _ in range(n)]
+for _ in range(m):
+    u, v = map(int, input().split())
+    g[u - 1].append(v - 1)
+print(len(g))"""),
+    ("python", """class Solution:
+    def climbStairs(self, n: int) -> int:
+        a, b = 1, 1
+        for _ in range(n):
+            a, b = b, a + b
+        return a"""),
+    ("python", """def dfs(i, j):
+    if i < 0 or j < 0 or grid[i][j] == '0':
+        return
+    grid[i][j] = '0'
+    dfs(i + 1, j); dfs(i - 1, j)"""),
+    ("cpp", "for (int i = 0; i < v.size(); i++) sum += v[i];"),
+    ("java", """int[] dp = new int[n + 1];
+Arrays.fill(dp, Integer.MAX_VALUE);"""),
+    ("go", """for i := 0; i < n; i++ {
+    sum += a[i]
+}"""),
+    ("kotlin", "val dp = IntArray(n + 1) { 0 }"),
+    ("rust", "let n: usize = line.trim().parse().unwrap();"),
+    ("swift", "var dp = [Int](repeating: 0, count: n + 1)"),
+    ("python", """for i in range(n):
+    ans += a[i]"""),
+    ("c", """int cmp(const void* a, const void* b) { return *(int*)a - *(int*)b; }
+qsort(a, n, sizeof(int), cmp);"""),
+    ("cpp", """#include <bits/stdc++.h>
+int main() {
+    int n; scanf("%d", &n);
+    long long s = 0;
+    for (int i = 0; i < n; i++) { int x; scanf("%d", &x); s += x; }
+    printf("%lld\\n", s);
+}"""),
+    ("c", """#include <stdio.h>
+#include <string.h>
+#include <stdbool.h>
+char s[1005];
+int main() {
+    scanf("%s", s);
+    int n = strlen(s);
+    bool ok = true;
+    for (int i = 0; i < n / 2; i++) if (s[i] != s[n - 1 - i]) ok = false;
+    puts(ok ? "Yes" : "No");
+}"""),
+    ("java", """import java.io.*;
+import java.util.*;
+public class Main {
+    public static void main(String[] args) throws IOException {
+        BufferedReader br = new BufferedReader(new InputStreamReader(System.in));
+        int n = Integer.parseInt(br.readLine().trim());
+        StringTokenizer st = new StringTokenizer(br.readLine());
+        long sum = 0;
+        for (int i = 0; i < n; i++) sum += Long.parseLong(st.nextToken());
+        System.out.println(sum);
+    }
+}"""),
+    ("csharp", """using System;
+using System.Collections.Generic;
+using System.Linq;
+class Program {
+    static void Main() {
+        int n = int.Parse(Console.ReadLine());
+        var a = Console.ReadLine().Split().Select(long.Parse).ToArray();
+        Console.WriteLine(a.Sum());
+    }
+}"""),
+    ("typescript", """class MinStack {
+    private stack: number[] = [];
+    private mins: number[] = [];
+    push(val: number): void {
+        this.stack.push(val);
+        this.mins.push(Math.min(val, this.mins.length ? this.mins[this.mins.length - 1] : val));
+    }
+}"""),
+    ("go", """func main() {
+    var n int
+    fmt.Scan(&n)
+    a := make([]int, n)
+    for i := range a {
+        fmt.Scan(&a[i])
+    }
+    fmt.Println(a[n-1])
+}"""),
+    ("swift", """import Foundation
+let n = Int(readLine()!)!
+let a = readLine()!.split(separator: " ").map { Int($0)! }
+print(a.reduce(0, +))"""),
+    ("kotlin", """import java.util.*
+fun main() {
+    val sc = Scanner(System.`in`)
+    val n = sc.nextInt()
+    println(n * 2)
+}"""),
+    ("rust", """fn dfs(grid: &mut Vec<Vec<char>>, i: usize, j: usize) {
+    if grid[i][j] == '0' { return; }
+    grid[i][j] = '0';
+    if i + 1 < grid.len() { dfs(grid, i + 1, j); }
+}"""),
+    ("python", """n = int(input())
+dp = [0] * (n + 1)
+dp[0] = 1
+for i in range(1, n + 1):
+    for c in coins:
+        if i >= c:
+            dp[i] += dp[i - c]
+print(dp[n])"""),
+    ("javascript", """function lengthOfLongestSubstring(s) {
+    let best = 0, left = 0;
+    const last = {};
+    for (let i = 0; i < s.length; i++) {
+        if (last[s[i]] !== undefined && last[s[i]] >= left) left = last[s[i]] + 1;
+        last[s[i]] = i;
+        best = Math.max(best, i - left + 1);
+    }
+    return best;
+}"""),
+    ("cpp", """struct Node { int val; Node* next; };
+Node* build(vector<int>& a) {
+    Node dummy{0, nullptr};
+    Node* cur = &dummy;
+    for (int x : a) { cur->next = new Node{x, nullptr}; cur = cur->next; }
+    return dummy.next;
+}"""),
+    ("java", """for (int x : nums) {
+    map.put(x, map.getOrDefault(x, 0) + 1);
+}"""),
+    ("kotlin", """fun twoSum(nums: IntArray, target: Int): IntArray {
+    val seen = HashMap<Int, Int>()
+    for ((i, x) in nums.withIndex()) {
+        seen[target - x]?.let { return intArrayOf(it, i) }
+        seen[x] = i
+    }
+    return intArrayOf()
+}"""),
+    ("csharp", """public int MaxProfit(int[] prices) {
+    int lo = int.MaxValue, best = 0;
+    foreach (var p in prices) {
+        lo = Math.Min(lo, p);
+        best = Math.Max(best, p - lo);
+    }
+    return best;
+}"""),
+    ("swift", """func twoSum(_ nums: [Int], _ target: Int) -> [Int] {
+    var seen = [Int: Int]()
+    for (i, x) in nums.enumerated() {
+        if let j = seen[target - x] { return [j, i] }
+        seen[x] = i
+    }
+    return []
+}"""),
+    (None, '<html><body><script>alert(1)</script><div class="x">hello</div></body></html>'),
+    (None, "Time Limit Exceeded on test 3"),
+    ("kotlin", """for (i in 0 until n) {
+    sum += a[i]
+}"""),
+    ("kotlin", """var ans = 0L
+for (i in n - 1 downTo 0) ans += a[i]"""),
+    ("javascript", """class LRUCache {
+  constructor(capacity) {
+    this.cap = capacity;
+    this.map = new Map();
+  }
+}"""),
+    ("typescript", "let dp: number[] = new Array(n + 1).fill(0);"),
+    ("go", """for _, v := range nums {
+    sum += v
+}"""),
+    ("rust", """for i in 0..n {
+    sum += a[i];
+}"""),
+    ("swift", """for i in 0..<n {
+    sum += a[i]
+}"""),
+    ("cpp", """string s; cin >> s;
+reverse(s.begin(), s.end());"""),
+    ("csharp", "var cnt = new Dictionary<int, int>();"),
+    ("java", "Map<Integer, Integer> cnt = new HashMap<>();"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("language,code", STUDENT_SNIPPETS,
+                         ids=[f"{i}-{language}" for i, (language, _) in enumerate(STUDENT_SNIPPETS)])
+def test_student_snippets_are_read_as_their_language(language, code):
+    assert detect(code) == language
