@@ -423,3 +423,17 @@ def test_pasted_code_is_read_as_its_language_and_answered_as_it(open_page, live_
     prompt = live_app.ollama.chat_text()
     assert '<student_code language="cpp">\n1| class Solution {' in prompt and "The student writes C++." in prompt
     _no_error_badges(page)
+
+
+def test_typing_in_a_long_code_box_sends_only_what_the_detector_reads(open_page):
+    """The code box's change event runs on every keystroke: it sends the code cut to the detector's prefix, not
+    the whole paste each time (review of round 14: a 60,000-character paste went to the server on each key)."""
+    page = open_page("en-US")
+    bodies: list[int] = []
+    page.on("request", lambda r: bodies.append(len(r.post_data or "")) if r.method == "POST" else None)
+    page.locator("#q-code .cm-content").click()
+    page.keyboard.insert_text(CPP_CODE + "\n" + "// padding\n" * 6000)  # about 70,000 characters
+    page.wait_for_function("document.querySelector('#q-code').innerText.includes('Your code · detected: C++')")
+    page.keyboard.type("x")  # one more keystroke, one more change
+    page.wait_for_timeout(500)
+    assert bodies and max(bodies) < 10_000  # the 6,000-character prefix and the request's own fields
