@@ -75,6 +75,58 @@ def test_a_turn_record_round_trips_its_chosen_python():
     assert TurnRecord.from_browser(record.to_browser()).form.language == "python"
 
 
+# --------------------------------------------------------------------------- the chat's summary line
+
+
+TRACEBACK = ('Traceback (most recent call last):\n  File "main.py", line 3, in <module>\n'
+             "IndexError: list index out of range")
+
+
+def test_the_summary_line_names_the_language_the_answer_is_given_in():
+    from quest.request import Request, validate_request
+    from quest.ui.layout import user_bubble
+
+    # One line of code that says nothing, a Python traceback: the answer is for Python, so is the summary line.
+    request = Request(question="why?", code="x = a[i]", error=TRACEBACK)
+    assert validate_request(request, Settings()).language == "python"
+    assert user_bubble(request, "en", {}) == "why?\n\n<sub>Python · code, 1 lines · judge's message</sub>"
+    # Nothing tells: "Other" in the interface's language (it read "Other / 其他" in both).
+    assert user_bubble(Request(question="why?", code="x = 1"), "zh", {}) == "why?\n\n<sub>其他 · 代码 1 行</sub>"
+    assert user_bubble(Request(question="why?", code="x = 1"), "en", {}) == "why?\n\n<sub>Other · code, 1 lines</sub>"
+
+
+# --------------------------------------------------------------------------- every entry point, one rule
+
+
+@pytest.mark.parametrize("field,code,error,language", [
+    (None, CPP, "", "cpp"), ("auto", "x = a[i]", TRACEBACK, "python"), ("C++17", "x = 1", "", "cpp"),
+    ("python", CPP, "", "python"), ("cobol", CPP, "", "cpp"), ("other", CPP, "", "other"), (None, "", "", "other"),
+])  # fmt: skip
+def test_the_form_the_api_the_cli_and_the_eval_loader_resolve_the_same_language(field, code, error, language,
+                                                                                tmp_path):  # fmt: skip
+    from quest.cli import build_parser
+    from quest.commands.ask import _request_from
+    from quest.evaluation import parse_query
+    from quest.request import Request, validate_request
+
+    settings = Settings()
+    # The page and /ask: the form's values (an untouched dropdown may come as None).
+    form = FormValues.from_fields("why?", "", field, code, "", error, "")
+    from_form = form.to_request(default_tier="explain", ui_lang="en", resolve_problem=lambda text: None)
+    # The CLI: `ask` and `search` share these arguments; no --language is its default.
+    path = tmp_path / "main.txt"
+    path.write_text(code, encoding="utf-8")
+    argv = ["ask", "why?", "--code", str(path), "--error", error] + ([] if field is None else ["--language", field])
+    from_cli = _request_from(build_parser().parse_args(argv), settings)
+    # The eval loader: a query without a language field is unset.
+    record = {"id": "x", "question": "why?", "lang": "en", "relevant": {}, "answerable": False, "code": code,
+              "error": error}
+    query = parse_query(record if field is None else {**record, "language": field})
+    from_eval = Request(question=query.question, language=query.language, code=query.code, error=query.error)
+    resolved = [validate_request(r, settings).language for r in (from_form, from_cli, from_eval)]
+    assert resolved == [language] * 3
+
+
 # --------------------------------------------------------------------------- bounded work on hostile lines
 
 
