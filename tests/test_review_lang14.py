@@ -143,11 +143,12 @@ print(sum(s.pattern.search(line) is not None for s in SIGNALS))
 
 @pytest.mark.parametrize("line", [
     "public" + " " * 6000 + "x", "public static" + " " * 6000 + "(", "private" + "\t" * 6000 + ":",
-    "[for" + " " * 6000 + "x",
-], ids=["public", "public-static", "private-tabs", "comprehension"])  # fmt: skip
+    "[for" + " " * 6000 + "x", "public" + "\n" * 60_000 + "x", "a" + " \n" * 30_000 + ":",
+], ids=["public", "public-static", "private-tabs", "comprehension", "blank-lines", "spaced-lines"])  # fmt: skip
 def test_every_signal_reads_a_long_line_of_spaces_without_backtracking(line):
     # The detector cuts lines at 300 characters, but a pattern must not rely on that alone: the page runs it on
-    # every change of the code box, and 20 such lines cost seconds per call.
+    # every change of the code box, and 20 such lines cost seconds per call. Blank lines are not cut at all: a
+    # line-start `^\s*` ran on over all of them from every line (quadratic: 6,000 newlines took 3-5 s per paste).
     done = subprocess.run([sys.executable, "-c", SEARCH_EVERY_SIGNAL], input=line, capture_output=True, text=True,
                           timeout=120, cwd=REPO, check=True)  # fmt: skip
     assert done.stdout.split() == ["0"]  # none of them matches: a run of spaces is no code
