@@ -55,23 +55,31 @@ def _s(name: str, pattern: str, **points: int) -> Signal:
     return Signal(name, re.compile(pattern, re.M), points)
 
 
+#: A Java or C# method's return type: words and brackets (`int[]`, `List<Integer>`), spaces only after a comma
+#: (`Map<Character, Integer>`). A class with the space in it, followed by `\s+name(`, let "public" and a run of
+#: spaces be split every way before the match failed: seconds per line, cubic in its length.
+_RETURN_TYPE = r"[\w<>\[\]]+(?:,\s*[\w<>\[\]]+)*"
+
+# A line's indentation is `[ \t]*`, never `\s*`: with re.M, `^\s*` runs on over every following blank line from each
+# line start, so a paste ending in thousands of empty lines cost seconds per pattern (quadratic; round 14 review).
 SIGNALS: tuple[Signal, ...] = (
     # ---- C and C++
-    _s("#include", r"^\s*#\s*include\b", c=2, cpp=2),
-    _s("C++ header", r"^\s*#\s*include\s*<(?:bits/stdc\+\+\.h|iostream|vector|string|algorithm|map|set|queue|stack|"
+    _s("#include", r"^[ \t]*#\s*include\b", c=2, cpp=2),
+    _s("C++ header", r"^[ \t]*#\s*include\s*<(?:bits/stdc\+\+\.h|iostream|vector|string|algorithm|map|set|queue|stack|"
        r"unordered_map|unordered_set|deque|cstdio|cstring|cstdlib|climits|cmath|numeric|utility|sstream)>", cpp=4),
-    _s("C header", r"^\s*#\s*include\s*<(?:stdio|stdlib|string|stdbool|limits|math)\.h>", c=3),
+    _s("C header", r"^[ \t]*#\s*include\s*<(?:stdio|stdlib|string|stdbool|limits|math)\.h>", c=3),
     _s("using namespace std", r"\busing\s+namespace\s+std\b", cpp=6),
     _s("std::", r"(?<!use )\bstd::", cpp=3),
     _s("cout/cin", r"\b(?:cout\s*<<|cin\s*>>)", cpp=5),
     _s("vector<", r"\bvector\s*<", cpp=4),
     _s("C++ reference parameter", r"\b(?:vector|string)\s*<[^>\n]*>\s*&|\bstring\s*&\s*\w", cpp=3),
-    _s("public: label", r"^\s*(?:public|private|protected):\s*$", cpp=4),
+    _s("public: label", r"^[ \t]*(?:public|private|protected):\s*$", cpp=4),
     _s("C++ keyword", r"\b(?:nullptr|constexpr)\b|\btemplate\s*<|\bauto\s*&", cpp=2),
     _s("long long", r"\blong\s+long\b", c=1, cpp=1),
-    _s("int main(", r"^\s*(?:signed|int)\s+main\s*\(", c=2, cpp=2),
+    _s("int main(", r"^[ \t]*(?:signed|int)\s+main\s*\(", c=2, cpp=2),
     _s("printf/scanf", r"(?<![.\w])(?:printf|scanf)\s*\(", c=3),
-    _s("malloc/free", r"(?<![.\w])(?:malloc|calloc|realloc|free)\s*\(", c=3),
+    # qsort: C's library sort with a `const void *` comparator; a C++ student calls std::sort (round 14 review).
+    _s("malloc/free", r"(?<![.\w])(?:malloc|calloc|realloc|free|qsort)\s*\(", c=3),
     _s("LeetCode C size parameter", r"\bint\s*\*\s*returnSize\b|,\s*int\s+\w+Size\s*[,)]", c=4),
     _s("struct type", r"\bstruct\s+\w+\s*\*|\btypedef\s+struct\b", c=2),
     _s("C++ container method", r"\.(?:push_back|emplace_back|pop_back)\s*\(|\.(?:begin|end|rbegin)\(\)", cpp=5),
@@ -94,7 +102,7 @@ SIGNALS: tuple[Signal, ...] = (
     # ---- Java and C#
     _s("Java main", r"\bpublic\s+static\s+void\s+main\s*\(\s*String", java=8),
     _s("System.out/in", r"\bSystem\.(?:out|in|err)\b", java=6),
-    _s("import java.", r"^\s*import\s+java\.", java=6),
+    _s("import java.", r"^[ \t]*import\s+java\.", java=6),
     _s("Java generic box type", r"<\s*(?:Integer|Character)\b", java=4),  # Kotlin says Int, Char
     _s("Java collection", r"\b(?:ArrayList|HashMap|HashSet|LinkedList|ArrayDeque|PriorityQueue|TreeMap)\s*<", java=2,
        kotlin=1),
@@ -103,34 +111,36 @@ SIGNALS: tuple[Signal, ...] = (
        java=5, kotlin=1),
     _s(".add(", r"\.add\s*\(", java=2),
     _s("String", r"\bString\s+\w+\s*[=;,)]|\bString\s*\[\]", java=4),
-    _s("object variable", r"^\s*(?:ListNode|TreeNode|Node)\s+\w+\s*[=;,)]", java=3, csharp=3),
+    _s("object variable", r"^[ \t]*(?:ListNode|TreeNode|Node)\s+\w+\s*[=;,)]", java=3, csharp=3),
     _s("new array", r"\bnew\s+(?:int|long|char|boolean|bool|double)\s*\[", java=3, csharp=3, cpp=1),
     _s("Java lambda", r"\(\s*\w+\s*,\s*\w+\s*\)\s*->", java=3),
     _s("array .length", r"\.length\b(?!\s*\()", java=2, javascript=1, typescript=1),
     _s(".length()", r"\.length\(\)", java=2, cpp=1),
     _s("Math.max", r"\bMath\.(?:max|min|abs|floor)\s*\(", java=1, javascript=1, typescript=1),
     _s("array parameter", r"\b(?:int|long|char|string|String|bool|boolean|double)\s*\[\]\s*\w", java=3, csharp=3),
-    _s("Java method", r"^\s*(?:public|private|static)\s+(?:static\s+)?[\w<>\[\], ]+\s+[a-z]\w*\s*\(", java=2),
-    _s("using System", r"^\s*using\s+System\b", csharp=6),
+    _s("Java method", rf"^[ \t]*(?:public|private|static)\s+(?:static\s+)?{_RETURN_TYPE}\s+[a-z]\w*\s*\(", java=2),
+    _s("using System", r"^[ \t]*using\s+System\b", csharp=6),
     _s("Console.", r"\bConsole\.(?:Write|Read)", csharp=6),
-    _s("C# method", r"^\s*(?:public|private|static)\s+(?:static\s+)?[\w<>\[\], ]+\s+[A-Z]\w*\s*\(", csharp=3),
+    _s("C# method", rf"^[ \t]*(?:public|private|static)\s+(?:static\s+)?{_RETURN_TYPE}\s+[A-Z]\w*\s*\(", csharp=3),
     _s("C# API", r"\.(?:Length|Count)\b|\.Add\s*\(|\bDictionary\s*<|\b(?:int|long)\.(?:MaxValue|MinValue)|"
        r"\bMath\.(?:Max|Min|Abs)\s*\(|\bforeach\s*\(", csharp=4),
     _s("List<int>", r"\bList\s*<\s*(?:int|long|string|bool)\b(?!\s*\[)", csharp=4),
     _s("C# call", r"\.ToString\(\)|\bConvert\.To", csharp=5),
     _s("PascalCase method call", r"\.[A-Z][a-z]\w*\s*\(", csharp=2, go=1),
     # ---- Python
-    _s("def", r"^\s*def\s+\w+\s*\(.*\)\s*(?:->\s*[^:]+)?:", python=6),
-    _s("Python block", r"^\s*(?:if|elif|else|for|while|try|except|with|class)\b[^{};\n]*:\s*(?:#.*)?$", python=3),
+    _s("def", r"^[ \t]*def\s+\w+\s*\(.*\)\s*(?:->\s*[^:]+)?:", python=6),
+    _s("Python block", r"^[ \t]*(?:if|elif|else|for|while|try|except|with|class)\b[^{};\n]*:\s*(?:#.*)?$", python=3),
     _s("elif/self", r"\belif\b|\(\s*self\s*[,)]", python=4),
     _s("None/True/False", r"\b(?:None|True|False)\b", python=2),
-    _s("from x import", r"^\s*from\s+[\w.]+\s+import\s+", python=5),
-    _s("import x", r"^\s*import\s+\w+(?:\s*,\s*\w+)*\s*$", python=2),
+    _s("from x import", r"^[ \t]*from\s+[\w.]+\s+import\s+", python=5),
+    _s("import x", r"^[ \t]*import\s+\w+(?:\s*,\s*\w+)*\s*$", python=2),
     _s("Python call", r"(?<![.\w])(?:print|range|input|len|enumerate)\s*\(", python=2, swift=1),
     _s("List[int]", r"\b(?:List|Optional|Dict)\[", python=4),
-    _s("comprehension", r"\[[^\]\n]*\bfor\s+[\w, ]+\s+in\b", python=4),
-    _s("one-line if", r"^\s*(?:if|elif|while)\s+(?!\()[^{};\n]*:(?!=)", python=3),
-    _s("for x in", r"^\s*for\s+\w+(?:\s*,\s*\w+)?\s+in\b", python=2, rust=1, swift=1),
+    # The loop variables are words joined by commas: a class of words, commas and spaces before `\s+in` could split a
+    # run of spaces every way (cubic backtracking on "[for" and 300 spaces).
+    _s("comprehension", r"\[[^\]\n]*\bfor\s+\w+(?:\s*,\s*\w+)*\s+in\b", python=4),
+    _s("one-line if", r"^[ \t]*(?:if|elif|while)\s+(?!\()[^{};\n]*:(?!=)", python=3),
+    _s("for x in", r"^[ \t]*for\s+\w+(?:\s*,\s*\w+)?\s+in\b", python=2, rust=1, swift=1),
     _s("input()", r"\binput\(\)\.|\bint\(input\(", python=4),
     _s("[0] * n", r"[=\[]\s*\[[^\]\n]*\]\s*\*\s*\(?\w", python=3),
     _s("Python library", r"\b(?:heapq|collections|itertools|bisect|sys)\.|(?<![.\w])(?:Counter|defaultdict|sorted)\(",
@@ -149,38 +159,46 @@ SIGNALS: tuple[Signal, ...] = (
     _s("JS array method", r"\.(?:push|forEach|splice|slice|includes|reduce|filter|unshift)\s*\(", javascript=2,
        typescript=2),
     _s("for (let", r"\bfor\s*\(\s*(?:let|const|var)\s", javascript=3, typescript=3),
+    # A class body's `constructor(`: Java, C# and C++ name the constructor after the class, Kotlin and Swift say
+    # `constructor`/`init` without a line of its own like this (round 14 review: an LRU cache class read as nothing).
+    _s("constructor", r"^[ \t]*constructor\s*\(", javascript=4, typescript=4),
     _s("TS type annotation", r"[\w)\]]\s*:\s*(?:number|string|boolean|any|void|unknown|never)\b", typescript=6),
-    _s("TS generic", r"<\s*(?:number|boolean)\b|\binterface\s+\w+\s*\{|^\s*type\s+\w+\s*=", typescript=4),
+    _s("TS generic", r"<\s*(?:number|boolean)\b|\binterface\s+\w+\s*\{|^[ \t]*type\s+\w+\s*=", typescript=4),
     # ---- Go
-    _s("package", r"^\s*package\s+\w+\s*$", go=6),
-    _s("func", r"^\s*func\s+\w+\s*\(", go=3, swift=3),
-    _s("func receiver", r"^\s*func\s*\(\s*\w+\s+\*?\w+\s*\)", go=5),
+    _s("package", r"^[ \t]*package\s+\w+\s*$", go=6),
+    _s("func", r"^[ \t]*func\s+\w+\s*\(", go=3, swift=3),
+    _s("func receiver", r"^[ \t]*func\s*\(\s*\w+\s+\*?\w+\s*\)", go=5),
     _s(":=", r":=", go=5),
     _s("Go slice", r"\[\](?:int|string|byte|bool|rune|float64|\[\]int)\b", go=5),
     _s("fmt.", r"\bfmt\.\w+", go=6),
     _s("Go keyword", r"\brange\s+\w|\bmake\s*\(\s*(?:\[|map)", go=3),
     # ---- Rust
-    _s("fn", r"^\s*(?:pub\s+)?fn\s+\w+", rust=6),
+    _s("fn", r"^[ \t]*(?:pub\s+)?fn\s+\w+", rust=6),
     _s("let mut", r"\blet\s+mut\b", rust=5),
-    _s("impl", r"^\s*impl\b", rust=6),
+    _s("impl", r"^[ \t]*impl\b", rust=6),
     _s("Vec<", r"\bVec\s*<|\bvec!\s*\[", rust=4),
     _s("Rust int type", r"\b(?:i32|i64|u32|u64|usize)\b", rust=3),
     _s("Rust method", r"\.(?:chars|iter|into_iter|collect|enumerate|len|as_bytes)\(\)", rust=4),
     _s("Rust pattern", r"\bfor\s*\(\s*\w+\s*,\s*\w+\s*\)\s+in\b|\bSome\s*\(|\bOption\s*<", rust=3),
     _s("range 0..n", r"\b\d+\s*\.\.=?\s*\w", rust=2, kotlin=2),
-    _s("Rust macro/use", r"\bprintln!|^\s*use\s+std::|\.unwrap\(\)|&mut\s", rust=5),
+    _s("Rust macro/use", r"\bprintln!|^[ \t]*use\s+std::|\.unwrap\(\)|&mut\s", rust=5),
     # ---- Kotlin
-    _s("fun", r"^\s*(?:(?:override|private|public)\s+)?fun\s+\w+", kotlin=6),
-    _s("val", r"^\s*val\s+\w+", kotlin=4),
+    _s("fun", r"^[ \t]*(?:(?:override|private|public)\s+)?fun\s+\w+", kotlin=6),
+    _s("val", r"^[ \t]*val\s+\w+", kotlin=4),
     _s("Kotlin type", r"\b(?:IntArray|LongArray|CharArray|BooleanArray|MutableList|mutableListOf|listOf|intArrayOf|"
        r"arrayOf)\b", kotlin=5),
     _s("println", r"(?<![.\w])println\s*\(", kotlin=2),
+    # Kotlin's ranges read as words (`0 until n`, `n - 1 downTo 0`); no other offered language has these infix words
+    # (round 14 review: `for (i in 0 until n)` was read as nothing).
+    _s("until/downTo", r"\w\s+(?:until|downTo)\s+\w", kotlin=5),
     _s("Kotlin/Swift type", r"[\w)]\s*:\s*(?:Int|Long|String|Boolean|Bool|Double|Character|Char)\b", kotlin=2, swift=2),
-    _s("import kotlin.", r"^\s*import\s+kotlin\.", kotlin=6),
+    _s("import kotlin.", r"^[ \t]*import\s+kotlin\.", kotlin=6),
     # ---- Swift
-    _s("import Foundation", r"^\s*import\s+(?:Foundation|UIKit|Swift)\s*$", swift=6),
+    _s("import Foundation", r"^[ \t]*import\s+(?:Foundation|UIKit|Swift)\s*$", swift=6),
     _s("Swift labels", r"\(\s*_\s+\w+\s*:", swift=5),
     _s("Swift array type", r":\s*\[\s*(?:Int|String|Character|Bool|Double|\[Int\])\s*\]", swift=4),
+    # `[Int](repeating: 0, count: n)`: Swift's way to make a filled array, its argument label found nowhere else.
+    _s("Swift repeating:", r"\(\s*repeating\s*:", swift=5),
     _s("-> Swift type", r"->\s*\[?(?:Int|String|Bool|Double|Character)\b", swift=3),
     _s("Swift range", r"\w\s*\.\.[<.]\s*\w", swift=3),
     _s("nil", r"\bnil\b", go=2, swift=2),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import re
 import unicodedata
 from dataclasses import dataclass
 
@@ -12,14 +14,18 @@ from quest.kb.documents import normalize_problem_id
 from quest.lang import detect_lang
 from quest.settings import TIERS, Settings
 
+log = logging.getLogger(__name__)
+
 #: The programming languages a request can name ("other": none of these). The form also offers AUTO ("auto"):
 #: `validate_request` replaces it by the language the code is written in (`quest.code_language`).
 LANGUAGES = ("python", "cpp", "c", "java", "javascript", "typescript", "go", "rust", "csharp", "kotlin", "swift",
              "other")
 #: What students and API callers write for them.
 LANGUAGE_ALIASES = {
-    "c++": "cpp", "py": "python", "python3": "python", "js": "javascript", "node": "javascript", "ts": "typescript",
-    "golang": "go", "rs": "rust", "c#": "csharp", "cs": "csharp", "kt": "kotlin",
+    "c++": "cpp", "g++": "cpp", "gnu c++": "cpp", "gnu g++": "cpp", "clang++": "cpp", "py": "python",
+    "python3": "python", "pypy": "python", "js": "javascript", "node": "javascript", "node.js": "javascript",
+    "nodejs": "javascript", "ts": "typescript", "golang": "go", "rs": "rust", "c#": "csharp", "cs": "csharp",
+    "kt": "kotlin", "gcc": "c", "gnu c": "c",
 }  # fmt: skip
 
 
@@ -81,11 +87,26 @@ def _check_field(name: str, value: str, limit: int) -> None:
                          field=name, reason="binary")
 
 
-def normalize_language(value: str | None) -> str:
-    """A language field as typed -> one of LANGUAGES, or AUTO when it is empty or "auto"."""
-    language = (value or AUTO).strip().lower() or AUTO
-    language = LANGUAGE_ALIASES.get(language, language)
-    return language if language in LANGUAGES or language == AUTO else "other"
+#: A judge's language label ends in a version ("C++17", "Python 3.10", "Java 11", "go1.21"): dropped before the look-up.
+_VERSION_TAIL = re.compile(r"[\s\d.]+$")
+
+
+def normalize_language(value: object) -> str:
+    """A language field as typed -> one of LANGUAGES, or AUTO when it is empty, "auto" or not a language we know.
+
+    An API caller or the CLI may pass any text, often a judge's label with a version ("C++17", "PyPy3"); a known
+    name with its version dropped is that language. Anything else is read from the code (AUTO), as if left empty:
+    "other" is kept for a student who says so, and an unknown label used to become "other" and switch detection off
+    (round 14 review)."""
+    if not isinstance(value, str):  # an API caller's number or list: not a language
+        value = ""
+    language = value.strip().lower()[:40] or AUTO
+    for candidate in (language, _VERSION_TAIL.sub("", language)):
+        candidate = LANGUAGE_ALIASES.get(candidate, candidate)
+        if candidate in LANGUAGES or candidate == AUTO:
+            return candidate
+    log.debug("unknown language field %r: read from the code", language)
+    return AUTO
 
 
 def detected_language(code: str, error: str) -> str:

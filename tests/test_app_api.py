@@ -221,3 +221,13 @@ def test_the_language_defaults_to_auto_and_pasted_cpp_is_answered_as_cpp(live_ap
     live_app.reset()
     _ask(live_app, question="Why is the answer wrong?", code=CPP_CODE, language="java", lang="en")
     assert '<student_code language="java">' in live_app.ollama.chat_text()
+
+
+@pytest.mark.parametrize("language,fence", [("C++17", "cpp"), ("cobol", "cpp"), (5, "cpp"), ("other", "other")])
+def test_a_judge_label_or_an_unknown_language_is_answered_without_an_error(live_app: RunningApp, language, fence):
+    # A judge's label with a version is its language; anything unknown (even a number) is read from the code, as
+    # auto; "other" is the student's own word. Never an error status (review of round 14).
+    live_app.reset()
+    _, _, status = _ask(live_app, question="Why is the answer wrong?", code=CPP_CODE, language=language, lang="en")[-1]
+    assert status == "done"
+    assert f'<student_code language="{fence}">' in live_app.ollama.chat_text()

@@ -423,3 +423,63 @@ def test_pasted_code_is_read_as_its_language_and_answered_as_it(open_page, live_
     prompt = live_app.ollama.chat_text()
     assert '<student_code language="cpp">\n1| class Solution {' in prompt and "The student writes C++." in prompt
     _no_error_badges(page)
+
+
+def test_typing_in_a_long_code_box_sends_only_what_the_detector_reads(open_page):
+    """The code box's change event runs on every keystroke: it sends the code cut to the detector's prefix, not
+    the whole paste each time (review of round 14: a 60,000-character paste went to the server on each key)."""
+    page = open_page("en-US")
+    bodies: list[int] = []
+    page.on("request", lambda r: bodies.append(len(r.post_data or "")) if r.method == "POST" else None)
+    page.locator("#q-code .cm-content").click()
+    page.keyboard.insert_text(CPP_CODE + "\n" + "// padding\n" * 6000)  # about 70,000 characters
+    page.wait_for_function("document.querySelector('#q-code').innerText.includes('Your code · detected: C++')")
+    page.keyboard.type("x")  # one more keystroke, one more change
+    page.wait_for_timeout(500)
+    assert bodies and max(bodies) < 10_000  # the 6,000-character prefix and the request's own fields
+
+
+def _browser_state_value(data: Any, secret: str) -> str:
+    """`data` as gr.BrowserState keeps it in localStorage (Gradio 6's frontend: crypto-js AES with a passphrase, the
+    SHA-256 hex of the secret; OpenSSL's salted format, key and IV from MD5 EVP_BytesToKey; an unused IV in front)."""
+    import base64
+    import hashlib
+    import json
+    import os
+
+    from cryptography.hazmat.primitives import padding
+    from cryptography.hazmat.primitives.ciphers import Cipher, algorithms, modes
+
+    passphrase, salt = hashlib.sha256(secret.encode()).hexdigest().encode(), os.urandom(8)
+    derived, block = b"", b""
+    while len(derived) < 48:
+        block = hashlib.md5(block + passphrase + salt).digest()
+        derived += block
+    padder = padding.PKCS7(128).padder()
+    plain = padder.update(json.dumps(data).encode()) + padder.finalize()
+    encryptor = Cipher(algorithms.AES(derived[:32]), modes.CBC(derived[32:48])).encryptor()
+    sealed = base64.b64encode(b"Salted__" + salt + encryptor.update(plain) + encryptor.finalize()).decode()
+    return base64.b64encode(os.urandom(16)).decode() + ":" + sealed
+
+
+def test_a_form_saved_before_auto_with_python_comes_back_on_detect(open_page, live_app: RunningApp):
+    """A returning student's browser holds round 13's form: no version, the dropdown's old default "python"."""
+    from quest.ui.session import browser_secret
+
+    page = open_page("en-US")
+    old_form = {"question": "Why is the answer wrong?", "problem": "", "language": "python", "code": CPP_CODE,
+                "verdict": "", "error": "", "tier": "explain", "reasoning": False}  # fmt: skip
+    turn = {"question": "q0", "answer": "a0", "messages": [{"role": "user", "content": "q0"},
+                                                           {"role": "assistant", "content": "a0"}]}  # fmt: skip
+    stored = {"version": 1, "current": "c1", "conversations": [{"id": "c1", "title": "q0", "turns": [turn]}],
+              "form": old_form}  # fmt: skip
+    value = _browser_state_value(stored, browser_secret(live_app.settings))
+    page.evaluate("([key, value]) => localStorage.setItem(key, value)", ["quest-history", value])
+    page.reload(wait_until="load")
+    page.wait_for_selector("#q-send")
+    # The saved form was read (its question is back), and its language is Detect from code: the C++ is C++.
+    page.wait_for_function("(document.querySelector('#q-question textarea') || {}).value"
+                           " === 'Why is the answer wrong?'")  # fmt: skip
+    assert page.locator("#q-language input").input_value() == "Detect from code"
+    page.wait_for_function("document.querySelector('#q-code').innerText.includes('Your code · detected: C++')")
+    _no_error_badges(page)

@@ -361,7 +361,9 @@ def test_a_request_defaults_to_auto_and_validation_detects():
 @pytest.mark.parametrize("typed,language", [
     ("auto", AUTO), ("", AUTO), (None, AUTO), ("Python3", "python"), ("C++", "cpp"), ("c#", "csharp"),
     ("ts", "typescript"), ("golang", "go"), ("Rust", "rust"), ("kotlin", "kotlin"), ("swift", "swift"),
-    ("cobol", "other"),
+    ("other", "other"), ("C++17", "cpp"), ("GNU G++20", "cpp"), ("Python 3.10", "python"), ("PyPy3", "python"),
+    ("Java 11", "java"), ("go1.21", "go"), ("C# 10", "csharp"), ("Node.js", "javascript"),
+    ("cobol", AUTO), ("JavaScript (V8)", AUTO), (5, AUTO), (["cpp"], AUTO),  # unknown: read from the code
 ])  # fmt: skip
 def test_language_field_spellings(typed, language):
     assert normalize_language(typed) == language

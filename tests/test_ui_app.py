@@ -460,7 +460,8 @@ def test_the_form_defaults_to_auto_and_normalizes_the_language():
 
     assert FormValues().language == "auto"
     assert FormValues.from_fields("q", None, None, None, None, None, None).language == "auto"
-    for typed, language in (("auto", "auto"), ("", "auto"), ("C++", "cpp"), ("rust", "rust"), ("cobol", "other")):
+    for typed, language in (("auto", "auto"), ("", "auto"), ("C++", "cpp"), ("rust", "rust"), ("other", "other"),
+                            ("cobol", "auto")):
         values = FormValues(question="q", language=typed)
         assert values.to_request(default_tier="explain", ui_lang="en", resolve_problem=resolve).language == language
 

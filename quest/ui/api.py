@@ -74,7 +74,10 @@ def add_ask_api(settings: Settings, desk: HelpDesk, resolver: Callable[[], Probl
             yield t("internal_error", ui), json.dumps([]), "error"
 
     # The languages from the one list the request checks against (Gradio reads one line per parameter).
-    ask.__doc__ = (ask.__doc__ or "").replace("{languages}", ", ".join(LANGUAGES[:-1]) + " or " + LANGUAGES[-1])
+    # An unknown value is read from the code, as auto (`normalize_language`): said here, so callers know.
+    languages = ", ".join(LANGUAGES[:-1]) + " or " + LANGUAGES[-1]
+    languages += " (a judge's label such as C++17 or Python 3.10 is read without its version; anything else as auto)"
+    ask.__doc__ = (ask.__doc__ or "").replace("{languages}", languages)
     # Gradio reads the outputs from the return annotation, and only from a tuple: each streamed item is one.
     ask.__annotations__["return"] = tuple[str, str, Status]
     gr.api(ask, api_name="ask", api_description=ASK_DESCRIPTION)

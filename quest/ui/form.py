@@ -13,6 +13,10 @@ from quest.request import Request, Turn, normalize_language
 #: How the page and the API turn what the student typed into a problem id (None: not known).
 ProblemResolver = Callable[[str], "str | None"]
 
+#: The version of the form the browser keeps (`FormValues.to_dict`). 2: the language field starts on "auto" (round
+#: 14). A form saved without a version comes from a page whose dropdown started on "python": see `from_mapping`.
+FORM_VERSION = 2
+
 
 @dataclass(frozen=True)
 class FormValues:
@@ -46,10 +50,16 @@ class FormValues:
                 values[f.name] = bool(value)
             elif isinstance(value, str):
                 values[f.name] = value
+        # Before version 2 the dropdown started on "python" and a saved "python" cannot tell a choice from an
+        # untouched field: a returning student's C++ would be answered as Python. It reads as "auto": Python code is
+        # still detected as Python, and a student who meant Python for other code sees "detected: …" and picks again.
+        version = data.get("form_version")
+        if values.get("language") == "python" and not (isinstance(version, int) and version >= 2):
+            values["language"] = AUTO
         return cls(**values)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {**asdict(self), "form_version": FORM_VERSION}
 
     def to_request(
         self,

@@ -13,12 +13,12 @@ from typing import Any
 
 import gradio as gr
 
-from quest.code_language import AUTO, NAMES, resolve_language
+from quest.code_language import AUTO, NAMES
 from quest.i18n import t
 from quest.judge import VERDICT_NAMES
 from quest.kb.catalogue import picker_labels
 from quest.kb.documents import Problem, normalize_problem_id
-from quest.request import LANGUAGES, Request, normalize_language
+from quest.request import LANGUAGES, Request, request_language
 from quest.settings import TIERS, Settings
 from quest.ui.desk import HelpDesk, TurnView
 from quest.ui.render import (
@@ -77,10 +77,12 @@ def user_bubble(request: Request, lang: str, problems: Mapping[str, Problem]) ->
     if pid:
         facts.append(problems[pid].label if pid in problems else f"#{pid}")
     if request.code.strip():
-        # As the answer reads it, from the code alone: the request is not checked yet (its error may be any size).
-        language = resolve_language(normalize_language(request.language), request.code)
-        facts.append(f"{LANGUAGE_NAMES.get(language, language)} · "
-                     + t("user_code", lang, lines=len(request.code.strip().splitlines())))
+        # As the answer reads it (`request_language`, the rule `validate_request` applies): the field, else the code,
+        # else the error's runtime (judge.parse reads at most its first 20,000 characters). Undecided is "Other" in
+        # the interface's language.
+        language = request_language(request.language, request.code, request.error)
+        name = t("language_other", lang) if language == "other" else LANGUAGE_NAMES.get(language, language)
+        facts.append(f"{name} · " + t("user_code", lang, lines=len(request.code.strip().splitlines())))
     if request.verdict:
         facts.append(request.verdict)
     elif request.error.strip():

@@ -19,7 +19,7 @@ from typing import Any
 
 import gradio as gr
 
-from quest.code_language import AUTO, NAMES, detect
+from quest.code_language import AUTO, NAMES, PREFIX_CHARS, detect
 from quest.i18n import resolve_lang, t
 from quest.kb.documents import Problem
 from quest.settings import Settings
@@ -63,6 +63,9 @@ RESTORE_FORM_JS = """(saved, ...current) => {
   return ids.map((id, i) => !Array.isArray(saved) || touched.has(id) || !same(current[i], initial[i])
     ? undefined : saved[i]);
 }"""
+#: The code box's (language, code, interface language) as `code_view` needs them: the code cut to what the detector
+#: reads (`quest.code_language.PREFIX_CHARS`).
+CODE_VIEW_JS = f"(language, code, lang) => [language, (code || '').slice(0, {PREFIX_CHARS}), lang]"
 #: Shown and hidden with a class: Gradio 6 loses a `visible=True` update that follows a `visible=False`
 #: one on a component that started hidden (Stop after Clear, the feedback row after Send).
 HIDDEN = ["q-hidden"]
@@ -252,9 +255,13 @@ class QuestPage:
                 queue=False, **PRIVATE,
             )  # fmt: skip
         # The code box highlights the chosen language, or on "auto" the one read from the code, and says which.
+        # The box changes on every keystroke: the browser sends only the part the detector reads (CODE_VIEW_JS), not a
+        # pasted megabyte each time (the whole code still goes with Send and when the form is saved).
         code_view = [self.language, self.code, self.lang]
-        self.language.change(self.code_view, code_view, self.code, queue=False, show_progress="hidden", **PRIVATE)
-        self.code.change(self.code_view, code_view, self.code, queue=False, show_progress="hidden", **PRIVATE)
+        self.language.change(self.code_view, code_view, self.code, js=CODE_VIEW_JS, queue=False,
+                             show_progress="hidden", **PRIVATE)  # fmt: skip
+        self.code.change(self.code_view, code_view, self.code, js=CODE_VIEW_JS, queue=False, show_progress="hidden",
+                         **PRIVATE)  # fmt: skip
         save_inputs = [*self.form_fields, self.session]
         for text_field in (self.question, self.code, self.error):
             text_field.blur(self.save_form, save_inputs, self.stored, queue=False, **PRIVATE)
@@ -263,8 +270,8 @@ class QuestPage:
         switch_outputs = self._language_outputs()
         self.lang_switch.change(self.switch_language, [self.lang_switch, self.session], switch_outputs, queue=False,
                                 **PRIVATE,
-                                ).then(self.code_view, code_view, self.code, queue=False, show_progress="hidden",
-                                       **PRIVATE)  # fmt: skip
+                                ).then(self.code_view, code_view, self.code, js=CODE_VIEW_JS, queue=False,
+                                       show_progress="hidden", **PRIVATE)  # fmt: skip
         restore_outputs = [self.lang_switch, self.chatbot, self.sources, self.saved_form, self.recent]
         demo.load(self.restore_page, [self.stored, self.browser_lang, self.session], restore_outputs,
                   js=BROWSER_LANG_JS, queue=False, **PRIVATE,
