@@ -231,3 +231,23 @@ def test_a_judge_label_or_an_unknown_language_is_answered_without_an_error(live_
     _, _, status = _ask(live_app, question="Why is the answer wrong?", code=CPP_CODE, language=language, lang="en")[-1]
     assert status == "done"
     assert f'<student_code language="{fence}">' in live_app.ollama.chat_text()
+
+
+def test_a_number_where_text_belongs_is_read_as_its_digits(live_app: RunningApp):
+    # A JSON caller writes "problem": 239 without quotes; it used to fail outside /ask's error handling.
+    live_app.reset()
+    _, sources, status = _ask(live_app, question="Why TLE?", problem=239, code=SLIDING_CODE, lang="en")[-1]
+    assert status == "done"
+    assert json.loads(sources)[0]["problem_id"] == "239"
+    answer, _, status = _ask(live_app, question=5, lang="en")[-1]
+    assert status in ("done", "fallback") and "Traceback" not in answer
+
+
+@pytest.mark.parametrize("field,value,kind", [("question", ["Why TLE?"], "list"), ("code", {"a": 1}, "dict"),
+                                              ("error", True, "bool")])
+def test_a_list_or_object_where_text_belongs_is_refused_plainly(live_app: RunningApp, field, value, kind):
+    live_app.reset()
+    fields = {"question": "Why TLE?", "problem": "239", "lang": "en", field: value}
+    assert _ask(live_app, **fields) == [
+        (f"The field `{field}` must be text, not {kind}. Please send it as a string.", "[]", "refused")]
+    assert live_app.ollama.chat_bodies == []  # nothing was guessed from it

@@ -60,13 +60,22 @@ def add_ask_api(settings: Settings, desk: HelpDesk, resolver: Callable[[], Probl
             sources: JSON list of the sources used: number, kind, title, section, problem_id, score, cited, text.
             status: streaming, done, stopped, incomplete, fallback (no model: sources only), refused or error.
         """
-        ui = detect_lang(question or "") if (lang or "auto") == "auto" else resolve_lang(lang)
-        values = FormValues.from_fields(question, problem, language, code, verdict, error, tier)
-        session_id = (request.session_hash if request else "") or ""
-        req = values.to_request(default_tier=default_tier, ui_lang=ui, resolve_problem=resolver(),
-                                session_id=session_id)  # fmt: skip
+        fields = {"question": question, "problem": problem, "code": code, "verdict": verdict, "error": error,
+                  "tier": tier, "lang": lang}
+        texts = {name: _as_text(value) for name, value in fields.items()}
+        lang = texts["lang"] or "auto"
+        ui = detect_lang(texts["question"] or "") if lang == "auto" else resolve_lang(lang)
+        wrong = next((name for name, text in texts.items() if text is None), None)
+        if wrong is not None:  # a JSON caller's list or object: said plainly, nothing guessed from it
+            yield t("input_not_text", ui, field=wrong, kind=type(fields[wrong]).__name__), json.dumps([]), "refused"
+            return
         sources = _SourcesJson()
         try:
+            values = FormValues.from_fields(texts["question"], texts["problem"], language, texts["code"],
+                                            texts["verdict"], texts["error"], texts["tier"])
+            session_id = (request.session_hash if request else "") or ""
+            req = values.to_request(default_tier=default_tier, ui_lang=ui, resolve_problem=resolver(),
+                                    session_id=session_id)  # fmt: skip
             for view in desk.answer(req, session=session_id or "api", lang=ui):
                 yield _api_output(view, ui, sources)
         except Exception:
@@ -82,6 +91,18 @@ def add_ask_api(settings: Settings, desk: HelpDesk, resolver: Callable[[], Probl
     ask.__annotations__["return"] = tuple[str, str, Status]
     gr.api(ask, api_name="ask", api_description=ASK_DESCRIPTION)
     _describe(get_blocks_context(), "ask", ask)
+
+
+def _as_text(value: Any) -> str | None:
+    """An API field as text: None is empty and a number is its digits (JSON callers send `"problem": 239`); a list,
+    an object or anything else is None, refused with a message rather than guessed at."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    return None
 
 
 def _describe(blocks: Any, api_name: str, fn: Callable[..., Any]) -> None:
