@@ -112,6 +112,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "feedback_thanks": "Thanks for the feedback!",
         "feedback_removed": "Feedback removed.",
         "user_code": "code, {lines} lines",
+        "user_code_one": "code, 1 line",
         "user_error": "judge's message",
     },
     "zh": {
@@ -207,6 +208,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "feedback_thanks": "感谢你的反馈！",
         "feedback_removed": "已撤销反馈。",
         "user_code": "代码 {lines} 行",
+        "user_code_one": "代码 1 行",
         "user_error": "评测信息",
     },
 }

@@ -89,10 +89,12 @@ def test_the_summary_line_names_the_language_the_answer_is_given_in():
     # One line of code that says nothing, a Python traceback: the answer is for Python, so is the summary line.
     request = Request(question="why?", code="x = a[i]", error=TRACEBACK)
     assert validate_request(request, Settings()).language == "python"
-    assert user_bubble(request, "en", {}) == "why?\n\n<sub>Python · code, 1 lines · judge's message</sub>"
+    assert user_bubble(request, "en", {}) == "why?\n\n<sub>Python · code, 1 line · judge's message</sub>"
     # Nothing tells: "Other" in the interface's language (it read "Other / 其他" in both).
     assert user_bubble(Request(question="why?", code="x = 1"), "zh", {}) == "why?\n\n<sub>其他 · 代码 1 行</sub>"
-    assert user_bubble(Request(question="why?", code="x = 1"), "en", {}) == "why?\n\n<sub>Other · code, 1 lines</sub>"
+    assert user_bubble(Request(question="why?", code="x = 1"), "en", {}) == "why?\n\n<sub>Other · code, 1 line</sub>"
+    assert user_bubble(Request(question="why?", code="x = 1\ny = 2"), "en", {}) == (
+        "why?\n\n<sub>Other · code, 2 lines</sub>")
 
 
 # --------------------------------------------------------------------------- every entry point, one rule

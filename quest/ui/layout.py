@@ -82,7 +82,8 @@ def user_bubble(request: Request, lang: str, problems: Mapping[str, Problem]) ->
         # the interface's language.
         language = request_language(request.language, request.code, request.error)
         name = t("language_other", lang) if language == "other" else LANGUAGE_NAMES.get(language, language)
-        facts.append(f"{name} · " + t("user_code", lang, lines=len(request.code.strip().splitlines())))
+        lines = len(request.code.strip().splitlines())
+        facts.append(f"{name} · " + (t("user_code_one", lang) if lines == 1 else t("user_code", lang, lines=lines)))
     if request.verdict:
         facts.append(request.verdict)
     elif request.error.strip():
