@@ -10,8 +10,9 @@ beats numpy MaxScore, measured per call in docs/bench/scale-1m-kernel (the rule,
 list size picks MaxScore instead, is in docs/retrieval.md).
 
 `QUEST_SPARSE_KERNEL` (`Settings.sparse_kernel`) chooses: `auto` (the default) and `numba` use numba when it is
-installed, `numpy` never loads it. Without numba, or when the kernels fail to compile or to run, one WARNING is logged
-and the numpy path runs, unchanged: search never breaks on the accelerator.
+installed, `numpy` never loads it. Without numba the numpy path runs, unchanged (one INFO line under `auto`, one
+WARNING when `numba` was asked for by name); when numba is installed but fails to load, compile or run, one WARNING
+is logged and the numpy path runs: search never breaks on the accelerator.
 
 The first call of a compiled function compiles it (seconds), or loads it from numba's cache (`cache=True`: next to
 this package, else the user's cache folder): `warm` does that for the loaded index's own array types when the
@@ -45,17 +46,31 @@ class KernelUnavailable(RuntimeError):
     """The compiled kernels cannot run here (numba missing or failing); the numpy path is used."""
 
 
-def _compiled() -> Any | None:
-    """The compiled module, imported once per process; None (after one WARNING) when numba is missing or broken."""
+def _compiled(choice: str = "numba") -> Any | None:
+    """The compiled module, imported once per process; None when numba is missing or broken (said once, see
+    `_report`)."""
     with _lock:
         if "module" not in _loaded:
             try:
                 _loaded["module"] = importlib.import_module("quest.retrieval._sparse_numba")
             except Exception as exc:  # ImportError, or numba failing as it loads (llvmlite, an old numpy)
-                log.warning("the compiled sparse search is unavailable (%s: %s); the numpy path is used. "
-                            "`pip install -e \".[fast]\"` installs numba", type(exc).__name__, exc)
-                _loaded["module"] = None
+                _loaded["module"], _loaded["error"] = None, exc
+        if _loaded["module"] is None:
+            _report(choice, _loaded["error"])
         return _loaded["module"]
+
+
+def _report(choice: str, exc: BaseException) -> None:
+    """Say once why the numpy path runs. The extra not installed under the default `auto` is an operator's choice,
+    not a fault: INFO (a WARNING at every start would train operators to ignore warnings). Asked for by name
+    (`numba`), or installed but failing to load: one WARNING."""
+    missing = isinstance(exc, ModuleNotFoundError) and (exc.name or "").split(".")[0] in ("numba", "llvmlite")
+    level = logging.INFO if missing and choice == "auto" else logging.WARNING
+    if _loaded.get("reported", logging.NOTSET) >= level:
+        return
+    _loaded["reported"] = level
+    log.log(level, "the compiled sparse search is unavailable (%s: %s); the numpy path is used. "
+            "`pip install -e \".[fast]\"` installs numba", type(exc).__name__, exc)
 
 
 def load(choice: str) -> Kernel | None:
@@ -65,7 +80,7 @@ def load(choice: str) -> Kernel | None:
         raise ValueError(f"sparse_kernel must be one of {CHOICES}, not {choice!r}")
     if choice == "numpy" or _failed.is_set():
         return None
-    module = _compiled()
+    module = _compiled(choice)
     return Kernel(module) if module is not None else None
 
 
