@@ -75,7 +75,7 @@ class FormValues:
         if problem_id is None and problem_text:  # not in the catalogue: an id is passed on, a phrase is not
             head = problem_text.split("·")[0].strip()
             problem_id = head if head and len(head) <= 24 and " " not in head else None
-        language = normalize_language(self.language)  # anything unknown is "other", empty is "auto"
+        language = normalize_language(self.language)  # a judge's label is its language; empty or unknown is "auto"
         return Request(
             question=self.question or "",
             problem_id=problem_id,
