@@ -13,8 +13,8 @@ P1219 八皇后 is N 皇后 with n = 8, P1706 全排列问题 is 全排列), and
 name, or a plain phrase for a task ("【模板】并查集", "栈", "组合", 平衡二叉树 (an AVL tree), 排序数组 ("sort an
 array"), 字符串相加 (string concatenation as often as LeetCode 415), 加一): those are topics as often as problems
 (`quest.plan` also refuses one-word titles the general documents use). An entry the base has is skipped
-(`quest.plan.Catalogue`: a LeetCode number among the base's ids, or any of its titles among the base's titles), so a
-base that imports one of these problems answers it.
+(`quest.plan.Catalogue`: its id — a LeetCode number, a Luogu "P1001" — among the base's ids, or any of its titles
+among the base's titles), so a base that imports one of these problems answers it.
 """
 
 from __future__ import annotations

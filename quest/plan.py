@@ -210,9 +210,10 @@ class Catalogue:
                 self.slugs[slug(p.title_en)] = pid
         self.loose = LooseTitles(self.shown, skip=self.weak)
         # Titles of problems the base lacks (`quest.known_problems`), normalized; a problem the base has (by its
-        # LeetCode number or any of its titles) is the base's.
+        # judge's id — LeetCode's number, Luogu's "P1001", as an operator's import keeps them — or any of its titles)
+        # is the base's, even when the operator's title is worded otherwise.
         self.known: dict[str, KnownProblem] = {
-            squash(t): k for k in KNOWN_PROBLEMS if not (k.judge == "LeetCode" and k.id in problems)
+            squash(t): k for k in KNOWN_PROBLEMS if k.id not in problems
             for t in k.titles if squash(t) and squash(t) not in self.titles}
         self._fuzzy: FuzzyTitles | None = None  # built on first use (`fuzzy`)
         # Each title's characters or words (`_units`), counted once here rather than per phrase of every question.

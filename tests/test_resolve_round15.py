@@ -94,6 +94,16 @@ def test_a_base_that_has_a_known_problem_answers_it():
     assert res(cat, "最小栈 getMin 返回错了") == Resolution("155", "title", "最小栈")
 
 
+def test_a_base_that_imported_a_luogu_problem_under_another_title_is_not_told_it_lacks_it():
+    """An operator's Luogu import keeps the judge's id ("P1001") but may word the title otherwise ("A + B"): the
+    known title "A+B Problem" is that base's problem, never reported missing."""
+    cat = Catalogue({"P1001": Problem("P1001", title_zh="A + B")}, ["# 输入输出\n读入两个整数。"])
+    assert squash("A+B Problem") not in cat.known
+    assert res(cat, "A+B Problem 为什么 WA").missing_id is None
+    bare = Catalogue({"P1002": Problem("P1002", title_zh="过河卒")}, ["# 输入输出\n读入两个整数。"])
+    assert bare.known[squash("A+B Problem")].id == "P1001"
+
+
 def test_the_list_never_names_a_starter_problem(base):
     """The list is for problems the base lacks: none of its LeetCode ids or titles is a starter problem's."""
     leetcode_ids = {k.id for k in KNOWN_PROBLEMS if k.judge == "LeetCode"}
