@@ -142,6 +142,7 @@ def test_every_split_is_reported_in_order_with_the_round_15_held_out_split_last(
         write_queries(eval_dir / name, SMALL_QUERIES[:1])
     write_queries(eval_dir / "heldout-r4.jsonl", SMALL_QUERIES[1:])
     write_queries(eval_dir / "dev-r7.jsonl", SMALL_QUERIES[1:])
+    write_queries(eval_dir / "dev-r16.jsonl", SMALL_QUERIES[:1])
     out = run_quest("eval", "--modes", "bm25", kb=small_kb, data_dir=tmp_path / "data")
     assert out.returncode == 0, out.stderr
     assert [line for line in out.stdout.splitlines() if " queries from " in line] == [
@@ -159,6 +160,7 @@ def test_every_split_is_reported_in_order_with_the_round_15_held_out_split_last(
         f"1 queries from {eval_dir / 'heldout-r10.jsonl'} (development (round 10, retired held-out))",
         f"1 queries from {eval_dir / 'heldout-r11.jsonl'} (development (round 11, retired held-out))",
         f"1 queries from {eval_dir / 'heldout-r12.jsonl'} (development (round 12, retired held-out))",
+        f"1 queries from {eval_dir / 'dev-r16.jsonl'} (development (round 16))",
         f"1 queries from {eval_dir / 'heldout-r13.jsonl'} (held-out (round 13))",
         f"1 queries from {eval_dir / 'heldout-r15.jsonl'} (held-out (round 15))",
     ]
@@ -170,7 +172,8 @@ def test_every_split_is_reported_in_order_with_the_round_15_held_out_split_last(
                             "development (round 7)", "development (round 8, retired held-out)",
                             "development (round 9, retired held-out)", "development (round 10, retired held-out)",
                             "development (round 11, retired held-out)",
-                            "development (round 12, retired held-out)", "held-out (round 13)",
+                            "development (round 12, retired held-out)", "development (round 16)",
+                            "held-out (round 13)",
                             "held-out (round 15)"]
     r4 = splits["development (round 4)"]
     assert r4["queries_file"] == str(eval_dir / "heldout-r4.jsonl")

@@ -1038,3 +1038,80 @@ def test_r7_development_sources_are_used_once_across_all_eval_files():
     others = {s for path in sorted(DEV_R7.parent.glob("*.jsonl")) if path != DEV_R7 for s in _sources(path)}
     assert sorted(set(sources) & others) == [], "a source already used by another split"
 
+
+
+# --------------------------------------------------------------------------- the round-16 development set
+# Issue 9: questions modelled on public posts, most of them naming a base problem only in their text, so that the
+# ranking rules can be checked on the ORDER of that problem's own documents (official solution, explanation, error
+# patterns). A development split: read and tuned on.
+
+DEV_R16 = ROOT / "knowledge" / "eval" / "dev-r16.jsonl"
+
+
+def test_r16_development_set_opens_with_a_comment_saying_what_it_is():
+    first = DEV_R16.read_text(encoding="utf-8").splitlines()[0]
+    assert first.startswith("// Development (round 16) set") and "2026-12-03" in first and "tuned on" in first
+
+
+def test_r16_development_labels_name_existing_documents_and_twins_alike(kb):
+    queries = load_queries(DEV_R16)
+    ids = set(kb.by_id())
+    twins: dict[str, list[str]] = {}
+    for doc in kb.documents:
+        twins.setdefault(translation_key(doc.id), []).append(doc.id)
+    assert sorted((q.id, d) for q in queries for d in q.relevant if d not in ids) == []
+    for q in queries:
+        for doc in q.relevant:
+            assert all(q.relevant.get(twin) == q.relevant[doc] for twin in twins[translation_key(doc)]), (q.id, doc)
+        assert q.answerable == bool(q.relevant), q.id
+        if q.answerable:
+            top = max(q.relevant.values())
+            best_langs = {kb.by_id()[d].lang for d, g in q.relevant.items() if g == top}
+            assert ("cross_lingual" in q.tags) == (q.lang not in best_langs), q.id
+
+
+def test_r16_development_tags_match_each_question():
+    for q in load_queries(DEV_R16):
+        assert "real" in q.tags and q.problem_id is None, q.id
+        assert ("with_code" in q.tags) == bool(q.code.strip()), q.id
+        assert ("with_error" in q.tags) == bool(q.error.strip()), q.id
+        assert ("traditional" in q.tags) <= (q.lang == "zh"), q.id
+        assert len({"no_field", "not_in_base", "general"} & set(q.tags)) <= 1, q.id
+        no_answer = {"off_topic", "unsupported", "unknown_problem"} & set(q.tags)
+        assert q.answerable == (not no_answer), q.id
+        assert ("unknown_problem" in q.tags) <= ("not_in_base" in q.tags), q.id
+
+
+def test_r16_development_mix():
+    r16 = load_queries(DEV_R16)
+    tags = Counter(t for q in r16 for t in q.tags)
+    assert [q.id for q in r16] == [f"d16-{n:03d}" for n in range(1, 41)]
+    assert len({q.question for q in r16}) == len(r16), "duplicate questions"
+    assert (tags["no_field"], tags["general"], tags["not_in_base"]) == (26, 6, 4), tags
+    assert (tags["off_topic"], tags["unsupported"], tags["unknown_problem"]) == (2, 2, 2), tags
+    assert sum(1 for q in r16 if not q.answerable) == 6
+    assert Counter(q.lang for q in r16) == {"zh": 25, "en": 15}
+    assert (tags["traditional"], tags["sanitizer"], tags["cross_lingual"]) == (6, 3, 8), tags
+    assert (tags["with_code"], tags["with_error"]) == (31, 29), tags
+    assert sum(1 for q in r16 if any(m in q.error for m in RUNTIME_REPORT_MARKERS)) == 9
+    assert Counter(q.language for q in r16 if q.code.strip()) == {
+        "python": 15, "cpp": 7, "java": 6, "javascript": 2, "c": 1}
+
+
+def test_r16_questions_naming_a_base_problem_in_their_text_label_that_problem():
+    # Each `no_field` question is about one base problem and its labels include that problem's own documents.
+    named = []
+    for q in load_queries(DEV_R16):
+        if "no_field" in q.tags:
+            problems = {d.split("-")[0][1:] for d in q.relevant if d.split("-")[0][1:].isdigit()}
+            assert len(problems) == 1, (q.id, problems)
+            named.append(problems.pop())
+    assert len(named) == 26 and len(set(named)) == 19
+
+
+def test_r16_development_sources_are_used_once_across_all_eval_files():
+    sources = _sources(DEV_R16)
+    assert len(sources) == len(load_queries(DEV_R16)) and all(s.startswith("http") for s in sources)
+    assert len(set(sources)) == len(sources), "a source used twice"
+    others = {s for path in sorted(DEV_R16.parent.glob("*.jsonl")) if path != DEV_R16 for s in _sources(path)}
+    assert sorted(set(sources) & others) == [], "a source already used by another split"
