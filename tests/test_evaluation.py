@@ -316,6 +316,7 @@ R11 = ROOT / "knowledge" / "eval" / "heldout-r11.jsonl"
 R12 = ROOT / "knowledge" / "eval" / "heldout-r12.jsonl"
 R13 = ROOT / "knowledge" / "eval" / "heldout-r13.jsonl"
 R15 = ROOT / "knowledge" / "eval" / "heldout-r15.jsonl"
+R16 = ROOT / "knowledge" / "eval" / "heldout-r16.jsonl"
 EARLIER_SPLITS = [ROOT / "knowledge" / "eval" / name
                   for name in ("queries.jsonl", "heldout.jsonl", "heldout-fresh.jsonl")]
 
@@ -326,8 +327,8 @@ def _sources(path: Path) -> list[str]:
     return [r["source"] for r in records if "source" in r]
 
 
-@pytest.mark.parametrize("split", [DEC, R4, R5, R6, R7, R8, R9, R10, R11, R12, R13, R15],
-                         ids=["dec", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "r13", "r15"])
+@pytest.mark.parametrize("split", [DEC, R4, R5, R6, R7, R8, R9, R10, R11, R12, R13, R15, R16],
+                         ids=["dec", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "r13", "r15", "r16"])
 def test_late_held_out_labels_name_existing_documents_and_problems(kb, split):
     """Checks the labels against the base; never runs retrieval on the set (it must stay unseen)."""
     queries = load_queries(split)
@@ -533,7 +534,7 @@ def test_r7_held_out_opens_with_a_comment_saying_what_it_is():
 
 @pytest.mark.parametrize("split", ["heldout-r7.jsonl", "heldout-r8.jsonl", "heldout-r9.jsonl", "heldout-r10.jsonl",
                                    "heldout-r11.jsonl", "heldout-r12.jsonl", "heldout-r13.jsonl",
-                                   "heldout-r15.jsonl"])
+                                   "heldout-r15.jsonl", "heldout-r16.jsonl"])
 def test_round_held_out_tags_say_what_each_question_holds(split: str):
     for q in load_queries(ROOT / "knowledge" / "eval" / split):
         assert "real" in q.tags, q.id
@@ -983,6 +984,64 @@ def test_r15_held_out_sources_are_used_once_across_all_eval_files():
     assert sorted(set(sources) & others) == [], "a source already used by another split"
 
 
+# --------------------------------------------------------------------------- the round-16 held-out set (labels only)
+# The next round's unseen split, written on 2026-12-03 after round 15's (both stay held-out) from public posts no other
+# file here uses: labels, tags, group counts and sources only, never its rankings (its labels are also checked against
+# the base by the parametrized test above).
+
+
+def test_r16_held_out_opens_with_a_comment_saying_what_it_is():
+    first = R16.read_text(encoding="utf-8").splitlines()[0]
+    assert first.startswith("// Held-out (round 16) set") and "2026-12-03" in first and "never tuned on" in first
+    assert "no retrieval was run" in first
+
+
+def test_r16_held_out_mix():
+    r16 = load_queries(R16)
+    tags = Counter(t for q in r16 for t in q.tags)
+    assert [q.id for q in r16] == [f"r16-{n:03d}" for n in range(1, 61)]
+    assert len({q.question for q in r16}) == len(r16), "duplicate questions"
+    assert (tags["no_field"], tags["not_in_base"], tags["general"], tags["off_topic"]) == (29, 11, 9, 3), tags
+    assert sum(1 for q in r16 if q.problem_id) == 8
+    assert Counter(q.lang for q in r16) == {"zh": 30, "en": 30}
+    assert (tags["traditional"], tags["sanitizer"], tags["cross_lingual"]) == (10, 3, 7), tags
+    assert all(q.lang == "zh" for q in r16 if "traditional" in q.tags)
+    # Problems outside the base: 3 have no document at all, the other 8 have general documents that help.
+    assert (tags["unknown_problem"], tags["title_only"]) == (3, 0), tags
+    assert sum(1 for q in r16 if not q.answerable) == 6
+    assert sum(1 for q in r16 if "general" in q.tags and q.error.strip()) == 9
+    assert sum(1 for q in r16 if any(m in q.error for m in RUNTIME_REPORT_MARKERS)) == 9
+    assert sum(1 for q in r16 if "UndefinedBehaviorSanitizer" in q.error) == 3
+    assert sum(1 for q in r16 if "AddressSanitizer" in q.error) == 0
+    assert (tags["with_code"], tags["with_error"]) == (60, 49), tags
+    assert Counter(q.language for q in r16 if q.code.strip()) == {
+        "python": 19, "cpp": 16, "java": 14, "c": 7, "javascript": 2, "kotlin": 1, "go": 1}
+
+
+def test_r16_held_out_questions_naming_a_base_problem_in_their_text_label_that_problem():
+    # Each `no_field` question is about one base problem, and its labels include that problem's own documents.
+    named = []
+    for q in load_queries(R16):
+        if "no_field" in q.tags:
+            problems = {d.split("-")[0][1:] for d in q.relevant if d.split("-")[0][1:].isdigit()}
+            assert len(problems) == 1, (q.id, problems)
+            named.append(problems.pop())
+    assert len(named) == 29 and len(set(named)) == 23
+
+
+def test_r16_held_out_sources_are_used_once_across_all_eval_files():
+    sources = _sources(R16)
+    assert len(sources) == len(load_queries(R16)) and all(s.startswith("http") for s in sources)
+    assert len(set(sources)) == len(sources), "a source used twice"
+    others = {s for path in sorted(R16.parent.glob("*.jsonl")) if path != R16 for s in _sources(path)}
+    assert {path.name for path in R16.parent.glob("*.jsonl")} >= {
+        "queries.jsonl", "heldout.jsonl", "heldout-fresh.jsonl", "heldout-dec.jsonl", "heldout-r4.jsonl",
+        "heldout-r5.jsonl", "heldout-r6.jsonl", "heldout-r7.jsonl", "dev-r7.jsonl", "heldout-r8.jsonl",
+        "heldout-r9.jsonl", "heldout-r10.jsonl", "heldout-r11.jsonl", "heldout-r12.jsonl", "heldout-r13.jsonl",
+        "heldout-r15.jsonl"}
+    assert sorted(set(sources) & others) == [], "a source already used by another split"
+
+
 # --------------------------------------------------------------------------- the round-7 development set
 # Questions that name a base problem only in their text (issue 9's `no_field` group), mostly in Chinese, opening
 # the way forum posts do ("求助：…", "萌新求助 …", "【求助】…"). A development split: read and tuned on.
@@ -1098,7 +1157,7 @@ def test_r16_development_mix():
         "python": 15, "cpp": 7, "java": 6, "javascript": 2, "c": 1}
 
 
-def test_r16_questions_naming_a_base_problem_in_their_text_label_that_problem():
+def test_r16_development_questions_naming_a_base_problem_in_their_text_label_that_problem():
     # Each `no_field` question is about one base problem and its labels include that problem's own documents.
     named = []
     for q in load_queries(DEV_R16):
