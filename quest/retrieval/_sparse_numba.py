@@ -42,6 +42,31 @@ def _jit(fn):
         return numba.njit(nogil=True)(fn)
 
 
+# The 8-bit scan (dense.CompactRun) sums in any order: fastmath lets LLVM keep several SIMD accumulators. Its error
+# bound holds for every order (dense.CompactRun.bound), so no bit-exactness is asked of it.
+_FAST = {"reassoc", "contract"}
+
+
+def _jit_fast(fn):
+    try:
+        return numba.njit(nogil=True, cache=True, fastmath=_FAST)(fn)
+    except RuntimeError:  # no writable cache folder: as `_jit`
+        if fn.__name__ not in UNCACHED:
+            UNCACHED.append(fn.__name__)
+        return numba.njit(nogil=True, fastmath=_FAST)(fn)
+
+
+@_jit_fast
+def compact_scores(codes, lo, hi, weights, out):
+    """out[i] = sum_d weights[d] * codes[lo + i, d] in float32 for rows lo..hi-1 of the (rows, dim) uint8 codes."""
+    dim = codes.shape[1]
+    for i in range(hi - lo):
+        acc = np.float32(0.0)
+        for d in range(dim):
+            acc += weights[d] * np.float32(codes[lo + i, d])
+        out[i] = acc
+
+
 @_jit
 def _worse(v1, r1, v2, r2):
     """Whether (v1, r1) ranks after (v2, r2): a lower score, or the same score and a higher row."""
@@ -174,6 +199,7 @@ def lexical_segment_f32(rows, indptr, indices, data, cols, weights, order, ident
 
 # Callees before callers: a caller compiled again binds the callees' new dispatchers (looked up in this module).
 KERNELS = ("_worse", "_push", "_replace_root", "_select", "bm25_segment", "lexical_segment", "lexical_segment_f32")
+FAST_KERNELS = ("compact_scores",)
 
 
 def cache_fault(exc: BaseException) -> bool:
@@ -187,3 +213,5 @@ def without_cache() -> None:
     """Replace every function by one compiled in memory only, for a cache whose files cannot be read."""
     for name in KERNELS:
         globals()[name] = numba.njit(nogil=True)(globals()[name].py_func)
+    for name in FAST_KERNELS:
+        globals()[name] = numba.njit(nogil=True, fastmath=_FAST)(globals()[name].py_func)
