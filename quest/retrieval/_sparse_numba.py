@@ -27,19 +27,19 @@ BAD_ROW = -1
 UNCACHED: list[str] = []  # the functions numba could not cache (no writable cache folder), in definition order
 
 
-def _jit(fn):
+def _jit(fn, **options):
     """nogil and, where numba can write its cache (NUMBA_CACHE_DIR, next to this file, or the user's cache folder),
     cache=True: a restart then loads the machine code instead of compiling it again. With no writable folder (a
     read-only install run by a user without a writable home) they are compiled on each start: one INFO line says so,
     not one per function."""
     try:
-        return numba.njit(nogil=True, cache=True)(fn)
+        return numba.njit(nogil=True, cache=True, **options)(fn)
     except RuntimeError as exc:  # "no locator available": no writable cache folder anywhere
         if not UNCACHED:
             log.info("numba cannot cache the sparse kernels (%s); they are compiled on every start "
                      "(NUMBA_CACHE_DIR names a writable folder for the cache)", exc)
         UNCACHED.append(fn.__name__)
-        return numba.njit(nogil=True)(fn)
+        return numba.njit(nogil=True, **options)(fn)
 
 
 # The 8-bit scan (dense.CompactRun) sums in any order: fastmath lets LLVM keep several SIMD accumulators. Its error
@@ -48,12 +48,7 @@ _FAST = {"reassoc", "contract"}
 
 
 def _jit_fast(fn):
-    try:
-        return numba.njit(nogil=True, cache=True, fastmath=_FAST)(fn)
-    except RuntimeError:  # no writable cache folder: as `_jit`
-        if fn.__name__ not in UNCACHED:
-            UNCACHED.append(fn.__name__)
-        return numba.njit(nogil=True, fastmath=_FAST)(fn)
+    return _jit(fn, fastmath=_FAST)
 
 
 @_jit_fast
