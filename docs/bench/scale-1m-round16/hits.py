@@ -32,7 +32,8 @@ def main(folder: Path, chunks: int, share: float, out: Path) -> None:
         if a != b:
             differ.append(i)
     result = {"index": str(folder), "chunks": chunks, "share": share, "load": [round(x, 2) for x in os.getloadavg()],
-              "identical_of": same, "differ": differ}
+              "identical_of": same, "differ": differ,
+              "after_compact_bytes": after.compact_bytes}
     out.write_text(json.dumps(result, indent=1), encoding="utf-8")
     sys.stdout.write(json.dumps(result) + "\n")
 
