@@ -173,6 +173,8 @@ class CompactRun:
         approx = scores(self.codes, lo - self.lo, hi - self.lo, weights)
         tau = float(np.partition(approx, approx.size - kk)[approx.size - kk])
         floor = tau - 2 * self.bound(query, weights)
+        if not np.isfinite(floor):  # a query with NaN or inf in it: no bound, every row (as the full scan)
+            return np.arange(lo, hi, dtype=np.int64)
         cut = np.float32(floor)
         if float(cut) > floor:  # compared in float32: rounded down, never up
             cut = np.nextafter(cut, np.float32(-np.inf))

@@ -116,6 +116,14 @@ def test_candidates_are_few_and_contain_the_kept_rows():
         assert np.all(np.diff(found) > 0) and found.size < 1500 // 2
 
 
+def test_a_query_with_no_finite_bound_keeps_every_row():
+    dense = DenseIndex.from_vectors(shapes(np.random.default_rng(9))["unit"])
+    run = CompactRun.encode(dense.vectors, 0, 1500)
+    query = np.zeros(64, dtype=np.float32)
+    query[2] = np.nan
+    assert np.array_equal(run.candidates(query, 10, 1400, 46, blas_scores), np.arange(10, 1400))
+
+
 def test_only_long_runs_and_up_to_a_share_of_the_segment_get_codes(monkeypatch):
     monkeypatch.setattr(dense_module, "COMPACT_FROM", 100)
     monkeypatch.setattr(dense_module, "COMPACT_SHARE", 4)  # at most 375 of 1500 rows
