@@ -15,7 +15,7 @@ import numpy as np
 
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))
-from paired import setup  # noqa: E402
+from paired import setup, timed  # noqa: E402
 
 from quest.bench.corpus import NO_PROBLEM  # noqa: E402
 from quest.retrieval import dense as dense_module  # noqa: E402
@@ -33,7 +33,7 @@ def main(folder: Path, chunks: int, share: float, out: Path) -> None:
     pages.will_need_rows = lambda matrix, rows: gathers.append(np.array(rows)) or real(matrix, rows)
     for query, kind in zip(queries, kinds, strict=True):
         if kind == NO_PROBLEM:
-            retriever.search(query)
+            timed(retriever, query)
     pages.will_need_rows = real
     batch = pages._MADVISE_MANY
     assert batch is not None and not batch.off, "process_madvise is not available here"
