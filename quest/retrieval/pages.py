@@ -50,7 +50,7 @@ _MADVISE = _libc_madvise()
 # IVF's ~270 candidates of a global search are ~270 separate pages, and one madvise each cost ~0.66 ms a question at
 # 1M (docs/bench/scale-1m-round16). Where it is missing or refused (older kernels, seccomp, an unprivileged caller on
 # a kernel that asks CAP_SYS_NICE even for oneself) the first failure turns it off and the loop of madvise runs.
-_SYS_PROCESS_MADVISE = 440  # the same number on every architecture (the unified table from 5.1 on)
+_SYS_PROCESS_MADVISE = 440  # the same on every architecture (system calls from 424 on share one number)
 _IOV_MAX = 1024
 
 
@@ -75,6 +75,9 @@ class _Batch:
             return False
         with self.lock:
             if self.pid != os.getpid():
+                if self.fd >= 0:  # a fork's copy of the parent's pidfd
+                    os.close(self.fd)
+                    self.fd = -1
                 try:
                     self.fd, self.pid = os.pidfd_open(os.getpid()), os.getpid()
                 except OSError:

@@ -207,3 +207,21 @@ def test_the_retriever_gives_the_general_documents_codes_with_the_compiled_pass(
     assert asked[0][1].__self__ is fast._kernel and asked[0][1].__func__ is kernels.Kernel.compact_scores
     assert fast.compact_bytes == 0  # 4 of 16 rows: not a run
     assert hits(fast) == hits(plain) and any(hits(plain))
+
+
+@needs_numba
+def test_codes_that_cannot_be_made_leave_the_float16_scan(loaded, settings, monkeypatch, caplog):
+    index, kb, embedder = loaded
+
+    def refuse(self, rows, scores):
+        raise MemoryError("no room for the codes")
+
+    plain = hits(Retriever(settings.replace(sparse_kernel="numpy"), index, kb, embedder))
+    monkeypatch.setattr(SegmentedDense, "compact", refuse)
+    with caplog.at_level(logging.WARNING, logger="quest.retrieval.retriever"):
+        fast = Retriever(settings.replace(sparse_kernel="auto"), index, kb, embedder)
+    assert fast.compact_bytes == 0 and fast._kernel is not None  # the sparse kernel stays
+    assert [r.getMessage() for r in caplog.records if r.name == "quest.retrieval.retriever"] == [
+        "the general documents' 8-bit codes could not be made (MemoryError: no room for the codes); their dense "
+        "search scans the float16 rows"]
+    assert hits(fast) == plain

@@ -227,6 +227,11 @@ def test_the_batched_call_on_this_machine_or_its_fallback(tmp_path):
     broken.call = lambda *args: -1
     assert not broken.advise(np.array([int(rows.ctypes.data)]), np.array([4096]), pages.MADV_WILLNEED)
     assert broken.off and not broken.advise(np.array([int(rows.ctypes.data)]), np.array([4096]), pages.MADV_WILLNEED)
+    if first:  # after a fork the pidfd names the parent: the child opens its own and closes the copy
+        opened = len(os.listdir("/proc/self/fd"))
+        batch.pid = -2
+        assert batch.advise(np.array([int(rows.ctypes.data)]), np.array([4096]), pages.MADV_WILLNEED)
+        assert batch.pid == os.getpid() and len(os.listdir("/proc/self/fd")) == opened
     written = np.arange(300 * 1024, dtype=np.float16).reshape(300, 1024)
     assert np.array_equal(np.asarray(rows[[0, 40, 299]]), written[[0, 40, 299]])
 
