@@ -412,7 +412,9 @@ class DenseIndex:
                 compact = None
         if compact is None:
             rows = self._scan_run(q, lo, hi, kk)
-        sims = self.rescore(rows, q)
+        # The scan just read these rows, so `rescore`'s read-ahead (`gather`: one request for all their pages, ~0.1-0.35
+        # ms at 1M) would only ask for resident pages.
+        sims = cosines(self.vectors[rows], q)
         if hi - lo <= READ_AHEAD_RUNS_UP_TO:
             self._keep_recent(lo, hi)
         return [(int(rows[i]), float(sims[i])) for i in _best(sims, k, rows)]

@@ -253,3 +253,20 @@ def test_a_gather_asks_for_its_rows_first_only_where_pages_are_given_back(saved,
     dense.gather(rows)
     DenseIndex.from_vectors(vectors).gather(rows)  # in memory: nothing to read
     assert asked == []
+
+
+def test_a_runs_rescore_reads_the_rows_its_scan_just_read_without_asking_again(saved, monkeypatch):
+    """search_range re-scores rows its own scan has just read (resident): no read-ahead request for them, where a
+    gather of rows found elsewhere (the global search's) still asks first. The results are the same."""
+    path, vectors = saved
+    dense = DenseIndex.load(path)
+    monkeypatch.setattr(dense_module, "RELEASE_ABOVE_BYTES", 0)  # pages are given back: gathers read ahead
+    asked = []
+    real = pages.will_need_rows
+    monkeypatch.setattr(pages, "will_need_rows", lambda matrix, rows: asked.append(rows.size) or real(matrix, rows))
+    in_memory = DenseIndex.from_vectors(vectors)
+    for lo, hi in ((0, 4096), (100, 300)):
+        assert dense.search_range(vectors[150], lo, hi, 5) == in_memory.search_range(vectors[150], lo, hi, 5)
+    assert asked == []
+    assert dense.search(vectors[150], 5) == in_memory.search(vectors[150], 5)
+    assert asked == [5 + dense_module.TIE_EXTRA]
