@@ -27,19 +27,39 @@ BAD_ROW = -1
 UNCACHED: list[str] = []  # the functions numba could not cache (no writable cache folder), in definition order
 
 
-def _jit(fn):
+def _jit(fn, **options):
     """nogil and, where numba can write its cache (NUMBA_CACHE_DIR, next to this file, or the user's cache folder),
     cache=True: a restart then loads the machine code instead of compiling it again. With no writable folder (a
     read-only install run by a user without a writable home) they are compiled on each start: one INFO line says so,
     not one per function."""
     try:
-        return numba.njit(nogil=True, cache=True)(fn)
+        return numba.njit(nogil=True, cache=True, **options)(fn)
     except RuntimeError as exc:  # "no locator available": no writable cache folder anywhere
         if not UNCACHED:
             log.info("numba cannot cache the sparse kernels (%s); they are compiled on every start "
                      "(NUMBA_CACHE_DIR names a writable folder for the cache)", exc)
         UNCACHED.append(fn.__name__)
-        return numba.njit(nogil=True)(fn)
+        return numba.njit(nogil=True, **options)(fn)
+
+
+# The 8-bit scan (dense.CompactRun) sums in any order: fastmath lets LLVM keep several SIMD accumulators. Its error
+# bound holds for every order (dense.CompactRun.bound), so no bit-exactness is asked of it.
+_FAST = {"reassoc", "contract"}
+
+
+def _jit_fast(fn):
+    return _jit(fn, fastmath=_FAST)
+
+
+@_jit_fast
+def compact_scores(codes, lo, hi, weights, out):
+    """out[i] = sum_d weights[d] * codes[lo + i, d] in float32 for rows lo..hi-1 of the (rows, dim) uint8 codes."""
+    dim = codes.shape[1]
+    for i in range(hi - lo):
+        acc = np.float32(0.0)
+        for d in range(dim):
+            acc += weights[d] * np.float32(codes[lo + i, d])
+        out[i] = acc
 
 
 @_jit
@@ -174,6 +194,7 @@ def lexical_segment_f32(rows, indptr, indices, data, cols, weights, order, ident
 
 # Callees before callers: a caller compiled again binds the callees' new dispatchers (looked up in this module).
 KERNELS = ("_worse", "_push", "_replace_root", "_select", "bm25_segment", "lexical_segment", "lexical_segment_f32")
+FAST_KERNELS = ("compact_scores",)
 
 
 def cache_fault(exc: BaseException) -> bool:
@@ -187,3 +208,5 @@ def without_cache() -> None:
     """Replace every function by one compiled in memory only, for a cache whose files cannot be read."""
     for name in KERNELS:
         globals()[name] = numba.njit(nogil=True)(globals()[name].py_func)
+    for name in FAST_KERNELS:
+        globals()[name] = numba.njit(nogil=True, fastmath=_FAST)(globals()[name].py_func)

@@ -142,6 +142,12 @@ class Kernel:
                                                *heaps)
         return self._top(parts, k, run, subset)
 
+    def compact_scores(self, codes: np.ndarray, lo: int, hi: int, weights: np.ndarray) -> np.ndarray:
+        """Rows lo..hi-1 of the 8-bit codes (dense.CompactRun) times `weights`, one float32 per row."""
+        out = np.empty(hi - lo, dtype=np.float32)
+        self._m.compact_scores(codes, lo, hi, _fixed(np.asarray(weights, dtype=np.float32)), out)
+        return out
+
     @staticmethod
     def _where(order: Any, start: int, deleted: np.ndarray, allowed: np.ndarray | None) -> tuple:
         return (_NO_ORDER if order is None else _fixed(order), order is None, int(start), _fixed(deleted),
@@ -207,6 +213,7 @@ def _warm(kernel: Kernel, index: Any) -> None:
     lexical = getattr(index, "lexical", None)
     if lexical is not None and getattr(lexical, "parts", None) is not None:
         lexical.kernel_search(kernel, {}, 1, None, warm=True)
+    kernel.compact_scores(_fixed(np.zeros((1, 1), dtype=np.uint8)), 0, 1, np.zeros(1, dtype=np.float32))
 
 
 def disable(exc: BaseException) -> None:

@@ -157,6 +157,15 @@ class Retriever:
         self.kernel_warm_seconds = kernels.warm(self._kernel, index)
         if self.kernel_warm_seconds is None:
             self._kernel = None
+        # The general documents' dense rows as 8-bit codes too (dense.CompactRun), with the same compiled extra: their
+        # exact search then reads half the bytes (docs/bench/scale-1m-round16). Long runs only: nothing at 100k.
+        self.compact_bytes = 0
+        if self._kernel is not None and hasattr(index.dense, "compact"):
+            try:
+                self.compact_bytes = index.dense.compact(self._general_rows, self._kernel.compact_scores)
+            except Exception as exc:  # (memory, a damaged file's pages): the float16 scan, which needs no codes
+                log.warning("the general documents' 8-bit codes could not be made (%s: %s); their dense search "
+                            "scans the float16 rows", type(exc).__name__, exc)
 
     # ------------------------------------------------------------------ status
 

@@ -161,6 +161,7 @@ def test_rows_to_gather_are_asked_for_in_one_request_per_run_of_pages(monkeypatc
         return 0
 
     monkeypatch.setattr(pages, "_MADVISE", madvise)
+    monkeypatch.setattr(pages, "_MADVISE_MANY", None)  # one madvise per run (the batched call: below)
     page = pages.PAGE
     buffer = np.zeros(64 * page + page, dtype=np.uint8)
     base = int(buffer.ctypes.data)
@@ -177,6 +178,62 @@ def test_rows_to_gather_are_asked_for_in_one_request_per_run_of_pages(monkeypatc
     straddling = buffer[aligned - base + offset: aligned - base + offset + 8 * width].reshape(8, width)
     assert pages.will_need_rows(straddling, np.array([1, 7])) == 2
     assert calls == [(aligned, 2 * page, pages.MADV_WILLNEED), (aligned + 5 * page, 2 * page, pages.MADV_WILLNEED)]
+
+
+class RecordingBatch:
+    """A stand-in for pages._MADVISE_MANY that records the ranges of each batched call (or refuses them)."""
+
+    def __init__(self, works: bool = True) -> None:
+        self.works, self.calls = works, []
+
+    def advise(self, starts, lengths, advice):
+        self.calls.append((starts.tolist(), lengths.tolist(), advice))
+        return self.works
+
+
+def test_several_runs_of_pages_go_to_the_kernel_in_one_batched_call(monkeypatch):
+    single = []
+    monkeypatch.setattr(pages, "_MADVISE", lambda start, length, advice: single.append((start, length)) or 0)
+    batch = RecordingBatch()
+    monkeypatch.setattr(pages, "_MADVISE_MANY", batch)
+    page = pages.PAGE
+    buffer = np.zeros(64 * page + page, dtype=np.uint8)
+    base = int(buffer.ctypes.data)
+    aligned = -(-base // page) * page
+    rows = buffer[aligned - base: aligned - base + 64 * page].reshape(128, page // 2)
+    assert pages.will_need_rows(rows, np.array([40, 3, 0, 21, 5, 20, 1, 2, 40])) == 3
+    assert batch.calls == [([aligned, aligned + 10 * page, aligned + 20 * page], [3 * page, page, page],
+                            pages.MADV_WILLNEED)] and single == []
+    assert pages.will_need_rows(rows, np.array([4, 5])) == 1  # one run: one plain madvise
+    assert single == [(aligned + 2 * page, page)] and len(batch.calls) == 1
+    single.clear()
+    refused = RecordingBatch(works=False)  # refused (an old kernel, seccomp): the same runs one by one
+    monkeypatch.setattr(pages, "_MADVISE_MANY", refused)
+    assert pages.will_need_rows(rows, np.array([0, 21])) == 2
+    assert single == [(aligned, page), (aligned + 10 * page, page)] and len(refused.calls) == 1
+
+
+def test_the_batched_call_on_this_machine_or_its_fallback(tmp_path):
+    """The real process_madvise: it works here (Linux 5.10+), or it fails once and is off from then on; either
+    way the rows read back unchanged."""
+    path = tmp_path / "rows.bin"
+    np.arange(300 * 1024, dtype=np.float16).tofile(path)
+    rows = np.memmap(path, dtype=np.float16, mode="r", shape=(300, 1024))
+    batch = pages._Batch()
+    first = batch.advise(np.array([int(rows.ctypes.data), int(rows.ctypes.data) + 40 * 2048]),
+                         np.array([2048, 2048]), pages.MADV_WILLNEED)
+    assert first or batch.off
+    broken = pages._Batch()
+    broken.call = lambda *args: -1
+    assert not broken.advise(np.array([int(rows.ctypes.data)]), np.array([4096]), pages.MADV_WILLNEED)
+    assert broken.off and not broken.advise(np.array([int(rows.ctypes.data)]), np.array([4096]), pages.MADV_WILLNEED)
+    if first:  # after a fork the pidfd names the parent: the child opens its own and closes the copy
+        opened = len(os.listdir("/proc/self/fd"))
+        batch.pid = -2
+        assert batch.advise(np.array([int(rows.ctypes.data)]), np.array([4096]), pages.MADV_WILLNEED)
+        assert batch.pid == os.getpid() and len(os.listdir("/proc/self/fd")) == opened
+    written = np.arange(300 * 1024, dtype=np.float16).reshape(300, 1024)
+    assert np.array_equal(np.asarray(rows[[0, 40, 299]]), written[[0, 40, 299]])
 
 
 def test_a_gather_asks_for_its_rows_first_only_where_pages_are_given_back(saved, monkeypatch):
@@ -196,3 +253,20 @@ def test_a_gather_asks_for_its_rows_first_only_where_pages_are_given_back(saved,
     dense.gather(rows)
     DenseIndex.from_vectors(vectors).gather(rows)  # in memory: nothing to read
     assert asked == []
+
+
+def test_a_runs_rescore_reads_the_rows_its_scan_just_read_without_asking_again(saved, monkeypatch):
+    """search_range re-scores rows its own scan has just read (resident): no read-ahead request for them, where a
+    gather of rows found elsewhere (the global search's) still asks first. The results are the same."""
+    path, vectors = saved
+    dense = DenseIndex.load(path)
+    monkeypatch.setattr(dense_module, "RELEASE_ABOVE_BYTES", 0)  # pages are given back: gathers read ahead
+    asked = []
+    real = pages.will_need_rows
+    monkeypatch.setattr(pages, "will_need_rows", lambda matrix, rows: asked.append(rows.size) or real(matrix, rows))
+    in_memory = DenseIndex.from_vectors(vectors)
+    for lo, hi in ((0, 4096), (100, 300)):
+        assert dense.search_range(vectors[150], lo, hi, 5) == in_memory.search_range(vectors[150], lo, hi, 5)
+    assert asked == []
+    assert dense.search(vectors[150], 5) == in_memory.search(vectors[150], 5)
+    assert asked == [5 + dense_module.TIE_EXTRA]
