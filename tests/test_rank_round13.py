@@ -133,7 +133,8 @@ def test_the_page_for_the_language_of_the_errors_runtime_leads(by_language):
 
 
 def test_without_the_rule_the_other_languages_page_led(by_language):
-    assert ranked_with(by_language, {"language_lead": False}, question=LOOP, language="go", error=GO_PANIC) == [
+    assert ranked_with(by_language, {"language_lead": False, "fit_lead": False}, question=LOOP, language="go",
+                       error=GO_PANIC) == [
         "pitfall-rust-panic-en", "pitfall-go-panic-en", "faq-verdict-re-en"]
 
 
@@ -164,7 +165,8 @@ def test_the_language_read_from_the_code_leads_when_the_error_does_not_say(by_la
     for language in ("auto", "python", "rust"):
         assert ranked(by_language, question=LOOP, error=GO_PANIC_LINE, code=GO_CODE, language=language) == [
             "pitfall-go-panic-en", "pitfall-rust-panic-en", "faq-verdict-re-en"]
-    assert ranked_with(by_language, {"language_lead": False}, question=LOOP, error=GO_PANIC_LINE, code=GO_CODE) == [
+    assert ranked_with(by_language, {"language_lead": False, "fit_lead": False}, question=LOOP, error=GO_PANIC_LINE,
+                       code=GO_CODE) == [
         "pitfall-rust-panic-en", "pitfall-go-panic-en", "faq-verdict-re-en"]
 
 
@@ -232,10 +234,15 @@ def searched(retriever: Retriever, changes: dict, language: str, **parts: str) -
 
 
 def test_a_c_page_leads_for_a_cpp_student_c_and_cpp_are_one_family(with_c):
-    assert searched(with_c, {}, "cpp", question=LOOP, error=GO_PANIC_LINE) == [
+    assert searched(with_c, {"fit_lead": False}, "cpp", question=LOOP, error=GO_PANIC_LINE) == [
         "pitfall-c-array-en", "pitfall-rust-panic-en", "pitfall-go-panic-en", "faq-verdict-re-en",
         "pitfall-python-traceback-en", "pitfall-rust-panic-en"]
-    assert searched(with_c, {"language_lead": False}, "cpp", question=LOOP, error=GO_PANIC_LINE)[:2] == [
+    # round 16 (`fit_lead`): the Rust and Go pages, each for one other language, also go behind the overview
+    assert searched(with_c, {}, "cpp", question=LOOP, error=GO_PANIC_LINE) == [
+        "pitfall-c-array-en", "faq-verdict-re-en", "pitfall-rust-panic-en", "pitfall-go-panic-en",
+        "pitfall-python-traceback-en", "pitfall-rust-panic-en"]
+    assert searched(with_c, {"language_lead": False, "fit_lead": False}, "cpp", question=LOOP,
+                    error=GO_PANIC_LINE)[:2] == [
         "pitfall-rust-panic-en", "pitfall-c-array-en"]
 
 
@@ -244,8 +251,13 @@ def test_an_error_typed_only_in_the_question_moves_nothing(with_c):
     question = f"{LOOP} {GO_PANIC_LINE}"
     expected = ["pitfall-c-array-en", "pitfall-rust-panic-en", "pitfall-go-panic-en", "faq-verdict-re-en",
                 "pitfall-python-traceback-en", "pitfall-rust-panic-en"]
-    assert searched(with_c, {"bm25_floor": 0.0}, "go", question=question) == expected
-    assert searched(with_c, {"bm25_floor": 0.0, "language_lead": False}, "go", question=question) == expected
+    assert searched(with_c, {"bm25_floor": 0.0, "fit_lead": False}, "go", question=question) == expected
+    assert searched(with_c, {"bm25_floor": 0.0, "language_lead": False, "fit_lead": False}, "go",
+                    question=question) == expected
+    # round 16 (`fit_lead`) needs no pasted error: the pages for one other language each go behind the Go page
+    assert searched(with_c, {"bm25_floor": 0.0}, "go", question=question) == [
+        "pitfall-go-panic-en", "faq-verdict-re-en", "pitfall-c-array-en", "pitfall-rust-panic-en",
+        "pitfall-python-traceback-en", "pitfall-rust-panic-en"]
 
 
 def test_a_verdict_overview_leading_is_never_displaced(with_c):
@@ -262,8 +274,13 @@ def test_a_same_language_page_under_the_floor_stays_behind(with_c):
     question = "my go slice loop panics, index out of range"
     expected = ["pitfall-rust-panic-en", "pitfall-go-panic-en", "pitfall-c-array-en", "pitfall-python-traceback-en",
                 "pitfall-go-panic-en", "pitfall-rust-panic-en"]
-    assert searched(with_c, {}, "go", question=question, error=RUST_BOUNDS) == expected
-    assert searched(with_c, {"language_lead": False}, "go", question=question, error=RUST_BOUNDS) == expected
+    assert searched(with_c, {"fit_lead": False}, "go", question=question, error=RUST_BOUNDS) == expected
+    assert searched(with_c, {"language_lead": False, "fit_lead": False}, "go", question=question,
+                    error=RUST_BOUNDS) == expected
+    # round 16 (`fit_lead`): with Go given as the student's language, the Rust page (for one other language) moves
+    # behind; planning takes the language from the error's runtime first, which here says Rust
+    assert searched(with_c, {}, "go", question=question, error=RUST_BOUNDS)[:2] == [
+        "pitfall-go-panic-en", "pitfall-rust-panic-en"]
 
 
 def test_an_eval_query_without_a_language_is_read_like_the_app_reads_it(retriever):

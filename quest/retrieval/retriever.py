@@ -692,8 +692,9 @@ class Retriever:
         if scope == "general":
             rows = self._allowed(self._general_rows, excluded)
             general = passing(self._rank(rows, k, queries, timings, "general"), "all")
-            lead = self._error_evidence_first(self._own_language_first(self._specific_first(
-                [c for c in general if c.row in strong], queries, attempt), queries, attempt), queries, attempt)
+            lead = self._error_evidence_first(self._fitting_first(self._own_language_first(self._specific_first(
+                [c for c in general if c.row in strong], queries, attempt), queries, attempt), queries, attempt),
+                queries, attempt)
             return finish(lead + [c for c in general if c.row not in strong])
         selected: list[_Candidate] = []
         if scope is None and self.settings.general_lead > 0 and self._general_rows.size:
@@ -701,8 +702,9 @@ class Retriever:
             # the whole base is searched next (below), on the same allowed rows: one sparse pass can rank both
             general = passing(self._rank(rows, k, queries, timings, "general", (self._allowed(None, excluded),)),
                               "all")
-            lead = self._error_evidence_first(self._own_language_first(self._specific_first(
-                [c for c in general if c.row in strong], queries, attempt), queries, attempt), queries, attempt)
+            lead = self._error_evidence_first(self._fitting_first(self._own_language_first(self._specific_first(
+                [c for c in general if c.row in strong], queries, attempt), queries, attempt), queries, attempt),
+                queries, attempt)
             selected = lead[: self.settings.general_lead]
         if scope is not None:
             rows = self._allowed(self.index.rows_by_problem.get(scope, np.zeros(0, dtype=np.int64)), excluded)
@@ -813,6 +815,43 @@ class Retriever:
         if self._matches(detail, [own.row])[own.row] < attempt.bm25_floor:
             return lead
         return [own, *(c for c in lead if c is not own)]
+
+    def _fitting_first(self, lead: list[_Candidate], queries: Sequence[_PartQuery],
+                       attempt: _Attempt) -> list[_Candidate]:
+        """With no problem named, the pages that fit what the student reported go before those that do not.
+
+        A page written for one programming language only (its `languages` all of one family: C and C++ are one)
+        does not fit a student whose language is known (`attempt.language`) and another: "Java's Scanner is too
+        slow" is no answer for a C++ program's TLE, while a page whose examples cover several languages (reading
+        until EOF, state kept between test cases) fits everyone. A page written for other verdicts only (its
+        `verdicts`) does not fit the verdict the student got (`_named_verdict`): a TLE page explains no Wrong
+        Answer. A verdict stands for those a judge reports under it (`_REPORTED_AS`: a layout error as WA, running
+        out of memory as RE). Pages with no language or no verdict fit. The order inside each group is kept, so a
+        page that fits leads only when one cleared the floor; nothing is dropped.
+        """
+        if not self.settings.fit_lead or len(lead) < 2:
+            return lead
+        language = attempt.language
+        speaks = _LANGUAGE_FAMILIES.get(language, frozenset((language,))) if language else frozenset()
+        verdict = _named_verdict(queries)
+        stands = _REPORTED_AS.get(verdict, frozenset((verdict,))) if verdict and verdict != "AC" else frozenset()
+        if not speaks and not stands:
+            return lead
+        table = self.index.chunks
+
+        def fits(c: _Candidate) -> bool:
+            doc = table.doc_id(c.row)
+            written = self._doc_languages.get(doc)
+            if speaks and written and not written & speaks and _one_family(written):
+                return False
+            verdicts = self._doc_verdicts.get(doc)
+            return not (stands and verdicts and not verdicts & stands)
+
+        fitting = [c for c in lead if fits(c)]
+        if not fitting or len(fitting) == len(lead):
+            return lead
+        rows = {c.row for c in fitting}
+        return fitting + [c for c in lead if c.row not in rows]
 
     def _error_evidence_first(self, lead: list[_Candidate], queries: Sequence[_PartQuery], attempt: _Attempt,
                               described: bool = True) -> list[_Candidate]:
@@ -1062,6 +1101,15 @@ def _named_verdict(queries: Sequence[_PartQuery]) -> str | None:
 # A C program's bugs are explained by the pages written for C++ and the other way round (the base often lists
 # both, and its out-of-bounds and stack-overflow pages only C++).
 _LANGUAGE_FAMILIES = {"c": frozenset(("c", "cpp")), "cpp": frozenset(("c", "cpp"))}
+
+# The verdicts a judge may print for another: many judges report a layout error as Wrong Answer and running out of
+# memory as Runtime Error (the PE and MLE overviews say so), so a WA or RE student may have a PE or MLE page's bug.
+_REPORTED_AS = {"WA": frozenset(("WA", "PE")), "RE": frozenset(("RE", "MLE"))}
+
+
+def _one_family(languages: Collection[str]) -> bool:
+    """Whether every language is of one family (`_LANGUAGE_FAMILIES`): a page written for that language only."""
+    return len({_LANGUAGE_FAMILIES.get(x, frozenset((x,))) for x in languages}) == 1
 
 
 def _own_words(part: str, queries: Sequence[_PartQuery]) -> list[str]:
