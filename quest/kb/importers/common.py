@@ -312,7 +312,8 @@ def _document(
         id=doc_id,
         kind=kind,
         title=title,
-        text=body,
+        # Windows-written statements and code (CRLF) read like any other; a lone CR is a line end too.
+        text=body.replace("\r\n", "\n").replace("\r", "\n"),
         lang=lang,
         problem_id=pid,
         tags=tuple(p.tags),
