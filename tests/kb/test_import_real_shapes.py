@@ -119,10 +119,14 @@ def test_broken_xml_after_the_test_data_names_the_file_and_line(tmp_path: Path) 
 
 
 def test_an_xml_declared_gbk_that_is_really_utf8_still_reads(tmp_path: Path) -> None:
-    # Editors re-save a file as UTF-8 and leave the declaration: the bytes decide.
+    # Editors re-save a file as UTF-8 and leave the declaration. These UTF-8 bytes also decode as
+    # GB18030 without an error (into 涓枃鏍囬...), so the declaration cannot be trusted first.
     path = tmp_path / "resaved.xml"
-    path.write_text(GBK_FPS.read_bytes().decode("gbk"), encoding="utf-8")
-    assert read_export("fps", path).problems[0].title_zh == "最长的山峰"
+    path.write_text('<?xml version="1.0" encoding="GBK"?>\n<fps version="1.6"><item><title>中文标题</title>'
+                    "<description>输入数据</description></item></fps>\n", encoding="utf-8")
+    result = read_export("fps", path)
+    assert result.problems[0].title_zh == "中文标题"
+    assert "输入数据" in result.documents[0].text
 
 
 def test_a_hydro_export_zip_as_hydrooj_writes_it(tmp_path: Path) -> None:

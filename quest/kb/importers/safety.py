@@ -119,7 +119,10 @@ def _xml_encodings(head: bytes) -> tuple[str, ...]:
     m = _DECLARED.match(head)
     declared = m.group(1).decode("ascii").lower() if m else ""
     if declared in _CHINESE:
-        return ("gb18030", "utf-8-sig")  # GB18030 is a superset of GBK and GB2312
+        # UTF-8 first all the same: real GBK text is almost never valid UTF-8, while UTF-8 text
+        # (a file re-saved by an editor that kept the declaration) often decodes as GB18030,
+        # into nonsense. GB18030 is a superset of GBK and GB2312.
+        return ENCODINGS
     if declared and not declared.replace("_", "-").startswith("utf-8"):
         try:
             codecs.lookup(declared)
