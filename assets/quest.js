@@ -56,11 +56,57 @@
     const bots = document.querySelectorAll("#q-chat .bot-row, #q-chat .message-row.bot-row");
     const last = bots[bots.length - 1];
     if (!last) return;
-    const box = last.getBoundingClientRect();
-    const composer = document.querySelector("#q-composer");
-    const bottom = window.innerHeight - (composer ? composer.getBoundingClientRect().height : 0);
-    if (box.bottom > bottom || box.bottom < 0) window.scrollBy(0, box.bottom - bottom + 8);
+    // The conversation scrolls inside its own box, and the chatbot scrolls that box to the newest
+    // line a moment after each token: what shows of the answer ends where the box ends. Following
+    // the answer's own bottom instead chased a point the box was about to scroll away, and left
+    // the page scrolled past the conversation (the student saw the form, not the answer).
+    const scroller = last.closest(".bubble-wrap");
+    const shown = Math.min(last.getBoundingClientRect().bottom,
+      scroller ? scroller.getBoundingClientRect().bottom : Infinity);
+    const bottom = window.innerHeight - composerHeight();
+    if (shown > bottom || shown < 0) window.scrollBy(0, shown - bottom + 8);
   });
+
+  // The composer's height on screen. Gradio writes the elem_id on two nested elements, and the
+  // outer one, which querySelector finds, is 0 px tall: measure the tallest.
+  const composerHeight = () => {
+    const boxes = [...document.querySelectorAll("#q-composer")].map((el) => el.getBoundingClientRect().height);
+    return Math.max(0, ...boxes);
+  };
+  // The page keeps room for the fixed composer at its end (quest.css, --q-composer-h).
+  const reserve = () => {
+    document.documentElement.style.setProperty("--q-composer-h", `${Math.ceil(composerHeight())}px`);
+  };
+  const sized = new ResizeObserver(reserve);
+  const measure = () => {
+    const parts = document.querySelectorAll("#q-composer");
+    if (!parts.length) return setTimeout(measure, 300);
+    parts.forEach((el) => sized.observe(el));
+    reserve();
+  };
+  measure();
+  // Phone: while a form field other than the question has focus (the keyboard is up), the
+  // composer is docked into the page instead of fixed over the field's lower part. It changes
+  // only between taps: moving it while a finger is down would move Send away from under the
+  // finger, and the tap would land on whatever took its place.
+  const DOCKING_FIELDS = "#q-form-top, #q-form-mid, #q-code, #q-error";
+  let pressed = false;
+  let settle = null;
+  const dock = () => {
+    if (pressed) return;
+    const active = document.activeElement;
+    const docked = phone() && Boolean(active && active.closest && active.closest(DOCKING_FIELDS));
+    document.querySelectorAll("#q-composer").forEach((el) => el.toggleAttribute("data-docked", docked));
+  };
+  const later = () => setTimeout(dock, 0);
+  document.addEventListener("pointerdown", () => { pressed = true; clearTimeout(settle); }, true);
+  // The click that ends a tap comes after pointerup; a press that turns into a scroll has none.
+  document.addEventListener("click", () => { pressed = false; later(); }, true);
+  document.addEventListener("pointerup", () => { settle = setTimeout(() => { pressed = false; dock(); }, 350); }, true);
+  document.addEventListener("pointercancel", () => { pressed = false; later(); }, true);
+  document.addEventListener("focusin", later, true);
+  document.addEventListener("focusout", later, true);
+
   const watch = () => {
     const chat = document.querySelector("#q-chat");
     if (chat) follow.observe(chat, { childList: true, subtree: true, characterData: true });

@@ -38,7 +38,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TypeVar
 
-from quest.kb.documents import normalize_problem_id
+from quest.kb.documents import is_source_name, normalize_problem_id
 from quest.markdown_blocks import FencedBlock, FenceTracker, fenced_blocks, replace_fenced_blocks, split_lines
 from quest.retrieval.types import Hit
 
@@ -66,6 +66,33 @@ def excluded_kinds(tier: str) -> frozenset[str]:
     return TIER_EXCLUDED_KINDS.get(tier, TIER_EXCLUDED_KINDS["hint"])
 
 
+def lock_keys(problem_id: str | None) -> frozenset[str]:
+    """The ids a lock entry may name a problem by: its own, and an imported problem's judge id.
+
+    'hustoj-main:1007' -> {'hustoj-main:1007', '1007'}; 'hydro:P1000' -> {'hydro:P1000', '1000'}.
+    Operators write a contest's problems as their judge shows them (`problems: [1007]`), not
+    with the import's source name, so the judge's own id must lock the imported problem too.
+    A bare id then locks that number in every imported set and the starter base: a lock errs
+    on the closed side.
+    """
+    pid = normalize_problem_id(problem_id)
+    if not pid:
+        return frozenset()
+    source, sep, local = pid.partition(":")
+    if sep and is_source_name(source):
+        judge_id = normalize_problem_id(local)
+        if judge_id:
+            return frozenset({pid, judge_id})
+    return frozenset({pid})
+
+
+def is_locked(problem_id: str | None, locked: frozenset[str] | str) -> bool:
+    """True when `locked` (ids, or ALL) covers the problem, by its own or its judge's id."""
+    if locked == ALL:
+        return True
+    return not lock_keys(problem_id).isdisjoint(locked)
+
+
 def filter_hits(hits: Iterable[Hit], tier: str, locked: frozenset[str] | str = frozenset()) -> list[Hit]:
     """Hits a tier may show: no excluded kinds, nothing from a locked problem."""
     banned = excluded_kinds(tier)
@@ -74,7 +101,7 @@ def filter_hits(hits: Iterable[Hit], tier: str, locked: frozenset[str] | str = f
         if hit.chunk.kind in banned:
             continue
         pid = hit.chunk.problem_id
-        if pid and (locked == ALL or pid in locked):
+        if pid and is_locked(pid, locked):
             continue
         out.append(hit)
     return out
@@ -218,11 +245,10 @@ class ContestLock:
         if config.broken:
             return LockDecision(True, "broken_file")
         now = now or datetime.now(timezone.utc)
-        pid = normalize_problem_id(problem_id)
-        if pid and pid in config.problems:
+        if is_locked(problem_id, config.problems):
             return LockDecision(True, "problem")
         for window in config.windows:
-            if window.active(now) and (window.problems == ALL or (pid and pid in window.problems)):
+            if window.active(now) and (window.problems == ALL or is_locked(problem_id, window.problems)):
                 return LockDecision(True, "window", until=window.end, window=window.name)
         return LockDecision(False)
 

@@ -1,3 +1,4 @@
+import dataclasses
 import os
 from datetime import datetime, timezone
 from pathlib import Path
@@ -67,6 +68,39 @@ def test_window_for_all_problems_locks_requests_without_a_problem(tmp_path: Path
     assert lock.check(None, NOON.replace(hour=11)).locked
     assert lock.locked_problems(NOON.replace(hour=11)) == ALL
     assert not lock.check(None, NOON.replace(hour=12)).locked  # the end is exclusive
+
+
+def test_a_lock_on_the_judges_id_locks_the_imported_problem(tmp_path: Path) -> None:
+    # Operators copy a contest's problem numbers from their judge; Quest stores an imported
+    # problem as '<source>:<judge id>'. Before this, `problems: [1007]` left 'hustoj-main:1007'
+    # and its accepted code open during the contest.
+    lock_file = tmp_path / "lock.yaml"
+    write(lock_file, "problems: [1007, P1000, A]\n"
+                     "windows:\n"
+                     "  - start: 2026-12-01T09:00:00Z\n"
+                     "    end: 2026-12-01T12:00:00Z\n"
+                     "    problems: [hydro:P7]\n")
+    lock = ContestLock(lock_file)
+    assert lock.check("hustoj-main:1007", NOON).reason == "problem"
+    assert lock.check("1007", NOON).locked
+    assert lock.check("school:P1000", NOON).locked  # P1000 and 1000 are one id, as for starter problems
+    assert lock.check("qduoj:A", NOON).locked
+    assert lock.check("hydro:P7", NOON).reason == "window"
+    assert not lock.check("other:P7", NOON).locked  # a qualified entry names that set only
+    assert not lock.check("hustoj-main:1008", NOON).locked
+    assert not lock.check("hustoj-main:10070", NOON).locked
+    assert not lock.check("Weird:1007", NOON).locked  # not a source name: the id is taken whole
+    assert not lock.check(None, NOON).locked
+
+
+def test_filter_hits_drops_an_imported_problem_locked_by_its_judge_id() -> None:
+    chunks = [dataclasses.replace(c, problem_id="hustoj-main:239") if c.problem_id == "239" else c
+              for c in default_chunks()]
+    found = [Hit(chunk=c, score=0.5) for c in chunks]
+    assert [h.chunk.doc_id for h in filter_hits(found, "solution", frozenset({"239"}))] == ["err-list-pop0", "faq-io"]
+    assert [h.chunk.doc_id for h in filter_hits(found, "solution", frozenset({"hustoj-main:239"}))] == [
+        "err-list-pop0", "faq-io"]
+    assert len(filter_hits(found, "solution", frozenset({"other:239"}))) == len(found)
 
 
 def test_lock_file_is_reread_when_it_changes(tmp_path: Path) -> None:

@@ -516,3 +516,34 @@ def test_an_import_folder_from_before_source_names_is_replaced(tmp_path: Path) -
     (into / ".quest-import.json").write_text('{"format": "fps", "source": "fps.xml", "files": []}', encoding="utf-8")
     _, report = import_export("fps", HUSTOJ, into, source_name="main")
     assert report.added == ("1007", "1008") and not (into / "fps-1").exists()
+
+
+def test_a_contest_lock_on_the_judges_number_hides_the_imported_problem_and_its_accepted_code(
+    tmp_path: Path, fake_ollama,
+) -> None:
+    """HUSTOJ exports accepted code; during a contest `problems: [1007]` must keep it away from students."""
+    from quest.assistant import Assistant
+    from quest.events import Sources
+    from quest.llm import OllamaChatModel
+    from quest.request import Request
+    from quest.retrieval.retriever import build_retriever
+    from quest.settings import Settings
+
+    kb = tmp_path / "kb"
+    import_export("fps", HUSTOJ, kb / "main", source_name="hustoj-main")
+    lock = tmp_path / "lock.yaml"
+    lock.write_text("problems: [1007]\n", encoding="utf-8")
+    settings = Settings(kb_dir=kb, data_dir=tmp_path / "data", embedding_model="none", show_progress=False,
+                        contest_lock_file=lock, ollama_host=fake_ollama.url)
+    assistant = Assistant(settings, build_retriever(settings), OllamaChatModel(settings))
+    # By the judge's number, by the qualified id, or by its title alone: refused before retrieval.
+    for fields in ({"problem_id": "1007"}, {"problem_id": "hustoj-main:1007"},
+                   {"question": "数列求和 这题的AC代码是什么"}):
+        request = Request(**{"question": "给我这题的AC代码", "tier": "solution", **fields})
+        events = list(assistant.ask(request))
+        assert [(type(e).__name__, getattr(e, "code", "")) for e in events] == [("Notice", "locked"), ("Done", "")]
+    assert fake_ollama.chat_bodies == []
+    lock.write_text("problems: [1008]\n", encoding="utf-8")
+    events = list(assistant.ask(Request(question="给我这题的AC代码", problem_id="1007", tier="solution")))
+    kinds = {(s.kind, s.problem_id) for e in events if isinstance(e, Sources) for s in e.sources}
+    assert ("official_solution", "hustoj-main:1007") in kinds  # unlocked: the same request is answered

@@ -275,7 +275,8 @@ def test_an_oversized_file_inside_an_export_is_refused(tmp_path: Path, target: P
     big = export / "1" / "problem.json"
     size = big.stat().st_size
     message = refuse("qduoj", export, target, Limits(max_file_bytes=size - 1))
-    assert message == f"{big}: file is {size} bytes, over the {size - 1} bytes limit"
+    assert message == (f"{big}: file is {size} bytes, over the {size - 1} bytes limit "
+                       "(raise the limit with --max-size-mb if the file is what you meant to import)")
 
 
 def test_missing_title_is_refused(tmp_path: Path, target: Path) -> None:

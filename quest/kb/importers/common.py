@@ -229,8 +229,10 @@ def build_result(fmt: str, parsed: Iterable[ParsedProblem], root: ExportRoot, so
             raise ImportError_(f"{_name(root, p.origin)}: problem has no id")
         key = slug(local)
         if key in seen:
+            item = p.origin.partition("#")[2]  # an FPS item: say which of the file's items
             raise ImportError_(
-                f"{_name(root, p.origin)}: problem id {local!r} is already used by {seen[key]}",
+                f"{_name(root, p.origin)}{'#' + item if item else ''}: problem id {local!r} is already used by "
+                f"{seen[key]}",
                 hint="import the files separately with different --source names, or use --id-from order"
                 if fmt == "fps" else None,
             )
@@ -310,7 +312,8 @@ def _document(
         id=doc_id,
         kind=kind,
         title=title,
-        text=body,
+        # Windows-written statements and code (CRLF) read like any other; a lone CR is a line end too.
+        text=body.replace("\r\n", "\n").replace("\r", "\n"),
         lang=lang,
         problem_id=pid,
         tags=tuple(p.tags),

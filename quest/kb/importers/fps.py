@@ -32,10 +32,13 @@ from quest.errors import ImportError_
 from quest.kb.importers.common import ParsedProblem, Solution, number, slug, solution_language
 from quest.kb.importers.html2md import html_to_markdown
 from quest.kb.importers.images import ImageStore
-from quest.kb.importers.safety import ExportRoot, Limits, parse_xml, read_text
+from quest.kb.importers.safety import ExportRoot, Limits, parse_xml_file
 
 ID_SOURCES = ("url", "order", "title-hash")
 _PATH_ID = re.compile(r"/(?:problem|problems|p)/([^/?#]+)/?$", re.I)
+# Elements whose text Quest never uses: test data (often most of an export's size, and
+# read as the file streams past) and the judge's checker and code-template files.
+_UNUSED = frozenset({"test_input", "test_output", "spj", "tpj", "interactor", "prepend", "template", "append"})
 
 
 def _text(item: ET.Element, tag: str) -> str:
@@ -173,7 +176,7 @@ def parse(root: ExportRoot, limits: Limits, id_from: str = "url") -> list[Parsed
     problems: list[ParsedProblem] = []
     for path in files:
         name = root.name(path)
-        tree = parse_xml(read_text(path, limits), name)
+        tree = parse_xml_file(path, name, limits, drop=_UNUSED)
         if tree.tag != "fps":
             raise ImportError_(f"{name}: not an FPS file (root element <{tree.tag}>, expected <fps>)")
         items = tree.findall("item")

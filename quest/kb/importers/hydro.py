@@ -15,6 +15,8 @@ a warning naming the file; anchors and aliases are refused.
 
 from __future__ import annotations
 
+import contextlib
+import json
 import logging
 import re
 from pathlib import Path
@@ -36,6 +38,7 @@ _FILE_DIRS = ("additional_file", "attachments", "statement", "problem_statement"
 _PDF_LINK = re.compile(r"@\[pdf\]\(file://([^)\s]+)\)", re.I)
 _FILE_IMAGE = re.compile(r"(!\[[^\]]*\]\()file://([^)\s]+)(\))")
 _FILE_IMG_TAG = re.compile(r"""(<img\b[^>]*?\bsrc\s*=\s*["'])file://([^"']+)(["'])""", re.I)
+_CONFIG_NAMES = ("config.yaml", "config.yml", "Config.yaml", "Config.yml")
 _HTML = re.compile(r"^\s*<(?:p|div|h[1-6]|section|span|table|pre|ul|ol|center|blockquote)\b", re.I)
 
 
@@ -79,19 +82,22 @@ class _Statement:
         self.folder, self.root, self.limits, self.store = folder, root, limits, store
 
     def read(self, path: Path, lang_code: str, ext: str) -> tuple[str | None, str]:
-        text = read_text(path, self.limits) if ext == "md" else ""
-        lang = _lang_of(lang_code) if lang_code else None
-        if ext == "md" and not lang_code:
-            lang = detect_lang(_PDF_LINK.sub("", text)) if text.strip() else "zh"
         if ext == "pdf":
             return self._pdf(path, lang_code)
+        return self.text(read_text(path, self.limits), lang_code, path)
+
+    def text(self, text: str, lang_code: str, where: Path) -> tuple[str | None, str]:
+        """A Markdown (or HTML) statement's text, from a file or problem.yaml's `content`."""
+        lang = _lang_of(lang_code) if lang_code else None
+        if not lang_code:
+            lang = detect_lang(_PDF_LINK.sub("", text)) if text.strip() else "zh"
         if lang is None:
             return None, ""
         pdf = _PDF_LINK.search(text)
         if pdf and not _PDF_LINK.sub("", text).strip():
             target = _find_file(self.folder, pdf.group(1))
             if target is None:
-                raise ImportError_(f"{self.root.name(path)}: links {pdf.group(1)} but the export has no such file")
+                raise ImportError_(f"{self.root.name(where)}: links {pdf.group(1)} but the export has no such file")
             return self._pdf(target, lang_code or lang)
         if _HTML.match(text):
             text = html_to_markdown(text, resolve_image=self._image, heading_offset=0)
@@ -154,6 +160,30 @@ def _statements(folder: Path, root: ExportRoot, limits: Limits, store: ImageStor
     return found
 
 
+def _content_statements(meta: dict[str, Any], reader: _Statement, path: Path) -> dict[str, tuple[str, str]]:
+    """problem.yaml's `content`, which Hydro's importer falls back to when there is no statement file.
+
+    Hydro keeps a statement in several languages as JSON text ({"zh": ..., "en": ...}); a
+    mapping or plain text is read as it is.
+    """
+    content = meta.get("content")
+    if isinstance(content, str) and content.lstrip().startswith("{"):
+        with contextlib.suppress(ValueError, RecursionError):  # not JSON: Markdown that starts with a brace
+            content = json.loads(content)
+    parts = content.items() if isinstance(content, dict) else [("", content)]
+    found: dict[str, tuple[str, str]] = {}
+    for code, text in parts:
+        if not isinstance(text, str) or not text.strip():
+            continue
+        lang, body = reader.text(text, str(code), path)
+        if lang is None:
+            log.info("import: skipping %s content in language %r (only zh and en are kept)",
+                     reader.root.name(path), code)
+        elif body.strip():
+            found.setdefault(lang, (body, reader.root.relative(path) + "#content"))
+    return found
+
+
 def _seconds_ms(value: object) -> int | None:
     m = re.fullmatch(r"\s*(\d+(?:\.\d+)?|\.\d+)\s*(ms|s)?\s*", str(value))
     if not m:
@@ -181,14 +211,16 @@ def _problem(path: Path, root: ExportRoot, limits: Limits) -> ParsedProblem:
     if not title:
         raise ImportError_(f"{name}: the problem has no title")
     store = ImageStore(limits.max_image_bytes, root.name(folder))
-    statements = _statements(folder, root, limits, store)
+    statements = _statements(folder, root, limits, store) or _content_statements(
+        meta, _Statement(folder, root, limits, store), path)
     if not statements:
-        raise ImportError_(f"{root.name(folder)}: no problem.md, problem_<lang>.md or problem.pdf statement")
+        raise ImportError_(f"{root.name(folder)}: no problem.md, problem_<lang>.md, problem.pdf or `content` "
+                           f"statement for {title!r}")
     tags = meta.get("tag") or meta.get("tags") or []
     if isinstance(tags, str):
         tags = [t.strip() for t in tags.split(",")]
     problem = ParsedProblem(
-        pid=str(meta.get("pid") or folder.name).strip(),
+        pid=str(meta.get("pid") or _folder_id(folder, root)).strip(),
         title=title,
         origin=root.relative(path),
         lang="zh" if "zh" in statements else next(iter(statements)),  # zh first: the judge's home language
@@ -197,13 +229,22 @@ def _problem(path: Path, root: ExportRoot, limits: Limits) -> ParsedProblem:
         solutions=read_solutions(root, folder / "solution", limits),
         images=store.files,
     )
-    config = folder / "testdata" / "config.yaml"
-    if config.is_file():
+    # Hydro reads its judge configuration under any of these names.
+    config = next((folder / "testdata" / n for n in _CONFIG_NAMES if (folder / "testdata" / n).is_file()), None)
+    if config is not None:
         judge = read_yaml(config, root, limits)
         if isinstance(judge, dict):
             problem.time_ms = _seconds_ms(judge["time"]) if "time" in judge else None
             problem.memory_mb = _memory_mb(judge["memory"]) if "memory" in judge else None
     return problem
+
+
+def _folder_id(folder: Path, root: ExportRoot) -> str:
+    """The id of a problem without `pid`: its folder's name; for a problem.yaml at the top of
+    the export (a single problem package), the export's own name, never a scratch folder's."""
+    if folder == root.path:
+        return Path(root.label).stem
+    return folder.name
 
 
 def parse(root: ExportRoot, limits: Limits) -> list[ParsedProblem]:

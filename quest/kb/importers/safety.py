@@ -9,7 +9,9 @@ is written into the knowledge base:
   or text with NUL bytes, is refused rather than guessed;
 - XML: parsed with defusedxml: entity declarations, external references and DTD
   processing are refused; the bare `<!DOCTYPE fps PUBLIC ... "fps.dtd">` line HUSTOJ writes
-  on every export declares nothing and is allowed;
+  on every export declares nothing and is allowed. An FPS file is streamed (`parse_xml_file`):
+  the test data inside it, often most of its size, is never held in memory, and control
+  characters XML forbids (HUSTOJ copies test data in raw) are removed instead of failing;
 - JSON nested deeper than a limit is refused before it is parsed;
 - folders: a symbolic link anywhere inside a folder export is refused, never followed;
 - zip: entries that would land outside the extraction folder (zip-slip: `..`, absolute
@@ -20,7 +22,9 @@ is written into the knowledge base:
 
 from __future__ import annotations
 
+import codecs
 import json
+import logging
 import os
 import re
 import shutil
@@ -40,6 +44,8 @@ from defusedxml import ElementTree as SafeET
 
 from quest.errors import ImportError_
 
+log = logging.getLogger(__name__)
+
 ENCODINGS = ("utf-8-sig", "gb18030")  # utf-8-sig also reads plain utf-8
 MB = 1024 * 1024
 
@@ -47,7 +53,7 @@ MB = 1024 * 1024
 # extracted from archives nor counted against the unpacked-size limit.
 # Only a test data folder's judge configuration (Hydro keeps the limits there) is kept.
 TEST_DATA_DIRS = frozenset({"testdata", "test_case", "test_cases", "testcase", "testcases", "data"})
-TEST_DATA_KEPT = frozenset({"config.yaml", "config.yml"})
+TEST_DATA_KEPT = frozenset({"config.yaml", "config.yml"})  # compared lowercased
 
 
 @dataclass(frozen=True)
@@ -70,7 +76,8 @@ def check_size(path: Path, limit: int) -> int:
     except OSError as exc:
         raise ImportError_(f"{path}: cannot read ({exc.strerror or exc})") from exc
     if size > limit:
-        raise ImportError_(f"{path}: file is {_size(size)}, over the {_size(limit)} limit")
+        raise ImportError_(f"{path}: file is {_size(size)}, over the {_size(limit)} limit",
+                           hint="raise the limit with --max-size-mb if the file is what you meant to import")
     return size
 
 
@@ -98,10 +105,112 @@ def read_text(path: Path, limits: Limits) -> str:
     return decode(data, path)
 
 
-def parse_xml(text: str, name: object) -> ET.Element:
-    """Parse untrusted XML: a DOCTYPE line is fine, declaring or fetching anything is not."""
+# XML 1.0 allows no C0 control character but tab, LF and CR (nor U+FFFE / U+FFFF). HUSTOJ's
+# exporter copies test data into CDATA as it is (it only drops \x1a), so one form feed in a
+# test file would otherwise make the whole export "malformed".
+_XML_FORBIDDEN = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+_DECLARED = re.compile(rb"""^(?:\xef\xbb\xbf)?\s*<\?xml[^>]*?\bencoding\s*=\s*["']([A-Za-z0-9._-]+)["']""")
+_CHINESE = frozenset({"gbk", "gb2312", "gb18030", "cp936", "ms936", "euc-cn", "x-gbk"})
+_CHUNK = 1024 * 1024
+
+
+def _xml_encodings(head: bytes) -> tuple[str, ...]:
+    """Encodings to try, in order: the declared one first, then utf-8 and gb18030 as for any text."""
+    m = _DECLARED.match(head)
+    declared = m.group(1).decode("ascii").lower() if m else ""
+    if declared in _CHINESE:
+        # UTF-8 first all the same: real GBK text is almost never valid UTF-8, while UTF-8 text
+        # (a file re-saved by an editor that kept the declaration) often decodes as GB18030,
+        # into nonsense. GB18030 is a superset of GBK and GB2312.
+        return ENCODINGS
+    if declared and not declared.replace("_", "-").startswith("utf-8"):
+        try:
+            codecs.lookup(declared)
+        except LookupError:
+            return ENCODINGS
+        return (declared, *ENCODINGS)
+    return ENCODINGS
+
+
+class _DroppingBuilder:
+    """A TreeBuilder that keeps the elements of `drop` but none of their text."""
+
+    def __init__(self, drop: frozenset[str]) -> None:
+        self._builder = ET.TreeBuilder()
+        self._drop = drop
+        self._inside = 0
+
+    def start(self, tag: str, attrs: dict[str, str]) -> ET.Element:
+        if tag in self._drop:
+            self._inside += 1
+        return self._builder.start(tag, attrs)
+
+    def end(self, tag: str) -> ET.Element:
+        if tag in self._drop:
+            self._inside -= 1
+        return self._builder.end(tag)
+
+    def data(self, text: str) -> None:
+        if not self._inside:
+            self._builder.data(text)
+
+    def close(self) -> ET.Element:
+        return self._builder.close()
+
+
+class _WrongEncoding(Exception):
+    pass
+
+
+def parse_xml_file(path: Path, name: object, limits: Limits, drop: frozenset[str] = frozenset()) -> ET.Element:
+    """Parse an untrusted XML file in 1 MB steps; the text of `drop` elements is never kept.
+
+    Decoding follows `decode` (plus the file's declared encoding first); characters XML
+    forbids are removed with one warning. A DOCTYPE line is fine, declaring or fetching anything is not.
+    """
+    check_size(path, limits.max_file_bytes)
     try:
-        return SafeET.fromstring(text, forbid_dtd=False, forbid_entities=True, forbid_external=True)
+        with open(path, "rb") as f:
+            head = f.read(4096)
+    except OSError as exc:
+        raise ImportError_(f"{path}: cannot read ({exc.strerror or exc})") from exc
+    for encoding in _xml_encodings(head):
+        try:
+            root, removed = _stream_xml(path, name, encoding, drop)
+        except _WrongEncoding:
+            continue
+        if removed:
+            log.warning("import: %s: %d control character(s) XML does not allow were removed", name, removed)
+        return root
+    raise ImportError_(f"{name}: unknown text encoding", hint="save it as UTF-8 (GB18030/GBK is also accepted)")
+
+
+def _stream_xml(path: Path, name: object, encoding: str, drop: frozenset[str]) -> tuple[ET.Element, int]:
+    decoder = codecs.getincrementaldecoder(encoding)()
+    parser = SafeET.DefusedXMLParser(target=_DroppingBuilder(drop), forbid_dtd=False, forbid_entities=True,
+                                     forbid_external=True)
+    removed = 0
+    first = True
+    try:
+        with open(path, "rb") as f:
+            while True:
+                block = f.read(_CHUNK)
+                try:
+                    text = decoder.decode(block, final=not block)
+                except UnicodeDecodeError:
+                    raise _WrongEncoding from None
+                if first and "\x00" in text:
+                    raise _WrongEncoding  # UTF-16 or binary decodes "successfully" into NULs
+                first = False
+                text, n = _XML_FORBIDDEN.subn("", text)
+                removed += n
+                if text:
+                    parser.feed(text)
+                if not block:
+                    break
+            return parser.close(), removed
+    except OSError as exc:
+        raise ImportError_(f"{path}: cannot read ({exc.strerror or exc})") from exc
     except DefusedXmlException as exc:
         raise ImportError_(
             f"{name}: XML that declares entities or references external files is refused ({type(exc).__name__})",
