@@ -50,10 +50,10 @@ VERDICT_PHRASES: dict[str, tuple[str, ...]] = {
     "RE": ("runtime error", "runtimeerror", "运行错误", "运行时错误", "执行出错", "segmentation fault", "段错误",
            "floating point exception", "stack overflow", "栈溢出", "addresssanitizer",
            # SPOJ, CodeChef and HackerEarth name a crash by its exit status: Non-Zero Exit Code; go-judge's status
-           # is "Nonzero Exit Status", PTA's 非零返回, ZOJ's and PTA's SIGFPE "Floating Point Error" / 浮点错误, DMOJ's
-           # non-zero return "Invalid Return".
+           # is "Nonzero Exit Status", PTA's 非零返回, ZOJ's and PTA's SIGFPE "Floating Point Error" / 浮点错误.
+           # (DMOJ's "Invalid Return" is read by `_DMOJ_IR`: "invalid return type" is a compiler's.)
            "nzec", "non-zero exit code", "non zero exit code", "nonzero exit status", "非零返回",
-           "floating point error", "浮点错误", "invalid return"),
+           "floating point error", "浮点错误"),
     "AC": ("accepted", "答案正确"),
 }
 #: Looser words that mean a verdict in a question but are too vague to parse a judge line with
@@ -69,11 +69,14 @@ VERDICT_SEARCH_WORDS: dict[str, tuple[str, ...]] = {
     "AC": ("通过", "ac"),
 }
 _ABBREV = re.compile(r"(?<![A-Za-z0-9_])(AC|WA|TLE|MLE|RE|RTE|CE|OLE|PE)(?![A-Za-z0-9_])")
+_CONSTANT = re.compile(r"\b[A-Z]{2,}(?:_[A-Z]{2,})+\b")
 #: Abbreviations some judges print for a verdict above: DMOJ's "RTE" is a runtime error.
 _ABBREV_ALIASES = {"RTE": "RE"}
 # DMOJ's "IR" (invalid return: the program exited non-zero or died of a signal) only where DMOJ prints it, as a
-# test case's result ("Test case #3: IR", "Case #2: IR (sigsegv)"): alone, "IR" is a compiler's IR as often.
-_DMOJ_IR = re.compile(r"\b(?:[Tt]est )?[Cc]ase[ \t]*#?[ \t]*\d{1,4}[ \t]*[:：]?[ \t]*IR\b")
+# test case's result ("Test case #3: IR", "Case #2: IR (sigsegv)"): alone, "IR" is a compiler's IR as often. Its
+# full name as the site shows it, "Invalid Return", in title case: a compiler's "invalid return type" is no verdict.
+_DMOJ_IR = re.compile(r"\b(?:[Tt]est )?[Cc]ase[ \t]*#?[ \t]*\d{1,4}[ \t]*[:：]?[ \t]*IR\b|"
+                      r"\bInvalid Return\b(?! [Tt]ype)")
 # "accepted" inside a verdict that is not one: Luogu's overall "Unaccepted", QDUOJ's "Partial Accepted", a student's
 # "not accepted". Read as no verdict, not as Accepted.
 _NOT_ACCEPTED = re.compile(r"(?:\bun|\bnot[ \t]+|\bpartial(?:ly)?[ \t]+)accepted", re.I)
@@ -86,7 +89,7 @@ _TEST_NUMBER = [
     # Codeforces' per-test report: "Test: #7, time: 15 ms., …".
     re.compile(r"test(?:\s*case)?\s*[:：]?\s*#\s*(\d+)", re.I),
     # DMOJ's judge log: "Test case  3 IR [0.012s …]".
-    re.compile(r"test(?:[ \t]*case)?[ \t]*(\d+)\b", re.I),
+    re.compile(r"test(?:[ \t]*case)?\s*(\d+)\b", re.I),
     re.compile(r"(?:测试点|测试用例|测试数据|数据点|用例)\s*#?\s*(\d+)"),
     re.compile(r"第\s*(\d+)\s*(?:个|组)?\s*(?:测试点|测试用例|测试数据|数据点|用例|组)"),
 ]
@@ -478,9 +481,11 @@ def find_verdict(text: str) -> str | None:
     (ZeroJudge's "#0: 20% AC" above "#2: 0% WA", Hydro's per-case table), and a student writes "AC on my machine,
     WA on submit": the verdict they are stuck on is the first one that is not Accepted.
     """
-    # Judges' API and result constants join the words with underscores (Codeforces' "verdict: TIME_LIMIT_EXCEEDED",
-    # QingdaoU's "CPU_TIME_LIMIT_EXCEEDED"): read as spaces, same length, so positions still compare.
-    lower = _NOT_ACCEPTED.sub(lambda m: "#" * len(m.group(0)), text.lower().replace("_", " "))
+    # Judges' API and result constants join the words with underscores in capitals (Codeforces' "verdict:
+    # TIME_LIMIT_EXCEEDED", QingdaoU's "CPU_TIME_LIMIT_EXCEEDED"): read as spaces, same length, so positions still
+    # compare. Only in capitals: g++'s "'runtime_error' is not a member of 'std'" is a compile error.
+    spaced = _CONSTANT.sub(lambda m: m.group(0).replace("_", " "), text)
+    lower = _NOT_ACCEPTED.sub(lambda m: "#" * len(m.group(0)), spaced.lower())
     found: list[tuple[int, str]] = []
     for verdict, phrases in VERDICT_PHRASES.items():
         for phrase in phrases:
@@ -494,7 +499,7 @@ def find_verdict(text: str) -> str | None:
             break
     ir = _DMOJ_IR.search(text)
     if ir:
-        found.append((ir.end() - 2, "RE"))
+        found.append((ir.start(), "RE"))
     if not found:
         return None
     failed = [hit for hit in found if hit[1] != "AC"]
