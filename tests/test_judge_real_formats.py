@@ -16,7 +16,8 @@ from __future__ import annotations
 import pytest
 
 from quest.judge import find_verdict, parse
-from quest.plan import plan
+from quest.kb.documents import Problem
+from quest.plan import Catalogue, plan, resolve
 from quest.request import Request
 from tests.fakes.retriever import FakeRetriever
 
@@ -172,3 +173,20 @@ def test_the_planners_error_part_keeps_the_checkers_expected_and_found() -> None
     assert p.report.test_number == 4
     assert p.parts.error == ("WA Wrong Answer 答案错误\n"
                              "wrong answer 2nd numbers differ - expected: '500000004', found: '-147483643'")
+
+
+CAT = Catalogue({"15": Problem(id="15", title_zh="三数之和", title_en="3Sum")})
+
+
+@pytest.mark.parametrize("error", [
+    "Test: #15, time: 46 ms., memory: 12 KB, exit code: 0, checker exit code: 1, verdict: WRONG_ANSWER",
+    "#1 AC 2ms/512.00KB\n#2 AC 3ms/520.00KB\n#15 TLE 1.20s/1.20MB",
+    "#15 Wrong Answer 5ms 1.2 MiB",
+])
+def test_a_test_number_in_a_per_test_report_names_no_problem(error: str) -> None:
+    found = resolve(Request(question="why does it fail", error=error), CAT)
+    assert (found.problem_id, found.missing_id) == (None, None)
+
+
+def test_a_hash_id_before_a_verdict_without_a_time_still_names_the_problem() -> None:
+    assert resolve(Request(question="#15 TLE why"), CAT).problem_id == "15"
