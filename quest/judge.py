@@ -4,7 +4,10 @@ Understands OJ verdict lines in English and Chinese (generic OJs, LeetCode's 执
 解答错误 wording, Codeforces' "... on test N"), Python tracebacks (also flattened onto one
 line), g++/clang and javac diagnostics, Java stack traces with `Caused by`, AddressSanitizer,
 UBSan and glibc heap messages, signals and exit codes (139, 134, 136, SIGFPE, Windows
-0xC00000FD), Go and Rust panics, JavaScript/TypeScript errors and C# exceptions.
+0xC00000FD), Go and Rust panics, JavaScript/TypeScript errors and C# exceptions. Judges' own spellings and reports
+are read too (tests/test_judge_real_formats.py): testlib's checker comments (kept with their expected/found values),
+Codeforces' per-test report, DMOJ's RTE/IR, Luogu's and Hydro's checker lines and per-test tables, HUSTOJ's "… Limit
+Exceed", Hydro's "Time Exceeded", QingdaoU's and go-judge's result names and JSON fields, PTA's 浮点错误 / 非零返回.
 
 This module holds the ONE verdict vocabulary: the retrieval tokenizer and the knowledge-base
 validator import it from here.
