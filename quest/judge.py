@@ -53,10 +53,10 @@ VERDICT_PHRASES: dict[str, tuple[str, ...]] = {
     "RE": ("runtime error", "runtimeerror", "运行错误", "运行时错误", "执行出错", "segmentation fault", "段错误",
            "floating point exception", "stack overflow", "栈溢出", "addresssanitizer",
            # SPOJ, CodeChef and HackerEarth name a crash by its exit status: Non-Zero Exit Code; go-judge's status
-           # is "Nonzero Exit Status", PTA's 非零返回, ZOJ's and PTA's SIGFPE "Floating Point Error" / 浮点错误.
-           # (DMOJ's "Invalid Return" is read by `_DMOJ_IR`: "invalid return type" is a compiler's.)
-           "nzec", "non-zero exit code", "non zero exit code", "nonzero exit status", "非零返回",
-           "floating point error", "浮点错误"),
+           # is "Nonzero Exit Status", PTA's 非零返回, and PTA's SIGFPE 浮点错误. (Not ZOJ's old "Floating Point
+           # Error": in a question, "floating point error" is a rounding error, a wrong answer. DMOJ's "Invalid
+           # Return" is read by `_DMOJ_IR`: "invalid return type" is a compiler's.)
+           "nzec", "non-zero exit code", "non zero exit code", "nonzero exit status", "非零返回", "浮点错误"),
     "AC": ("accepted", "答案正确"),
 }
 #: Looser words that mean a verdict in a question but are too vague to parse a judge line with
@@ -172,7 +172,7 @@ _KINDS: tuple[tuple[re.Pattern[str], str, str], ...] = tuple((re.compile(p, re.I
      "integer-overflow", "RE"),
     (r"runtime error: (?:shift exponent|left shift of)", "shift-overflow", "RE"),
     (r"runtime error: division by zero|integer divide by zero|divide[ _]by[ _]zero|ZeroDivisionError|"
-     r"SIGFPE|floating point (?:exception|error)|浮点数?异常|浮點數?例外|浮点错误", "division-by-zero", "RE"),
+     r"SIGFPE|floating point exception|浮点数?异常|浮點數?例外|浮点错误", "division-by-zero", "RE"),
     (r"runtime error: index -?\d+ out of bounds|index out of range|index out of bounds|IndexOutOfRange|"
      r"runtime error: addition of unsigned offset|"  # UBSan on vector[-1] (LeetCode's stl_vector.h line)
      r"IndexOutOfBounds|list index out of range|ARRAY_BOUNDS_EXCEEDED", "index-out-of-range", "RE"),
