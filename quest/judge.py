@@ -4,7 +4,10 @@ Understands OJ verdict lines in English and Chinese (generic OJs, LeetCode's 执
 解答错误 wording, Codeforces' "... on test N"), Python tracebacks (also flattened onto one
 line), g++/clang and javac diagnostics, Java stack traces with `Caused by`, AddressSanitizer,
 UBSan and glibc heap messages, signals and exit codes (139, 134, 136, SIGFPE, Windows
-0xC00000FD), Go and Rust panics, JavaScript/TypeScript errors and C# exceptions.
+0xC00000FD), Go and Rust panics, JavaScript/TypeScript errors and C# exceptions. Judges' own spellings and reports
+are read too (tests/test_judge_real_formats.py): testlib's checker comments (kept with their expected/found values),
+Codeforces' per-test report, DMOJ's RTE/IR, Luogu's and Hydro's checker lines and per-test tables, HUSTOJ's "… Limit
+Exceed", Hydro's "Time Exceeded", QingdaoU's and go-judge's result names and JSON fields, PTA's 浮点错误 / 非零返回.
 
 This module holds the ONE verdict vocabulary: the retrieval tokenizer and the knowledge-base
 validator import it from here.
@@ -33,17 +36,27 @@ VERDICT_NAMES = {
 
 # Case-insensitive phrases; abbreviations are matched separately, in capitals only.
 VERDICT_PHRASES: dict[str, tuple[str, ...]] = {
+    # HUSTOJ spells its verdicts "Time Limit Exceed", "Memory Limit Exceed", "Output Limit Exceed"; Hydro's status
+    # names drop "Limit": "Time Exceeded", "Memory Exceeded", "Output Exceeded".
     "TLE": ("time limit exceeded", "time limit exceed", "timelimitexceeded", "超时", "时间超限", "运行超时",
-            "超出时间限制", "超过时间限制", "超过限制时间", "idleness limit exceeded"),
-    "MLE": ("memory limit exceeded", "memorylimitexceeded", "内存超限", "超内存", "超出内存限制", "memoryerror"),
-    "OLE": ("output limit exceeded", "outputlimitexceeded", "输出超限", "输出超出限制", "超出输出限制"),
+            "超出时间限制", "超过时间限制", "超过限制时间", "idleness limit exceeded", "time exceeded"),
+    "MLE": ("memory limit exceeded", "memory limit exceed", "memorylimitexceeded", "内存超限", "超内存", "超出内存限制",
+            "memoryerror", "memory exceeded"),
+    "OLE": ("output limit exceeded", "output limit exceed", "outputlimitexceeded", "输出超限", "输出超出限制",
+            "超出输出限制", "output exceeded"),
     "WA": ("wrong answer", "wronganswer", "答案错误", "答案不正确", "结果错误", "解答错误"),
-    "PE": ("presentation error", "presentationerror", "格式错误", "输出格式错误"),
+    # testlib's checkers say "wrong output format" for a malformed output (their PE code); Hydro's status is
+    # "Format Error".
+    "PE": ("presentation error", "presentationerror", "格式错误", "输出格式错误", "wrong output format",
+           "format error"),
     "CE": ("compile error", "compilation error", "compilationerror", "编译错误", "编译失败", "编译出错"),
     "RE": ("runtime error", "runtimeerror", "运行错误", "运行时错误", "执行出错", "segmentation fault", "段错误",
            "floating point exception", "stack overflow", "栈溢出", "addresssanitizer",
-           # SPOJ, CodeChef and HackerEarth name a crash by its exit status: Non-Zero Exit Code.
-           "nzec", "non-zero exit code", "non zero exit code"),
+           # SPOJ, CodeChef and HackerEarth name a crash by its exit status: Non-Zero Exit Code; go-judge's status
+           # is "Nonzero Exit Status", PTA's 非零返回, and PTA's SIGFPE 浮点错误. (Not ZOJ's old "Floating Point
+           # Error": in a question, "floating point error" is a rounding error, a wrong answer. DMOJ's "Invalid
+           # Return" is read by `_DMOJ_IR`: "invalid return type" is a compiler's.)
+           "nzec", "non-zero exit code", "non zero exit code", "nonzero exit status", "非零返回", "浮点错误"),
     "AC": ("accepted", "答案正确"),
 }
 #: Looser words that mean a verdict in a question but are too vague to parse a judge line with
@@ -58,15 +71,28 @@ VERDICT_SEARCH_WORDS: dict[str, tuple[str, ...]] = {
     "PE": ("pe",),
     "AC": ("通过", "ac"),
 }
-_ABBREV = re.compile(r"(?<![A-Za-z0-9_])(AC|WA|TLE|MLE|RE|CE|OLE|PE)(?![A-Za-z0-9_])")
+_ABBREV = re.compile(r"(?<![A-Za-z0-9_])(AC|WA|TLE|MLE|RE|RTE|CE|OLE|PE)(?![A-Za-z0-9_])")
+_CONSTANT = re.compile(r"\b[A-Z]{2,}(?:_[A-Z]{2,})+\b")
+#: Abbreviations some judges print for a verdict above: DMOJ's "RTE" is a runtime error.
+_ABBREV_ALIASES = {"RTE": "RE"}
+# DMOJ's "IR" (invalid return: the program exited non-zero or died of a signal) only where DMOJ prints it, as a
+# test case's result ("Test case #3: IR", "Case #2: IR (sigsegv)"): alone, "IR" is a compiler's IR as often. Its
+# full name as the site shows it, "Invalid Return", in title case: a compiler's "invalid return type" is no verdict.
+_DMOJ_IR = re.compile(r"\b(?:[Tt]est )?[Cc]ase[ \t]*#?[ \t]*\d{1,4}[ \t]*[:：]?[ \t]*IR\b|"
+                      r"\bInvalid Return\b(?! [Tt]ype)")
+# "accepted" inside a verdict that is not one: Luogu's overall "Unaccepted", QDUOJ's "Partial Accepted", a student's
+# "not accepted". Read as no verdict, not as Accepted.
+_NOT_ACCEPTED = re.compile(r"(?:\bun|\bnot[ \t]+|\bpartial(?:ly)?[ \t]+)accepted", re.I)
 
 _TEST_NUMBER = [
-    # A judge that lists every test's result (ZeroJudge: "#0: 20% AC (2ms, 316KB)", "#2: 0% WA (line:1)"): the
-    # first test that failed is the one the student is stuck on.
-    re.compile(r"(?<![\w#])#\s*(\d+)\s*[:：]\s*(?:\d{1,3}\s*%\s*)?(?:WA|TLE|MLE|OLE|RE|PE)\b"),
+    # A judge that lists every test's result (ZeroJudge: "#0: 20% AC (2ms, 316KB)", "#2: 0% WA (line:1)"; Luogu's
+    # "#2 WA 4ms/648.00KB", without the colon): the first test that failed is the one the student is stuck on.
+    re.compile(r"(?<![\w#])#\s*(\d+)\s*[:：]?\s*(?:\d{1,3}\s*%\s*)?(?:WA|TLE|MLE|OLE|RE|RTE|PE)\b"),
     re.compile(r"(?:on|at|in)\s+test(?:\s*case)?\s*#?\s*(\d+)", re.I),
-    re.compile(r"test(?:\s*case)?\s*#\s*(\d+)", re.I),
-    re.compile(r"test\s*(\d+)\b", re.I),
+    # Codeforces' per-test report: "Test: #7, time: 15 ms., …".
+    re.compile(r"test(?:\s*case)?\s*[:：]?\s*#\s*(\d+)", re.I),
+    # DMOJ's judge log: "Test case  3 IR [0.012s …]".
+    re.compile(r"test(?:[ \t]*case)?\s*(\d+)\b", re.I),
     re.compile(r"(?:测试点|测试用例|测试数据|数据点|用例)\s*#?\s*(\d+)"),
     re.compile(r"第\s*(\d+)\s*(?:个|组)?\s*(?:测试点|测试用例|测试数据|数据点|用例|组)"),
 ]
@@ -146,7 +172,7 @@ _KINDS: tuple[tuple[re.Pattern[str], str, str], ...] = tuple((re.compile(p, re.I
      "integer-overflow", "RE"),
     (r"runtime error: (?:shift exponent|left shift of)", "shift-overflow", "RE"),
     (r"runtime error: division by zero|integer divide by zero|divide[ _]by[ _]zero|ZeroDivisionError|"
-     r"SIGFPE|floating point exception|浮点数?异常|浮點數?例外", "division-by-zero", "RE"),
+     r"SIGFPE|floating point exception|浮点数?异常|浮點數?例外|浮点错误", "division-by-zero", "RE"),
     (r"runtime error: index -?\d+ out of bounds|index out of range|index out of bounds|IndexOutOfRange|"
      r"runtime error: addition of unsigned offset|"  # UBSan on vector[-1] (LeetCode's stl_vector.h line)
      r"IndexOutOfBounds|list index out of range|ARRAY_BOUNDS_EXCEEDED", "index-out-of-range", "RE"),
@@ -242,10 +268,17 @@ WINDOWS_STATUS: dict[int, tuple[str, str]] = {
 # "已退出，返回值为" (traditional: "已結束，返回值為"). A crash's status alone ("程序返回值 3221225477") is still read
 # as a Windows code (`_WINDOWS_CODE`).
 _EXIT_CODE = re.compile(
+    # Codeforces' test report gives the checker's own status beside the program's ("exit code: 0, checker exit code:
+    # 1"): the checker's is not the program's. A JSON report quotes its keys ("exit_code": 0, go-judge's
+    # "exitStatus": 1).
+    r"(?<!checker )(?<!interactor )"
     r"(?:exit(?:ed)?[ _-]?(?:with[ ]+)?(?:error[ ]+)?(?:code|status|value)|return(?:ed)?[ ]+(?:code|status)|"
     r"(?:seconds?|exited|terminated)[ ]+with[ ]+return[ ]+value|process[ ]+(?:returned|exited)|"
     r"program[ ]+exited|program[ ]+returned(?=[ ]*:)|exited[ ]+with|non-?zero[ ]+status|"
-    r"退出码|退出代码|結束代碼|结束代码|(?:已退出|已結束|已结束)[，,]?[ ]*返回值)"
+    r"退出码|退出代码|結束代碼|结束代码|(?:已退出|已結束|已结束)[，,]?[ ]*返回值|"
+    # Hydro's "Your program returned 1." (zh "您的程序返回了 1。"): the judge speaking of the run, not a student's
+    # "my program returned 5".
+    r"your[ ]+program[ ]+returned|您的程[序式]返回了)\"?"
     # One run of spaces may be split only one way (a colon starts the second run), or a missed match backtracks n^2.
     r"(?:[ ]+(?:is|of|was)|[ ]*[为為是])?[ ]*(?:[:=：][ ]*)?(-?\d{1,10}|0x[0-9a-f]{1,8})\b"
     # Not a count, a duration, a date or a version: "exited with 2 errors", "return code 2024-01-01". One optional
@@ -254,7 +287,8 @@ _EXIT_CODE = re.compile(
 # "signal 11", "killed by signal 9", "exited with signal: 6", "Received signal 8: Floating-point exception";
 # not a duration or a count ("the signal 9 ms later").
 _SIGNAL_NUMBER = re.compile(
-    r"\bsignal[ ]*(?:[:=][ ]*)?(\d{1,2})\b(?![ ]?(?:ms|s|secs?|seconds?|minutes?|times)\b|[ ]?(?:秒|毫秒|次))", re.I)
+    r"\bsignal\"?[ ]*(?:[:=][ ]*)?(\d{1,2})\b(?![ ]?(?:ms|s|secs?|seconds?|minutes?|times)\b|[ ]?(?:秒|毫秒|次))", re.I)
+_SIGNALLED = re.compile(r"\bSignalled\b")
 _SIGNAL_NAME = re.compile(r"\b(SIG(?:ILL|ABRT|BUS|FPE|KILL|SEGV|PIPE|TERM|XCPU|XFSZ))\b")
 # NTSTATUS written alone, only the codes above: "0xC0000005", "-1073741819", "3221225477"
 # (an index of -1073741825 is none).
@@ -336,6 +370,11 @@ def _read_status(text: str) -> _Status:
     code, pos = _exit_code(text)
     named = _SIGNAL_NAME.search(text)
     numbered = next((m for m in _SIGNAL_NUMBER.finditer(text) if int(m.group(1)) in SIGNALS), None)
+    signalled = _SIGNALLED.search(text)
+    if signalled and code in SIGNALS and not (named or numbered):
+        # go-judge's (and Hydro's sandbox's) status "Signalled" puts the signal's number in exitStatus.
+        name = SIGNALS[code][0]
+        return _Status(code=None, signal=name, words=signalled.group(0), line=_line_at(text, signalled.start()))
     # An explicit signal ("SIGSEGV", "signal 11") wins over what the code would mean; the shell's words come last.
     if named:
         signal, words, at = named.group(1), named.group(1), named.start()
@@ -373,6 +412,12 @@ _SHELL_SIGNALS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p, r
     (r"segmentation fault|段错误|區段錯誤", "SIGSEGV"),
     (r"aborted[ \t]+\(core dumped\)|已放弃 \(核心已|中止 \(核心已|^zsh: abort\b", "SIGABRT"),
     (r"floating point exception|浮点数?异常|浮點數?例外", "SIGFPE"),
+    # A judge that names the signal by the C library's description (strsignal: HUSTOJ's "data3.in:Aborted", DMOJ's
+    # "(aborted)", Hydro's message "Aborted") prints it alone on its line or after a colon or parenthesis.
+    (r"(?:^|[:(])[ \t]*aborted[ \t]*(?=$|[).])", "SIGABRT"),
+    # strsignal's words for signals 24 and 25, as Hydro, DMOJ and HUSTOJ print them.
+    (r"cpu time limit exceeded", "SIGXCPU"),
+    (r"file size limit exceeded", "SIGXFSZ"),
     # [ \t], not \s: \s would run across lines, n^2. Only at a line's start, after a colon or a job's pid.
     (r"(?:^|:|\d[ ])[ \t]*killed(?=[ \t\r]*$|[ \t]{2})|已杀死", "SIGKILL"),
     (r"bus error|总线错误|匯流排錯誤", "SIGBUS"),
@@ -439,7 +484,11 @@ def find_verdict(text: str) -> str | None:
     (ZeroJudge's "#0: 20% AC" above "#2: 0% WA", Hydro's per-case table), and a student writes "AC on my machine,
     WA on submit": the verdict they are stuck on is the first one that is not Accepted.
     """
-    lower = text.lower()
+    # Judges' API and result constants join the words with underscores in capitals (Codeforces' "verdict:
+    # TIME_LIMIT_EXCEEDED", QingdaoU's "CPU_TIME_LIMIT_EXCEEDED"): read as spaces, same length, so positions still
+    # compare. Only in capitals: g++'s "'runtime_error' is not a member of 'std'" is a compile error.
+    spaced = _CONSTANT.sub(lambda m: m.group(0).replace("_", " "), text)
+    lower = _NOT_ACCEPTED.sub(lambda m: "#" * len(m.group(0)), spaced.lower())
     found: list[tuple[int, str]] = []
     for verdict, phrases in VERDICT_PHRASES.items():
         for phrase in phrases:
@@ -447,16 +496,31 @@ def find_verdict(text: str) -> str | None:
             if pos >= 0:
                 found.append((pos, verdict))
     for m in _ABBREV.finditer(text):
-        found.append((m.start(), m.group(1)))
-        if m.group(1) != "AC":
+        verdict = _ABBREV_ALIASES.get(m.group(1), m.group(1))
+        found.append((m.start(), verdict))
+        if verdict != "AC":
             break
+    ir = _DMOJ_IR.search(text)
+    if ir:
+        found.append((ir.start(), "RE"))
     if not found:
         return None
     failed = [hit for hit in found if hit[1] != "AC"]
     return min(failed or found)[1]
 
 
+# One line of a per-test table: a test's label and number, then its result ("测试点 1 答案错误", "#3 Wrong Answer 5ms",
+# "Case #2: AC [0.002s]"). Bounded: the result is read from the next 40 characters of the line.
+_LISTED_TEST = re.compile(r"^[ \t]*(?:测试点|#|(?:Test[ \t]*)?Case[ \t]*#?|Test[ \t]*#?)[ \t]*(\d{1,4})[ \t]*[:：]?"
+                          r"[ \t]*([^\n]{1,40})", re.I | re.M)
+
+
 def _test_number(text: str) -> int | None:
+    # A table of every test's result (PTA's "测试点 0 答案正确" above "测试点 1 答案错误", Hydro's, DMOJ's): the first
+    # test whose result is a failure, not the first test listed.
+    for m in _LISTED_TEST.finditer(text):
+        if find_verdict(m.group(2)) not in (None, "AC"):
+            return int(m.group(1))
     for pattern in _TEST_NUMBER:
         m = pattern.search(text)
         if m:
@@ -621,6 +685,31 @@ def _read_native(text: str, f: _Findings) -> None:
             f.runtime = "javascript"
 
 
+# What a checker says when the output differs: testlib's standard checkers ("wrong answer 1st numbers differ -
+# expected: '3', found: '5'", "expected YES, found NO", "wrong output format Unexpected end of file - int32
+# expected"), Luogu's ("On line 1 column 3, read 5, expected 3.", "Too many or too few lines."), Hydro's ("On line 2:
+# Read 7, expect 8."; zh "读取到 7，但期望 8"). The line is the student's evidence of what the program printed against
+# what was wanted. Gaps are bounded and lazy, so a long line is read once.
+_CHECKER_SAYS = re.compile(
+    r"\bexpected\b[^\n]{0,200}?\bfound\b|\bread\b[^\n]{0,200}?\bexpect(?:ed)?\b|"
+    r"\b(?:numbers|lines|words|tokens|integers|doubles) differ\b|\bunexpected end of file\b|"
+    r"\btoo many or too few lines\b|\bcontains extra tokens\b|\bcontains longer sequence\b|读取到[^\n]{0,200}?期望",
+    re.I)
+# testlib's verdict word for a passed test, with the message its standard checkers print after it ("ok 3 numbers",
+# "ok answer is 42", "ok single line: 'abc'", "ok 5 tokens"): a bare "ok" in prose is no verdict.
+_TESTLIB_OK = re.compile(r"^[ \t]*ok[ \t]+(?:\d{1,9}[ \t]+(?:numbers?|tokens?|lines?|words?|number\(s\)|token\(s\))\b|"
+                         r"answer is\b|single line\b|found '|empty output\b)", re.I | re.M)
+# testlib's status for output that ended too early, when the checker is built to say so (interactors).
+_TESTLIB_EOF = re.compile(r"^[ \t]*unexpected eof[ \t]+unexpected end of file\b", re.I | re.M)
+
+
+def _read_checker(text: str, f: _Findings) -> None:
+    """The checker's comment on a wrong output: kept as printed (its expected and found values), bounded."""
+    m = _CHECKER_SAYS.search(text)
+    if m:
+        f.messages.append(_line_at(text, m.start())[:200])
+
+
 def _kind(text: str) -> tuple[str | None, str | None, str]:
     """The kind, its verdict and the line that names it."""
     for pattern, kind, verdict in _KINDS:
@@ -641,6 +730,8 @@ def parse(text: str | None, verdict_hint: str | None = None) -> JudgeReport:
     _read_java_and_csharp(text, f)
     _read_stack_overflows(text, f)
     _read_native(text, f)
+    if f.inferred is None:  # a compiler's "expected `i32`, found `&str`" is no checker's comment
+        _read_checker(text, f)
     kind, kind_verdict, kind_line = _kind(text)
     status = _read_status(text)
     exit_code, signal = status.code, status.signal
@@ -658,6 +749,10 @@ def parse(text: str | None, verdict_hint: str | None = None) -> JudgeReport:
         if line:
             f.messages.append(line[:200])
     stated = find_verdict(text)
+    if stated is None and _TESTLIB_EOF.search(text):
+        stated = "PE"  # testlib reports a premature end of output as a presentation error unless told otherwise
+    elif stated is None and _TESTLIB_OK.search(text):
+        stated = "AC"
     hint = verdict_hint.strip().upper() if verdict_hint and verdict_hint.strip().upper() in VERDICTS else None
     verdict = hint or stated or f.inferred or kind_verdict
     seen: set[int] = set()

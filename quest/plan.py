@@ -355,12 +355,21 @@ def _first_id(text: str) -> re.Match[str] | None:
 
 # "#5" is a test number after "test"/"case"/"用例" ("Wrong answer on test #5") and a stack frame before an
 # address ("#0 0x55d1 in main" in every sanitizer report): neither names a problem.
-_TEST_BEFORE = re.compile(r"(?:test(?:\s*case)?|case|sample|example|input|output|line|用例|测试点|样例|数据)\s*$", re.I)
+# Codeforces' per-test report writes "Test: #7, time: …".
+_TEST_BEFORE = re.compile(
+    r"(?:test(?:\s*case)?|case|sample|example|input|output|line|用例|测试点|样例|数据)\s*[:：]?\s*$", re.I)
 # gdb prints "#0  main () at a.cc:23" (no address for the innermost frame).
 _FRAME_AFTER = re.compile(r"\s+(?:0x[0-9a-f]+|in\s|[\w:~<>]+\s*\([^)\n]*\)\s+at\s)", re.I)
 # A judge that lists each test's result numbers the tests: ZeroJudge prints "#3: WA (line:1)" and "#0: 20% AC (2ms,
 # 316KB)" under the overall "NA (score:40%)". A "#N:" followed by a verdict's abbreviation or a score is a test.
-_TEST_RESULT_AFTER = re.compile(r"\s*[:：]\s*(?:\d{1,3}\s*%\s*)?(?:AC|WA|TLE|MLE|OLE|RE|CE|PE|SE|NA)\b")
+# Luogu's and Hydro's tables have no colon but give the test's time after its result ("#2 WA 4ms/648.00KB", "#3 Wrong
+# Answer 5ms 1.2 MiB"): a "#N" with a result and a time is a test; "#15 TLE" alone may still be a problem.
+_TEST_RESULT_AFTER = re.compile(
+    r"\s*[:：]\s*(?:\d{1,3}\s*%\s*)?(?:AC|WA|TLE|MLE|OLE|RE|CE|PE|SE|NA)\b|"
+    r"[ \t]+(?:AC|WA|TLE|MLE|OLE|RE|RTE|CE|PE|SE|IR|(?i:accepted|wrong answer|time limit exceeded|"
+    r"memory limit exceeded|output limit exceeded|runtime error|compile error|time exceeded|memory exceeded|"
+    r"output exceeded))"
+    r"[ \t]+[<>]?\d{1,6}(?:\.\d{1,3})?[ \t]*(?:ms|s)\b")
 
 
 def _test_or_frame_number(m: re.Match[str], text: str) -> bool:

@@ -45,7 +45,9 @@ _OPERATOR_AFTER = frozenset(";<>=+-*/%&|^!")
 #: Bump when tokens change: an index built with older tokens must be rebuilt (`quest.retrieval.index.load_index`
 #: refuses it and `open_index` rebuilds; a Milvus mirror with another vocabulary is recreated).
 #: 4: "c#", "f#" and "c++" as whole tokens.
-TOKENIZER_VERSION = 4
+#: 5: more judges' spellings of a verdict (`quest.judge.VERDICT_PHRASES`: HUSTOJ's "Memory Limit Exceed", Hydro's
+#: "Time Exceeded", PTA's 非零返回 and 浮点错误, …) give the verdict's token.
+TOKENIZER_VERSION = 5
 
 STOPWORDS = frozenset(
     """
