@@ -897,7 +897,8 @@ class Retriever:
         def fits(c: _Candidate) -> bool:
             doc = table.doc_id(c.row)
             written = patterns.get(doc)
-            return written is None or verdict in (None, "AC") or (verdict in written and self._written_in(doc, language))
+            return written is None or verdict in (None, "AC") or (
+                verdict in written and self._written_in(doc, language))
 
         if not fits(own[0]):
             first = next((c for c in own if fits(c)), None)
