@@ -881,7 +881,9 @@ class Retriever:
         the error's own evidence, never on the words every document of the problem shares:
 
         - an error pattern written for other verdicts than the one the student got (their `verdicts`) does
-          not lead: a MLE is not explained by a page about a wrong answer;
+          not lead: a MLE is not explained by a page about a wrong answer; nor, on a runtime error, one written
+          only for other languages than the student's (`runtime_language`): a Python traceback's pattern does not
+          explain a C++ sanitizer's or a Java exception's report;
         - the error pattern that matches the error's words — verdict words, the judge's name and the
           problem's titles left out: "RecursionError: maximum recursion depth", "IndexError: pop from empty
           list" — at the floor and better than every other document of the problem leads.
@@ -1067,8 +1069,8 @@ def _named_verdict(queries: Sequence[_PartQuery]) -> str | None:
 _LANGUAGE_FAMILIES = {"c": frozenset(("c", "cpp")), "cpp": frozenset(("c", "cpp"))}
 # Verdicts the language's runtime reports in its own words (a traceback, a sanitizer's report, an exception): a page
 # about one language's crash does not explain another's. A wrong answer or a time limit is the algorithm's, in any
-# language (development splits: requiring the language for them too moves the official solution before 35 error
-# patterns that were the student's bug, to gain 9).
+# language (development splits, simulated: requiring the language for them too puts the official solution before 35
+# error patterns that were the best answer, for R@1 +9 -2; docs/retrieval.md, round 16).
 _RUNTIME_VERDICTS = frozenset(("RE",))
 
 
