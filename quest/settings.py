@@ -99,6 +99,11 @@ class Settings:
     # problem's documents: an error pattern written for other verdicts never leads, and the one that matches the
     # error's words better than every other document of the problem does (Retriever._own_error_first).
     own_error_lead: bool = True
+    # ...and a runtime error is the runtime's own report (a Python traceback, a C++ sanitizer, a Java exception): an
+    # error pattern written only for other languages (its `languages`) does not lead on it; the student's language is
+    # the error's runtime, else the one read from the code (Retriever._own_error_first). Development splits: y001,
+    # r12-016 gain R@1, nothing else moves.
+    runtime_language: bool = True
     # No problem named: a general page written for the student's programming language (the error's runtime, else
     # the request's language) leads one written for other languages only, when it explains the pasted error too
     # (its own words at the floor; Retriever._own_language_first). Development splits: r12-053 gains R@1.
