@@ -50,7 +50,8 @@ def test_a_proper_pair_is_one_character_and_stays() -> None:
 
 @pytest.mark.parametrize(("field", "value", "en", "zh"), [
     ("problem_id", "9" * 101, "Your problem field is 101 characters long; the limit is 100. Please shorten it and send "
-                              "again (nothing was cut for you).", "你的题目有 101 个字符，超过了上限 100。请删减后重新发送（系统不会替你截断）。"),
+                              "again (nothing was cut for you).",
+     "你的题目有 101 个字符，超过了上限 100。请删减后重新发送（系统不会替你截断）。"),
     ("verdict", "TLE" * 1_000, "Your verdict field is 3,000 characters long; the limit is 100. Please shorten it and "
                                "send again (nothing was cut for you).",
      "你的评测结果有 3,000 个字符，超过了上限 100。请删减后重新发送（系统不会替你截断）。"),
