@@ -290,3 +290,15 @@ def test_an_oversized_problem_or_verdict_is_refused_by_name(live_app: RunningApp
     assert (answer, sources, status) == ("Your verdict field is 120 characters long; the limit is 100. Please shorten "
                                          "it and send again (nothing was cut for you).", "[]", "error")
     assert live_app.ollama.chat_bodies == []
+
+
+@pytest.mark.parametrize("garbage", [b'{"error":"llama runner process has terminated: exit status 2"}\n',
+                                     b'{"message": {"content": "cut sh\n', b'{"done": true}\n', b"[1, 2]\n"],
+                         ids=["error object", "json cut short", "record without message", "not an object"])
+def test_a_model_stream_that_turns_to_garbage_keeps_the_partial_answer(live_app: RunningApp, garbage: bytes):
+    live_app.ollama.mode, live_app.ollama.drop_after, live_app.ollama.garbage = "garbage", 2, garbage
+    answer, sources, status = _ask(live_app, question="Why TLE?", problem="239", code=SLIDING_CODE, lang="en")[-1]
+    # The student keeps what came and reads one plain line; what broke is for the operator's log.
+    assert (answer, status) == ("> The AI helper stopped before finishing this answer. Ask again in a moment for a "
+                                "complete one.\n\nUse a \n\n*(The answer is incomplete.)*", "incomplete")
+    assert json.loads(sources)
