@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import logging
 import time
 
 import pytest
@@ -302,3 +303,23 @@ def test_a_model_stream_that_turns_to_garbage_keeps_the_partial_answer(live_app:
     assert (answer, status) == ("> The AI helper stopped before finishing this answer. Ask again in a moment for a "
                                 "complete one.\n\nUse a \n\n*(The answer is incomplete.)*", "incomplete")
     assert json.loads(sources)
+
+
+def test_no_student_text_is_logged_above_debug_on_any_path(live_app: RunningApp, caplog: pytest.LogCaptureFixture):
+    # The whole real pipeline (planner, retriever, judge parser, prompt, model client, HTTP logs), on a normal
+    # answer, a broken model stream, a refused field and a locked problem.
+    code = "def maxSlidingWindow(nums, k):\n    SECRET_CODE_7f3 = []\n    w.pop(0)\n"
+    question, error = "Why TLE SECRET_Q_51c?", "Time Limit Exceeded on test 14 SECRET_ERR_9d2"
+    with caplog.at_level(logging.DEBUG):
+        assert _ask(live_app, question=question, problem="239", code=code, error=error, lang="en")[-1][2] == "done"
+        live_app.ollama.mode, live_app.ollama.drop_after = "garbage", 1
+        assert _ask(live_app, question=question, problem="239", code=code, error=error, lang="en")[-1][2] == (
+            "incomplete")
+        assert _ask(live_app, question=question, code=code * 200, lang="en")[-1][2] == "error"
+        assert _ask(live_app, question=question, problem=LOCKED_PROBLEM, code=code, lang="en")[-1][2] == "refused"
+    assert any("SECRET_CODE_7f3" in r.getMessage() for r in caplog.records)  # DEBUG has it: the test can fail
+    loud = [r for r in caplog.records if r.levelno > logging.DEBUG]
+    assert loud
+    for record in loud:
+        text = record.getMessage() + (record.exc_text or "")
+        assert not any(m in text for m in ("SECRET_CODE_7f3", "SECRET_Q_51c", "SECRET_ERR_9d2")), record.getMessage()
