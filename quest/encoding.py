@@ -171,7 +171,8 @@ def decode_text(data: bytes, *, what: str = "code", max_bytes: int = MAX_INPUT_B
     '# 超时了'
     """
     if len(data) > max_bytes:
-        raise InputError(f"The {what} is {len(data):,} bytes; the limit is {max_bytes:,}. Please send a smaller "
+        # "more than": the readers stop at max_bytes + 1, so len(data) is not the file's size.
+        raise InputError(f"The {what} is more than {max_bytes:,} bytes, the limit. Please send a smaller "
                          f"file (nothing was cut for you).", field=what, reason="too_long", limit=max_bytes,
                          length=len(data))
     if not data:

@@ -109,6 +109,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "field_question": "question",
         "field_code": "code",
         "field_error": "judge's message",
+        "field_problem": "problem field",
+        "field_verdict": "verdict field",
         "feedback_thanks": "Thanks for the feedback!",
         "feedback_removed": "Feedback removed.",
         "user_code": "code, {lines} lines",
@@ -205,6 +207,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "field_question": "问题",
         "field_code": "代码",
         "field_error": "评测信息",
+        "field_problem": "题目",
+        "field_verdict": "评测结果",
         "feedback_thanks": "感谢你的反馈！",
         "feedback_removed": "已撤销反馈。",
         "user_code": "代码 {lines} 行",
@@ -230,9 +234,13 @@ def t(key: str, lang: str, **values: Any) -> str:
     return text.format(**values) if values else text
 
 
+#: The request fields an InputError may name, each with a `field_<name>` string.
+INPUT_FIELDS = ("question", "code", "error", "problem", "verdict")
+
+
 def input_error_text(exc: InputError, lang: str) -> str:
     """A clear message for an unusable request, naming the field and the limit."""
-    field = t(f"field_{exc.field}", lang) if exc.field in ("question", "code", "error") else (exc.field or "")
+    field = t(f"field_{exc.field}", lang) if exc.field in INPUT_FIELDS else (exc.field or "")
     if exc.reason == "empty":
         return t("input_empty", lang)
     if exc.reason == "too_long":

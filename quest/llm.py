@@ -197,6 +197,7 @@ class OllamaChatModel(ClientChatModel):
 
     def _translate(self, exc: BaseException, *, model: str) -> LLMError:
         import ollama
+        import pydantic
 
         if stop_requested():
             return Stopped("The answer was stopped while Ollama was answering.")
@@ -204,6 +205,9 @@ class OllamaChatModel(ClientChatModel):
             if exc.status_code == 404:
                 return ModelNotFound(f"The model {model} is not available in Ollama ({exc.error}).",
                                      hint=f"run `ollama pull {model}`")
+            if exc.status_code == -1:  # the client's code for an {"error": ...} record inside a 200 stream
+                return LLMError(f"Ollama reported an error while answering: {exc.error}.",
+                                hint="check the `ollama serve` log")
             return LLMError(f"Ollama answered with an error: {exc.error} (HTTP {exc.status_code}).",
                             hint="check the `ollama serve` log")
         if isinstance(exc, (httpx.ConnectError, httpx.ConnectTimeout, ConnectionError)):
@@ -211,6 +215,9 @@ class OllamaChatModel(ClientChatModel):
         if isinstance(exc, httpx.TimeoutException):
             return LLMTimeout(f"Ollama sent nothing for {self.settings.first_token_timeout:g} s.",
                               hint="the model may still be loading or the machine is busy; try again")
+        if isinstance(exc, pydantic.ValidationError):  # a record without the fields of a chat reply: a broken server
+            return StreamBroken("Ollama sent a record Quest cannot read while the answer was streaming.",
+                                hint="check the `ollama serve` log and the Ollama version, then try again")
         if isinstance(exc, (httpx.RemoteProtocolError, httpx.ReadError, httpx.StreamError, json.JSONDecodeError)):
             return StreamBroken("The connection to Ollama broke while the answer was streaming.",
                                 hint="check the `ollama serve` log, then try again")

@@ -72,10 +72,31 @@ def looks_binary(text: str) -> bool:
     return bad > max(8, len(sample) * 0.05)
 
 
-def _check_field(name: str, value: str, limit: int) -> None:
+#: Lone UTF-16 surrogates: a JSON caller's "\ud800", or argv bytes that are not UTF-8 (Python keeps them as
+#: U+DC80-U+DCFF). No UTF-8 encoder accepts them, so the model call, the feedback store and the logs failed on them.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+#: The longest problem id and verdict a request may name: a picker's id or a judge's code is a few characters; more
+#: is a paste into the wrong field, and the verdict reaches the judge parser beside the (bounded) message.
+MAX_PROBLEM_CHARS = 100
+MAX_VERDICT_CHARS = 100
+
+
+def clean_text(value: str) -> str:
+    """Student text as every later stage can use it: no leading byte-order mark (some copy-pastes and file readers
+    keep one; it is never part of the text), each lone surrogate replaced by U+FFFD, as a decoder does."""
+    return _SURROGATE.sub("\ufffd", value.removeprefix("\ufeff"))
+
+
+def is_blank(text: str) -> bool:
+    """True when nothing of `text` would show: only whitespace and invisible format characters (zero-width spaces,
+    joiners, bidirectional controls such as U+202E), which `str.strip` keeps."""
+    return all(ch.isspace() or unicodedata.category(ch) == "Cf" for ch in text)
+
+
+def _check_field(name: str, value: str, limit: int, label: str = "") -> None:
     if len(value) > limit:
         raise InputError(
-            f"The {name} is {len(value):,} characters long; the limit is {limit:,}. "
+            f"The {label or name} is {len(value):,} characters long; the limit is {limit:,}. "
             f"Please shorten it (nothing was cut for you).",
             field=name,
             reason="too_long",
@@ -83,7 +104,7 @@ def _check_field(name: str, value: str, limit: int) -> None:
             length=len(value),
         )
     if looks_binary(value):
-        raise InputError(f"The {name} looks like binary data, not text. Please paste it as text.",
+        raise InputError(f"The {label or name} looks like binary data, not text. Please paste it as text.",
                          field=name, reason="binary")
 
 
@@ -123,25 +144,29 @@ def request_language(field: str | None, code: str, error: str) -> str:
 
 def validate_request(request: Request, settings: Settings) -> Request:
     """Check sizes and content and return a normalized copy; raise InputError otherwise."""
-    # A byte-order mark survives some copy-pastes and file readers; it is never part of the text.
-    question = (request.question or "").removeprefix("\ufeff").strip()
-    code = (request.code or "").removeprefix("\ufeff")
-    error = (request.error or "").removeprefix("\ufeff")
-    if not question and not code.strip() and not error.strip():
+    question = clean_text(request.question or "").strip()
+    question = "" if is_blank(question) else question  # zero-width or direction characters alone ask nothing
+    code = clean_text(request.code or "")
+    error = clean_text(request.error or "")
+    if not question and is_blank(code) and is_blank(error):
         raise InputError("Please type a question (and, if you have them, your code and the judge's message).",
                          field="question", reason="empty")
     _check_field("question", question, settings.max_question_chars)
     _check_field("code", code, settings.max_code_chars)
     _check_field("error", error, settings.max_error_chars)
+    problem_id = normalize_problem_id(None if request.problem_id is None else clean_text(str(request.problem_id)))
+    verdict = clean_text(request.verdict or "").strip()
+    _check_field("problem", problem_id or "", MAX_PROBLEM_CHARS, "problem id")
+    _check_field("verdict", verdict, MAX_VERDICT_CHARS)
     language = request_language(request.language, code, error)
     tier = request.tier if request.tier in TIERS else settings.default_tier
     return Request(
         question=question,
-        problem_id=normalize_problem_id(request.problem_id),
+        problem_id=problem_id,
         language=language,
         code=code,
         error=error,
-        verdict=(request.verdict or None),
+        verdict=verdict or None,
         history=tuple(request.history),
         tier=settings.cap_tier(tier),
         ui_lang=request.ui_lang,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import logging
 import time
 
 import pytest
@@ -251,3 +252,74 @@ def test_a_list_or_object_where_text_belongs_is_refused_plainly(live_app: Runnin
     assert _ask(live_app, **fields) == [
         (f"The field `{field}` must be text, not {kind}. Please send it as a string.", "[]", "refused")]
     assert live_app.ollama.chat_bodies == []  # nothing was guessed from it
+
+
+def _ask_raw(app: RunningApp, body: bytes) -> list[str]:
+    """/ask over plain HTTP with a JSON body written by hand (gradio_client cannot send a lone surrogate): the
+    `data:` lines of the event stream."""
+    import httpx
+
+    posted = httpx.post(app.url + "/gradio_api/call/ask", content=body, headers={"content-type": "application/json"},
+                        timeout=30)  # fmt: skip
+    assert posted.status_code == 200, posted.text
+    with httpx.stream("GET", f"{app.url}/gradio_api/call/ask/{posted.json()['event_id']}", timeout=60) as reply:
+        return [line.removeprefix("data: ") for line in reply.iter_lines() if line.startswith("data: ")]
+
+
+@pytest.mark.parametrize("field", [0, 3, 5])  # question, code, error
+def test_a_lone_surrogate_in_a_field_still_reaches_the_model(live_app: RunningApp, field: int):
+    # JSON's "\ud800" decodes to a lone surrogate, which no UTF-8 encoder accepts: the model call failed and the
+    # student read "The AI helper is not available right now" (status fallback) with Ollama up and well.
+    live_app.reset()
+    data = ["Why TLE in my sliding window?", "239", "auto", SLIDING_CODE, "TLE", "Time Limit Exceeded", "", "en"]
+    data[field] += " \\ud800"
+    body = ('{"data": ' + json.dumps(data).replace("\\\\ud800", "\\ud800") + "}").encode()
+    answer, _, status = json.loads(_ask_raw(live_app, body)[-1])
+    assert (answer, status) == ("".join(DEFAULT_TOKENS), "done")
+    assert "\ufffd" in live_app.ollama.chat_text()
+
+
+@pytest.mark.parametrize("question", ["\u200b\u200b", "\u202e\u2066 \u2060"])
+def test_a_question_of_invisible_characters_gets_the_empty_message(live_app: RunningApp, question: str):
+    assert _ask(live_app, question=question, lang="en")[-1] == (t("input_empty", "en"), "[]", "error")
+    assert live_app.ollama.chat_bodies == []
+
+
+def test_an_oversized_problem_or_verdict_is_refused_by_name(live_app: RunningApp):
+    # The verdict had no bound: a 3 MB one reached the judge parser beside the bounded message.
+    answer, sources, status = _ask(live_app, question="Why TLE?", problem="239", verdict="TLE" * 40, lang="en")[-1]
+    assert (answer, sources, status) == ("Your verdict field is 120 characters long; the limit is 100. Please shorten "
+                                         "it and send again (nothing was cut for you).", "[]", "error")
+    assert live_app.ollama.chat_bodies == []
+
+
+@pytest.mark.parametrize("garbage", [b'{"error":"llama runner process has terminated: exit status 2"}\n',
+                                     b'{"message": {"content": "cut sh\n', b'{"done": true}\n', b"[1, 2]\n"],
+                         ids=["error object", "json cut short", "record without message", "not an object"])
+def test_a_model_stream_that_turns_to_garbage_keeps_the_partial_answer(live_app: RunningApp, garbage: bytes):
+    live_app.ollama.mode, live_app.ollama.drop_after, live_app.ollama.garbage = "garbage", 2, garbage
+    answer, sources, status = _ask(live_app, question="Why TLE?", problem="239", code=SLIDING_CODE, lang="en")[-1]
+    # The student keeps what came and reads one plain line; what broke is for the operator's log.
+    assert (answer, status) == ("> The AI helper stopped before finishing this answer. Ask again in a moment for a "
+                                "complete one.\n\nUse a \n\n*(The answer is incomplete.)*", "incomplete")
+    assert json.loads(sources)
+
+
+def test_no_student_text_is_logged_above_debug_on_any_path(live_app: RunningApp, caplog: pytest.LogCaptureFixture):
+    # The whole real pipeline (planner, retriever, judge parser, prompt, model client, HTTP logs), on a normal
+    # answer, a broken model stream, a refused field and a locked problem.
+    code = "def maxSlidingWindow(nums, k):\n    SECRET_CODE_7f3 = []\n    w.pop(0)\n"
+    question, error = "Why TLE SECRET_Q_51c?", "Time Limit Exceeded on test 14 SECRET_ERR_9d2"
+    with caplog.at_level(logging.DEBUG):
+        assert _ask(live_app, question=question, problem="239", code=code, error=error, lang="en")[-1][2] == "done"
+        live_app.ollama.mode, live_app.ollama.drop_after = "garbage", 1
+        assert _ask(live_app, question=question, problem="239", code=code, error=error, lang="en")[-1][2] == (
+            "incomplete")
+        assert _ask(live_app, question=question, code=code * 200, lang="en")[-1][2] == "error"
+        assert _ask(live_app, question=question, problem=LOCKED_PROBLEM, code=code, lang="en")[-1][2] == "refused"
+    assert any("SECRET_CODE_7f3" in r.getMessage() for r in caplog.records)  # DEBUG has it: the test can fail
+    loud = [r for r in caplog.records if r.levelno > logging.DEBUG]
+    assert loud
+    for record in loud:
+        text = record.getMessage() + (record.exc_text or "")
+        assert not any(m in text for m in ("SECRET_CODE_7f3", "SECRET_Q_51c", "SECRET_ERR_9d2")), record.getMessage()

@@ -390,6 +390,28 @@ def test_html_in_answers_and_questions_renders_as_text(open_page, live_app: Runn
     assert page.dialogs == []
 
 
+def test_markdown_links_to_scripts_in_answers_and_questions_do_not_run(open_page, live_app: RunningApp):
+    # Markdown, not HTML: a link or an image whose target is a script, from the model (which may echo the student)
+    # and in the student's own question.
+    live_app.ollama.tokens = [
+        "See [the fix](javascript:window.__pwned=1) and ", "![pic](javascript:window.__pwned=2) and ",
+        "<javascript:window.__pwned=3> and [ok](data:text/html,<script>window.__pwned=4</script>) end.",
+    ]  # fmt: skip
+    page = open_page("en-US")
+    _pick(page, "q-problem", "239", "Sliding Window Maximum")
+    _ask(page, "Is [this](javascript:window.__pwned=5) right?", code="x = 1\n")
+    _wait_until(lambda: "end." in _last_answer(page).inner_text(), what="the answer")
+    _idle(page)
+    links = page.eval_on_selector_all("#q-chat a", "els => els.map(e => [e.innerText, e.getAttribute('href')])")
+    assert ["the fix", None] in links and ["ok", None] in links  # the text stays, the target is gone
+    assert not [h for _, h in links if h and not h.startswith(("http://", "https://", "#"))], links
+    assert page.locator("#q-chat img[src^='javascript'], #q-chat img[src^='data']").count() == 0
+    for link in page.locator("#q-chat a").all():
+        link.click(modifiers=["Alt"], no_wait_after=True, timeout=2000)  # Alt: no new tab for an http link
+    assert page.evaluate("window.__pwned === undefined")
+    assert page.dialogs == []
+
+
 def test_interface_language_follows_the_browser_and_the_switch(open_page):
     page = open_page("zh-CN")
     page.wait_for_function("document.querySelector('#q-send').innerText.includes('发送')")

@@ -82,6 +82,16 @@ def test_an_oversized_file_is_refused_before_decoding(tmp_path: Path) -> None:
     assert (caught.value.reason, caught.value.limit, caught.value.length) == ("too_long", 100, 101)
 
 
+def test_the_size_message_does_not_claim_the_bytes_read_are_the_files_size(tmp_path: Path) -> None:
+    # The reader stops at the limit plus one byte: a 500-byte file was said to be "101 bytes".
+    big = tmp_path / "big.py"
+    big.write_bytes(b"x = 1\n" * 100)
+    with pytest.raises(InputError) as caught:
+        read_text_file(big, max_bytes=100)
+    assert str(caught.value) == "The code is more than 100 bytes, the limit. Please send a smaller file (nothing was " \
+                                "cut for you)."
+
+
 def test_a_missing_file_is_a_clear_input_error(tmp_path: Path) -> None:
     with pytest.raises(InputError) as caught:
         read_code(tmp_path / "nope.py")

@@ -1,8 +1,9 @@
+import logging
 import time
 
 import pytest
 
-from quest.errors import LLMTimeout, LLMUnavailable, ModelNotFound, StreamBroken
+from quest.errors import LLMError, LLMTimeout, LLMUnavailable, ModelNotFound, StreamBroken
 from quest.llm import ChatChunk, OllamaChatModel, generation_options, stats_summary
 from quest.settings import Settings
 from tests.fakes.ollama_server import FakeOllama
@@ -160,3 +161,29 @@ def test_the_fake_servers_pace_pieces_by_schedule_so_slow_writes_do_not_stretch_
         clock.now += 0.005  # writing each piece takes 5 ms on a busy machine
     assert pieces == ["a", "b", "c"]
     assert clock.slept == [0.02, 0.015, 0.015]  # the stream still takes 3 x 20 ms, not 3 x 25 ms
+
+
+@pytest.mark.parametrize(("garbage", "kind", "message"), [
+    (b'{"error":"llama runner process has terminated: exit status 2"}\n', "LLMError",
+     "Ollama reported an error while answering: llama runner process has terminated: exit status 2. "
+     "(check the `ollama serve` log)"),
+    (b'{"done": true}\n', "StreamBroken", "Ollama sent a record Quest cannot read while the answer was streaming. "
+                                          "(check the `ollama serve` log and the Ollama version, then try again)"),
+    (b'{"message": null, "done": false}\n', "StreamBroken",
+     "Ollama sent a record Quest cannot read while the answer was streaming. "
+     "(check the `ollama serve` log and the Ollama version, then try again)"),
+    (b'{"message": {"content": "cut sh\n', "StreamBroken",
+     "The connection to Ollama broke while the answer was streaming. (check the `ollama serve` log, then try again)"),
+], ids=["error object", "record without message", "null message", "json cut short"])  # fmt: skip
+def test_a_stream_that_turns_to_garbage_is_a_plain_model_error(fake_ollama: FakeOllama, garbage: bytes, kind: str,
+                                                               message: str, caplog: pytest.LogCaptureFixture) -> None:
+    # An error record mid-stream read "(HTTP -1)"; a record without a message was an "unexpected error" logged with
+    # a stack trace at ERROR.
+    fake_ollama.mode, fake_ollama.drop_after, fake_ollama.garbage = "garbage", 2, garbage
+    received: list[str] = []
+    with pytest.raises(LLMError) as info:
+        for chunk in model_for(fake_ollama).stream(MESSAGES, MODEL):
+            received.append(chunk.content)
+    assert (type(info.value).__name__, str(info.value)) == (kind, message)
+    assert received == ["Use ", "a "]
+    assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []

@@ -18,7 +18,8 @@ from __future__ import annotations
 import logging
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -530,7 +531,11 @@ def open_index(kb: KnowledgeBase, settings: Settings, embedder: Embedder | None,
             progress(f"Compacting the index ({len(index.segments)} segments, "
                      f"{int(index.deleted.sum())} deleted rows)...")
         saved = not settings.index_read_only  # read-only: the new base is built in memory and not written
-        index = compact_and_save(index, folder) if saved else compact_index(index)
+        if saved:
+            with _writing(folder):
+                index = compact_and_save(index, folder)
+        else:
+            index = compact_index(index)
         action = "compacted" if action == "loaded" else action
     if action != "loaded" and not saved:
         _save_unless_read_only(index, folder, settings)
@@ -544,7 +549,20 @@ def _save_unless_read_only(index: Index, folder: Path, settings: Settings) -> No
         log.info("read-only index (QUEST_INDEX_READ_ONLY): the updated index stays in memory; "
                  "`python -m quest index` saves it to %s", folder)
         return
-    save_index(index, folder)
+    with _writing(folder):
+        save_index(index, folder)
+
+
+@contextmanager
+def _writing(folder: Path) -> Iterator[None]:
+    """Writing the index: a folder that cannot be written (a read-only mount, a file or a dangling link where the
+    folder belongs, a full disk) is an IndexError_ saying what to do, not an OSError's stack trace at start."""
+    try:
+        yield
+    except OSError as exc:
+        raise IndexError_(f"Could not write the search index to {folder}: {exc.strerror or exc}.",
+                          hint="make the data folder writable (--data-dir or QUEST_DATA_DIR), or set "
+                               "QUEST_INDEX_READ_ONLY=1 to keep the index in memory only") from exc
 
 
 def attach_vector_store(index: Index, settings: Settings) -> None:

@@ -12,6 +12,8 @@ It records every request (`requests`, `chat_bodies`) and can be told to:
                       {"error": "model \"x\" not found, try pulling it first"};
 * `mode = "stall"`    send nothing (no headers, no token) for `stall_seconds`;
 * `mode = "drop"`     send `drop_after` tokens, then cut the connection without ending the stream;
+* `mode = "garbage"`  send `drop_after` tokens, then the raw line `garbage` (an error object, as Ollama sends when
+                      the runner dies mid-answer, or JSON cut short), then the rest as usual;
 * `framing`           "length" (Content-Length) or "close" (ends at the close) instead of chunked;
 * `tokens`, `delay`   the script of content pieces and the pause before each one;
 * `thinking`          pieces sent first in Ollama's separate `message.thinking` field;
@@ -48,6 +50,7 @@ class FakeOllama(FakeServer):
         "eval_duration": 1_000_000_000,
     })
     version: str = "0.12.6"
+    garbage: bytes = b'{"error":"llama runner process has terminated: exit status 2"}\n'
 
     thread_name: ClassVar[str] = "fake-ollama"
     chat_path: ClassVar[str] = "/api/chat"
@@ -117,6 +120,8 @@ class _Handler(RecordingHandler):
             if kind == "thinking":
                 message["thinking"] = piece
             pieces.append(record(message, done=False))
+        if owner.mode == "garbage":
+            pieces.insert(owner.drop_after, owner.garbage)
         last = record({"role": "assistant", "content": ""}, done=True, **owner.final)
         self._send_stream("application/x-ndjson", (), pieces, (last,))
 

@@ -11,6 +11,7 @@ from quest import judge
 from quest.citations import check_citations
 from quest.encoding import decode_text
 from quest.errors import InputError
+from quest.i18n import INPUT_FIELDS
 from quest.policy import CodeGate, code_blocks
 from quest.request import Request, Turn, validate_request
 from quest.settings import TIERS, Settings
@@ -76,7 +77,7 @@ def test_request_validation_accepts_or_says_why(request: Request) -> None:
     try:
         checked = bounded(validate_request, request, SETTINGS)
     except InputError as exc:
-        assert exc.field in ("question", "code", "error") and exc.reason in ("empty", "too_long", "binary")
+        assert exc.field in INPUT_FIELDS and exc.reason in ("empty", "too_long", "binary")
         return
     assert checked.tier in TIERS and checked.answer_lang() in ("zh", "en")
     assert len(checked.question) <= SETTINGS.max_question_chars and len(checked.code) <= SETTINGS.max_code_chars
