@@ -458,16 +458,6 @@ def test_r5_held_out_mix():
     assert sum(1 for q in r5 if "with_code" in q.tags or "with_error" in q.tags) >= 0.9 * len(r5)
 
 
-def test_r5_held_out_sources_are_used_once_across_all_eval_files():
-    sources = _sources(R5)
-    assert len(sources) == len(load_queries(R5)) and all(s.startswith("http") for s in sources)
-    assert len(set(sources)) == len(sources), "a source used twice"
-    others = {s for path in sorted(R5.parent.glob("*.jsonl")) if path != R5 for s in _sources(path)}
-    assert {path.name for path in R5.parent.glob("*.jsonl")} >= {
-        "queries.jsonl", "heldout.jsonl", "heldout-fresh.jsonl", "heldout-dec.jsonl", "heldout-r4.jsonl"}
-    assert sorted(set(sources) & others) == [], "a source already used by another split"
-
-
 # --------------------------------------------------------------------------- the round-6 held-out set (labels only)
 # The second unseen split of the fifth round (a before/after measure nobody has looked at): labels, tags and
 # sources only, never its rankings.
@@ -506,17 +496,6 @@ def test_r6_held_out_mix():
     assert sum(1 for q in r6 if "general" in q.tags and q.error.strip()) == 12
     assert sum(1 for q in r6 if any(m in q.error for m in RUNTIME_REPORT_MARKERS)) == 19
     assert sum(1 for q in r6 if "with_code" in q.tags or "with_error" in q.tags) == 57
-
-
-def test_r6_held_out_sources_are_used_once_across_all_eval_files():
-    sources = _sources(R6)
-    assert len(sources) == len(load_queries(R6)) and all(s.startswith("http") for s in sources)
-    assert len(set(sources)) == len(sources), "a source used twice"
-    others = {s for path in sorted(R6.parent.glob("*.jsonl")) if path != R6 for s in _sources(path)}
-    assert {path.name for path in R6.parent.glob("*.jsonl")} >= {
-        "queries.jsonl", "heldout.jsonl", "heldout-fresh.jsonl", "heldout-dec.jsonl", "heldout-r4.jsonl",
-        "heldout-r5.jsonl"}
-    assert sorted(set(sources) & others) == [], "a source already used by another split"
 
 
 # --------------------------------------------------------------------------- the round-7 held-out set (labels only)
@@ -570,17 +549,6 @@ def test_r7_held_out_mix():
         "python": 16, "cpp": 15, "java": 12, "javascript": 4, "csharp": 3, "c": 3, "rust": 2, "go": 1}
 
 
-def test_r7_held_out_sources_are_used_once_across_all_eval_files():
-    sources = _sources(R7)
-    assert len(sources) == len(load_queries(R7)) and all(s.startswith("http") for s in sources)
-    assert len(set(sources)) == len(sources), "a source used twice"
-    others = {s for path in sorted(R7.parent.glob("*.jsonl")) if path != R7 for s in _sources(path)}
-    assert {path.name for path in R7.parent.glob("*.jsonl")} >= {
-        "queries.jsonl", "heldout.jsonl", "heldout-fresh.jsonl", "heldout-dec.jsonl", "heldout-r4.jsonl",
-        "heldout-r5.jsonl", "heldout-r6.jsonl"}
-    assert sorted(set(sources) & others) == [], "a source already used by another split"
-
-
 # --------------------------------------------------------------------------- the round-8 held-out set (labels only)
 # Round 8's unseen split, written when every earlier held-out split had been seen: labels, tags, group counts and
 # sources only, never its rankings (its labels are also checked against the base by the parametrized test above).
@@ -611,28 +579,6 @@ def test_r8_held_out_mix():
     assert (tags["with_code"], tags["with_error"]) == (54, 44), tags
     assert Counter(q.language for q in r8 if q.code.strip()) == {
         "cpp": 19, "python": 18, "java": 7, "c": 4, "javascript": 3, "go": 2, "rust": 1}
-
-
-def test_r8_questions_naming_a_base_problem_in_their_text_label_that_problem():
-    # Each `no_field` question is about one base problem, and its labels include that problem's own documents.
-    named = []
-    for q in load_queries(R8):
-        if "no_field" in q.tags:
-            problems = {d.split("-")[0][1:] for d in q.relevant if d.split("-")[0][1:].isdigit()}
-            assert len(problems) == 1, (q.id, problems)
-            named.append(problems.pop())
-    assert len(named) == 25 and len(set(named)) == 19
-
-
-def test_r8_held_out_sources_are_used_once_across_all_eval_files():
-    sources = _sources(R8)
-    assert len(sources) == len(load_queries(R8)) and all(s.startswith("http") for s in sources)
-    assert len(set(sources)) == len(sources), "a source used twice"
-    others = {s for path in sorted(R8.parent.glob("*.jsonl")) if path != R8 for s in _sources(path)}
-    assert {path.name for path in R8.parent.glob("*.jsonl")} >= {
-        "queries.jsonl", "heldout.jsonl", "heldout-fresh.jsonl", "heldout-dec.jsonl", "heldout-r4.jsonl",
-        "heldout-r5.jsonl", "heldout-r6.jsonl", "heldout-r7.jsonl", "dev-r7.jsonl"}
-    assert sorted(set(sources) & others) == [], "a source already used by another split"
 
 
 # --------------------------------------------------------------------------- the round-9 held-out set (labels only)
@@ -672,28 +618,6 @@ def test_r9_held_out_mix():
         "python": 18, "java": 14, "cpp": 9, "c": 6, "csharp": 4, "javascript": 3}
 
 
-def test_r9_questions_naming_a_base_problem_in_their_text_label_that_problem():
-    # Each `no_field` question is about one base problem, and its labels include that problem's own documents.
-    named = []
-    for q in load_queries(R9):
-        if "no_field" in q.tags:
-            problems = {d.split("-")[0][1:] for d in q.relevant if d.split("-")[0][1:].isdigit()}
-            assert len(problems) == 1, (q.id, problems)
-            named.append(problems.pop())
-    assert len(named) == 25 and len(set(named)) == 12
-
-
-def test_r9_held_out_sources_are_used_once_across_all_eval_files():
-    sources = _sources(R9)
-    assert len(sources) == len(load_queries(R9)) and all(s.startswith("http") for s in sources)
-    assert len(set(sources)) == len(sources), "a source used twice"
-    others = {s for path in sorted(R9.parent.glob("*.jsonl")) if path != R9 for s in _sources(path)}
-    assert {path.name for path in R9.parent.glob("*.jsonl")} >= {
-        "queries.jsonl", "heldout.jsonl", "heldout-fresh.jsonl", "heldout-dec.jsonl", "heldout-r4.jsonl",
-        "heldout-r5.jsonl", "heldout-r6.jsonl", "heldout-r7.jsonl", "dev-r7.jsonl", "heldout-r8.jsonl"}
-    assert sorted(set(sources) & others) == [], "a source already used by another split"
-
-
 # --------------------------------------------------------------------------- the round-10 held-out set (labels only)
 # Round 10's unseen split, written when round 9's had been measured; measured in its round, it is a development split
 # since round 11 (reported as "development (round 10, retired held-out)"). Labels, tags, group counts and sources
@@ -727,29 +651,6 @@ def test_r10_held_out_mix():
     assert (tags["with_code"], tags["with_error"]) == (56, 47), tags
     assert Counter(q.language for q in r10 if q.code.strip()) == {
         "python": 19, "cpp": 16, "java": 12, "javascript": 5, "csharp": 2, "rust": 1, "c": 1}
-
-
-def test_r10_questions_naming_a_base_problem_in_their_text_label_that_problem():
-    # Each `no_field` question is about one base problem, and its labels include that problem's own documents.
-    named = []
-    for q in load_queries(R10):
-        if "no_field" in q.tags:
-            problems = {d.split("-")[0][1:] for d in q.relevant if d.split("-")[0][1:].isdigit()}
-            assert len(problems) == 1, (q.id, problems)
-            named.append(problems.pop())
-    assert len(named) == 31 and len(set(named)) == 24
-
-
-def test_r10_held_out_sources_are_used_once_across_all_eval_files():
-    sources = _sources(R10)
-    assert len(sources) == len(load_queries(R10)) and all(s.startswith("http") for s in sources)
-    assert len(set(sources)) == len(sources), "a source used twice"
-    others = {s for path in sorted(R10.parent.glob("*.jsonl")) if path != R10 for s in _sources(path)}
-    assert {path.name for path in R10.parent.glob("*.jsonl")} >= {
-        "queries.jsonl", "heldout.jsonl", "heldout-fresh.jsonl", "heldout-dec.jsonl", "heldout-r4.jsonl",
-        "heldout-r5.jsonl", "heldout-r6.jsonl", "heldout-r7.jsonl", "dev-r7.jsonl", "heldout-r8.jsonl",
-        "heldout-r9.jsonl"}
-    assert sorted(set(sources) & others) == [], "a source already used by another split"
 
 
 # --------------------------------------------------------------------------- the round-11 held-out set (labels only)
@@ -787,29 +688,6 @@ def test_r11_held_out_mix():
         "python": 17, "cpp": 15, "java": 12, "javascript": 3, "csharp": 2, "rust": 2, "go": 2, "c": 1}
 
 
-def test_r11_questions_naming_a_base_problem_in_their_text_label_that_problem():
-    # Each `no_field` question is about one base problem, and its labels include that problem's own documents.
-    named = []
-    for q in load_queries(R11):
-        if "no_field" in q.tags:
-            problems = {d.split("-")[0][1:] for d in q.relevant if d.split("-")[0][1:].isdigit()}
-            assert len(problems) == 1, (q.id, problems)
-            named.append(problems.pop())
-    assert len(named) == 29 and len(set(named)) == 22
-
-
-def test_r11_held_out_sources_are_used_once_across_all_eval_files():
-    sources = _sources(R11)
-    assert len(sources) == len(load_queries(R11)) and all(s.startswith("http") for s in sources)
-    assert len(set(sources)) == len(sources), "a source used twice"
-    others = {s for path in sorted(R11.parent.glob("*.jsonl")) if path != R11 for s in _sources(path)}
-    assert {path.name for path in R11.parent.glob("*.jsonl")} >= {
-        "queries.jsonl", "heldout.jsonl", "heldout-fresh.jsonl", "heldout-dec.jsonl", "heldout-r4.jsonl",
-        "heldout-r5.jsonl", "heldout-r6.jsonl", "heldout-r7.jsonl", "dev-r7.jsonl", "heldout-r8.jsonl",
-        "heldout-r9.jsonl", "heldout-r10.jsonl"}
-    assert sorted(set(sources) & others) == [], "a source already used by another split"
-
-
 # --------------------------------------------------------------------------- the round-12 held-out set (labels only)
 # Round 12's unseen split, written when round 11's had been measured; measured in its round, it is a development split
 # since round 13 (reported as "development (round 12, retired held-out)"). Labels, tags, group counts and sources (its
@@ -843,29 +721,6 @@ def test_r12_held_out_mix():
     assert (tags["with_code"], tags["with_error"]) == (57, 57), tags
     assert Counter(q.language for q in r12 if q.code.strip()) == {
         "python": 23, "cpp": 15, "java": 10, "c": 5, "javascript": 2, "go": 1, "rust": 1}
-
-
-def test_r12_questions_naming_a_base_problem_in_their_text_label_that_problem():
-    # Each `no_field` question is about one base problem, and its labels include that problem's own documents.
-    named = []
-    for q in load_queries(R12):
-        if "no_field" in q.tags:
-            problems = {d.split("-")[0][1:] for d in q.relevant if d.split("-")[0][1:].isdigit()}
-            assert len(problems) == 1, (q.id, problems)
-            named.append(problems.pop())
-    assert len(named) == 29 and len(set(named)) == 19
-
-
-def test_r12_held_out_sources_are_used_once_across_all_eval_files():
-    sources = _sources(R12)
-    assert len(sources) == len(load_queries(R12)) and all(s.startswith("http") for s in sources)
-    assert len(set(sources)) == len(sources), "a source used twice"
-    others = {s for path in sorted(R12.parent.glob("*.jsonl")) if path != R12 for s in _sources(path)}
-    assert {path.name for path in R12.parent.glob("*.jsonl")} >= {
-        "queries.jsonl", "heldout.jsonl", "heldout-fresh.jsonl", "heldout-dec.jsonl", "heldout-r4.jsonl",
-        "heldout-r5.jsonl", "heldout-r6.jsonl", "heldout-r7.jsonl", "dev-r7.jsonl", "heldout-r8.jsonl",
-        "heldout-r9.jsonl", "heldout-r10.jsonl", "heldout-r11.jsonl"}
-    assert sorted(set(sources) & others) == [], "a source already used by another split"
 
 
 # --------------------------------------------------------------------------- the round-13 held-out set (labels only)
@@ -903,29 +758,6 @@ def test_r13_held_out_mix():
         "python": 27, "cpp": 15, "java": 7, "javascript": 3, "c": 3, "csharp": 1}
 
 
-def test_r13_questions_naming_a_base_problem_in_their_text_label_that_problem():
-    # Each `no_field` question is about one base problem, and its labels include that problem's own documents.
-    named = []
-    for q in load_queries(R13):
-        if "no_field" in q.tags:
-            problems = {d.split("-")[0][1:] for d in q.relevant if d.split("-")[0][1:].isdigit()}
-            assert len(problems) == 1, (q.id, problems)
-            named.append(problems.pop())
-    assert len(named) == 29 and len(set(named)) == 13
-
-
-def test_r13_held_out_sources_are_used_once_across_all_eval_files():
-    sources = _sources(R13)
-    assert len(sources) == len(load_queries(R13)) and all(s.startswith("http") for s in sources)
-    assert len(set(sources)) == len(sources), "a source used twice"
-    others = {s for path in sorted(R13.parent.glob("*.jsonl")) if path != R13 for s in _sources(path)}
-    assert {path.name for path in R13.parent.glob("*.jsonl")} >= {
-        "queries.jsonl", "heldout.jsonl", "heldout-fresh.jsonl", "heldout-dec.jsonl", "heldout-r4.jsonl",
-        "heldout-r5.jsonl", "heldout-r6.jsonl", "heldout-r7.jsonl", "dev-r7.jsonl", "heldout-r8.jsonl",
-        "heldout-r9.jsonl", "heldout-r10.jsonl", "heldout-r11.jsonl", "heldout-r12.jsonl"}
-    assert sorted(set(sources) & others) == [], "a source already used by another split"
-
-
 # --------------------------------------------------------------------------- the round-15 held-out set (labels only)
 # The next round's unseen split, written on 2026-12-03 while round 13's was still held out (both stay held-out): labels,
 # tags, group counts and sources only, never its rankings (its labels are also checked against the base by the
@@ -961,29 +793,6 @@ def test_r15_held_out_mix():
         "python": 20, "cpp": 17, "java": 10, "c": 5, "javascript": 4, "csharp": 1}
 
 
-def test_r15_questions_naming_a_base_problem_in_their_text_label_that_problem():
-    # Each `no_field` question is about one base problem, and its labels include that problem's own documents.
-    named = []
-    for q in load_queries(R15):
-        if "no_field" in q.tags:
-            problems = {d.split("-")[0][1:] for d in q.relevant if d.split("-")[0][1:].isdigit()}
-            assert len(problems) == 1, (q.id, problems)
-            named.append(problems.pop())
-    assert len(named) == 29 and len(set(named)) == 20
-
-
-def test_r15_held_out_sources_are_used_once_across_all_eval_files():
-    sources = _sources(R15)
-    assert len(sources) == len(load_queries(R15)) and all(s.startswith("http") for s in sources)
-    assert len(set(sources)) == len(sources), "a source used twice"
-    others = {s for path in sorted(R15.parent.glob("*.jsonl")) if path != R15 for s in _sources(path)}
-    assert {path.name for path in R15.parent.glob("*.jsonl")} >= {
-        "queries.jsonl", "heldout.jsonl", "heldout-fresh.jsonl", "heldout-dec.jsonl", "heldout-r4.jsonl",
-        "heldout-r5.jsonl", "heldout-r6.jsonl", "heldout-r7.jsonl", "dev-r7.jsonl", "heldout-r8.jsonl",
-        "heldout-r9.jsonl", "heldout-r10.jsonl", "heldout-r11.jsonl", "heldout-r12.jsonl", "heldout-r13.jsonl"}
-    assert sorted(set(sources) & others) == [], "a source already used by another split"
-
-
 # --------------------------------------------------------------------------- the round-16 held-out set (labels only)
 # The next round's unseen split, written on 2026-12-03 after round 15's (both stay held-out) from public posts no other
 # file here uses: labels, tags, group counts and sources only, never its rankings (its labels are also checked against
@@ -1016,30 +825,6 @@ def test_r16_held_out_mix():
     assert (tags["with_code"], tags["with_error"]) == (60, 49), tags
     assert Counter(q.language for q in r16 if q.code.strip()) == {
         "python": 19, "cpp": 16, "java": 14, "c": 7, "javascript": 2, "kotlin": 1, "go": 1}
-
-
-def test_r16_held_out_questions_naming_a_base_problem_in_their_text_label_that_problem():
-    # Each `no_field` question is about one base problem, and its labels include that problem's own documents.
-    named = []
-    for q in load_queries(R16):
-        if "no_field" in q.tags:
-            problems = {d.split("-")[0][1:] for d in q.relevant if d.split("-")[0][1:].isdigit()}
-            assert len(problems) == 1, (q.id, problems)
-            named.append(problems.pop())
-    assert len(named) == 29 and len(set(named)) == 23
-
-
-def test_r16_held_out_sources_are_used_once_across_all_eval_files():
-    sources = _sources(R16)
-    assert len(sources) == len(load_queries(R16)) and all(s.startswith("http") for s in sources)
-    assert len(set(sources)) == len(sources), "a source used twice"
-    others = {s for path in sorted(R16.parent.glob("*.jsonl")) if path != R16 for s in _sources(path)}
-    assert {path.name for path in R16.parent.glob("*.jsonl")} >= {
-        "queries.jsonl", "heldout.jsonl", "heldout-fresh.jsonl", "heldout-dec.jsonl", "heldout-r4.jsonl",
-        "heldout-r5.jsonl", "heldout-r6.jsonl", "heldout-r7.jsonl", "dev-r7.jsonl", "heldout-r8.jsonl",
-        "heldout-r9.jsonl", "heldout-r10.jsonl", "heldout-r11.jsonl", "heldout-r12.jsonl", "heldout-r13.jsonl",
-        "heldout-r15.jsonl"}
-    assert sorted(set(sources) & others) == [], "a source already used by another split"
 
 
 # --------------------------------------------------------------------------- the round-7 development set
@@ -1088,15 +873,6 @@ def test_r7_development_mix():
     assert (tags["with_code"], tags["with_error"]) == (14, 12), tags
     # The base problems they name: 11 distinct, by title, loose title, "322 …" or "70. …".
     assert len({max(q.relevant, key=q.relevant.get).split("-")[0] for q in r7 if q.relevant}) >= 10
-
-
-def test_r7_development_sources_are_used_once_across_all_eval_files():
-    sources = _sources(DEV_R7)
-    assert len(sources) == len(load_queries(DEV_R7)) and all(s.startswith("http") for s in sources)
-    assert len(set(sources)) == len(sources), "a source used twice"
-    others = {s for path in sorted(DEV_R7.parent.glob("*.jsonl")) if path != DEV_R7 for s in _sources(path)}
-    assert sorted(set(sources) & others) == [], "a source already used by another split"
-
 
 
 # --------------------------------------------------------------------------- the round-16 development set
@@ -1157,20 +933,40 @@ def test_r16_development_mix():
         "python": 15, "cpp": 7, "java": 6, "javascript": 2, "c": 1}
 
 
-def test_r16_development_questions_naming_a_base_problem_in_their_text_label_that_problem():
-    # Each `no_field` question is about one base problem and its labels include that problem's own documents.
-    named = []
-    for q in load_queries(DEV_R16):
-        if "no_field" in q.tags:
-            problems = {d.split("-")[0][1:] for d in q.relevant if d.split("-")[0][1:].isdigit()}
-            assert len(problems) == 1, (q.id, problems)
-            named.append(problems.pop())
-    assert len(named) == 26 and len(set(named)) == 19
+# --------------------------------------------------------------------------- every split written from public posts
+# Checks shared by the splits modelled on public posts (labels only, never rankings: most are held out).
+
+ALL_EVAL_FILES = {
+    "queries.jsonl", "heldout.jsonl", "heldout-fresh.jsonl", "heldout-dec.jsonl", "heldout-r4.jsonl",
+    "heldout-r5.jsonl", "heldout-r6.jsonl", "heldout-r7.jsonl", "dev-r7.jsonl", "heldout-r8.jsonl",
+    "heldout-r9.jsonl", "heldout-r10.jsonl", "heldout-r11.jsonl", "heldout-r12.jsonl", "dev-r16.jsonl",
+    "heldout-r13.jsonl", "heldout-r15.jsonl", "heldout-r16.jsonl"}
 
 
-def test_r16_development_sources_are_used_once_across_all_eval_files():
-    sources = _sources(DEV_R16)
-    assert len(sources) == len(load_queries(DEV_R16)) and all(s.startswith("http") for s in sources)
+def test_every_eval_file_is_here():
+    # The source checks below compare each split with all the others: none may be missing.
+    assert {path.name for path in R16.parent.glob("*.jsonl")} == ALL_EVAL_FILES
+
+
+@pytest.mark.parametrize("split", [R5, R6, R7, DEV_R7, R8, R9, R10, R11, R12, DEV_R16, R13, R15, R16],
+                         ids=lambda path: path.stem)
+def test_sources_are_used_once_across_all_eval_files(split):
+    sources = _sources(split)
+    assert len(sources) == len(load_queries(split)) and all(s.startswith("http") for s in sources)
     assert len(set(sources)) == len(sources), "a source used twice"
-    others = {s for path in sorted(DEV_R16.parent.glob("*.jsonl")) if path != DEV_R16 for s in _sources(path)}
+    others = {s for path in sorted(split.parent.glob("*.jsonl")) if path != split for s in _sources(path)}
     assert sorted(set(sources) & others) == [], "a source already used by another split"
+
+
+@pytest.mark.parametrize("split,questions,problems", [
+    (R8, 25, 19), (R9, 25, 12), (R10, 31, 24), (R11, 29, 22), (R12, 29, 19), (DEV_R16, 26, 19), (R13, 29, 13),
+    (R15, 29, 20), (R16, 29, 23)], ids=lambda v: v.stem if isinstance(v, Path) else str(v))
+def test_questions_naming_a_base_problem_in_their_text_label_that_problem(split, questions, problems):
+    # Each `no_field` question is about one base problem, and its labels include that problem's own documents.
+    named = []
+    for q in load_queries(split):
+        if "no_field" in q.tags:
+            found = {d.split("-")[0][1:] for d in q.relevant if d.split("-")[0][1:].isdigit()}
+            assert len(found) == 1, (q.id, found)
+            named.append(found.pop())
+    assert len(named) == questions and len(set(named)) == problems
