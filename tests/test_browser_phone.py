@@ -221,3 +221,31 @@ def test_the_streaming_answer_is_kept_above_the_composer(phone, live_app: Runnin
     assert shown["bottom"] <= g["composerTop"] + 1, (shown, g["composerTop"])
     live_app.ollama.proceed()
     _idle(page)
+
+
+# Gradio's icon buttons in the conversation: Clear in its corner, Copy under each message.
+MESSAGE_BUTTONS = """() => [...document.querySelectorAll('#q-chat .icon-button-wrapper button')]
+  .filter((b) => b.offsetParent !== null)
+  .map((b) => { const r = b.getBoundingClientRect();
+                return {label: b.getAttribute('aria-label') || b.title || '', left: r.left, right: r.right,
+                        width: r.width, height: r.height}; })"""
+
+
+def test_the_chat_s_message_buttons_are_big_enough_for_a_finger(phone, live_app: RunningApp) -> None:
+    """Gradio's buttons in the conversation (Clear, Copy under each message) measured 18x18 px on a
+    phone (360x800), under the 44 px a fingertip needs (WCAG 2.5.5, Apple's and Google's guidelines);
+    on a touch screen they are at least 44x44 px and stay on the screen."""
+    live_app.ollama.tokens = ["Keep a deque of indices. Done."]
+    page = phone(360, 800, "en-US")
+    page.locator("#q-question textarea").fill("Why is it wrong when every number is negative?")
+    page.locator("#q-send").tap()
+    _wait_until(lambda: "Done." in _last_answer(page).inner_text(), what="the answer")
+    _idle(page)
+    page.wait_for_selector("#q-chat .message-buttons button")
+    buttons = page.evaluate(MESSAGE_BUTTONS)
+    labels = sorted(b["label"] for b in buttons)
+    assert labels == ["Clear", "Copy message", "Copy message"], buttons
+    small = [b for b in buttons if b["width"] < 44 or b["height"] < 44]
+    assert small == [], small
+    assert all(b["left"] >= 0 and b["right"] <= 360 for b in buttons), buttons
+    assert_fits(measure(page))
