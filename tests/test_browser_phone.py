@@ -249,3 +249,19 @@ def test_the_chat_s_message_buttons_are_big_enough_for_a_finger(phone, live_app:
     assert small == [], small
     assert all(b["left"] >= 0 and b["right"] <= 360 for b in buttons), buttons
     assert_fits(measure(page))
+
+
+def test_the_question_s_bubble_shows_no_bidi_controls(phone, live_app: RunningApp) -> None:
+    """A right-to-left override (U+202E) in a question reversed the rest of its line in the student's
+    bubble ("gnp.exe" showed as "exe.png"). The page shows the question without the controls; the
+    model reads it as typed."""
+    question = "Is \u202egnp.exe\u202c the file my code reads?"
+    live_app.ollama.tokens = ["It reads stdin. Done."]
+    page = phone(360, 800, "en-US")
+    page.locator("#q-question textarea").fill(question)
+    page.locator("#q-send").tap()
+    _wait_until(lambda: "Done." in _last_answer(page).inner_text(), what="the answer")
+    _idle(page)
+    bubble = page.locator("#q-chat .user-row").last.inner_text()
+    assert "Is gnp.exe the file my code reads?" in bubble and "\u202e" not in bubble and "\u202c" not in bubble
+    assert question in live_app.ollama.chat_bodies[-1]["messages"][-1]["content"]

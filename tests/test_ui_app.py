@@ -203,6 +203,17 @@ def test_user_bubble_escapes_and_summarizes():
     assert user_bubble(Request(question="", error="boom", problem_id="9"), "zh", PROBLEMS) == "<sub>#9 · 评测信息</sub>"
 
 
+def test_user_bubble_shows_the_question_without_bidi_controls():
+    """U+202E (right-to-left override) would show "why is \u202egnp.exe" as "why is exe.png": the bubble drops
+    the invisible controls that reorder a line; escaping still holds, and indented text after a leading control
+    does not turn into a code block."""
+    request = Request(question="\u2067<b>why</b> is \u202egnp.exe\u202c ok?\u2069", verdict="WA")
+    assert user_bubble(request, "en", PROBLEMS) == "&lt;b>why&lt;/b> is gnp.exe ok?\n\n<sub>WA</sub>"
+    assert request.question.startswith("\u2067<b>why")  # what the model and retrieval read is kept as typed
+    assert user_bubble(Request(question="\u202a    x = 1"), "en", PROBLEMS) == "x = 1"
+    assert user_bubble(Request(question="\u202e", error="boom"), "en", PROBLEMS) == "<sub>judge's message</sub>"
+
+
 def test_assistant_messages_thinking_collapsed_and_errors_quoted():
     view = TurnView(request=Request(question="q"), thinking="<think>", answer="Answer", done=True)
     thinking, answer = assistant_messages(view, "en")
@@ -242,6 +253,11 @@ def test_session_history_and_the_browser_copy_round_trip():
     assert (form.question, form.code) == ("draft", "y = 2")
     assert restored.messages() == session.messages()
     assert restored.turns[0].sources == first.sources and restored.turns[0].form.problem == "239"
+    assert restored.recent("(untitled)") == [("q1", session.conversation_id)]
+    session.turns = [TurnRecord("\u202eq1\u202c", "a1", [])]
+    stored = session.save(FormValues())
+    assert stored["conversations"][0]["title"] == "\u202eq1\u202c"  # stored as asked, shown without the controls
+    restored.restore(stored)
     assert restored.recent("(untitled)") == [("q1", session.conversation_id)]
 
 

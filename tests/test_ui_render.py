@@ -17,6 +17,7 @@ from quest.ui.render import (
     sources_panel_html,
     student_status_html,
     timing_parts,
+    without_bidi_controls,
 )
 from tests.fakes.assistant import make_source
 
@@ -156,6 +157,24 @@ def test_sources_are_in_rank_order_markdown_rendered_and_kept_per_answer():
     assert "<pre><code class=\"language-python\">w.pop(0)  # &lt;b&gt;\n</code></pre>" in html
     assert 'href="https://oj.example/p/239"' in html and "problem 239" in html
     assert 'id="q-src-1-1"' in html and 'id="q-src-2-2"' in html
+
+
+RLO, PDF, LRI, PDI = "\u202e", "\u202c", "\u2066", "\u2069"  # right-to-left override, pop, isolate, pop
+
+
+def test_bidi_controls_are_removed_from_shown_text_only_those():
+    every = "".join(map(chr, [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]))
+    assert without_bidi_controls(f"a{every}b") == "ab"
+    # Right-to-left text itself, the marks (LRM/RLM, which reorder nothing by themselves) and other
+    # invisible characters are left alone.
+    kept = "שלום مرحبا \u200e\u200f\u200b\u2060x"
+    assert without_bidi_controls(kept) == kept
+
+
+def test_a_question_s_bidi_controls_do_not_reach_its_sources_heading():
+    html = sources_panel_html([SourceGroup(1, f"is <b>{RLO}fdp.txt{PDF}</b> ok" + "y" * 80, ())], lang="en")
+    assert "Answer 1 · is &lt;b&gt;fdp.txt&lt;/b&gt; ok" + "y" * 59 + "…</div>" in html
+    assert RLO not in html and PDF not in html
 
 
 def test_citations_become_links_outside_code_only():

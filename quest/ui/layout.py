@@ -25,6 +25,7 @@ from quest.ui.render import (
     answer_markdown,
     quote,
     safe_markdown,
+    without_bidi_controls,
 )
 
 log = logging.getLogger(__name__)
@@ -89,10 +90,13 @@ def user_bubble(request: Request, lang: str, problems: Mapping[str, Problem]) ->
     elif request.error.strip():
         facts.append(t("user_error", lang))
     parts = []
-    if request.question.strip():
-        parts.append(safe_markdown(request.question.strip()))
+    # Stripped after the bidi controls go, so that a control in front of indented text cannot
+    # leave four spaces that Markdown would show as a code block.
+    question = without_bidi_controls(request.question).strip()
+    if question:
+        parts.append(safe_markdown(question))
     if facts:
-        parts.append("<sub>" + safe_markdown(" · ".join(facts)) + "</sub>")
+        parts.append("<sub>" + safe_markdown(without_bidi_controls(" · ".join(facts))) + "</sub>")
     return "\n\n".join(parts) or "…"
 
 

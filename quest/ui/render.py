@@ -28,6 +28,17 @@ from quest.i18n import t
 from quest.kb.documents import kind_label
 from quest.markdown_blocks import FenceTracker
 
+# The bidirectional embedding, override and isolate controls (U+202A-U+202E, U+2066-U+2069). They
+# are invisible, and one in a question (say U+202E, right-to-left override) reverses how the rest
+# of its line shows: what the student sees differs from what was sent ("Trojan Source" spoofing).
+# Removed from the text the page shows only; retrieval and the model get the question as typed.
+_BIDI_CONTROLS = dict.fromkeys([*range(0x202A, 0x202F), *range(0x2066, 0x206A)])
+
+
+def without_bidi_controls(text: str) -> str:
+    """`text` as the page shows it: the invisible bidi controls that reorder a line removed."""
+    return text.translate(_BIDI_CONTROLS)
+
 
 def safe_markdown(text: str) -> str:
     """Markdown with no raw HTML: `<` escaped outside fenced blocks and code spans."""
@@ -255,7 +266,8 @@ def sources_panel_html(groups: Sequence[SourceGroup], *, lang: str = "en") -> st
         return f'<div class="q-sources">{head}<p class="q-muted">{esc(t("sources_empty", lang))}</p></div>'
     parts = [head]
     for group in reversed(groups):
-        question = group.question if len(group.question) <= 80 else group.question[:79] + "…"
+        question = without_bidi_controls(group.question)
+        question = question if len(question) <= 80 else question[:79] + "…"
         parts.append(
             f'<div class="q-src-group" data-turn="{group.turn}"><div class="q-src-group-head">'
             f'{esc(t("answer_number", lang, n=group.turn))} · {esc(question)}</div>'

@@ -21,7 +21,7 @@ from quest.request import Turn
 from quest.settings import Settings
 from quest.ui.desk import TurnControl, TurnView
 from quest.ui.form import FormValues
-from quest.ui.render import SourceGroup
+from quest.ui.render import SourceGroup, without_bidi_controls
 
 log = logging.getLogger(__name__)
 
@@ -146,8 +146,10 @@ class Session:
         return FormValues.from_mapping(self.history_store.get("form"))
 
     def recent(self, untitled: str) -> list[tuple[str, str]]:
-        """(title, id) of the stored conversations, newest first, for the picker."""
-        return [(str(c.get("title") or untitled), str(c.get("id"))) for c in _conversations(self.history_store)]
+        """(title, id) of the stored conversations, newest first, for the picker (a title is the first question, shown
+        without its bidi controls)."""
+        return [(without_bidi_controls(str(c.get("title") or "")).strip() or untitled, str(c.get("id")))
+                for c in _conversations(self.history_store)]  # fmt: skip
 
 
 def _conversations(store: Mapping[str, Any]) -> list[Mapping[str, Any]]:
