@@ -105,8 +105,9 @@ class Settings:
     # r12-016 gain R@1, nothing else moves.
     runtime_language: bool = True
     # No problem named: a general page written for the student's programming language (the error's runtime, else
-    # the request's language) leads one written for other languages only, when it explains the pasted error too
-    # (its own words at the floor; Retriever._own_language_first). Development splits: r12-053 gains R@1.
+    # the one read from the code: quest.plan.student_language) leads one written for other languages only, when it
+    # explains the pasted error too (its own words at the floor; Retriever._own_language_first). Development splits:
+    # r12-053 gains R@1.
     language_lead: bool = True
     # No problem named: the general pages that fit the student's report go first (Retriever._fitting_first): a page
     # written for one other programming language, or for other verdicts only, moves behind the ones that fit.
