@@ -9,15 +9,12 @@ reading until the end of input written for three languages; the questions are ou
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
-from quest.plan import plan, retrieve
-from quest.request import Request
-from quest.retrieval.retriever import Retriever, _one_family, build_retriever
-from quest.settings import Settings
+from quest.retrieval.retriever import Retriever, _one_family
+from tests.fakes.rank_base import retriever_over, shown, with_settings
 
 KB = Path(__file__).resolve().parent / "data" / "kb_fit16"
 
@@ -28,19 +25,15 @@ GO = 'package main\nimport "fmt"\nfunc main() {\n\tvar n int\n\tfmt.Scan(&n)\n}\
 
 @pytest.fixture(scope="module")
 def retriever(tmp_path_factory: pytest.TempPathFactory) -> Retriever:
-    root = tmp_path_factory.mktemp("fit16")
-    shutil.copytree(KB, root / "kb")
-    return build_retriever(Settings(kb_dir=root / "kb", data_dir=root / "data", show_progress=False,
-                                    embedding_model="none"))
+    return retriever_over(KB, tmp_path_factory)
 
 
 def ranked(retriever: Retriever, **request: str) -> list[str]:
-    found = retrieve(retriever, plan(Request(**request), retriever))[1]
-    return [h.chunk.doc_id for h in found.hits]
+    return shown(retriever, **request)
 
 
 def without_rule(retriever: Retriever) -> Retriever:
-    return Retriever(retriever.settings.replace(fit_lead=False), retriever.index, retriever.kb)
+    return with_settings(retriever, {"fit_lead": False})
 
 
 def test_a_cpp_students_slow_input_gets_the_cpp_page_not_javas(retriever):

@@ -10,15 +10,15 @@ and the AttributeError it raises), and a general page on C++ null-pointer report
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
 from quest.plan import plan, retrieve, student_language
 from quest.request import Request
-from quest.retrieval.retriever import Retriever, build_retriever
+from quest.retrieval.retriever import Retriever
 from quest.settings import Settings
+from tests.fakes.rank_base import retriever_over, with_settings
 
 KB = Path(__file__).resolve().parent / "data" / "kb_rank16"
 
@@ -35,15 +35,12 @@ OFFICIAL, PATTERN = "p206-official-en", "p206-error-lost-next-en"
 
 @pytest.fixture(scope="module")
 def retriever(tmp_path_factory: pytest.TempPathFactory) -> Retriever:
-    root = tmp_path_factory.mktemp("rank16")
-    shutil.copytree(KB, root / "kb")
-    return build_retriever(Settings(kb_dir=root / "kb", data_dir=root / "data", show_progress=False,
-                                    embedding_model="none"))
+    return retriever_over(KB, tmp_path_factory)
 
 
 def ranked(retriever: Retriever, changes: dict | None = None, **request: str) -> tuple[str | None, list[str]]:
     """The student's language as the plan reads it, and the documents shown in order."""
-    searcher = Retriever(retriever.settings.replace(**(changes or {})), retriever.index, retriever.kb)
+    searcher = with_settings(retriever, changes)
     planned = plan(Request(**request), searcher)
     found = retrieve(searcher, planned)[1]
     return student_language(planned), [h.chunk.doc_id for h in found.hits]

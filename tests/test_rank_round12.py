@@ -10,17 +10,15 @@ from an index outside an array and iterator invalidation.
 
 from __future__ import annotations
 
-import shutil
 from itertools import permutations
 from pathlib import Path
 
 import pytest
 
-from quest.plan import plan, retrieve
-from quest.request import Request
 from quest.retrieval.fusion import document_rank_fusion
-from quest.retrieval.retriever import Retriever, build_retriever
+from quest.retrieval.retriever import Retriever
 from quest.settings import Settings
+from tests.fakes.rank_base import retriever_over, shown
 
 KB = Path(__file__).resolve().parent / "data" / "kb_rank12"
 
@@ -35,17 +33,12 @@ SENTINEL_CODE = "int solve(int i, int prev) {\n  if (i == nums.size()) return 0;
 
 @pytest.fixture(scope="module")
 def retriever(tmp_path_factory: pytest.TempPathFactory) -> Retriever:
-    root = tmp_path_factory.mktemp("rank12")
-    shutil.copytree(KB, root / "kb")
-    return build_retriever(Settings(kb_dir=root / "kb", data_dir=root / "data", show_progress=False,
-                                    embedding_model="none", bm25_floor=0.15, document_fusion=True))
+    return retriever_over(KB, tmp_path_factory, bm25_floor=0.15, document_fusion=True)
 
 
 def ranked(retriever: Retriever, changes: dict | None = None, **request: str) -> list[str]:
     """The documents shown, in order (a document's second chunk after every first one)."""
-    searcher = Retriever(retriever.settings.replace(**(changes or {})), retriever.index, retriever.kb)
-    found = retrieve(searcher, plan(Request(**request), searcher))[1]
-    return [h.chunk.doc_id for h in found.hits]
+    return shown(retriever, changes, **request)
 
 
 # ----------------------------------------------------------------------------- per-document fusion

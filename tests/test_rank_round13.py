@@ -17,10 +17,11 @@ from pathlib import Path
 import pytest
 
 from quest import judge
-from quest.plan import plan, retrieve
+from quest.plan import plan
 from quest.request import Request
 from quest.retrieval.retriever import Retriever, build_retriever
 from quest.settings import Settings
+from tests.fakes.rank_base import retriever_over, shown
 
 KB = Path(__file__).resolve().parent / "data" / "kb_rank13"
 
@@ -32,15 +33,11 @@ QUESTION = "my binary search crashes when the target is smaller than every eleme
 
 @pytest.fixture(scope="module")
 def retriever(tmp_path_factory: pytest.TempPathFactory) -> Retriever:
-    root = tmp_path_factory.mktemp("rank13")
-    shutil.copytree(KB, root / "kb")
-    return build_retriever(Settings(kb_dir=root / "kb", data_dir=root / "data", show_progress=False,
-                                    embedding_model="none", bm25_floor=0.15))
+    return retriever_over(KB, tmp_path_factory, bm25_floor=0.15)
 
 
 def ranked(retriever: Retriever, **request: str) -> list[str]:
-    found = retrieve(retriever, plan(Request(**request), retriever))[1]
-    return [h.chunk.doc_id for h in found.hits]
+    return shown(retriever, **request)
 
 
 # ----------------------------------------------------------------------------- the runtime that printed it
@@ -113,16 +110,11 @@ LOOP = "my loop reads the element after the last one"
 @pytest.fixture(scope="module")
 def by_language(tmp_path_factory: pytest.TempPathFactory) -> Retriever:
     # A Rust page and a Go page both explain an index past the end; the Rust page matches the error's words more.
-    root = tmp_path_factory.mktemp("lang13")
-    shutil.copytree(LANG_KB, root / "kb")
-    return build_retriever(Settings(kb_dir=root / "kb", data_dir=root / "data", show_progress=False,
-                                    embedding_model="none", bm25_floor=0.15))
+    return retriever_over(LANG_KB, tmp_path_factory, bm25_floor=0.15)
 
 
 def ranked_with(retriever: Retriever, changes: dict, **request: str) -> list[str]:
-    searcher = Retriever(retriever.settings.replace(**changes), retriever.index, retriever.kb)
-    found = retrieve(searcher, plan(Request(**request), searcher))[1]
-    return [h.chunk.doc_id for h in found.hits]
+    return shown(retriever, changes, **request)
 
 
 def test_the_page_for_the_language_of_the_errors_runtime_leads(by_language):

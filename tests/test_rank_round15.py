@@ -9,31 +9,24 @@ named it took the lead from the page about the student's actual bug whenever the
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
-from quest.plan import plan, retrieve
-from quest.request import Request
-from quest.retrieval.retriever import _TESTING_WORDS, Retriever, build_retriever
+from quest.retrieval.retriever import _TESTING_WORDS, Retriever
 from quest.retrieval.tokenize import tokenize
-from quest.settings import Settings
+from tests.fakes.rank_base import retriever_over, shown
 
 KB = Path(__file__).resolve().parent / "data" / "kb_rank15"
 
 
 @pytest.fixture(scope="module")
 def retriever(tmp_path_factory: pytest.TempPathFactory) -> Retriever:
-    root = tmp_path_factory.mktemp("rank15")
-    shutil.copytree(KB, root / "kb")
-    return build_retriever(Settings(kb_dir=root / "kb", data_dir=root / "data", show_progress=False,
-                                    embedding_model="none"))
+    return retriever_over(KB, tmp_path_factory)
 
 
 def ranked(retriever: Retriever, **request: str) -> list[str]:
-    found = retrieve(retriever, plan(Request(**request), retriever))[1]
-    return [h.chunk.doc_id for h in found.hits]
+    return shown(retriever, **request)
 
 
 QUESTION = "本地样例运行都对，提交以后测试点 2 运行错误，测试用例一多就段错误，我的 str[101][5] 开小了吗？"
