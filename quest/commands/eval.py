@@ -3,9 +3,9 @@
 Measures retrieval on the labelled queries (knowledge/eval/queries.jsonl, plus the held-out splits
 heldout.jsonl, heldout-fresh.jsonl, heldout-dec.jsonl, heldout-r4.jsonl, heldout-r5.jsonl, heldout-r6.jsonl,
 heldout-r7.jsonl, dev-r7.jsonl, heldout-r8.jsonl, heldout-r9.jsonl, heldout-r10.jsonl, heldout-r11.jsonl,
-heldout-r12.jsonl, dev-r16.jsonl, heldout-r13.jsonl, heldout-r15.jsonl and heldout-r16.jsonl beside it, each
-reported on its own) with whatever embedding model is configured (`--model`; `--model none` for BM25 only). Modes
-that need an embedding model are skipped, with a note, when none loads.
+heldout-r12.jsonl, dev-r16.jsonl, heldout-r13.jsonl, heldout-r15.jsonl, heldout-r16.jsonl and heldout-r17.jsonl
+beside it, each reported on its own) with whatever embedding model is configured (`--model`; `--model none` for BM25
+only). Modes that need an embedding model are skipped, with a note, when none loads.
 """
 
 from __future__ import annotations
@@ -33,8 +33,9 @@ from quest.settings import Settings
 #: base problem named only in the text, to check the order of that problem's own documents), read and tuned on; it is
 #: reported before the held-out splits. `heldout-r13.jsonl` is round 13's unseen set (labels from
 #: documents only, no retrieval run while it was written); it stays held-out. `heldout-r15.jsonl` is round 15's
-#: unseen set, written the same way on 2026-12-03; it stays held-out. `heldout-r16.jsonl` is the next round's unseen
-#: set, written the same way later that day from posts no other split uses, reported last.
+#: unseen set, written the same way on 2026-12-03; it stays held-out. `heldout-r16.jsonl` is round 16's unseen set,
+#: written the same way later that day from posts no other split uses; it stays held-out. `heldout-r17.jsonl` is the
+#: next round's unseen set, written the same way on 2026-12-03 from posts no other split uses, reported last.
 HELD_OUT_SPLITS = (("held-out", "heldout.jsonl"), ("development (fresh)", "heldout-fresh.jsonl"),
                    ("development (Dec)", "heldout-dec.jsonl"), ("development (round 4)", "heldout-r4.jsonl"),
                    ("held-out (round 5)", "heldout-r5.jsonl"), ("held-out (round 6)", "heldout-r6.jsonl"),
@@ -48,7 +49,8 @@ HELD_OUT_SPLITS = (("held-out", "heldout.jsonl"), ("development (fresh)", "heldo
                    ("development (round 16)", "dev-r16.jsonl"),
                    ("held-out (round 13)", "heldout-r13.jsonl"),
                    ("held-out (round 15)", "heldout-r15.jsonl"),
-                   ("held-out (round 16)", "heldout-r16.jsonl"))
+                   ("held-out (round 16)", "heldout-r16.jsonl"),
+                   ("held-out (round 17)", "heldout-r17.jsonl"))
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
