@@ -102,15 +102,38 @@ def _replace_root(vals, ids, size, v, r):
         i = low
 
 
+# The least positive float32 (a subnormal): v >= TINY exactly when v > 0.
+TINY = np.nextafter(np.float32(0), np.float32(1))
+
+
+@_jit
+def _gate(vals, size, use_subset, sub_vals, sub_size):
+    """The least score either heap can still take: TINY (any positive score) until both are full."""
+    k = vals.size
+    if k == 0 or size < k or (use_subset and sub_size < k):
+        return TINY
+    return vals[0] if not use_subset else min(vals[0], sub_vals[0])
+
+
 @_jit
 def _select(acc, order, identity, start, deleted, allowed, use_allowed, vals, ids, size, subset, use_subset, sub_vals,
             sub_ids, sub_size):
     """Merge one segment's scores (by position) into the heap, and the rows of `subset` (with `use_subset`) into a
-    second heap as well: the same scores' top k among those rows. The two heaps' new sizes."""
+    second heap as well: the same scores' top k among those rows. The two heaps' new sizes.
+
+    One test per position decides whether it is looked at: `v >= gate`, where gate is the least score a heap can still
+    take (any positive score while a heap is not full; else the lower of the heaps' roots, ties included, as a tie can
+    enter on its row). A position below the gate would be refused by both heaps anyway, so the heaps end exactly as
+    without the gate. Why: half the positions at 1M score 0, so the old first test (v > 0) was mispredicted about
+    every other position; the gate is passed by few positions once the heaps fill, and the loop over 1M positions
+    went from 2.5 to 0.8 ms (docs/bench/scale-1m-round17)."""
     k = vals.size
+    gate = _gate(vals, size, use_subset, sub_vals, sub_size)  # heaps filled by an earlier segment gate it at once
     for p in range(acc.size):
         v = acc[p]
-        if not v > 0:  # the top-k keeps positive scores only (and never a NaN)
+        if not v >= gate:  # (a NaN fails it: every comparison with a NaN is False)
+            continue
+        if not v > 0:  # the top-k keeps positive scores only; never true here unless subnormals are read as 0 (DAZ)
             continue
         row = (p if identity else np.int64(order[p])) + start
         if deleted[row] or (use_allowed and not allowed[row]):
@@ -126,6 +149,7 @@ def _select(acc, order, identity, start, deleted, allowed, use_allowed, vals, id
                 sub_size += 1
             elif _worse(sub_vals[0], sub_ids[0], v, row):
                 _replace_root(sub_vals, sub_ids, sub_size, v, row)
+        gate = _gate(vals, size, use_subset, sub_vals, sub_size)
     return size, sub_size
 
 
@@ -193,7 +217,8 @@ def lexical_segment_f32(rows, indptr, indices, data, cols, weights, order, ident
 
 
 # Callees before callers: a caller compiled again binds the callees' new dispatchers (looked up in this module).
-KERNELS = ("_worse", "_push", "_replace_root", "_select", "bm25_segment", "lexical_segment", "lexical_segment_f32")
+KERNELS = ("_worse", "_push", "_replace_root", "_gate", "_select", "bm25_segment", "lexical_segment",
+           "lexical_segment_f32")
 FAST_KERNELS = ("compact_scores",)
 
 

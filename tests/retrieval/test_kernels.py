@@ -399,7 +399,7 @@ def test_without_a_writable_cache_folder_the_kernels_compile_uncached(monkeypatc
     assert [r.levelno for r in caplog.records] == [logging.INFO]
     assert "compiled on every start" in caplog.records[0].getMessage()
     assert sys.modules["quest.retrieval._sparse_numba"].UNCACHED == [
-        "compact_scores", "_worse", "_push", "_replace_root", "_select", "bm25_segment", "lexical_segment",
+        "compact_scores", "_worse", "_push", "_replace_root", "_gate", "_select", "bm25_segment", "lexical_segment",
         "lexical_segment_f32"]
     docs = [["a", "b"], ["b"], ["a", "c"], ["c", "c"]] + [["z"]] * 16
     model = SegmentedBM25(build(docs, [7], [1, 2], True), np.zeros(len(docs), dtype=bool))
@@ -513,3 +513,43 @@ def test_a_cache_numba_cannot_read_is_compiled_around_at_warm_up(tmp_path, monke
     assert not kernels.failed()
     assert len(caplog.records) == 1 and "cannot be read" in caplog.records[0].getMessage()
     assert model.kernel_search(kernel, ["c", "a"], 6) == model.search(["c", "a"], 6) != []
+
+
+# Scores chosen to tie often, with the values the gate must treat as `v > 0` does: zero, negatives, NaN, the least
+# positive (subnormal) float32, infinity.
+GATE_SCORES = st.sampled_from([0.0, 0.0, -1.0, float("nan"), float(np.nextafter(np.float32(0), np.float32(1))),
+                               0.5, 1.0, 1.0, 2.0, 2.0, 2.0, 3.0, float("inf")])
+
+
+def reference_top(scores: np.ndarray, rows: np.ndarray, keep: np.ndarray, k: int) -> list[tuple[int, float]]:
+    """The k best (score descending, row ascending) of the positive scores whose rows `keep` holds, by sorting."""
+    picked = [(int(r), float(v)) for v, r in zip(scores.tolist(), rows.tolist(), strict=True) if v > 0 and keep[r]]
+    return sorted(picked, key=lambda e: (-e[1], e[0]))[:k]
+
+
+@needs_numba
+@hyp_settings(max_examples=300, deadline=None)
+@given(first=st.lists(GATE_SCORES, max_size=40), second=st.lists(GATE_SCORES, max_size=40), k=st.integers(1, 12),
+       seed=st.integers(0, 2**16), use_subset=st.booleans(), use_allowed=st.booleans())
+def test_the_merges_gate_keeps_exactly_what_the_heaps_would_take(first, second, k, seed, use_subset, use_allowed):
+    """`_select` looks only at scores reaching its gate (the least score a heap can still take). Over two segments
+    merged into the same heaps (the second starts gated by what the first left), with ties at the k-th score,
+    deleted and disallowed rows, both heaps equal a plain sort of every kept score."""
+    module = kernels._compiled()
+    rng = np.random.default_rng(seed)
+    size = len(first) + len(second)
+    deleted, allowed, subset = (rng.random(size) < share for share in (0.15, 0.8, 0.4))
+    heaps = [np.empty(k, np.float32), np.empty(k, np.int64), 0, subset, use_subset, np.empty(k, np.float32),
+             np.empty(k, np.int64), 0]
+    all_scores, all_rows = [], []
+    for start, scores in ((0, first), (len(first), second)):
+        acc = np.asarray(scores, dtype=np.float32)
+        order = rng.permutation(acc.size).astype(np.int32)  # positions to rows, as a saved segment's row order
+        heaps[2], heaps[7] = module._select(acc, order, False, start, deleted, allowed, use_allowed, *heaps)
+        all_scores.append(acc)
+        all_rows.append(order.astype(np.int64) + start)
+    scores, rows = np.concatenate(all_scores), np.concatenate(all_rows)
+    keep = ~deleted & (allowed if use_allowed else True)
+    assert kernels._ranked(heaps[0][:heaps[2]], heaps[1][:heaps[2]]) == reference_top(scores, rows, keep, k)
+    expected_subset = reference_top(scores, rows, keep & subset, k) if use_subset else []
+    assert kernels._ranked(heaps[5][:heaps[7]], heaps[6][:heaps[7]]) == expected_subset
