@@ -26,6 +26,10 @@ BAD_ROW = -1
 
 UNCACHED: list[str] = []  # the functions numba could not cache (no writable cache folder), in definition order
 
+# numpy's error model: a float division by zero gives inf or NaN, as the numpy path's division does, where numba's
+# default (Python's) tests every divisor and raises. That test sat in the BM25 loop once per posting.
+_ERRORS = {"error_model": "numpy"}
+
 
 def _jit(fn, **options):
     """nogil and, where numba can write its cache (NUMBA_CACHE_DIR, next to this file, or the user's cache folder),
@@ -33,13 +37,13 @@ def _jit(fn, **options):
     read-only install run by a user without a writable home) they are compiled on each start: one INFO line says so,
     not one per function."""
     try:
-        return numba.njit(nogil=True, cache=True, **options)(fn)
+        return numba.njit(nogil=True, cache=True, **_ERRORS, **options)(fn)
     except RuntimeError as exc:  # "no locator available": no writable cache folder anywhere
         if not UNCACHED:
             log.info("numba cannot cache the sparse kernels (%s); they are compiled on every start "
                      "(NUMBA_CACHE_DIR names a writable folder for the cache)", exc)
         UNCACHED.append(fn.__name__)
-        return numba.njit(nogil=True, **options)(fn)
+        return numba.njit(nogil=True, **_ERRORS, **options)(fn)
 
 
 # The 8-bit scan (dense.CompactRun) sums in any order: fastmath lets LLVM keep several SIMD accumulators. Its error
@@ -154,20 +158,35 @@ def _select(acc, order, identity, start, deleted, allowed, use_allowed, vals, id
 
 
 @_jit
+def _span(indptr, col, total):
+    """Column `col`'s postings as unsigned positions lo..hi; hi < lo (1, 0) when its offsets are outside the lists
+    (a damaged index). Unsigned positions are why: numba indexes with a signed one through a test for a negative
+    index (Python's wrap-around) at every posting, which made the BM25 loop ~2x slower (docs/bench/scale-1m-round17)."""
+    lo, hi = indptr[col], indptr[col + 1]
+    if lo < 0 or hi < lo or np.uint64(hi) > total:
+        return np.uint64(1), np.uint64(0)
+    return np.uint64(lo), np.uint64(hi)
+
+
+@_jit
 def bm25_segment(rows, indptr, indices, data, norm, cols, coefs, order, identity, start, deleted, allowed,
                  use_allowed, vals, ids, size, subset, use_subset, sub_vals, sub_ids, sub_size):
     """One segment's BM25 scores: for each query column in query order, every posting's
     tf * coef / (tf + norm) (float32, as SegmentedBM25._weights) added at its position; then the heap merge."""
     acc = np.zeros(rows, dtype=np.float32)
     width = indptr.size - 1
+    total, limit = np.uint64(indices.size), np.uint64(rows)
     for j in range(cols.size):
         col = cols[j]
         if col < 0 or col >= width:
             continue
         c = coefs[j]
-        for p in range(indptr[col], indptr[col + 1]):
-            at = indices[p]
-            if at < 0 or at >= rows:
+        lo, hi = _span(indptr, col, total)
+        if hi < lo:
+            return BAD_ROW, sub_size
+        for p in range(lo, hi):
+            at = np.uint64(indices[p])  # a negative position becomes a huge one: one test catches both
+            if at >= limit:
                 return BAD_ROW, sub_size
             tf = np.float32(data[p])
             acc[at] += tf * c / (tf + norm[at])
@@ -182,14 +201,18 @@ def lexical_segment(rows, indptr, indices, bits, table, cols, weights, order, id
     exactly, as numpy's upcast gives), each times the query weight in float32, added in query order."""
     acc = np.zeros(rows, dtype=np.float32)
     width = indptr.size - 1
+    total, limit = np.uint64(indices.size), np.uint64(rows)
     for j in range(cols.size):
         col = cols[j]
         if col < 0 or col >= width:
             continue
         w = weights[j]
-        for p in range(indptr[col], indptr[col + 1]):
-            at = indices[p]
-            if at < 0 or at >= rows:
+        lo, hi = _span(indptr, col, total)
+        if hi < lo:
+            return BAD_ROW, sub_size
+        for p in range(lo, hi):
+            at = np.uint64(indices[p])
+            if at >= limit:
                 return BAD_ROW, sub_size
             acc[at] += table[bits[p]] * w
     return _select(acc, order, identity, start, deleted, allowed, use_allowed, vals, ids, size, subset, use_subset,
@@ -202,14 +225,18 @@ def lexical_segment_f32(rows, indptr, indices, data, cols, weights, order, ident
     """`lexical_segment` for weights kept as float32 (an index whose weights did not fit float16)."""
     acc = np.zeros(rows, dtype=np.float32)
     width = indptr.size - 1
+    total, limit = np.uint64(indices.size), np.uint64(rows)
     for j in range(cols.size):
         col = cols[j]
         if col < 0 or col >= width:
             continue
         w = weights[j]
-        for p in range(indptr[col], indptr[col + 1]):
-            at = indices[p]
-            if at < 0 or at >= rows:
+        lo, hi = _span(indptr, col, total)
+        if hi < lo:
+            return BAD_ROW, sub_size
+        for p in range(lo, hi):
+            at = np.uint64(indices[p])
+            if at >= limit:
                 return BAD_ROW, sub_size
             acc[at] += np.float32(data[p]) * w
     return _select(acc, order, identity, start, deleted, allowed, use_allowed, vals, ids, size, subset, use_subset,
@@ -217,7 +244,7 @@ def lexical_segment_f32(rows, indptr, indices, data, cols, weights, order, ident
 
 
 # Callees before callers: a caller compiled again binds the callees' new dispatchers (looked up in this module).
-KERNELS = ("_worse", "_push", "_replace_root", "_gate", "_select", "bm25_segment", "lexical_segment",
+KERNELS = ("_worse", "_push", "_replace_root", "_gate", "_select", "_span", "bm25_segment", "lexical_segment",
            "lexical_segment_f32")
 FAST_KERNELS = ("compact_scores",)
 
@@ -232,6 +259,6 @@ def cache_fault(exc: BaseException) -> bool:
 def without_cache() -> None:
     """Replace every function by one compiled in memory only, for a cache whose files cannot be read."""
     for name in KERNELS:
-        globals()[name] = numba.njit(nogil=True)(globals()[name].py_func)
+        globals()[name] = numba.njit(nogil=True, **_ERRORS)(globals()[name].py_func)
     for name in FAST_KERNELS:
-        globals()[name] = numba.njit(nogil=True, fastmath=_FAST)(globals()[name].py_func)
+        globals()[name] = numba.njit(nogil=True, fastmath=_FAST, **_ERRORS)(globals()[name].py_func)

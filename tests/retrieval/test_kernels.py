@@ -399,8 +399,8 @@ def test_without_a_writable_cache_folder_the_kernels_compile_uncached(monkeypatc
     assert [r.levelno for r in caplog.records] == [logging.INFO]
     assert "compiled on every start" in caplog.records[0].getMessage()
     assert sys.modules["quest.retrieval._sparse_numba"].UNCACHED == [
-        "compact_scores", "_worse", "_push", "_replace_root", "_gate", "_select", "bm25_segment", "lexical_segment",
-        "lexical_segment_f32"]
+        "compact_scores", "_worse", "_push", "_replace_root", "_gate", "_select", "_span", "bm25_segment",
+        "lexical_segment", "lexical_segment_f32"]
     docs = [["a", "b"], ["b"], ["a", "c"], ["c", "c"]] + [["z"]] * 16
     model = SegmentedBM25(build(docs, [7], [1, 2], True), np.zeros(len(docs), dtype=bool))
     assert model.kernel_search(kernel, ["c", "a"], 6) == model.search(["c", "a"], 6) != []
@@ -553,3 +553,46 @@ def test_the_merges_gate_keeps_exactly_what_the_heaps_would_take(first, second, 
     assert kernels._ranked(heaps[0][:heaps[2]], heaps[1][:heaps[2]]) == reference_top(scores, rows, keep, k)
     expected_subset = reference_top(scores, rows, keep & subset, k) if use_subset else []
     assert kernels._ranked(heaps[5][:heaps[7]], heaps[6][:heaps[7]]) == expected_subset
+
+
+@needs_numba
+def test_a_negative_position_or_offsets_outside_the_lists_raise_without_reading_outside(kernel):
+    """The loops index with unsigned positions (numba's signed indexing tests every index for Python's wrap-around):
+    a negative position is caught by the same single test as one past the segment, and a column's offsets outside
+    its lists stop the call before any posting is read."""
+    docs = [["a", "b"], ["b"], ["a"]]
+    model = SegmentedBM25(build(docs, [], [0], True), np.zeros(3, dtype=bool))
+    model.segments[0].postings.indices[-1] = -1
+    with pytest.raises(IndexError_):
+        model.kernel_search(kernel, ["a", "b"], 3)
+    for lo, hi in ((-2, 1), (2, 1), (0, 99)):  # negative, decreasing, past the end of the lists
+        damaged = SegmentedBM25(build(docs, [], [0], True), np.zeros(3, dtype=bool))
+        postings = damaged.segments[0].postings
+        col = damaged.vocab["a"]
+        postings.indptr = np.asarray(postings.indptr, dtype=np.int64).copy()
+        postings.indptr[col], postings.indptr[col + 1] = lo, hi
+        with pytest.raises(IndexError_):
+            damaged.kernel_search(kernel, ["a"], 3)
+    parts, offsets = lexical_segments([{"1": 0.5}, {"1": 0.25}], [], False)
+    parts[0].csc.indices[-1] = -3
+    lexical = SegmentedLexical(parts, offsets, np.zeros(2, dtype=bool))
+    with pytest.raises(ValueError, match="rows the index does not have"):
+        lexical.kernel_search(kernel, {"1": 1.0}, 2)
+
+
+@needs_numba
+def test_a_zero_divisor_gives_what_numpy_gives(kernel):
+    """A count of 0 over a row whose length term is 0 divides 0 by 0: numpy gives NaN, which no list keeps, and the
+    loop (numpy's error model) gives the same instead of raising ZeroDivisionError as Python's model did."""
+    docs = [["a", "b"], ["a"], ["a", "a", "c"]] + [["z"]] * 5
+    model = SegmentedBM25(build(docs, [], [0], True), np.zeros(len(docs), dtype=bool))
+    for norm in model._norms_by_position:
+        norm[:] = 0.0
+    postings = model.segments[0].postings
+    col = model.vocab["a"]
+    postings.data = np.asarray(postings.data).copy()
+    postings.data[postings.indptr[col]] = 0  # row 0's count of "a"
+    with np.errstate(invalid="ignore"):
+        expected = model.search(["a", "b"], 5)
+    assert model.kernel_search(kernel, ["a", "b"], 5) == expected
+    assert [r for r, _ in expected] == [1, 2]  # row 0's "a" is 0 / 0 = NaN, and NaN + its "b" is NaN: not kept
