@@ -7,9 +7,11 @@ from the same scores. Every number is computed with the float32 operations, in t
 descending, row ascending), the order `sparse.top_k_among` gives. No function here holds the GIL (`nogil`), so the
 searches of one question can run side by side (QUEST_SEARCH_THREADS).
 
-Positions are checked against the segment's size inside the loop (numba does not check indexing): a damaged posting
-list makes the call return BAD_ROW, and the caller raises the same error as the numpy path, instead of writing
-outside the accumulator.
+Positions are checked against the segment's size inside the loop, and a column's offsets against its lists, once
+(numba does not check indexing): a damaged posting list makes the call return BAD_ROW, and the caller raises the same
+error as the numpy path, instead of reading or writing outside the arrays. The loops index with unsigned positions
+and run under numpy's error model, so no per-posting test numba would add (Python's negative-index wrap-around, a
+zero divisor) is left in them (docs/bench/scale-1m-round17).
 """
 
 from __future__ import annotations
