@@ -7,9 +7,11 @@ from the same scores. Every number is computed with the float32 operations, in t
 descending, row ascending), the order `sparse.top_k_among` gives. No function here holds the GIL (`nogil`), so the
 searches of one question can run side by side (QUEST_SEARCH_THREADS).
 
-Positions are checked against the segment's size inside the loop (numba does not check indexing): a damaged posting
-list makes the call return BAD_ROW, and the caller raises the same error as the numpy path, instead of writing
-outside the accumulator.
+Positions are checked against the segment's size inside the loop, and a column's offsets against its lists, once
+(numba does not check indexing): a damaged posting list makes the call return BAD_ROW, and the caller raises the same
+error as the numpy path, instead of reading or writing outside the arrays. The loops index with unsigned positions
+and run under numpy's error model, so no per-posting test numba would add (Python's negative-index wrap-around, a
+zero divisor) is left in them (docs/bench/scale-1m-round17).
 """
 
 from __future__ import annotations
@@ -26,6 +28,10 @@ BAD_ROW = -1
 
 UNCACHED: list[str] = []  # the functions numba could not cache (no writable cache folder), in definition order
 
+# numpy's error model: a float division by zero gives inf or NaN, as the numpy path's division does, where numba's
+# default (Python's) tests every divisor and raises. That test sat in the BM25 loop once per posting.
+_ERRORS = {"error_model": "numpy"}
+
 
 def _jit(fn, **options):
     """nogil and, where numba can write its cache (NUMBA_CACHE_DIR, next to this file, or the user's cache folder),
@@ -33,13 +39,13 @@ def _jit(fn, **options):
     read-only install run by a user without a writable home) they are compiled on each start: one INFO line says so,
     not one per function."""
     try:
-        return numba.njit(nogil=True, cache=True, **options)(fn)
+        return numba.njit(nogil=True, cache=True, **_ERRORS, **options)(fn)
     except RuntimeError as exc:  # "no locator available": no writable cache folder anywhere
         if not UNCACHED:
             log.info("numba cannot cache the sparse kernels (%s); they are compiled on every start "
                      "(NUMBA_CACHE_DIR names a writable folder for the cache)", exc)
         UNCACHED.append(fn.__name__)
-        return numba.njit(nogil=True, **options)(fn)
+        return numba.njit(nogil=True, **_ERRORS, **options)(fn)
 
 
 # The 8-bit scan (dense.CompactRun) sums in any order: fastmath lets LLVM keep several SIMD accumulators. Its error
@@ -102,15 +108,38 @@ def _replace_root(vals, ids, size, v, r):
         i = low
 
 
+# The least positive float32 (a subnormal): v >= TINY exactly when v > 0.
+TINY = np.nextafter(np.float32(0), np.float32(1))
+
+
+@_jit
+def _gate(vals, size, use_subset, sub_vals, sub_size):
+    """The least score either heap can still take: TINY (any positive score) until both are full."""
+    k = vals.size
+    if k == 0 or size < k or (use_subset and sub_size < k):
+        return TINY
+    return vals[0] if not use_subset else min(vals[0], sub_vals[0])
+
+
 @_jit
 def _select(acc, order, identity, start, deleted, allowed, use_allowed, vals, ids, size, subset, use_subset, sub_vals,
             sub_ids, sub_size):
     """Merge one segment's scores (by position) into the heap, and the rows of `subset` (with `use_subset`) into a
-    second heap as well: the same scores' top k among those rows. The two heaps' new sizes."""
+    second heap as well: the same scores' top k among those rows. The two heaps' new sizes.
+
+    One test per position decides whether it is looked at: `v >= gate`, where gate is the least score a heap can still
+    take (any positive score while a heap is not full; else the lower of the heaps' roots, ties included, as a tie can
+    enter on its row). A position below the gate would be refused by both heaps anyway, so the heaps end exactly as
+    without the gate. Why: half the positions at 1M score 0, so the old first test (v > 0) was mispredicted about
+    every other position; the gate is passed by few positions once the heaps fill, and the loop over 1M positions
+    went from 2.5 to 0.8 ms (docs/bench/scale-1m-round17)."""
     k = vals.size
+    gate = _gate(vals, size, use_subset, sub_vals, sub_size)  # heaps filled by an earlier segment gate it at once
     for p in range(acc.size):
         v = acc[p]
-        if not v > 0:  # the top-k keeps positive scores only (and never a NaN)
+        if not v >= gate:  # (a NaN fails it: every comparison with a NaN is False)
+            continue
+        if not v > 0:  # the top-k keeps positive scores only; never true here unless subnormals are read as 0 (DAZ)
             continue
         row = (p if identity else np.int64(order[p])) + start
         if deleted[row] or (use_allowed and not allowed[row]):
@@ -126,7 +155,19 @@ def _select(acc, order, identity, start, deleted, allowed, use_allowed, vals, id
                 sub_size += 1
             elif _worse(sub_vals[0], sub_ids[0], v, row):
                 _replace_root(sub_vals, sub_ids, sub_size, v, row)
+        gate = _gate(vals, size, use_subset, sub_vals, sub_size)
     return size, sub_size
+
+
+@_jit
+def _span(indptr, col, total):
+    """Column `col`'s postings as unsigned positions lo..hi; hi < lo (1, 0) when its offsets are outside the lists
+    (a damaged index). Unsigned positions are why: numba indexes with a signed one through a test for a negative
+    index (Python's wrap-around) at every posting, which made the BM25 loop ~2x slower (docs/bench/scale-1m-round17)."""
+    lo, hi = indptr[col], indptr[col + 1]
+    if lo < 0 or hi < lo or np.uint64(hi) > total:
+        return np.uint64(1), np.uint64(0)
+    return np.uint64(lo), np.uint64(hi)
 
 
 @_jit
@@ -136,14 +177,18 @@ def bm25_segment(rows, indptr, indices, data, norm, cols, coefs, order, identity
     tf * coef / (tf + norm) (float32, as SegmentedBM25._weights) added at its position; then the heap merge."""
     acc = np.zeros(rows, dtype=np.float32)
     width = indptr.size - 1
+    total, limit = np.uint64(indices.size), np.uint64(rows)
     for j in range(cols.size):
         col = cols[j]
         if col < 0 or col >= width:
             continue
         c = coefs[j]
-        for p in range(indptr[col], indptr[col + 1]):
-            at = indices[p]
-            if at < 0 or at >= rows:
+        lo, hi = _span(indptr, col, total)
+        if hi < lo:
+            return BAD_ROW, sub_size
+        for p in range(lo, hi):
+            at = np.uint64(indices[p])  # a negative position becomes a huge one: one test catches both
+            if at >= limit:
                 return BAD_ROW, sub_size
             tf = np.float32(data[p])
             acc[at] += tf * c / (tf + norm[at])
@@ -158,14 +203,18 @@ def lexical_segment(rows, indptr, indices, bits, table, cols, weights, order, id
     exactly, as numpy's upcast gives), each times the query weight in float32, added in query order."""
     acc = np.zeros(rows, dtype=np.float32)
     width = indptr.size - 1
+    total, limit = np.uint64(indices.size), np.uint64(rows)
     for j in range(cols.size):
         col = cols[j]
         if col < 0 or col >= width:
             continue
         w = weights[j]
-        for p in range(indptr[col], indptr[col + 1]):
-            at = indices[p]
-            if at < 0 or at >= rows:
+        lo, hi = _span(indptr, col, total)
+        if hi < lo:
+            return BAD_ROW, sub_size
+        for p in range(lo, hi):
+            at = np.uint64(indices[p])
+            if at >= limit:
                 return BAD_ROW, sub_size
             acc[at] += table[bits[p]] * w
     return _select(acc, order, identity, start, deleted, allowed, use_allowed, vals, ids, size, subset, use_subset,
@@ -178,14 +227,18 @@ def lexical_segment_f32(rows, indptr, indices, data, cols, weights, order, ident
     """`lexical_segment` for weights kept as float32 (an index whose weights did not fit float16)."""
     acc = np.zeros(rows, dtype=np.float32)
     width = indptr.size - 1
+    total, limit = np.uint64(indices.size), np.uint64(rows)
     for j in range(cols.size):
         col = cols[j]
         if col < 0 or col >= width:
             continue
         w = weights[j]
-        for p in range(indptr[col], indptr[col + 1]):
-            at = indices[p]
-            if at < 0 or at >= rows:
+        lo, hi = _span(indptr, col, total)
+        if hi < lo:
+            return BAD_ROW, sub_size
+        for p in range(lo, hi):
+            at = np.uint64(indices[p])
+            if at >= limit:
                 return BAD_ROW, sub_size
             acc[at] += np.float32(data[p]) * w
     return _select(acc, order, identity, start, deleted, allowed, use_allowed, vals, ids, size, subset, use_subset,
@@ -193,7 +246,8 @@ def lexical_segment_f32(rows, indptr, indices, data, cols, weights, order, ident
 
 
 # Callees before callers: a caller compiled again binds the callees' new dispatchers (looked up in this module).
-KERNELS = ("_worse", "_push", "_replace_root", "_select", "bm25_segment", "lexical_segment", "lexical_segment_f32")
+KERNELS = ("_worse", "_push", "_replace_root", "_gate", "_select", "_span", "bm25_segment", "lexical_segment",
+           "lexical_segment_f32")
 FAST_KERNELS = ("compact_scores",)
 
 
@@ -207,6 +261,6 @@ def cache_fault(exc: BaseException) -> bool:
 def without_cache() -> None:
     """Replace every function by one compiled in memory only, for a cache whose files cannot be read."""
     for name in KERNELS:
-        globals()[name] = numba.njit(nogil=True)(globals()[name].py_func)
+        globals()[name] = numba.njit(nogil=True, **_ERRORS)(globals()[name].py_func)
     for name in FAST_KERNELS:
-        globals()[name] = numba.njit(nogil=True, fastmath=_FAST)(globals()[name].py_func)
+        globals()[name] = numba.njit(nogil=True, fastmath=_FAST, **_ERRORS)(globals()[name].py_func)

@@ -399,8 +399,8 @@ def test_without_a_writable_cache_folder_the_kernels_compile_uncached(monkeypatc
     assert [r.levelno for r in caplog.records] == [logging.INFO]
     assert "compiled on every start" in caplog.records[0].getMessage()
     assert sys.modules["quest.retrieval._sparse_numba"].UNCACHED == [
-        "compact_scores", "_worse", "_push", "_replace_root", "_select", "bm25_segment", "lexical_segment",
-        "lexical_segment_f32"]
+        "compact_scores", "_worse", "_push", "_replace_root", "_gate", "_select", "_span", "bm25_segment",
+        "lexical_segment", "lexical_segment_f32"]
     docs = [["a", "b"], ["b"], ["a", "c"], ["c", "c"]] + [["z"]] * 16
     model = SegmentedBM25(build(docs, [7], [1, 2], True), np.zeros(len(docs), dtype=bool))
     assert model.kernel_search(kernel, ["c", "a"], 6) == model.search(["c", "a"], 6) != []
@@ -513,3 +513,86 @@ def test_a_cache_numba_cannot_read_is_compiled_around_at_warm_up(tmp_path, monke
     assert not kernels.failed()
     assert len(caplog.records) == 1 and "cannot be read" in caplog.records[0].getMessage()
     assert model.kernel_search(kernel, ["c", "a"], 6) == model.search(["c", "a"], 6) != []
+
+
+# Scores chosen to tie often, with the values the gate must treat as `v > 0` does: zero, negatives, NaN, the least
+# positive (subnormal) float32, infinity.
+GATE_SCORES = st.sampled_from([0.0, 0.0, -1.0, float("nan"), float(np.nextafter(np.float32(0), np.float32(1))),
+                               0.5, 1.0, 1.0, 2.0, 2.0, 2.0, 3.0, float("inf")])
+
+
+def reference_top(scores: np.ndarray, rows: np.ndarray, keep: np.ndarray, k: int) -> list[tuple[int, float]]:
+    """The k best (score descending, row ascending) of the positive scores whose rows `keep` holds, by sorting."""
+    picked = [(int(r), float(v)) for v, r in zip(scores.tolist(), rows.tolist(), strict=True) if v > 0 and keep[r]]
+    return sorted(picked, key=lambda e: (-e[1], e[0]))[:k]
+
+
+@needs_numba
+@hyp_settings(max_examples=300, deadline=None)
+@given(first=st.lists(GATE_SCORES, max_size=40), second=st.lists(GATE_SCORES, max_size=40), k=st.integers(1, 12),
+       seed=st.integers(0, 2**16), use_subset=st.booleans(), use_allowed=st.booleans())
+def test_the_merges_gate_keeps_exactly_what_the_heaps_would_take(first, second, k, seed, use_subset, use_allowed):
+    """`_select` looks only at scores reaching its gate (the least score a heap can still take). Over two segments
+    merged into the same heaps (the second starts gated by what the first left), with ties at the k-th score,
+    deleted and disallowed rows, both heaps equal a plain sort of every kept score."""
+    module = kernels._compiled()
+    rng = np.random.default_rng(seed)
+    size = len(first) + len(second)
+    deleted, allowed, subset = (rng.random(size) < share for share in (0.15, 0.8, 0.4))
+    heaps = [np.empty(k, np.float32), np.empty(k, np.int64), 0, subset, use_subset, np.empty(k, np.float32),
+             np.empty(k, np.int64), 0]
+    all_scores, all_rows = [], []
+    for start, scores in ((0, first), (len(first), second)):
+        acc = np.asarray(scores, dtype=np.float32)
+        order = rng.permutation(acc.size).astype(np.int32)  # positions to rows, as a saved segment's row order
+        heaps[2], heaps[7] = module._select(acc, order, False, start, deleted, allowed, use_allowed, *heaps)
+        all_scores.append(acc)
+        all_rows.append(order.astype(np.int64) + start)
+    scores, rows = np.concatenate(all_scores), np.concatenate(all_rows)
+    keep = ~deleted & (allowed if use_allowed else True)
+    assert kernels._ranked(heaps[0][:heaps[2]], heaps[1][:heaps[2]]) == reference_top(scores, rows, keep, k)
+    expected_subset = reference_top(scores, rows, keep & subset, k) if use_subset else []
+    assert kernels._ranked(heaps[5][:heaps[7]], heaps[6][:heaps[7]]) == expected_subset
+
+
+@needs_numba
+def test_a_negative_position_or_offsets_outside_the_lists_raise_without_reading_outside(kernel):
+    """The loops index with unsigned positions (numba's signed indexing tests every index for Python's wrap-around):
+    a negative position is caught by the same single test as one past the segment, and a column's offsets outside
+    its lists stop the call before any posting is read."""
+    docs = [["a", "b"], ["b"], ["a"]]
+    model = SegmentedBM25(build(docs, [], [0], True), np.zeros(3, dtype=bool))
+    model.segments[0].postings.indices[-1] = -1
+    with pytest.raises(IndexError_):
+        model.kernel_search(kernel, ["a", "b"], 3)
+    for lo, hi in ((-2, 1), (2, 1), (0, 99)):  # negative, decreasing, past the end of the lists
+        damaged = SegmentedBM25(build(docs, [], [0], True), np.zeros(3, dtype=bool))
+        postings = damaged.segments[0].postings
+        col = damaged.vocab["a"]
+        postings.indptr = np.asarray(postings.indptr, dtype=np.int64).copy()
+        postings.indptr[col], postings.indptr[col + 1] = lo, hi
+        with pytest.raises(IndexError_):
+            damaged.kernel_search(kernel, ["a"], 3)
+    parts, offsets = lexical_segments([{"1": 0.5}, {"1": 0.25}], [], False)
+    parts[0].csc.indices[-1] = -3
+    lexical = SegmentedLexical(parts, offsets, np.zeros(2, dtype=bool))
+    with pytest.raises(ValueError, match="rows the index does not have"):
+        lexical.kernel_search(kernel, {"1": 1.0}, 2)
+
+
+@needs_numba
+def test_a_zero_divisor_gives_what_numpy_gives(kernel):
+    """A count of 0 over a row whose length term is 0 divides 0 by 0: numpy gives NaN, which no list keeps, and the
+    loop (numpy's error model) gives the same instead of raising ZeroDivisionError as Python's model did."""
+    docs = [["a", "b"], ["a"], ["a", "a", "c"]] + [["z"]] * 5
+    model = SegmentedBM25(build(docs, [], [0], True), np.zeros(len(docs), dtype=bool))
+    for norm in model._norms_by_position:
+        norm[:] = 0.0
+    postings = model.segments[0].postings
+    col = model.vocab["a"]
+    postings.data = np.asarray(postings.data).copy()
+    postings.data[postings.indptr[col]] = 0  # row 0's count of "a"
+    with np.errstate(invalid="ignore"):
+        expected = model.search(["a", "b"], 5)
+    assert model.kernel_search(kernel, ["a", "b"], 5) == expected
+    assert [r for r, _ in expected] == [1, 2]  # row 0's "a" is 0 / 0 = NaN, and NaN + its "b" is NaN: not kept
