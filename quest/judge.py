@@ -21,16 +21,21 @@ from dataclasses import dataclass
 VERDICTS = ("AC", "WA", "TLE", "MLE", "RE", "CE", "PE", "OLE")
 #: Verdicts a document may name that judges print but students rarely ask about.
 EXTRA_VERDICTS = ("SE", "UKE")
+#: The judge failed, not the program: its own system error. Not among VERDICTS (the search's verdict tokens): the
+#: answer says it is the judge's fault (`quest.prompts`, the assistant's notice); no page of the base is about it.
+JUDGE_SIDE = "SE"
 KNOWN_VERDICTS = VERDICTS + EXTRA_VERDICTS
 
 VERDICT_NAMES = {
     "en": {
         "AC": "Accepted", "WA": "Wrong Answer", "TLE": "Time Limit Exceeded", "MLE": "Memory Limit Exceeded",
         "RE": "Runtime Error", "CE": "Compile Error", "OLE": "Output Limit Exceeded", "PE": "Presentation Error",
+        "SE": "System Error",
     },
     "zh": {
         "AC": "答案正确", "WA": "答案错误", "TLE": "时间超限", "MLE": "内存超限",
         "RE": "运行错误", "CE": "编译错误", "OLE": "输出超限", "PE": "格式错误",
+        "SE": "系统错误",
     },
 }
 
@@ -59,6 +64,15 @@ VERDICT_PHRASES: dict[str, tuple[str, ...]] = {
            "nzec", "non-zero exit code", "non zero exit code", "nonzero exit status", "非零返回", "浮点错误"),
     "AC": ("accepted", "答案正确"),
 }
+#: The judge's own failure, kept out of VERDICT_PHRASES (whose verdicts the tokenizer reads as verdict tokens).
+JUDGE_SIDE_PHRASES: dict[str, tuple[str, ...]] = {
+    # The judge's own failure: QingdaoU's and Hydro's "System Error" (QingdaoU's constant SYSTEM_ERROR), ZeroJudge's
+    # "SE (System Error)" / 系統錯誤, DMOJ's "Internal Error", Codeforces' "Judgement failed". Not LibreOJ's "File
+    # Error": there the program wrote no output file (a file-IO problem's wrong file name), the student's to fix.
+    # Not g++'s "internal compiler error" (`_NOT_JUDGE_SIDE`).
+    "SE": ("system error", "internal error", "judgement failed", "judgment failed", "系统错误", "评测失败",
+           "判题失败", "评测机错误"),
+}
 # Taiwan's judges in traditional characters: LeetCode's Taiwan wording (解答錯誤, 超出時間限制, 超出記憶體限制,
 # 執行出錯), ZeroJudge's and other Taiwanese school judges' (答案錯誤, 執行超過時間限制, 超過記憶體限制, 執行時錯誤,
 # 編譯錯誤).
@@ -73,6 +87,7 @@ TRADITIONAL_VERDICT_PHRASES: dict[str, tuple[str, ...]] = {
     "CE": ("編譯錯誤", "編譯失敗", "編譯出錯"),
     "RE": ("執行錯誤", "執行出錯", "執行時錯誤", "運行錯誤", "運行時錯誤", "區段錯誤"),
     "AC": ("答案正確",),
+    "SE": ("系統錯誤", "評測失敗", "判題失敗"),
 }
 
 #: Looser words that mean a verdict in a question but are too vague to parse a judge line with
@@ -99,6 +114,12 @@ _DMOJ_IR = re.compile(r"\b(?:[Tt]est )?[Cc]ase[ \t]*#?[ \t]*\d{1,4}[ \t]*[:：]?
 # "accepted" inside a verdict that is not one: Luogu's overall "Unaccepted", QDUOJ's "Partial Accepted", a student's
 # "not accepted". Read as no verdict, not as Accepted.
 _NOT_ACCEPTED = re.compile(r"(?:\bun|\bnot[ \t]+|\bpartial(?:ly)?[ \t]+)accepted", re.I)
+# g++'s "internal compiler error: Segmentation fault" is the compiler crashing on the code (a compile error the judge
+# reports), not the judge failing.
+_NOT_JUDGE_SIDE = re.compile(r"internal compiler error", re.I)
+# testlib's outcome for a checker or interactor that failed (the jury's fault: a wrong answer file, a bug in the
+# checker): "FAIL" in capitals at the start of its comment, "FAIL expected 3 numbers in the answer file".
+_TESTLIB_FAIL = re.compile(r"^[ \t]*FAIL\b(?![ \t]*[:=]?[ \t]*\d)", re.M)
 
 _TEST_NUMBER = [
     # A judge that lists every test's result (ZeroJudge: "#0: 20% AC (2ms, 316KB)", "#2: 0% WA (line:1)"; Luogu's
@@ -487,7 +508,7 @@ class JudgeReport:
     def query_text(self) -> str:
         """The error part of a retrieval query: verdict names, exception, kind, the raw key lines."""
         parts: list[str] = []
-        if self.verdict and self.searched_verdict:
+        if self.verdict in VERDICTS and self.searched_verdict:  # not SE: no page is about the judge failing
             parts.append(f"{self.verdict} {VERDICT_NAMES['en'][self.verdict]} {VERDICT_NAMES['zh'][self.verdict]}")
         if self.kind:
             parts.append(kind_words(self.kind, self.runtime))
@@ -511,8 +532,10 @@ def find_verdict(text: str, traditional: bool = True) -> str | None:
     # compare. Only in capitals: g++'s "'runtime_error' is not a member of 'std'" is a compile error.
     spaced = _CONSTANT.sub(lambda m: m.group(0).replace("_", " "), text)
     lower = _NOT_ACCEPTED.sub(lambda m: "#" * len(m.group(0)), spaced.lower())
+    lower = _NOT_JUDGE_SIDE.sub(lambda m: "#" * len(m.group(0)), lower)
     found: list[tuple[int, str]] = []
-    for table in (VERDICT_PHRASES, TRADITIONAL_VERDICT_PHRASES) if traditional else (VERDICT_PHRASES,):
+    tables = (VERDICT_PHRASES, JUDGE_SIDE_PHRASES, TRADITIONAL_VERDICT_PHRASES)
+    for table in tables if traditional else tables[:2]:
         for verdict, phrases in table.items():
             for phrase in phrases:
                 pos = lower.find(phrase)
@@ -526,6 +549,9 @@ def find_verdict(text: str, traditional: bool = True) -> str | None:
     ir = _DMOJ_IR.search(text)
     if ir:
         found.append((ir.start(), "RE"))
+    fail = _TESTLIB_FAIL.search(text)
+    if fail:
+        found.append((fail.start(), JUDGE_SIDE))
     if not found:
         return None
     failed = [hit for hit in found if hit[1] != "AC"]
@@ -777,7 +803,8 @@ def parse(text: str | None, verdict_hint: str | None = None) -> JudgeReport:
         stated = "PE"  # testlib reports a premature end of output as a presentation error unless told otherwise
     elif stated is None and _TESTLIB_OK.search(text):
         stated = "AC"
-    hint = verdict_hint.strip().upper() if verdict_hint and verdict_hint.strip().upper() in VERDICTS else None
+    hint = (verdict_hint.strip().upper() if verdict_hint and verdict_hint.strip().upper() in (*VERDICTS, JUDGE_SIDE)
+            else None)
     verdict = hint or stated or f.inferred or kind_verdict
     # Read from Taiwan's wording alone (see JudgeReport.searched_verdict).
     taiwan_only = from_taiwan and not hint and f.inferred is None and kind_verdict is None
