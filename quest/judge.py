@@ -564,6 +564,42 @@ _LISTED_TEST = re.compile(r"^[ \t]*(?:测试点|#|(?:Test[ \t]*)?Case[ \t]*#?|Te
                           r"[ \t]*([^\n]{1,40})", re.I | re.M)
 
 
+# QingdaoU's (QDUOJ) submission JSON gives its verdict as a number, `"result": -1`, for the whole submission and for
+# each test case (beside "test_case": "2", "cpu_time", "exit_code", "signal"). Its JudgeStatus: -2 compile error,
+# -1 wrong answer, 0 accepted, 1 CPU time and 2 real time limit exceeded, 3 memory limit exceeded, 4 runtime error,
+# 5 system error, 6 pending, 7 judging, 8 partially accepted (a score, no verdict: the failing cases carry theirs).
+QDUOJ_RESULTS: dict[int, str | None] = {-2: "CE", -1: "WA", 0: "AC", 1: "TLE", 2: "TLE", 3: "MLE", 4: "RE",
+                                        5: JUDGE_SIDE, 6: None, 7: None, 8: None}
+_QDUOJ_RESULT = re.compile(r'"result"[ \t]*:[ \t]*(-?\d{1,2})(?![\d.])')
+# "result" is a common key: a number is read as QDUOJ's only beside one of its other keys, or when it is negative
+# (-1, -2: no count or status code elsewhere is).
+_QDUOJ_KEYS = re.compile(r'"(?:test_case|cpu_time|real_time|statistic_info|err_info|output_md5|memory_cost|'
+                         r'time_cost)"[ \t]*:')
+# One test case's object (no nested braces), bounded.
+_QDUOJ_CASE = re.compile(r"\{[^{}]{0,2000}\}")
+_QDUOJ_CASE_NUMBER = re.compile(r'"test_case"[ \t]*:[ \t]*"?(\d{1,4})"?')
+
+
+def _qduoj_result(text: str) -> tuple[str | None, int | None]:
+    """The verdict a QDUOJ result JSON gives (the first that is not Accepted, else Accepted) and the first failing
+    test case's number."""
+    if '"result"' not in text:
+        return None, None
+    keyed = _QDUOJ_KEYS.search(text) is not None
+    verdicts = [QDUOJ_RESULTS.get(int(m.group(1))) for m in _QDUOJ_RESULT.finditer(text)
+                if keyed or m.group(1).startswith("-")]
+    failed = [v for v in verdicts if v not in (None, "AC")]
+    verdict = failed[0] if failed else ("AC" if "AC" in verdicts else None)
+    case = None
+    if keyed:
+        for m in _QDUOJ_CASE.finditer(text):
+            result, number = _QDUOJ_RESULT.search(m.group(0)), _QDUOJ_CASE_NUMBER.search(m.group(0))
+            if result and number and QDUOJ_RESULTS.get(int(result.group(1))) not in (None, "AC"):
+                case = int(number.group(1))
+                break
+    return verdict, case
+
+
 def _test_number(text: str) -> int | None:
     # A table of every test's result (PTA's "测试点 0 答案正确" above "测试点 1 答案错误", Hydro's, DMOJ's): the first
     # test whose result is a failure, not the first test listed.
@@ -799,6 +835,9 @@ def parse(text: str | None, verdict_hint: str | None = None) -> JudgeReport:
             f.messages.append(line[:200])
     stated = find_verdict(text)
     from_taiwan = stated is not None and find_verdict(text, traditional=False) is None
+    qduoj, qduoj_case = _qduoj_result(text)
+    if stated is None:
+        stated = qduoj  # the judge's own verdict, as a number
     if stated is None and _TESTLIB_EOF.search(text):
         stated = "PE"  # testlib reports a premature end of output as a presentation error unless told otherwise
     elif stated is None and _TESTLIB_OK.search(text):
@@ -813,7 +852,7 @@ def parse(text: str | None, verdict_hint: str | None = None) -> JudgeReport:
     unique_messages = tuple(dict.fromkeys(msg[:300] for msg in f.messages))
     return JudgeReport(
         verdict=verdict,
-        test_number=_test_number(text),
+        test_number=listed if (listed := _test_number(text)) is not None else qduoj_case,
         exception=f.exception,
         lines=unique_lines[:5],
         messages=unique_messages[:5],
