@@ -50,8 +50,13 @@ def test_what_is_not_a_judge_side_failure(text: str, verdict: str | None) -> Non
 
 
 def test_the_form_can_say_se() -> None:
+    from quest.ui.layout import verdict_choices
+
     assert VERDICT_NAMES["en"]["SE"] == "System Error" and VERDICT_NAMES["zh"]["SE"] == "系统错误"
+    assert verdict_choices("zh")[-1] == ("SE · 系统错误", "SE")
     assert parse("", verdict_hint="se").verdict == "SE"
+    p = plan(Request(question="why?", verdict="SE"), FakeRetriever())
+    assert p.report.verdict == "SE" and "error" not in p.parts.as_dict()
 
 
 def test_a_long_question_naming_a_system_error_adds_no_verdict_part() -> None:
