@@ -43,6 +43,7 @@ from quest.errors import InputError, LLMError, QuestError, Stopped
 from quest.events import Done, Event, Held, Notice, Replace, Sources, Thinking, Token
 from quest.i18n import ASSISTANT_TEXT as TEXT
 from quest.i18n import TIER_NAMES
+from quest.judge import JUDGE_SIDE
 from quest.kb.documents import Document, Problem
 from quest.llm import ChatModel, generation_options, stats_summary
 from quest.markdown_blocks import unclosed_fence
@@ -205,6 +206,9 @@ class Assistant:
             return
         planned, hits, events = self._retrieve(planned, self.lock.locked_problems(now), stats)
         yield from events
+        if planned.report.verdict == JUDGE_SIDE:
+            # Said by Quest itself, whatever the model (or its absence) makes of it: not the student's bug.
+            yield Notice("judge_side", TEXT[lang]["judge_side"], "warning")
         if self.lock.check(planned.problem_id, now).locked:
             # Only the retrieval consensus named a locked problem: nothing from it was shown.
             planned = dataclasses.replace(planned, problem=None)

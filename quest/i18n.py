@@ -273,6 +273,9 @@ ASSISTANT_TEXT: dict[str, dict[str, Any]] = {
         "no_sources_model": "The knowledge base has nothing on this; the answer below relies on your own code and "
                             "message only.",
         "retrieval_failed": "Searching the knowledge base failed; answering without sources.",
+        "judge_side": "The judge reported a System Error: the judge itself failed while testing your submission. "
+                      "That says nothing about your code. Submit again later; if it keeps happening, tell the "
+                      "judge's operators or your teacher.",
         "weak_sources": "The knowledge base has only weak matches for this question; check the sources "
                         "before relying on them.",
         "from_sources": "What the knowledge base says (no generated answer):",
@@ -307,6 +310,8 @@ ASSISTANT_TEXT: dict[str, dict[str, Any]] = {
                              "贴上代码和评测信息，或者换一种说法提问。",
         "no_sources_model": "知识库里没有相关内容；下面的回答只依据你自己的代码和评测信息。",
         "retrieval_failed": "检索知识库失败；本次回答没有资料可引用。",
+        "judge_side": "评测机返回了系统错误（System Error）：是评测系统自己在测试你的提交时出了故障，"
+                      "这并不说明你的代码有问题。请稍后重新提交；如果一直出现，请告诉评测平台的管理员或老师。",
         "weak_sources": "知识库中只找到相关度较低的资料，请先核对来源再参考。",
         "from_sources": "知识库中的相关内容（未生成回答）：",
         "also": "其他资料：",

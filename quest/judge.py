@@ -21,16 +21,21 @@ from dataclasses import dataclass
 VERDICTS = ("AC", "WA", "TLE", "MLE", "RE", "CE", "PE", "OLE")
 #: Verdicts a document may name that judges print but students rarely ask about.
 EXTRA_VERDICTS = ("SE", "UKE")
+#: The judge failed, not the program: its own system error. Not among VERDICTS (the search's verdict tokens): the
+#: answer says it is the judge's fault (`quest.prompts`, the assistant's notice); no page of the base is about it.
+JUDGE_SIDE = "SE"
 KNOWN_VERDICTS = VERDICTS + EXTRA_VERDICTS
 
 VERDICT_NAMES = {
     "en": {
         "AC": "Accepted", "WA": "Wrong Answer", "TLE": "Time Limit Exceeded", "MLE": "Memory Limit Exceeded",
         "RE": "Runtime Error", "CE": "Compile Error", "OLE": "Output Limit Exceeded", "PE": "Presentation Error",
+        "SE": "System Error",
     },
     "zh": {
         "AC": "答案正确", "WA": "答案错误", "TLE": "时间超限", "MLE": "内存超限",
         "RE": "运行错误", "CE": "编译错误", "OLE": "输出超限", "PE": "格式错误",
+        "SE": "系统错误",
     },
 }
 
@@ -59,6 +64,32 @@ VERDICT_PHRASES: dict[str, tuple[str, ...]] = {
            "nzec", "non-zero exit code", "non zero exit code", "nonzero exit status", "非零返回", "浮点错误"),
     "AC": ("accepted", "答案正确"),
 }
+#: The judge's own failure, kept out of VERDICT_PHRASES (whose verdicts the tokenizer reads as verdict tokens).
+JUDGE_SIDE_PHRASES: dict[str, tuple[str, ...]] = {
+    # The judge's own failure: QingdaoU's and Hydro's "System Error" (QingdaoU's constant SYSTEM_ERROR), ZeroJudge's
+    # "SE (System Error)" / 系統錯誤, DMOJ's "Internal Error", Codeforces' "Judgement failed". Not LibreOJ's "File
+    # Error": there the program wrote no output file (a file-IO problem's wrong file name), the student's to fix.
+    # Not g++'s "internal compiler error" (`_NOT_JUDGE_SIDE`).
+    "SE": ("system error", "internal error", "judgement failed", "judgment failed", "系统错误", "评测失败",
+           "判题失败", "评测机错误"),
+}
+# Taiwan's judges in traditional characters: LeetCode's Taiwan wording (解答錯誤, 超出時間限制, 超出記憶體限制,
+# 執行出錯), ZeroJudge's and other Taiwanese school judges' (答案錯誤, 執行超過時間限制, 超過記憶體限制, 執行時錯誤,
+# 編譯錯誤).
+# Memory is 記憶體 there, not 内存, and running is 執行: a character-by-character t2s of these gives no phrase above.
+# Kept out of VERDICT_PHRASES: the tokenizer reads the question after t2s and builds its aliases from that table.
+TRADITIONAL_VERDICT_PHRASES: dict[str, tuple[str, ...]] = {
+    "TLE": ("超出時間限制", "超過時間限制", "時間超限", "超過限制時間", "執行超時", "運行超時"),
+    "MLE": ("超出記憶體限制", "超過記憶體限制", "記憶體超限", "超出內存限制", "內存超限"),
+    "OLE": ("超出輸出限制", "超過輸出限制", "輸出超限"),
+    "WA": ("解答錯誤", "答案錯誤", "答案不正確", "結果錯誤"),
+    "PE": ("格式錯誤",),
+    "CE": ("編譯錯誤", "編譯失敗", "編譯出錯"),
+    "RE": ("執行錯誤", "執行出錯", "執行時錯誤", "運行錯誤", "運行時錯誤", "區段錯誤"),
+    "AC": ("答案正確",),
+    "SE": ("系統錯誤", "評測失敗", "判題失敗"),
+}
+
 #: Looser words that mean a verdict in a question but are too vague to parse a judge line with
 #: ("样例通过了但提交超时" must not read as AC); the tokenizer adds these.
 VERDICT_SEARCH_WORDS: dict[str, tuple[str, ...]] = {
@@ -83,6 +114,12 @@ _DMOJ_IR = re.compile(r"\b(?:[Tt]est )?[Cc]ase[ \t]*#?[ \t]*\d{1,4}[ \t]*[:：]?
 # "accepted" inside a verdict that is not one: Luogu's overall "Unaccepted", QDUOJ's "Partial Accepted", a student's
 # "not accepted". Read as no verdict, not as Accepted.
 _NOT_ACCEPTED = re.compile(r"(?:\bun|\bnot[ \t]+|\bpartial(?:ly)?[ \t]+)accepted", re.I)
+# g++'s "internal compiler error: Segmentation fault" is the compiler crashing on the code (a compile error the judge
+# reports), not the judge failing.
+_NOT_JUDGE_SIDE = re.compile(r"internal compiler error", re.I)
+# testlib's outcome for a checker or interactor that failed (the jury's fault: a wrong answer file, a bug in the
+# checker): "FAIL" in capitals at the start of its comment, "FAIL expected 3 numbers in the answer file".
+_TESTLIB_FAIL = re.compile(r"^[ \t]*FAIL\b(?![ \t]*[:=]?[ \t]*\d)", re.M)
 
 _TEST_NUMBER = [
     # A judge that lists every test's result (ZeroJudge: "#0: 20% AC (2ms, 316KB)", "#2: 0% WA (line:1)"; Luogu's
@@ -461,11 +498,17 @@ class JudgeReport:
     # The language whose compiler or runtime printed the message, when its format says so ("rust" for a panic,
     # "cpp" for a sanitizer, "java" for a stack trace); None when the text does not tell.
     runtime: str | None = None
+    # False when the verdict is known only from a Taiwan-wording verdict line (解答錯誤, 超出時間限制) and nothing else
+    # the parser read: the answer and the page use it, the search does not. Searched alone, a verdict's names vote for
+    # the problem's patterns that say them most, over the official solution: simplified twins of the development
+    # questions (解答错误) lose R@1 that way today, and searching the Taiwan wording lost R@1 +1 -4 (round 17). The
+    # search stays as it was before these lines were read until that vote is settled for every wording.
+    searched_verdict: bool = True
 
     def query_text(self) -> str:
         """The error part of a retrieval query: verdict names, exception, kind, the raw key lines."""
         parts: list[str] = []
-        if self.verdict:
+        if self.verdict in VERDICTS and self.searched_verdict:  # not SE: no page is about the judge failing
             parts.append(f"{self.verdict} {VERDICT_NAMES['en'][self.verdict]} {VERDICT_NAMES['zh'][self.verdict]}")
         if self.kind:
             parts.append(kind_words(self.kind, self.runtime))
@@ -477,7 +520,7 @@ class JudgeReport:
         return "\n".join(parts)
 
 
-def find_verdict(text: str) -> str | None:
+def find_verdict(text: str, traditional: bool = True) -> str | None:
     """The verdict the text names first, in any language or as an abbreviation; Accepted only if nothing else is named.
 
     A judge that lists every test's result names Accepted for the tests that passed before the one that failed
@@ -489,12 +532,15 @@ def find_verdict(text: str) -> str | None:
     # compare. Only in capitals: g++'s "'runtime_error' is not a member of 'std'" is a compile error.
     spaced = _CONSTANT.sub(lambda m: m.group(0).replace("_", " "), text)
     lower = _NOT_ACCEPTED.sub(lambda m: "#" * len(m.group(0)), spaced.lower())
+    lower = _NOT_JUDGE_SIDE.sub(lambda m: "#" * len(m.group(0)), lower)
     found: list[tuple[int, str]] = []
-    for verdict, phrases in VERDICT_PHRASES.items():
-        for phrase in phrases:
-            pos = lower.find(phrase)
-            if pos >= 0:
-                found.append((pos, verdict))
+    tables = (VERDICT_PHRASES, JUDGE_SIDE_PHRASES, TRADITIONAL_VERDICT_PHRASES)
+    for table in tables if traditional else tables[:2]:
+        for verdict, phrases in table.items():
+            for phrase in phrases:
+                pos = lower.find(phrase)
+                if pos >= 0:
+                    found.append((pos, verdict))
     for m in _ABBREV.finditer(text):
         verdict = _ABBREV_ALIASES.get(m.group(1), m.group(1))
         found.append((m.start(), verdict))
@@ -503,6 +549,9 @@ def find_verdict(text: str) -> str | None:
     ir = _DMOJ_IR.search(text)
     if ir:
         found.append((ir.start(), "RE"))
+    fail = _TESTLIB_FAIL.search(text)
+    if fail:
+        found.append((fail.start(), JUDGE_SIDE))
     if not found:
         return None
     failed = [hit for hit in found if hit[1] != "AC"]
@@ -513,6 +562,42 @@ def find_verdict(text: str) -> str | None:
 # "Case #2: AC [0.002s]"). Bounded: the result is read from the next 40 characters of the line.
 _LISTED_TEST = re.compile(r"^[ \t]*(?:测试点|#|(?:Test[ \t]*)?Case[ \t]*#?|Test[ \t]*#?)[ \t]*(\d{1,4})[ \t]*[:：]?"
                           r"[ \t]*([^\n]{1,40})", re.I | re.M)
+
+
+# QingdaoU's (QDUOJ) submission JSON gives its verdict as a number, `"result": -1`, for the whole submission and for
+# each test case (beside "test_case": "2", "cpu_time", "exit_code", "signal"). Its JudgeStatus: -2 compile error,
+# -1 wrong answer, 0 accepted, 1 CPU time and 2 real time limit exceeded, 3 memory limit exceeded, 4 runtime error,
+# 5 system error, 6 pending, 7 judging, 8 partially accepted (a score, no verdict: the failing cases carry theirs).
+QDUOJ_RESULTS: dict[int, str | None] = {-2: "CE", -1: "WA", 0: "AC", 1: "TLE", 2: "TLE", 3: "MLE", 4: "RE",
+                                        5: JUDGE_SIDE, 6: None, 7: None, 8: None}
+_QDUOJ_RESULT = re.compile(r'"result"[ \t]*:[ \t]*(-?\d{1,2})(?![\d.])')
+# "result" is a common key: a number is read as QDUOJ's only beside one of its other keys, or when it is negative
+# (-1, -2: no count or status code elsewhere is).
+_QDUOJ_KEYS = re.compile(r'"(?:test_case|cpu_time|real_time|statistic_info|err_info|output_md5|memory_cost|'
+                         r'time_cost)"[ \t]*:')
+# One test case's object (no nested braces), bounded.
+_QDUOJ_CASE = re.compile(r"\{[^{}]{0,2000}\}")
+_QDUOJ_CASE_NUMBER = re.compile(r'"test_case"[ \t]*:[ \t]*"?(\d{1,4})"?')
+
+
+def _qduoj_result(text: str) -> tuple[str | None, int | None]:
+    """The verdict a QDUOJ result JSON gives (the first that is not Accepted, else Accepted) and the first failing
+    test case's number."""
+    if '"result"' not in text:
+        return None, None
+    keyed = _QDUOJ_KEYS.search(text) is not None
+    verdicts = [QDUOJ_RESULTS.get(int(m.group(1))) for m in _QDUOJ_RESULT.finditer(text)
+                if keyed or m.group(1).startswith("-")]
+    failed = [v for v in verdicts if v not in (None, "AC")]
+    verdict = failed[0] if failed else ("AC" if "AC" in verdicts else None)
+    case = None
+    if keyed:
+        for m in _QDUOJ_CASE.finditer(text):
+            result, number = _QDUOJ_RESULT.search(m.group(0)), _QDUOJ_CASE_NUMBER.search(m.group(0))
+            if result and number and QDUOJ_RESULTS.get(int(result.group(1))) not in (None, "AC"):
+                case = int(number.group(1))
+                break
+    return verdict, case
 
 
 def _test_number(text: str) -> int | None:
@@ -749,18 +834,25 @@ def parse(text: str | None, verdict_hint: str | None = None) -> JudgeReport:
         if line:
             f.messages.append(line[:200])
     stated = find_verdict(text)
+    from_taiwan = stated is not None and find_verdict(text, traditional=False) is None
+    qduoj, qduoj_case = _qduoj_result(text)
+    if stated is None:
+        stated = qduoj  # the judge's own verdict, as a number
     if stated is None and _TESTLIB_EOF.search(text):
         stated = "PE"  # testlib reports a premature end of output as a presentation error unless told otherwise
     elif stated is None and _TESTLIB_OK.search(text):
         stated = "AC"
-    hint = verdict_hint.strip().upper() if verdict_hint and verdict_hint.strip().upper() in VERDICTS else None
+    hint = (verdict_hint.strip().upper() if verdict_hint and verdict_hint.strip().upper() in (*VERDICTS, JUDGE_SIDE)
+            else None)
     verdict = hint or stated or f.inferred or kind_verdict
+    # Read from Taiwan's wording alone (see JudgeReport.searched_verdict).
+    taiwan_only = from_taiwan and not hint and f.inferred is None and kind_verdict is None
     seen: set[int] = set()
     unique_lines = tuple(x for x in f.lines if not (x in seen or seen.add(x)))
     unique_messages = tuple(dict.fromkeys(msg[:300] for msg in f.messages))
     return JudgeReport(
         verdict=verdict,
-        test_number=_test_number(text),
+        test_number=listed if (listed := _test_number(text)) is not None else qduoj_case,
         exception=f.exception,
         lines=unique_lines[:5],
         messages=unique_messages[:5],
@@ -769,4 +861,5 @@ def parse(text: str | None, verdict_hint: str | None = None) -> JudgeReport:
         signal=signal,
         signal_words=status.words,
         runtime=f.runtime,
+        searched_verdict=not taiwan_only,
     )

@@ -215,6 +215,12 @@ class OllamaChatModel(ClientChatModel):
         if isinstance(exc, httpx.TimeoutException):
             return LLMTimeout(f"Ollama sent nothing for {self.settings.first_token_timeout:g} s.",
                               hint="the model may still be loading or the machine is busy; try again")
+        if _not_an_object(exc):
+            # A line that is JSON but no object ([1,2], "text", 42, null): the client calls .get on it. A broken
+            # server or a proxy in between, not a bug here: the trace is for debugging only.
+            log.debug("ollama sent a JSON value that is not an object mid-stream", exc_info=exc)
+            return StreamBroken("Ollama sent a record Quest cannot read while the answer was streaming.",
+                                hint="check the `ollama serve` log and the Ollama version, then try again")
         if isinstance(exc, pydantic.ValidationError):  # a record without the fields of a chat reply: a broken server
             return StreamBroken("Ollama sent a record Quest cannot read while the answer was streaming.",
                                 hint="check the `ollama serve` log and the Ollama version, then try again")
@@ -225,3 +231,10 @@ class OllamaChatModel(ClientChatModel):
             return LLMUnavailable(f"Could not talk to Ollama at {self.host}: {exc}.", hint=unavailable_hint(self.host))
         log.exception("unexpected error from the ollama client")
         return LLMError(f"Unexpected error from the Ollama client: {exc}")
+
+
+def _not_an_object(exc: BaseException) -> bool:
+    """Whether `exc` is the Ollama client reading a stream line that parsed as JSON but not as an object: its
+    `part.get('error')` on a list, string, number, boolean or null."""
+    return (isinstance(exc, AttributeError) and exc.name == "get"
+            and isinstance(exc.obj, (list, str, int, float, bool, type(None))))

@@ -45,7 +45,7 @@ from typing import Any
 
 from quest.code_language import detect
 from quest.fuzzy_titles import FuzzyTitles, fuzzy_titles
-from quest.judge import VERDICT_NAMES, JudgeReport, find_verdict, parse
+from quest.judge import VERDICT_NAMES, VERDICTS, JudgeReport, find_verdict, parse
 from quest.judge_problems import judge_problem
 from quest.kb.catalogue import resolve_problem
 from quest.kb.documents import Problem, normalize_problem_id
@@ -1089,7 +1089,8 @@ def verdict_in_long_question(question: str) -> str:
     """The error part for a long question that names its verdict in words and pasted no error: the
     verdict's names, searched on their own like a pasted verdict line. Empty otherwise."""
     verdict = find_verdict(question)
-    if verdict is None or verdict not in VERDICT_NAMES["en"] or len(tokenize(question)) < LONG_QUESTION_TOKENS:
+    # Not a system error: no page is about the judge failing (the answer says whose fault it is).
+    if verdict is None or verdict not in VERDICTS or len(tokenize(question)) < LONG_QUESTION_TOKENS:
         return ""
     return f"{verdict} {VERDICT_NAMES['en'][verdict]} {VERDICT_NAMES['zh'][verdict]}"
 

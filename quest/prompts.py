@@ -30,7 +30,7 @@ from typing import Any
 from quest.code_language import NAMES as LANGUAGE_NAMES
 from quest.code_language import resolve_language
 from quest.context import Context
-from quest.judge import signal_of_code
+from quest.judge import JUDGE_SIDE, signal_of_code
 from quest.kb.documents import Problem
 from quest.policy import MAX_CODE_LINES
 from quest.request import Request, Turn
@@ -135,6 +135,10 @@ WORDS = {
         "no_question": "(no question: explain the verdict for this code)",
         "earlier": "Earlier question",
         "student_writes": "The student writes {name}.",
+        "judge_side": "SE means the judge itself failed (a system error on its side), not the student's program. "
+                      "Say that first: the code is not shown wrong by it; submit again later and tell the judge's "
+                      "operators if it repeats. Then answer anything else the student asks; do not invent a bug "
+                      "to explain the verdict.",
     },
     "zh": {
         "problem": "题目", "no_problem": "题目：未指定", "tags": "标签",
@@ -147,6 +151,9 @@ WORDS = {
         "no_question": "（没有提问：请解释这段代码的评测结果）",
         "earlier": "之前的问题",
         "student_writes": "同学使用的编程语言：{name}。",
+        "judge_side": "SE 表示评测机自身出错（评测系统的故障），不是同学的程序的问题。请先说明这一点："
+                      "这个结果不能说明代码有错；稍后重新提交，如果一直出现就联系评测平台的管理员。"
+                      "然后再回答同学的其他问题；不要为了解释这个结果而编造代码里的错误。",
     },
 }
 
@@ -181,7 +188,10 @@ def _verdict_line(report: Any, lang: str) -> str:
     if signal:
         words = getattr(report, "signal_words", None)
         parts.append(w["signal_from"].format(signal=signal, words=words) if words and words != signal else signal)
-    return f"{w['verdict']}: " + "; ".join(parts) if parts else ""
+    line = f"{w['verdict']}: " + "; ".join(parts) if parts else ""
+    if getattr(report, "verdict", None) == JUDGE_SIDE:
+        line += "\n" + w["judge_side"]
+    return line
 
 
 def _problem_line(problem: Problem | None, problem_id: str | None, lang: str) -> str:

@@ -1,4 +1,5 @@
 import dataclasses
+import logging
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -264,6 +265,23 @@ def test_stream_broken_halfway_keeps_the_partial_answer(fake_ollama: FakeOllama)
     assert events[4].code == "stream_broken" and "ollama serve" in events[4].text
     done = events[-1]
     assert done.answer == "Use a deque" and done.incomplete and not done.fallback
+
+
+def test_a_json_line_that_is_no_object_mid_stream_is_one_friendly_notice(fake_ollama: FakeOllama,
+                                                                         caplog: pytest.LogCaptureFixture) -> None:
+    # A proxy or a broken server sends `[1,2]` between the tokens: the client's .get on a list raised AttributeError,
+    # which reached the student as "Unexpected error from the Ollama client" with a stack trace in the log.
+    fake_ollama.mode, fake_ollama.drop_after, fake_ollama.garbage = "garbage", 3, b"[1,2]\n"
+    assistant, _ = make(fake_ollama)
+    with caplog.at_level(logging.DEBUG):
+        events = list(assistant.ask(tle_request()))
+    assert [type(e).__name__ for e in events] == ["Sources", "Token", "Token", "Token", "Notice", "Done"]
+    assert events[4].code == "stream_broken" and "The connection to Ollama broke" in events[4].text
+    assert "Unexpected" not in events[4].text and "AttributeError" not in events[4].text
+    done = events[-1]
+    assert done.answer == "Use a deque" and done.incomplete and not done.fallback
+    traced = [r for r in caplog.records if r.exc_info]
+    assert traced and all(r.levelno == logging.DEBUG for r in traced)  # the trace only at DEBUG
 
 
 def test_closing_the_generator_closes_the_model_stream(fake_ollama: FakeOllama) -> None:

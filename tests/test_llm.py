@@ -174,7 +174,17 @@ def test_the_fake_servers_pace_pieces_by_schedule_so_slow_writes_do_not_stretch_
      "(check the `ollama serve` log and the Ollama version, then try again)"),
     (b'{"message": {"content": "cut sh\n', "StreamBroken",
      "The connection to Ollama broke while the answer was streaming. (check the `ollama serve` log, then try again)"),
-], ids=["error object", "record without message", "null message", "json cut short"])  # fmt: skip
+    # JSON, but no object: the client's .get on it raised AttributeError, logged with a stack trace at ERROR.
+    (b'[1,2]\n', "StreamBroken", "Ollama sent a record Quest cannot read while the answer was streaming. "
+                                "(check the `ollama serve` log and the Ollama version, then try again)"),
+    (b'"keep-alive"\n', "StreamBroken", "Ollama sent a record Quest cannot read while the answer was streaming. "
+                                       "(check the `ollama serve` log and the Ollama version, then try again)"),
+    (b'42\n', "StreamBroken", "Ollama sent a record Quest cannot read while the answer was streaming. "
+                             "(check the `ollama serve` log and the Ollama version, then try again)"),
+    (b'null\n', "StreamBroken", "Ollama sent a record Quest cannot read while the answer was streaming. "
+                               "(check the `ollama serve` log and the Ollama version, then try again)"),
+], ids=["error object", "record without message", "null message", "json cut short", "json array", "json string",
+        "json number", "json null"])  # fmt: skip
 def test_a_stream_that_turns_to_garbage_is_a_plain_model_error(fake_ollama: FakeOllama, garbage: bytes, kind: str,
                                                                message: str, caplog: pytest.LogCaptureFixture) -> None:
     # An error record mid-stream read "(HTTP -1)"; a record without a message was an "unexpected error" logged with
@@ -187,3 +197,5 @@ def test_a_stream_that_turns_to_garbage_is_a_plain_model_error(fake_ollama: Fake
     assert (type(info.value).__name__, str(info.value)) == (kind, message)
     assert received == ["Use ", "a "]
     assert [r for r in caplog.records if r.levelno >= logging.ERROR] == []
+    # No stack trace above DEBUG.
+    assert [r.getMessage() for r in caplog.records if r.exc_info and r.levelno > logging.DEBUG] == []

@@ -38,6 +38,11 @@ def register(subparsers: Any) -> None:
                           "ids are unique per source")
     imp.add_argument("--id-from", default="url", choices=("url", "order", "title-hash"),
                      help="FPS problem ids: the judge's number from <url> (default), position, or title hash")
+    imp.add_argument("--judge-url", default="", metavar="URL",
+                     help="the judge's address, e.g. http://oj.example.edu/ (http://oj.example.edu/hustoj/ for one "
+                          "installed in a subfolder): image links and problem pages the export gives relative to "
+                          "the judge are made absolute; without it, an image link the export gives relative to the "
+                          "judge keeps only its alt text")
     imp.add_argument("--prune", action="store_true",
                      help="on re-import, remove problems of this source that the export no longer has")
     imp.add_argument("--force", action="store_true", help="replace an existing folder that no import created")
@@ -56,7 +61,7 @@ def run_import(args: argparse.Namespace, settings: Settings) -> int:
     limits = Limits(max_file_bytes=int(args.max_size_mb * MB))
     result, report = import_export(
         args.format, args.path, args.into, force=args.force, limits=limits, source_name=args.source,
-        id_from=args.id_from, prune=args.prune, kb_root=settings.kb_dir,
+        id_from=args.id_from, prune=args.prune, kb_root=settings.kb_dir, judge_url=args.judge_url,
     )
     print(
         f"imported {len(result.problems)} problems, {len(result.documents)} documents "

@@ -34,8 +34,9 @@ _PARSERS: dict[str, Callable[[ExportRoot, Limits], list[ParsedProblem]]] = {
 
 
 def read_export(fmt: str, path: Path | str, limits: Limits | None = None, *, source_name: str = "",
-                id_from: str = "url") -> ImportResult:
-    """Parse an export into problems and documents without writing anything."""
+                id_from: str = "url", judge_url: str = "") -> ImportResult:
+    """Parse an export into problems and documents without writing anything. `judge_url`: the judge's address,
+    for the links a statement makes relative to it (quest.kb.importers.links)."""
     if fmt not in _PARSERS:
         raise ImportError_(f"unknown export format {fmt!r} (expected one of: {', '.join(FORMATS)})")
     source_name = source_name or fmt
@@ -44,12 +45,13 @@ def read_export(fmt: str, path: Path | str, limits: Limits | None = None, *, sou
     limits = limits or Limits()
     parser = functools.partial(fps.parse, id_from=id_from) if fmt == "fps" else _PARSERS[fmt]
     with opened_export(Path(path), limits) as root:
-        return build_result(fmt, parser(root, limits), root, source_name)
+        return build_result(fmt, parser(root, limits), root, source_name, judge_url)
 
 
 def import_export(
     fmt: str, path: Path | str, into: Path | str, *, force: bool = False, limits: Limits | None = None,
     source_name: str = "", id_from: str = "url", prune: bool = False, kb_root: Path | str | None = None,
+    judge_url: str = "",
 ) -> tuple[ImportResult, MergeReport]:
     """Read the export at `path` and write it into the folder `into` (all or nothing).
 
@@ -61,7 +63,7 @@ def import_export(
     if target == source or target in source.parents:
         # Replacing `into` would delete the export being read.
         raise ImportError_(f"{into}: the target folder contains the export {path}; choose another --into")
-    result = read_export(fmt, path, limits, source_name=source_name, id_from=id_from)
+    result = read_export(fmt, path, limits, source_name=source_name, id_from=id_from, judge_url=judge_url)
     if kb_root is not None:
         others = [p for p in imports_using(Path(kb_root), result.source_name) if p.resolve() != target]
         if others and not force:

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from quest.errors import ImportError_
 from quest.kb.documents import Document, Problem, kind_label, qualified_problem_id
+from quest.kb.importers.links import fix_image_links, image_base, judge_base, page_url
 from quest.kb.importers.safety import ExportRoot, Limits, read_text
 from quest.lang import detect_lang
 
@@ -213,11 +214,15 @@ def solution_body(solution: Solution, lang: str) -> str:
     return f"## {heading} ({solution.language})\n\n{note}{fence(solution.body, solution.language)}"
 
 
-def build_result(fmt: str, parsed: Iterable[ParsedProblem], root: ExportRoot, source_name: str = "") -> ImportResult:
+def build_result(fmt: str, parsed: Iterable[ParsedProblem], root: ExportRoot, source_name: str = "",
+                 judge_url: str = "") -> ImportResult:
     """Catalogue entries and documents for every parsed problem, refusing duplicates.
 
-    Problem ids are `<source>:<judge's id>`; document ids `imp-<source>-<slug>-...`.
+    Problem ids are `<source>:<judge's id>`; document ids `imp-<source>-<slug>-...`. `judge_url` is the judge's
+    address (the operator's `--judge-url`): relative problem pages and image links are made absolute against it
+    (quest.kb.importers.links).
     """
+    judge = judge_base(judge_url)
     source_name = source_name or fmt
     problems: list[Problem] = []
     documents: list[Document] = []
@@ -238,12 +243,15 @@ def build_result(fmt: str, parsed: Iterable[ParsedProblem], root: ExportRoot, so
             )
         seen[key] = p.origin
         p.title = " ".join(p.title.split())  # a title is one line in front matter and in the picker
+        page = p.url.strip()
+        p.url = page_url(page, judge)
+        images_base = image_base(p.url, page, judge)
         pid = qualified_problem_id(source_name, local)
         problems.append(_problem_entry(p, pid, local, source_name))
         if p.images:
             images[local] = dict(p.images)
         base = f"imp-{source_name}-{key}"
-        documents.extend(_statements(p, pid, base, source_name, root))
+        documents.extend(_statements(p, pid, base, source_name, root, images_base))
         documents.extend(_solutions(p, pid, base, source_name))
     return ImportResult(format=fmt, problems=tuple(problems), documents=tuple(documents),
                         source_name=source_name, images=images)
@@ -263,10 +271,12 @@ def _problem_entry(p: ParsedProblem, pid: str, local: str, source_name: str) -> 
     )
 
 
-def _statements(p: ParsedProblem, pid: str, base: str, source_name: str, root: ExportRoot) -> list[Document]:
+def _statements(p: ParsedProblem, pid: str, base: str, source_name: str, root: ExportRoot,
+                images_base: str = "") -> list[Document]:
     lang = p.lang or detect_lang(p.title, p.description)
+    where = f"{_name(root, p.origin)}: problem {p.pid}"
     if not p.statement_markdown:
-        body = _with_limits(statement_body(p, lang), p, lang)
+        body = fix_image_links(_with_limits(statement_body(p, lang), p, lang), images_base, lang, where)
         if not body.strip():
             raise ImportError_(f"{_name(root, p.origin)}: problem {p.pid} has an empty statement")
         return [_document(f"{base}-statement", "problem_statement", p.title, body, lang, pid, p, source_name)]
@@ -275,7 +285,7 @@ def _statements(p: ParsedProblem, pid: str, base: str, source_name: str, root: E
     docs = []
     for i, st_lang in enumerate(order):
         text, _origin = p.statement_markdown[st_lang]
-        body = _with_limits(text.strip(), p, st_lang)
+        body = fix_image_links(_with_limits(text.strip(), p, st_lang), images_base, st_lang, where)
         doc_id = f"{base}-statement" if i == 0 else f"{base}-statement-{st_lang}"
         docs.append(_document(doc_id, "problem_statement", p.title, body, st_lang, pid, p, source_name))
     return docs

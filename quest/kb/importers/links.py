@@ -1,0 +1,134 @@
+"""Image links an imported statement keeps pointing at the judge: made absolute, or reduced to their alt text.
+
+A statement written on the judge links its pictures relative to the judge's pages: HUSTOJ's editor stores
+`/upload/image/20240301/a.png`, others `../images/a.png` or `upload/a.png`. Copied into the knowledge base those
+links resolve against Quest's own page and show a broken image. Images the export carries are saved beside the
+problem (`images/…`, quest.kb.importers.images); for the rest:
+
+- with the judge's address (the operator's `--judge-url`, else the problem's own page from the export, e.g. FPS's
+  `<url>`), a relative link is resolved as the browser resolved it on the judge, and the picture loads from there;
+- without one, the link cannot be fixed: the picture's alt text stays in the statement (or its file name), so the
+  text still says a figure was there, and no broken link is written.
+
+The judge's address is read as a folder ("http://oj.example.edu/hustoj" is the judge installed under /hustoj/): a
+problem page `problem.php?id=1007` and a picture `upload/a.png` stay inside it. A page on the exporting machine
+(localhost, 127.x) is no address for students.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from urllib.parse import urljoin, urlsplit
+
+from quest.errors import ImportError_
+from quest.kb.importers.images import IMAGE_DIR
+
+log = logging.getLogger(__name__)
+
+# ![alt](src) and ![alt](src "title"), as html2md writes them and as Markdown statements (Hydro) have them.
+_MD_IMAGE = re.compile(r'!\[([^\]\n]{0,500})\]\(\s*<?([^\s)<>]{1,2000})>?(?:\s+"[^"\n]{0,300}")?\s*\)')
+# Raw <img> tags inside a Markdown statement: the src and alt attributes.
+_HTML_IMG = re.compile(r"<img\b[^>]{0,2000}>", re.I)
+_ATTR = re.compile(r"""\b(src|alt)\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.I)
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+_PLACEHOLDER = {"zh": "[图片：{name}]", "en": "[image: {name}]"}
+_BARE_PLACEHOLDER = {"zh": "[图片]", "en": "[image]"}
+
+
+def judge_base(url: str) -> str:
+    """The operator's judge address as a folder URL ("http://oj/hustoj" -> "http://oj/hustoj/"); "" for none.
+
+    Refused (ImportError_) when it is not an http(s) address with a host."""
+    url = url.strip()
+    if not url:
+        return ""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ImportError_(f"--judge-url {url!r}: give the judge's address, e.g. http://oj.example.edu/ "
+                           "(or http://oj.example.edu/hustoj/ for a judge installed in a subfolder)")
+    path = parts.path if parts.path.endswith("/") else parts.path + "/"
+    return parts._replace(path=path, query="", fragment="").geturl()
+
+
+def _served(url: str) -> bool:
+    """Whether `url` is an http(s) page students can reach: not on the machine the export was made on."""
+    parts = urlsplit(url)
+    host = (parts.hostname or "").lower()
+    return (parts.scheme in ("http", "https") and bool(host) and host != "localhost"
+            and not host.startswith("127.") and host != "::1")
+
+
+def page_url(url: str, base: str) -> str:
+    """The problem's page as the catalogue keeps it: a relative `<url>` joined to the judge's address; a relative
+    one without an address, or one on the exporting machine, is no link (""): it stays only as the id's source."""
+    url = url.strip()
+    if not url:
+        return ""
+    if _SCHEME.match(url) or url.startswith("//"):
+        return url if _served(urljoin("https:", url)) else ""
+    return urljoin(base, url) if base else ""
+
+
+def image_base(page: str, written: str, judge: str) -> str:
+    """What a problem's relative image links resolve against. With the operator's judge address: the problem's
+    page inside it when the export wrote that page relative (`written`), else the address itself (an absolute page
+    may name the machine the export was made on). Without: the problem's page (`page`, already checked by
+    `page_url`), else nothing."""
+    if judge:
+        relative = written and not (_SCHEME.match(written) or written.startswith("//"))
+        return urljoin(judge, written) if relative else judge
+    return page
+
+
+def _target(src: str, base: str) -> str | None:
+    """Where an image link should point, or None when it cannot point anywhere that works."""
+    if src.startswith(f"{IMAGE_DIR}/") or src.startswith(("http://", "https://")):
+        return src  # saved beside the problem, or already absolute
+    if src.startswith("//"):
+        return urljoin(base or "https:", src)
+    if _SCHEME.match(src):  # file://, data:, javascript: … — nothing a reader's browser can load from here
+        return None
+    return urljoin(base, src) if base else None
+
+
+def _placeholder(src: str, alt: str, lang: str) -> str:
+    """The alt text, else the picture's file name (not a javascript: or data: text), in the statement's language."""
+    name = " ".join(alt.split())
+    if not name and (not _SCHEME.match(src) or src.lower().startswith("file:")):
+        name = src.split("?", 1)[0].split("#", 1)[0].rstrip("/").rsplit("/", 1)[-1][:80]
+    if not name:
+        return _BARE_PLACEHOLDER.get(lang, _BARE_PLACEHOLDER["en"])
+    return _PLACEHOLDER.get(lang, _PLACEHOLDER["en"]).format(name=name)
+
+
+def fix_image_links(markdown: str, base: str, lang: str, where: str = "") -> str:
+    """`markdown` with every judge-relative image made absolute against `base` (a page or folder URL), or, without
+    one, replaced by its alt text (see the module docstring)."""
+    dropped: list[str] = []
+
+    def markdown_image(m: re.Match[str]) -> str:
+        alt, src = m.group(1), m.group(2)
+        target = _target(src, base)
+        if target is None:
+            dropped.append(src)
+            return _placeholder(src, alt, lang)
+        return m.group(0) if target == src else f"![{alt}]({target})"
+
+    def html_image(m: re.Match[str]) -> str:
+        attrs = {a.group(1).lower(): a.group(2) if a.group(2) is not None else a.group(3)
+                 for a in _ATTR.finditer(m.group(0))}
+        src = (attrs.get("src") or "").strip()
+        if not src:
+            return m.group(0)
+        target = _target(src, base)
+        if target is None:
+            dropped.append(src)
+            return _placeholder(src, attrs.get("alt") or "", lang)
+        return f"![{' '.join((attrs.get('alt') or '').split())}]({target})" if target != src else m.group(0)
+
+    text = _HTML_IMG.sub(html_image, _MD_IMAGE.sub(markdown_image, markdown))
+    if dropped:
+        log.info("import: %s: %d image link(s) point at the judge and no --judge-url was given; kept their alt text "
+                 "(first: %s)", where or "a statement", len(dropped), dropped[0][:120])
+    return text
