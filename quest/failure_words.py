@@ -25,17 +25,20 @@ import re
 
 # Chinese words of each kind, simplified and traditional (matched as substrings: Chinese has no spaces).
 _ZH_WENT_WRONG = "错 錯 崩 报 報 异常 異常 越界 溢出 溢位 空指针 空指標 爆 问题 問題"
-_ZH_WRONG_RESULT = "不对 不對 偏大 偏小 不一样 不一樣 少了 多了 漏 重复 重複 只剩 没了 沒了 丢 丟 全是"
+_ZH_WRONG_RESULT = ("不对 不對 不正确 不正確 有误 有誤 偏大 偏小 不一样 不一樣 少了 多了 漏 重复 重複 "
+                    "只剩 没了 沒了 丢 丟 全是")
 _ZH_OBSERVED = "输出 輸出 返回 回传 回傳 结果 結果 得到 变成 變成 成了"
 _ZH_SLOW = "超时 超時 逾时 逾時 慢 卡 死循环 死循環 跑不动 跑不動 一直"
-_ZH_NOT_WORKING = "失败 失敗 不行 过不了 過不了 没过 沒過 不了 挂 掛 当掉 當掉"
+_ZH_NOT_WORKING = ("失败 失敗 不行 过不了 過不了 过不去 過不去 没过 沒過 没通过 沒通過 不通过 不通過 "
+                   "未通过 未通過 不了 挂 掛 当掉 當掉")
 ZH_FAILURE_WORDS = tuple(" ".join((_ZH_WENT_WRONG, _ZH_WRONG_RESULT, _ZH_OBSERVED, _ZH_SLOW, _ZH_NOT_WORKING)).split())
 
 # English words of the same kinds (whole words, any case).
-_EN_WENT_WRONG = r"errors?|exceptions?|crash\w*|segfault\w*|abort\w*|overflow\w*|bugs?|blows?|dies|died"
-_EN_WRONG_RESULT = r"wrong|incorrect|expected|should|missing|miss(?:es)?|duplicat\w*|empty|lost|los(?:e|es)|gone|leaks?"
+_EN_WENT_WRONG = r"errors?|exceptions?|crash\w*|segfault\w*|abort\w*|overflow\w*|bugs?|blows?|dies|died|killed"
+_EN_WRONG_RESULT = (r"wrong|incorrect|expected|should|missing|miss(?:es)?|duplicat\w*|empty|lost|los(?:e|es)|gone|"
+                    r"leaks?|mismatch\w*|differ\w*")
 _EN_OBSERVED = r"returns?|returned|prints?|printed|outputs?|gives?|gave|got"
-_EN_SLOW = r"slow|time[sd]?\s*out|timeout|stuck|hangs?|infinite|never"
+_EN_SLOW = r"slow|time[sd]?\s*out|timeout|stuck|hangs?|freez\w*|infinite|never"
 _EN_NOT_WORKING = r"fail\w*|broken|work(?:s|ing)?|tle|wa"
 _EN_FAILURE = re.compile(r"\b(?:" + "|".join((_EN_WENT_WRONG, _EN_WRONG_RESULT, _EN_OBSERVED, _EN_SLOW,
                                                 _EN_NOT_WORKING)) + r")\b", re.IGNORECASE)

@@ -118,6 +118,11 @@ def test_a_search_that_was_not_planned_keeps_the_order(retriever):
     "三数之和 输出里有重复的三元组",
     "遞迴版本會超時",
     "如果樹退化成一條很長的鏈會不會出問題？",
+    "第 3 个用例过不去",
+    "提交没通过",
+    "the process is killed on the big test",
+    "my output differs from the expected one in the last line",
+    "it freezes on [1,2]",
 ])
 def test_words_that_report_a_failure(text):
     assert describes_failure(text) is True
