@@ -42,8 +42,9 @@ def failure(retriever: Retriever, **request: str) -> bool:
     return reports_failure(plan(Request(**request), retriever))
 
 
-def test_the_rule_is_on_by_default():
+def test_the_rule_is_on_by_default_and_the_environment_turns_it_off():
     assert Settings().failure_lead is True
+    assert Settings.from_env({"QUEST_FAILURE_LEAD": "0"}).failure_lead is False
 
 
 def test_a_question_that_reports_no_failure_gets_the_official_solution_first(retriever):
