@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from quest.code_language import detect
+from quest.failure_words import describes_failure, reports_acceptance
 from quest.fuzzy_titles import FuzzyTitles, fuzzy_titles
 from quest.judge import VERDICT_NAMES, VERDICTS, JudgeReport, find_verdict, parse
 from quest.judge_problems import judge_problem
@@ -1153,6 +1154,24 @@ def student_language(p: Plan) -> str | None:
     return p.report.runtime or detect(p.request.code)
 
 
+def reports_failure(p: Plan) -> bool:
+    """Whether the student reports a failure of their program: a failing verdict (pasted, in the verdict field or named
+    in the question), a pasted judge's output that is not its acceptance, or words of the question that describe one
+    (`quest.failure_words`: an error, a wrong or missing output, a crash, too slow). The question is read without the
+    problem's names ("无重复字符的最长子串" says 重复 of every question about it).
+
+    A student who reports none asks how or why the solution works, and inside a named problem the official solution
+    answers that before an error pattern (`Retriever._own_error_first`, round 17)."""
+    if p.report.verdict not in (None, "AC"):
+        return True
+    error = p.request.error.strip()
+    if error and p.report.verdict != "AC" and not reports_acceptance(error):
+        return True
+    if find_verdict(p.request.question) not in (None, "AC"):
+        return True
+    return describes_failure(p.parts.question)
+
+
 def with_consensus(p: Plan, doc_problems: Sequence[str | None], cat: Catalogue) -> Plan:
     """The plan with the consensus problem filled in when no rule named one."""
     if p.problem is not None or p.resolution.missing_id is not None:
@@ -1187,6 +1206,7 @@ def retrieve(retriever: Any, p: Plan, *, top_k: int | None = None,
     language = student_language(p)
     if language is not None:
         options["language"] = language
+    options["failure"] = reports_failure(p)
     result = retriever.search(p.parts.text(), parts=p.parts.as_dict(),
                               general_only=p.resolution.missing_id is not None, **options)
     doc_problems = _doc_problems(result)

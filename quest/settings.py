@@ -104,6 +104,11 @@ class Settings:
     # the error's runtime, else the one read from the code (Retriever._own_error_first). Development splits: y001,
     # r12-016 gain R@1, nothing else moves.
     runtime_language: bool = True
+    # ...and when the student reports no failure (quest.plan.reports_failure: no failing verdict, no pasted error but
+    # an acceptance, no words of a wrong output, a crash or a slow run: "why is it safe to always move the shorter
+    # line?"), no error pattern leads; the problem's official solution or explanation does (Retriever._asked_how).
+    # Development splits (BM25): R@1 +5 -0, best@1 +8 -0 (docs/retrieval.md, round 17).
+    failure_lead: bool = True
     # No problem named: a general page written for the student's programming language (the error's runtime, else
     # the one read from the code: quest.plan.student_language) leads one written for other languages only, when it
     # explains the pasted error too (its own words at the floor; Retriever._own_language_first). Development splits:

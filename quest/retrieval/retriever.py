@@ -119,6 +119,8 @@ class _Attempt:
     # topic as if no problem were named.
     guessed: bool = False
     language: str | None = None  # the student's programming language (`quest.plan.retrieve`), for the general lead
+    # Whether the student reports a failure (`quest.plan.reports_failure`); None: not known (a caller did not plan).
+    failure: bool | None = None
 
 
 class Retriever:
@@ -228,7 +230,8 @@ class Retriever:
                top_k: int | None = None, signals: Collection[str] | None = None,
                parts: Mapping[str, str] | None = None, lang: str | None = None,
                general_only: bool = False, evidence: ErrorEvidence | None = None,
-               problem_guessed: bool = False, language: str | None = None) -> SearchResult:
+               problem_guessed: bool = False, language: str | None = None,
+               failure: bool | None = None) -> SearchResult:
         """Ranked hits for `query`.
 
         `parts` (question, error, code, ...) are searched separately and fused instead of the one
@@ -241,6 +244,8 @@ class Retriever:
         as with no problem named, so a guess that only the verdict's words support stays weak.
         `language` is the student's programming language: with no problem named, a general page written for it
         that explains the pasted error as well leads one written for other languages (`_own_language_first`).
+        `failure` says whether the student reports a failure of their program (`quest.plan.reports_failure`): inside a
+        named problem, with none reported, an error pattern does not lead (`_asked_how`); None: not known.
         `signals` limits the ranked lists
         ("bm25", "dense", "lexical"; default all available), for evaluation and benchmarks.
         """
@@ -273,7 +278,7 @@ class Retriever:
         s = self.settings
         scope = "general" if general_only else pid
         guessed = problem_guessed and pid is not None
-        first = _Attempt(s.candidates, s.dense_floor, s.bm25_floor, evidence, guessed, language)
+        first = _Attempt(s.candidates, s.dense_floor, s.bm25_floor, evidence, guessed, language, failure)
         # A verdict a long question names in words (quest.plan) is searched only when nothing else is found.
         backup = [q for q in queries if q.name == "verdict"]
         own = [q for q in queries if q.name != "verdict"] if backup else queries
@@ -282,7 +287,7 @@ class Retriever:
         if not hits:
             widened = True
             wide = _Attempt(int(s.candidates * s.widen_factor), s.dense_floor * s.widen_floor_ratio,
-                            s.bm25_floor * s.widen_floor_ratio, evidence, guessed, language)
+                            s.bm25_floor * s.widen_floor_ratio, evidence, guessed, language, failure)
             hits, weak = self._attempt(wide, own, scope, excluded, top_k, timings)
         if not hits and backup:
             hits, weak = self._attempt(first, queries, scope, excluded, top_k, timings)
@@ -712,6 +717,7 @@ class Retriever:
                                self.settings.problem_floor_ratio)
             if self.settings.own_error_lead:
                 selected = self._own_error_first(selected, queries, attempt)
+            selected = self._asked_how(selected, attempt)
             if self.settings.problem_general_mix and self._general_rows.size:
                 # General documents that clear the full floor follow the problem's own (a bug that is
                 # not about the problem: state kept between test cases, slow input); one leads only when
@@ -963,6 +969,20 @@ class Retriever:
         if best is None or match[best.row] < attempt.bm25_floor or match[best.row] <= others or best is own[0]:
             return own
         return [best, *(c for c in own if c is not best)]
+
+    def _asked_how(self, own: list[_Candidate], attempt: _Attempt) -> list[_Candidate]:
+        """A question that reports no failure asks how or why the solution works ("why is it safe to always move the
+        shorter line?", "初始化成 amount + 1 应该就够了吧？"): the problem's first document that is not an error
+        pattern (its official solution or explanation) leads an error pattern, which explains a bug the student did
+        not report. It led on the words every document of the problem shares (the code's identifiers, the
+        technique's name). Development splits: R@1 +5, best@1 +8, nothing lost (docs/retrieval.md, round 17)."""
+        if attempt.failure is not False or not self.settings.failure_lead or len(own) < 2:
+            return own
+        table, patterns = self.index.chunks, self._pattern_verdicts
+        if table.doc_id(own[0].row) not in patterns:
+            return own
+        first = next((c for c in own if table.doc_id(c.row) not in patterns), None)
+        return own if first is None else [first, *(c for c in own if c is not first)]
 
     def _written_in(self, doc_id: str, language: str | None) -> bool:
         """Whether the document is written for `language` (or its family: C and C++), or for no language in particular;
