@@ -65,6 +65,7 @@ from quest.problem_names import (
     normalize,
     sequel_after,
 )
+from quest.prose_language import prose_language
 from quest.query import MAX_QUERY_CHARS, key_code_lines
 from quest.request import Request
 from quest.retrieval.evidence import error_evidence
@@ -1141,15 +1142,19 @@ def plan(request: Request, retriever: Any, resolution: Resolution | None = None)
                 extra={"weak": weak} if weak and not direct else {})
 
 
-def student_language(p: Plan) -> str | None:
+def student_language(p: Plan, prose: bool = False) -> str | None:
     """The programming language the student works in, as the pasted material shows it: the one whose runtime printed
     the error (a Rust panic says Rust whatever the form says), else the one the code is written in
     (`quest.code_language.detect`); None when neither tells.
 
     The request's language field is not read: it used to default to "python" (the form, the eval loader), and a
     student who never touched it was taken for a Python one (round 13). The default is now "auto", but a validated
-    request's field no longer tells a choice from a detection, so the ranking reads the evidence itself."""
-    return p.report.runtime or detect(p.request.code)
+    request's field no longer tells a choice from a detection, so the ranking reads the evidence itself.
+
+    With `prose`, a question whose code and error tell nothing gives the one language its words name ("in Java",
+    "用 C++ 写的": `quest.prose_language`), if any.
+    """
+    return p.report.runtime or detect(p.request.code) or (prose_language(p.request.question) if prose else None)
 
 
 def with_consensus(p: Plan, doc_problems: Sequence[str | None], cat: Catalogue) -> Plan:
@@ -1183,7 +1188,10 @@ def retrieve(retriever: Any, p: Plan, *, top_k: int | None = None,
         return p, retriever.search(p.request.question, **options)
     if p.extra.get("guessed") is not None:  # the problem is a weak name, not the student's word: still judge topic
         options["problem_guessed"] = True
-    language = student_language(p)
+    # The question's words name a language only for the general pages' order: inside a named problem the runtime
+    # and the code decide alone (round 17: measured on the development splits, nothing there needs it).
+    prose = bool(getattr(getattr(retriever, "settings", None), "prose_language", False)) and p.problem is None
+    language = student_language(p, prose=prose)
     if language is not None:
         options["language"] = language
     result = retriever.search(p.parts.text(), parts=p.parts.as_dict(),
