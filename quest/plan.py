@@ -1190,7 +1190,7 @@ def retrieve(retriever: Any, p: Plan, *, top_k: int | None = None,
         options["problem_guessed"] = True
     # The question's words name a language only for the general pages' order: inside a named problem the runtime
     # and the code decide alone (round 17: measured on the development splits, nothing there needs it).
-    prose = bool(getattr(getattr(retriever, "settings", None), "prose_language", False)) and p.problem is None
+    prose = bool(getattr(getattr(retriever, "settings", None), "prose_language", True)) and p.problem is None
     language = student_language(p, prose=prose)
     if language is not None:
         options["language"] = language
