@@ -7,9 +7,10 @@ language unknown and the general pages written for one language could not be sor
 The reading is deliberately narrow:
 - only explicit names and their usual short forms, matched as whole words: "Java" but not "JavaScript", "JS" but not
   "JSON", "C++" and "cpp" but not "C" in "Problem C" or "Div. 2 C";
-- names that are also ordinary words need a context that makes them a language: "Go" only capitalized and as
-  "in Go", "用 Go", "Go 语言", "Go's", "golang" (never "let it go"); "C" only as "C 语言", "C language", "in C",
-  "用 C", "(C)"; "Swift" only capitalized;
+- names that are also ordinary words need a context that makes them a language: "Go" as "golang", "in Go", "Go's",
+  "(Go)" or next to a Chinese character ("用go写的", "Go 语言", "Go 要怎么宣告"), never "let it go"; "C" only as
+  "C 语言", "C language", "用 C", "written in C", "(C)" ("WA in C" is a contest's problem letter); "Swift" only
+  capitalized;
 - a question that names two languages of different families ("Java 能过，同样的 C++ 代码…", "Python 可以…，Go 要怎么…")
   says nothing certain about which one the student writes: no answer. C and C++ are one family ("C/C++"): C++.
 
