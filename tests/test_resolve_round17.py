@@ -26,6 +26,7 @@ from tests.fakes.catalogue import resolved as res
     ("LRU 缓存 OrderedDict 的 move_to_end 要在 get 里调用吗", "146", "lru缓存"),
     ("LRU Cache OrderedDict: get should move the key to the end", "146", "lrucache"),
     ("LRU 缓存 LinkedHashMap 的 accessOrder 参数", "146", "lru缓存"),
+    ("LRU 缓存 Redis 里也是这样淘汰的吗", "146", "lru缓存"),  # a Chinese title takes no English tail
     ("Two Sum HashMap returns the same index twice", "1", "twosum"),
     ("Reverse Linked List ListNode prev is null", "206", "reverselinkedlist"),
 ])
