@@ -66,6 +66,7 @@ from quest.problem_names import (
     normalize,
     sequel_after,
 )
+from quest.prose_language import prose_language
 from quest.query import MAX_QUERY_CHARS, key_code_lines
 from quest.request import Request
 from quest.retrieval.evidence import error_evidence
@@ -80,7 +81,7 @@ from quest.sibling_heads import (
     swapped_title,
     zh_synonym_spellings,
 )
-from quest.title_abbreviations import sibling_title, spelled_out
+from quest.title_abbreviations import number_spellings, sibling_title, spelled_out
 from quest.title_shapes import JUDGE_STOP, Shape, opening, title_shapes
 from quest.topic_words import TopicWords, mainland_terms, title_words
 from quest.weak_names import WeakName, bare_ids, confirmed, fuzzy_names
@@ -190,6 +191,7 @@ class Catalogue:
         self.weak: set[str] = set()
         self.short: set[str] = set()
         self.slugs: dict[str, str] = {}
+        self.spelled: dict[str, tuple[str, str]] = {}  # normalized number spelling -> (problem id, title as written)
         for pid, p in problems.items():
             names = (p.title_zh, p.title_en, *p.aka)
             # "Implement Trie (Prefix Tree)" is also named without its parenthesis ("Implement Trie: …").
@@ -209,13 +211,21 @@ class Catalogue:
                     self.short.add(key)  # "子集": weak as a word, a title where a question opens with it alone
             if p.title_en:
                 self.slugs[slug(p.title_en)] = pid
+            # "2sum", "merge 2 sorted lists", "three sum": a title's small numbers written the other way, matched
+            # exactly only (`_title_inside`, `_title_key`): as loose or fuzzy titles, "Merge 2 Sorted Lists" would be
+            # one character from "Merge k Sorted Lists" (round 17).
+            for t in names:
+                for v in number_spellings(t or ""):
+                    if squash(v) not in self.titles:
+                        self.spelled[squash(v)] = (pid, t)
         self.loose = LooseTitles(self.shown, skip=self.weak)
         # Titles of problems the base lacks (`quest.known_problems`), normalized; a problem the base has (by its
         # judge's id — LeetCode's number, Luogu's "P1001", as an operator's import keeps them — or any of its titles)
         # is the base's, even when the operator's title is worded otherwise.
         self.known: dict[str, KnownProblem] = {
             squash(t): k for k in KNOWN_PROBLEMS if k.id not in problems
-            for t in k.titles if squash(t) and squash(t) not in self.titles}
+            for t in (*k.titles, *(v for t in k.titles for v in number_spellings(t)))
+            if squash(t) and squash(t) not in self.titles}
         self._fuzzy: FuzzyTitles | None = None  # built on first use (`fuzzy`)
         # Each title's characters or words (`_units`), counted once here rather than per phrase of every question.
         self.title_units = {key: Counter(_units(title)) for key, title in self.shown.items()}
@@ -512,7 +522,10 @@ def _spelled_title(request: Request, cat: Catalogue) -> Resolution | None:
 def _title_key(text: str, cat: Catalogue) -> str | None:
     """The base title key a named title is, as written or with its abbreviations spelled out ("Validate BST")."""
     spelled = spelled_out(text, whole=True)
-    return next((k for k in (squash(text), squash(spelled or "")) if k and k in cat.titles), None)
+    key = next((k for k in (squash(text), squash(spelled or "")) if k and k in cat.titles), None)
+    if key is None and squash(text) in cat.spelled:
+        key = squash(cat.spelled[squash(text)][1])  # "2 Sum" spells Two Sum: that title's key
+    return key
 
 
 def _topic_name(name: NamedTitle, cat: Catalogue) -> bool:
@@ -529,7 +542,7 @@ def _title_inside(question: str, cat: Catalogue) -> Resolution | None:
     written = as_written(question)
     best: tuple[int, str, str] | None = None
     other: str | None = None  # the longer or sequel title the question names instead
-    for key, pid in cat.titles.items():
+    for key, pid in (*cat.titles.items(), *((k, v[0]) for k, v in cat.spelled.items())):
         if key not in text or (best is not None and len(key) <= best[0]):
             continue
         if key in cat.weak and key != text and not (key in cat.short and _opens_with(question, key)):
@@ -538,12 +551,13 @@ def _title_inside(question: str, cat: Catalogue) -> Resolution | None:
         spans = [(start, end) for start, end in spans if not _in_identifier(written, start, end)]
         if not spans:
             continue
-        names = [_other_title(written, start, end, cat.shown.get(key, key), cat) for start, end in spans]
+        shown = cat.shown.get(key) or (cat.spelled[key][1] if key in cat.spelled else key)
+        names = [_other_title(written, start, end, shown, cat) for start, end in spans]
         if _sequel_first(written, spans, names):
             names = [names[0], *(name for (start, end), name in zip(spans[1:], names[1:], strict=True)
                                  if not written[start:end].islower())]
-        if any(name is None for name in names):
-            best = (len(key), key, pid)
+        if any(name is None for name in names):  # a number spelled the other way: the evidence as written
+            best = (len(key), written[spans[0][0]:spans[0][1]] if key in cat.spelled else key, pid)
         elif other is None:
             other = names[0]
     if best is not None:
@@ -832,7 +846,8 @@ def by_known_head(request: Request, cat: Catalogue) -> Resolution | None:
     if found is None or any(len(k) > len(found[0]) and squashed.startswith(k) for k in cat.titles):
         return None
     key, known, end = found
-    title = next(t for t in known.titles if squash(t) == key)
+    title = next(t for t in (*known.titles, *(v for t in known.titles for v in number_spellings(t)))
+                 if squash(t) == key)
     if title[-1:] in ")）" and norm[end:end + 1] in (")", "）"):
         end += 1  # "Pow(x, n)": the bracket that closes the title is the title's
     span = (text if len(text) == len(norm) else norm)[where[0]:end]  # as written ("回文數"), where positions agree
@@ -1143,15 +1158,19 @@ def plan(request: Request, retriever: Any, resolution: Resolution | None = None)
                 extra={"weak": weak} if weak and not direct else {})
 
 
-def student_language(p: Plan) -> str | None:
+def student_language(p: Plan, prose: bool = False) -> str | None:
     """The programming language the student works in, as the pasted material shows it: the one whose runtime printed
     the error (a Rust panic says Rust whatever the form says), else the one the code is written in
     (`quest.code_language.detect`); None when neither tells.
 
     The request's language field is not read: it used to default to "python" (the form, the eval loader), and a
     student who never touched it was taken for a Python one (round 13). The default is now "auto", but a validated
-    request's field no longer tells a choice from a detection, so the ranking reads the evidence itself."""
-    return p.report.runtime or detect(p.request.code)
+    request's field no longer tells a choice from a detection, so the ranking reads the evidence itself.
+
+    With `prose`, a question whose code and error tell nothing gives the one language its words name ("in Java",
+    "用 C++ 写的": `quest.prose_language`), if any.
+    """
+    return p.report.runtime or detect(p.request.code) or (prose_language(p.request.question) if prose else None)
 
 
 def reports_failure(p: Plan) -> bool:
@@ -1203,7 +1222,10 @@ def retrieve(retriever: Any, p: Plan, *, top_k: int | None = None,
         return p, retriever.search(p.request.question, **options)
     if p.extra.get("guessed") is not None:  # the problem is a weak name, not the student's word: still judge topic
         options["problem_guessed"] = True
-    language = student_language(p)
+    # The question's words name a language only for the general pages' order: inside a named problem the runtime
+    # and the code decide alone (round 17: measured on the development splits, nothing there needs it).
+    prose = bool(getattr(getattr(retriever, "settings", None), "prose_language", True)) and p.problem is None
+    language = student_language(p, prose=prose)
     if language is not None:
         options["language"] = language
     options["failure"] = reports_failure(p)

@@ -167,7 +167,8 @@ def longer_title(question: str, start: int, end: int) -> str | None:
     head = _han_head(before) if _HAN.match(question[start:start + 1]) else None
     if head:
         return head + question[start:end]
-    if question[start:start + 1].isupper() or question[start:start + 1].isdigit():
+    if (question[start:start + 1].isupper() or question[start:start + 1].isdigit()) and \
+            not _HAN.search(question[start:end]):  # "LRU 缓存 OrderedDict": a Chinese title has no English tail
         return _longer_english(before, question[start:end], after)
     return None
 
@@ -215,11 +216,22 @@ def _title_word(word: str) -> bool:
     """A word a title could have: capitalized or "3Sum"-like, not a bare number, judge, language or technique,
     nor a word comparing it with another problem ("Compared to Two Sum", "Unlike Two Sum")."""
     folded = word.casefold()
-    if not (word[:1].isupper() or word[:1].isdigit()) or word.isdigit():
+    if not (word[:1].isupper() or word[:1].isdigit()) or word.isdigit() or code_word(word):
         return False
     return not (folded in _NOT_TITLE_WORDS or folded in _LEAD_IN_VERBS or folded in _EN_STOP or folded in _GENERIC
                 or folded in _COMPARISON_WORDS or folded in _DESCRIBING_WORDS
                 or re.fullmatch(JUDGES, re.sub(r"['’]s$", "", word), re.I))  # "LeetCode's Two Sum"
+
+
+# A code identifier: a capital inside a word after a lowercase letter ("OrderedDict", "nextInt", "ArrayList") or an
+# underscore ("MIN_VALUE", "lru_cache"). Titles capitalize each word's first letter only ("3Sum" starts with a digit),
+# so after a base title such a word is the student's code ("LRU Cache OrderedDict"), not a longer title.
+_CODE_WORD = re.compile(r"[A-Za-z0-9]*[a-z][A-Z][A-Za-z0-9]*|\w*_\w*")
+
+
+def code_word(word: str) -> bool:
+    """Whether the word is written as a code identifier, never as a title's word."""
+    return _CODE_WORD.fullmatch(word) is not None
 
 
 # Words that set a problem beside another: "Compared to Two Sum, …", "Similar to Two Sum", "Like Two Sum, I …".

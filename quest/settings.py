@@ -118,6 +118,16 @@ class Settings:
     # written for one other programming language, or for other verdicts only, moves behind the ones that fit.
     # Development splits (BM25): R@5 round 10 +1, best@1 tuning +1, no metric lost on any split.
     fit_lead: bool = True
+    # No problem named: a verdict's overview that leads without matching the student's own words (beyond the verdict's)
+    # at the floor gives way to the page written for the student's language that matches them best, when that match
+    # reaches `companion_floor_ratio` of the floor and beats the overview's (Retriever._cause_in_language).
+    # Development splits (BM25): R@1 tuning +1 (q121), round 8 +1 (r8-045, R@5 too), nothing lost.
+    language_cause_lead: bool = True
+    # No code and no error to tell it: the student's programming language as the question names it in words ("in
+    # Java", "用 C++ 写的", "java的Scanner"; quest.prose_language), for the rules above (`language_lead`, `fit_lead`),
+    # only when no problem is named. Off: a question's words never set the language. Development splits (BM25): no
+    # metric moves (two top fives reordered); it lets `language_cause_lead` act on questions that name their language.
+    prose_language: bool = True
     # No problem named: once one hit clears the floor (the question is answerable), hits that clear this share of it
     # fill the rest of the top-k after the strong ones (tuning split, BM25: R@5 0.965 -> 0.976,
     # nDCG@10 0.884 -> 0.894, general R@5 0.868 -> 0.895, no-answer rejection unchanged; flat

@@ -64,3 +64,25 @@ def sibling_title(units: list[str], titles: list[list[str]]) -> bool:
     titles of four units or more: in shorter ones one swap makes an unrelated phrase. A unit that is the title's
     word said another way (`quest.sibling_heads.same_unit`: 最好 for 最佳, a misspelt word) swaps nothing."""
     return len(units) >= 4 and any(not same_unit(units, titles[i], at) for i, at in one_unit_apart(units, titles))
+
+
+# English titles spell small numbers as words ("Two Sum", "Merge Two Sorted Lists", "Power of Two") or as digits
+# ("3Sum", "4Sum"); students write either ("2sum", "merge 2 sorted lists", "three sum").
+_NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+_NUMBER = re.compile(r"(?<![A-Za-z0-9])(" + "|".join(_NUMBER_WORDS) + r"|10|[0-9])(?![A-Za-z0-9])|"
+                     r"(?<![A-Za-z0-9])([0-9])(?=[A-Z][a-z])", re.I)  # "3Sum": a digit glued to the next word
+
+
+def number_spellings(title: str) -> tuple[str, ...]:
+    """The title with its small numbers written the other way ("Two Sum" -> "2 Sum", "3Sum" -> "three Sum"); empty
+    for a title with none, or one that is not English."""
+    if not title.isascii() or _NUMBER.search(title) is None:
+        return ()
+
+    def other(m: re.Match[str]) -> str:
+        said = (m.group(1) or m.group(2)).casefold()
+        if said.isdigit():
+            return _NUMBER_WORDS[int(said)] + ("" if m.group(1) else " ")
+        return str(_NUMBER_WORDS.index(said))
+
+    return (_NUMBER.sub(other, title),)

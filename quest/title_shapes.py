@@ -291,8 +291,8 @@ def _en_head(text: str) -> str | None:
     rest = _TAG.sub("", text, count=1)  # "[Python] Merge k Sorted Lists …": the language tag goes first
     while len(words) < 10:
         m = _EN_WORD.match(rest)
-        if not m or rest[m.end():m.end() + 1] == "(":  # "O(log n)", "max(": code, not a title word
-            break
+        if not m or rest[m.end():m.end() + 1] == "(" or _MEMBER.match(rest, m.end()):
+            break  # "O(log n)", "max(", "Integer.MIN_VALUE": code, not a title word
         word, rest = m.group(1), rest[m.end():]
         if not words and (word[:1].isupper() or word[:1].isdigit()) and _lead_word(word):
             continue  # "Python Rotate Array …", "LeetCode …": not part of the title
@@ -309,6 +309,8 @@ def _en_head(text: str) -> str | None:
 
 
 _TAG = re.compile(r"^\s*(?:\[[^\]\n]{1,15}\]|【[^】\n]{1,15}】)\s*")
+# A word followed by a dot and a name ("Integer.MIN_VALUE", "System.out", "Math.max"): a member access, code.
+_MEMBER = re.compile(r"\.[A-Za-z_]")
 
 
 # "I'm stuck on Rotate Array, …", "TLE for Merge k Sorted Lists with a heap", "my Move Zeroes solution", "my
@@ -331,6 +333,8 @@ def _mid_titles(text: str) -> list[Shape]:
         if text[m.end(1):m.end(1) + 1] == "(":  # "O(n)", "Math.max(": code
             continue
         words = m.group(1).split()
+        if _MEMBER.match(text, m.end(1)):  # "… with Integer.MIN_VALUE": the last word is code, the title ends before it
+            words = words[:-1]
         language = next((i for i, w in enumerate(words) if i and w.casefold() in _LANGUAGES), None)
         if language is not None:  # "Move Zeroes in Java": the title ends before the language it was written in
             words = words[:language]

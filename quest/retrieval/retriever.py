@@ -791,7 +791,30 @@ class Retriever:
         floor = max(attempt.bm25_floor, ratio * detail[overview.row] if overview else 0.0)
         first = next((c for c in lead if detail[c.row] > 0 and detail[c.row] >= floor and not self._overview(c.row)),
                      overview)
+        if first is not None and first is overview and first is lead[0]:
+            first = self._cause_in_language(lead, detail, first, attempt)
         return lead if first is None else [first, *(x for x in lead if x is not first)]
+
+    def _cause_in_language(self, lead: list[_Candidate], detail: Mapping[int, float], overview: _Candidate,
+                           attempt: _Attempt) -> _Candidate:
+        """The candidate that leads instead of a verdict's overview that matches the student's own words (`detail`:
+        beyond the verdict's) under the floor: the page written for the student's language (`attempt.language`; its
+        `languages`, C and C++ one family) that matches them best, when that match is at least the companions' share
+        of the floor (`companion_floor_ratio`: what a page needs to be shown at all beside a strong one) and better
+        than the overview's. "Java 用 Scanner 读 50 万个整数超时": the Java input page matches "Java Scanner 50 万 整数"
+        at 0.19, the TLE overview at 0.15; both under the floor of 0.2, so the overview led on the verdict's words
+        alone. The overview otherwise (`language_cause_lead` off, no language known, no page for it)."""
+        language = attempt.language
+        if not self.settings.language_cause_lead or not language or detail[overview.row] >= attempt.bm25_floor:
+            return overview
+        speaks = _LANGUAGE_FAMILIES.get(language, frozenset((language,)))
+        table = self.index.chunks
+        own = [c for c in lead if not self._overview(c.row)
+               and self._doc_languages.get(table.doc_id(c.row), frozenset()) & speaks]
+        best = max(own, key=lambda c: detail[c.row], default=None)
+        if best is None or detail[best.row] <= detail[overview.row]:
+            return overview
+        return best if detail[best.row] >= self.settings.companion_floor_ratio * attempt.bm25_floor else overview
 
     def _own_language_first(self, lead: list[_Candidate], queries: Sequence[_PartQuery],
                             attempt: _Attempt) -> list[_Candidate]:

@@ -82,6 +82,7 @@ class SearchCall:
     parts: tuple[tuple[str, str], ...] = ()  # the plan's query parts, when given
     general_only: bool = False
     problem_guessed: bool = False  # the problem is a weak name the first search confirmed (quest.plan.retrieve)
+    language: str | None = None  # the student's programming language the plan passed (quest.plan.student_language)
 
 
 _WORD = re.compile(r"[a-z_][a-z0-9_]*|\d+|[\u4e00-\u9fff]", re.I)
@@ -127,7 +128,7 @@ class FakeRetriever:
                general_only: bool = False, evidence: object = None, problem_guessed: bool = False,
                language: str | None = None, failure: bool | None = None) -> SearchResult:
         self.searches.append(SearchCall(query, problem_id, frozenset(exclude_kinds), top_k,
-                                        tuple((parts or {}).items()), general_only, problem_guessed))
+                                        tuple((parts or {}).items()), general_only, problem_guessed, language))
         excluded = set() if self.ignore_exclude else set(exclude_kinds)
         exact = self.exact_match(query)
         if exact is not None:
