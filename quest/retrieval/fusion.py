@@ -13,8 +13,6 @@ import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import TypeVar
 
-import numpy as np
-
 K = TypeVar("K", bound=Hashable)
 
 RRF_K = 60
@@ -106,72 +104,3 @@ def document_rank_fusion(ranked_lists: Mapping[str, Sequence[K]] | Sequence[Sequ
             seen.add(doc)
             contributions.setdefault(doc, []).append(1.0 / (k + len(seen)))
     return {doc: math.fsum(parts) for doc, parts in contributions.items()}
-
-
-def fused_by_strength(ordering: Mapping[str, Sequence[int]], lists: Mapping[str, Sequence[tuple[int, float]]],
-                      k: int, tie: Callable[[int], object]) -> list[tuple[int, float]] | None:
-    """RRF over `ordering` (lists of rows), ordered by fused score, then by strength (each row's summed score over
-    each of `lists`' best, rounded to 9 places), then by `tie`, then by the row's own key (`tie_key`): the list
-    `ties_last(reciprocal_rank_fusion(ordering, k), (fused, strength), tie)` gives, in numpy.
-
-    Exactly the same numbers and order. Each part 1/(k + rank) is one IEEE division either way. `np.bincount`
-    adds a row's values one after another from 0.0, in the lists' order, as the dict did: so strengths are the
-    same sums, and so are fused scores of one or two parts (fsum's exactly rounded sum of two is one addition);
-    three parts or more go to math.fsum as before. Equal keys keep the rows' first appearance (both sorts are
-    stable), and `tie` orders only runs of equal keys. Returns None where that argument does not hold: a row that
-    is not a non-negative int, a weight that is not a Python float (a numpy float32 would round its sum in
-    float32), or a NaN strength (NaN keys do not order, so the order depends on how the sort meets them).
-    """
-    values = list(ordering.values())
-    lengths = [len(ranking) for ranking in values]
-    total = sum(lengths)
-    if total == 0:
-        return []
-    flat = [row for ranking in values for row in ranking]
-    if any(row.__class__ is not int or row < 0 for row in flat):
-        return None
-    rows = np.array(flat, dtype=np.int64)
-    starts = np.cumsum(lengths) - lengths
-    ranks = np.arange(1, total + 1) - np.repeat(starts, lengths)
-    listed = np.repeat(np.arange(len(values)), lengths)
-    _, first = np.unique(listed * (int(rows.max()) + 1) + rows, return_index=True)
-    first.sort()  # a row repeated within one list counts at its first rank only
-    rows, ranks = rows[first], ranks[first]
-    parts = 1.0 / (k + ranks)
-    unique, at, inverse = np.unique(rows, return_index=True, return_inverse=True)
-    appear = np.argsort(at, kind="stable")  # the fused rows in their first appearance's order
-    group = np.empty(unique.size, dtype=np.int64)
-    group[appear] = np.arange(unique.size)
-    of = group[inverse]
-    fused = np.bincount(of, weights=parts, minlength=unique.size)
-    for g in np.flatnonzero(np.bincount(of, minlength=unique.size) > 2).tolist():
-        fused[g] = math.fsum(parts[of == g].tolist())
-    listed_rows: list[int] = []
-    weights: list[float] = []
-    for ranked in lists.values():
-        best = ranked[0][1] if ranked and ranked[0][1] > 0 else 0.0
-        for row, score in ranked:
-            weight = score / best if best else 0.0
-            if weight.__class__ is not float or row.__class__ is not int:
-                return None
-            listed_rows.append(row)
-            weights.append(weight)
-    strength = np.zeros(unique.size)
-    if listed_rows:
-        found = np.array(listed_rows, dtype=np.int64)
-        where = np.searchsorted(unique, found).clip(max=unique.size - 1)
-        inside = unique[where] == found  # rows of `lists` that no fused list holds add nothing
-        strength = np.bincount(group[where[inside]], weights=np.array(weights)[inside], minlength=unique.size)
-    if np.isnan(strength).any():
-        return None
-    rounded = np.array([round(value, 9) for value in strength.tolist()])
-    order = np.lexsort((-rounded, -fused))  # stable: (fused, strength) descending, equal ones by appearance
-    ordered_rows = unique[appear][order].tolist()
-    ordered_fused = fused[order].tolist()
-    first_key, second_key = -fused[order], -rounded[order]
-    breaks = np.flatnonzero((first_key[1:] != first_key[:-1]) | (second_key[1:] != second_key[:-1])) + 1
-    out = list(zip(ordered_rows, ordered_fused, strict=True))
-    for lo, hi in zip([0, *breaks.tolist()], [*breaks.tolist(), len(out)], strict=True):
-        if hi - lo > 1:
-            out[lo:hi] = sorted(out[lo:hi], key=lambda pair: (tie(pair[0]), tie_key(pair[0])))
-    return out

@@ -40,7 +40,7 @@ from quest.retrieval import kernels
 from quest.retrieval.chunktable import NO_PROBLEM
 from quest.retrieval.embedder import Embedder
 from quest.retrieval.evidence import ASKED_LEAD, ErrorEvidence, named_first
-from quest.retrieval.fusion import document_rank_fusion, fused_by_strength, reciprocal_rank_fusion, ties_last
+from quest.retrieval.fusion import document_rank_fusion, reciprocal_rank_fusion, rrf_scores, tie_key, ties_last
 from quest.retrieval.index import Index, UpdateReport, open_index
 from quest.retrieval.judge_name import plain_tokens, without_judge_name
 from quest.retrieval.parallel import run_all
@@ -528,21 +528,22 @@ class Retriever:
 
     def _fused_on_ties(self, ordering: Mapping[str, Sequence[int]],
                        lists: Mapping[str, list[tuple[int, float]]]) -> list[tuple[int, float]]:
-        """`_by_chunk_on_ties(reciprocal_rank_fusion(ordering), lists)`, the same list, in numpy
-        (fusion.fused_by_strength).
+        """`_by_chunk_on_ties(reciprocal_rank_fusion(ordering), lists)` in one sort.
 
         RRF orders by fused score, ties by the row's own key (fusion.tie_key); `_by_chunk_on_ties` then re-sorts
         that list, stably, by (fused score, strength), ties by chunk. Two stable sorts in a row are one sort on
         both keys, the first sort's key last: (fused score, strength, chunk, row key), with the rows' first
-        appearance in the lists deciding what is still equal, as in RRF. Where that does not hold (a NaN strength:
-        NaN keys do not order), or the lists are not rows and Python floats, the two sorts are made as before.
+        appearance in the lists deciding what is still equal, as in RRF. So one sort gives the same list, without
+        RRF's ranking of rows by their key (a string a row) first. Only a NaN strength (a NaN score in a list) makes
+        the keys unordered, and there the two sorts are made as before, so even then nothing changes.
         """
-        table = self.index.chunks
-        fused = fused_by_strength(ordering, lists, self.settings.rrf_k,
-                                  lambda row: (table.doc_id(row), int(table.ordinal[row])))
-        if fused is None:
+        scores = rrf_scores(ordering, k=self.settings.rrf_k)
+        strength = self._strength(lists)
+        if any(value != value for value in strength.values()):
             return self._by_chunk_on_ties(reciprocal_rank_fusion(ordering, k=self.settings.rrf_k), lists)
-        return fused
+        table = self.index.chunks
+        return ties_last(list(scores.items()), lambda pair: (-pair[1], -round(strength.get(pair[0], 0.0), 9)),
+                         lambda pair: (table.doc_id(pair[0]), int(table.ordinal[pair[0]]), tie_key(pair[0])))
 
     @staticmethod
     def _strength(lists: Mapping[str, list[tuple[int, float]]]) -> dict[int, float]:

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from quest.retrieval.fusion import fused_by_strength, reciprocal_rank_fusion, rrf_scores, tie_key, ties_last
+from quest.retrieval.fusion import reciprocal_rank_fusion, rrf_scores, tie_key, ties_last
 from quest.retrieval.retriever import Retriever, build_retriever
 from quest.retrieval.sparse import normalized
 from quest.retrieval.types import Signal
@@ -191,56 +191,6 @@ def test_ties_last_equals_the_old_code_even_with_nan_keys(items):
         return item[1]
 
     assert exact(ties_last(items, lambda item: item[0], tie)) == exact(old_ties_last(items, lambda item: item[0], tie))
-
-
-def old_by_strength(fused, lists, tie):
-    """`OldFusion._by_chunk_on_ties` with `tie` for the chunk key."""
-    strength: dict[int, float] = {}
-    for ranked in lists.values():
-        best = ranked[0][1] if ranked and ranked[0][1] > 0 else 0.0
-        for row, score in ranked:
-            strength[row] = strength.get(row, 0.0) + (score / best if best else 0.0)
-    return old_ties_last(fused, lambda pair: (-pair[1], -round(strength.get(pair[0], 0.0), 9)),
-                         lambda pair: tie(pair[0]))
-
-
-ROWS = st.integers(0, 9)
-SCORED = st.lists(st.tuples(ROWS, st.sampled_from([0.0, 0.3, 1.0, 1 / 3, 2.0, 7.5, -1.0, 1e-300])), max_size=12)
-
-
-@given(ordering=st.dictionaries(st.sampled_from("abcdefg"), st.lists(ROWS, max_size=12), max_size=7),
-       lists=st.dictionaries(st.sampled_from("abcd"), SCORED, max_size=4), k=st.integers(0, 100),
-       chunks=st.integers(1, 4))
-def test_fused_by_strength_equals_the_two_old_sorts(ordering, lists, k, chunks):
-    """Rows in up to seven lists (fsum of three parts or more), repeated within a list, ties on fused score and on
-    strength, rows of `lists` that no fused list holds and the reverse, empty lists; `chunks` makes the chunk key
-    tie too (several rows, one chunk key), so the row's own key decides last."""
-    def tie(row):
-        return (row % chunks,)
-
-    expected = old_by_strength(old_reciprocal_rank_fusion(ordering, k=k), lists, tie)
-    assert exact(fused_by_strength(ordering, lists, k, tie)) == exact(expected)
-
-
-def test_strength_is_rounded_as_python_rounds():
-    """Python's round(x, 9) is correctly rounded, numpy's np.round is not: 2.5819304095 (a little below the half)
-    is 2.581930409 in Python and 2.58193041 in numpy. Rows 1 and 2 tie on fused score; row 2's strength is
-    2.58193041, so it leads, where numpy's rounding would tie them and put row 1 first by its key."""
-    ordering = {"x": [1], "y": [2]}
-    lists = {"p": [(9, 1.0), (1, 2.5819304095)], "q": [(9, 1.0), (2, 2.58193041)]}
-    expected = old_by_strength(old_reciprocal_rank_fusion(ordering), lists, tie_key)
-    assert [row for row, _ in expected] == [2, 1]
-    assert fused_by_strength(ordering, lists, 60, tie_key) == expected
-
-
-def test_fused_by_strength_declines_what_it_cannot_match():
-    """A NaN strength, a row that is not an int, a numpy float32 score: None (the caller sorts as before)."""
-    tie = tie_key
-    assert fused_by_strength({"a": [1, 2]}, {"a": [(1, 2.0), (2, math.nan)]}, 60, tie) is None
-    assert fused_by_strength({"a": [np.int64(1)]}, {}, 60, tie) is None
-    assert fused_by_strength({"a": [1]}, {"a": [(1, np.float32(2.0))]}, 60, tie) is None
-    assert fused_by_strength({"a": [1]}, {"a": [(1, 2.0)]}, 60, tie) == [(1, 1 / 61)]
-    assert fused_by_strength({}, {"a": [(1, 2.0)]}, 60, tie) == []
 
 
 # ---------------------------------------------------------------------------------------------- Retriever._rank
