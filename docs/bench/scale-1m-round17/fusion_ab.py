@@ -19,6 +19,7 @@ HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))
 import fusion_variants  # noqa: E402
 
+MODE = sys.argv.pop(1)  # paired.py reads the index folder from sys.argv[1] when it is imported
 sys.modules["variants"] = fusion_variants  # paired.py's variants, without round 17's compiled main loops
 import paired  # noqa: E402
 
@@ -53,8 +54,8 @@ def hits(folder: Path, chunks: int, share: float, out: Path) -> None:
 
 
 if __name__ == "__main__":
-    mode, args = sys.argv[1], sys.argv[2:]
-    if mode == "hits":
+    args = sys.argv[1:]
+    if MODE == "hits":
         hits(Path(args[0]), int(args[1]), float(args[2]), Path(args[3]))
     else:
         paired.main(Path(args[0]), int(args[1]), float(args[2]), Path(args[3]), ["before", "after"],
