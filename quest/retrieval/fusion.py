@@ -25,18 +25,37 @@ def reciprocal_rank_fusion(ranked_lists: Mapping[str, Sequence[K]] | Sequence[Se
     Pure and deterministic: an id repeated within one list counts at its first rank only;
     ties are broken by the id itself, so the order of the input lists never matters.
     """
+    fused = list(rrf_scores(ranked_lists, k).items())
+    return ties_last(fused, lambda pair: -pair[1], lambda pair: tie_key(pair[0]))
+
+
+def rrf_scores(ranked_lists: Mapping[str, Sequence[K]] | Sequence[Sequence[K]], k: int = RRF_K) -> dict[K, float]:
+    """Each id's fused score, in the order the ids first appear in the lists (not ranked).
+
+    The score is the exactly rounded sum of the id's parts (math.fsum), so it does not depend on the order of
+    the lists. Most ids are in one list or two, and there fsum is not needed: one part is its own sum, and one
+    IEEE addition of two parts is already the exactly rounded sum (round half to even, as fsum rounds).
+    """
     lists = ranked_lists.values() if isinstance(ranked_lists, Mapping) else ranked_lists
-    contributions: dict[K, list[float]] = {}
+    parts: dict[K, float | list[float]] = {}
+    get = parts.get
     for ranking in lists:
         seen: set[K] = set()
+        add = seen.add
         for rank, item in enumerate(ranking, start=1):
             if item in seen:
                 continue
-            seen.add(item)
-            contributions.setdefault(item, []).append(1.0 / (k + rank))
-    # fsum is exactly rounded, so the sum does not depend on the order of the lists either.
-    fused = [(item, math.fsum(parts)) for item, parts in contributions.items()]
-    return ties_last(fused, lambda pair: -pair[1], lambda pair: _tie_key(pair[0]))
+            add(item)
+            value = 1.0 / (k + rank)
+            kept = get(item)
+            if kept is None:
+                parts[item] = value
+            elif kept.__class__ is float:
+                parts[item] = [kept, value]
+            else:
+                kept.append(value)
+    return {item: kept if kept.__class__ is float else (kept[0] + kept[1] if len(kept) == 2 else math.fsum(kept))
+            for item, kept in parts.items()}
 
 
 T = TypeVar("T")
@@ -45,22 +64,24 @@ T = TypeVar("T")
 def ties_last(items: Sequence[T], key: Callable[[T], object], tie: Callable[[T], object]) -> list[T]:
     """`sorted(items, key=lambda x: (key(x), tie(x)))`, with `tie` computed only for items whose `key` equals
     another's: a tie key (a document id, a string) costs far more than a score, and most scores are distinct."""
-    keyed = sorted(((key(item), n) for n, item in enumerate(items)), key=lambda pair: pair[0])
+    keys = [key(item) for item in items]
+    order = sorted(range(len(keys)), key=keys.__getitem__)  # stable: equal keys keep their input order
     out: list[T] = []
-    i = 0
-    while i < len(keyed):
+    i, n = 0, len(order)
+    while i < n:
         j = i + 1
-        while j < len(keyed) and keyed[j][0] == keyed[i][0]:
+        first = keys[order[i]]
+        while j < n and keys[order[j]] == first:
             j += 1
         if j - i == 1:
-            out.append(items[keyed[i][1]])
+            out.append(items[order[i]])
         else:  # a stable sort of the tied run by `tie` keeps their order among equal `tie`s, as one sort would
-            out.extend(sorted((items[n] for _, n in keyed[i:j]), key=tie))
+            out.extend(sorted((items[m] for m in order[i:j]), key=tie))
         i = j
     return out
 
 
-def _tie_key(item: Hashable) -> tuple[str, str]:
+def tie_key(item: Hashable) -> tuple[str, str]:
     return (type(item).__name__, str(item))
 
 

@@ -40,7 +40,7 @@ from quest.retrieval import kernels
 from quest.retrieval.chunktable import NO_PROBLEM
 from quest.retrieval.embedder import Embedder
 from quest.retrieval.evidence import ASKED_LEAD, ErrorEvidence, named_first
-from quest.retrieval.fusion import document_rank_fusion, reciprocal_rank_fusion, ties_last
+from quest.retrieval.fusion import document_rank_fusion, reciprocal_rank_fusion, rrf_scores, tie_key, ties_last
 from quest.retrieval.index import Index, UpdateReport, open_index
 from quest.retrieval.judge_name import plain_tokens, without_judge_name
 from quest.retrieval.parallel import run_all
@@ -426,16 +426,21 @@ class Retriever:
         if scope == "problem" and self.settings.bug_prior and any(q.name in ("error", "code") and q.tokens
                                                                   for q in queries):
             ordering["prior:error_pattern"] = self._error_patterns_first(ordering)
-        fused = self._by_chunk_on_ties(reciprocal_rank_fusion(ordering, k=self.settings.rrf_k), lists)
+        fused = self._fused_on_ties(ordering, lists)
         if scope == "problem" and self.settings.document_fusion:
             fused = self._by_document(ordering, fused)
         if titles_only:  # the problem's documents only its titles found: after the rest, in their order
             found = {r for r, _ in fused}
             fused += [(r, 0.0) for r, _ in lists["bm25:problem"] if r not in found]
-        signals: dict[int, dict[str, Signal]] = {}
+        # Each row's (rank, score) per list; a row a list repeats keeps its last entry there, at its first place.
+        entries: dict[int, dict[str, tuple[int, float]]] = {}
         for name, ranked in lists.items():
             for rank, (row, score) in enumerate(ranked, start=1):
-                signals.setdefault(row, {})[name] = Signal(rank, score)
+                kept = entries.get(row)
+                if kept is None:
+                    entries[row] = {name: (rank, score)}
+                else:
+                    kept[name] = (rank, score)
         bounds = {q.name: q.bound for q in queries}
         dense_parts = [q.dense for q in queries if q.dense is not None]
         sims: dict[int, float] = {}
@@ -451,15 +456,29 @@ class Retriever:
         judged = {name: bounds[name.split(":", 1)[1]] for name in lists
                   if name.startswith("bm25:") and name.split(":", 1)[1] not in named}
         base = {name: name.split(":", 1)[0] for name in lists}
+        windows_vote = "question" not in named
         out = []
         for row, fused_score in fused:
-            sig = signals[row]
-            bm25n = max((normalized(s.score, judged[name]) for name, s in sig.items() if name in judged),
-                        default=0.0)
-            if "question" not in named:
+            # The best normalized BM25 over the judged lists (normalized is never NaN nor -0.0, so starting from 0
+            # and keeping the larger gives max(..., default=0.0)), and each signal's best rank over the parts (the
+            # first list's on equal ranks), a Signal made only for the entry that is kept.
+            bm25n = 0.0
+            short: dict[str, tuple[int, float]] = {}
+            for name, entry in entries[row].items():
+                bound = judged.get(name)
+                if bound is not None:
+                    value = normalized(entry[1], bound)
+                    if value > bm25n:
+                        bm25n = value
+                signal = base[name]
+                shortest = short.get(signal)
+                if shortest is None or entry[0] < shortest[0]:
+                    short[signal] = entry
+            if windows_vote:
                 bm25n = max(bm25n, windowed.get(row, 0.0))
             bm25n = max(bm25n, plain.get(row, 0.0))
-            out.append((row, fused_score, _short_signals(sig, base), sims.get(row), bm25n))
+            out.append((row, fused_score, {signal: Signal(*entry) for signal, entry in short.items()}, sims.get(row),
+                        bm25n))
         timings["fusion"] = timings.get("fusion", 0) + (time.perf_counter() - t) * 1000
         return out
 
@@ -512,6 +531,35 @@ class Retriever:
         for q in parts:
             ordering[f"bm25:{q.name}"] = within.order(q.tokens, ordering[f"bm25:{q.name}"])
 
+    def _fused_on_ties(self, ordering: Mapping[str, Sequence[int]],
+                       lists: Mapping[str, list[tuple[int, float]]]) -> list[tuple[int, float]]:
+        """`_by_chunk_on_ties(reciprocal_rank_fusion(ordering), lists)` in one sort.
+
+        RRF orders by fused score, ties by the row's own key (fusion.tie_key); `_by_chunk_on_ties` then re-sorts
+        that list, stably, by (fused score, strength), ties by chunk. Two stable sorts in a row are one sort on
+        both keys, the first sort's key last: (fused score, strength, chunk, row key), with the rows' first
+        appearance in the lists deciding what is still equal, as in RRF. So one sort gives the same list, without
+        RRF's ranking of rows by their key (a string a row) first. Only a NaN strength (a NaN score in a list) makes
+        the keys unordered, and there the two sorts are made as before, so even then nothing changes.
+        """
+        scores = rrf_scores(ordering, k=self.settings.rrf_k)
+        strength = self._strength(lists)
+        if any(value != value for value in strength.values()):
+            return self._by_chunk_on_ties(reciprocal_rank_fusion(ordering, k=self.settings.rrf_k), lists)
+        table = self.index.chunks
+        return ties_last(list(scores.items()), lambda pair: (-pair[1], -round(strength.get(pair[0], 0.0), 9)),
+                         lambda pair: (table.doc_id(pair[0]), int(table.ordinal[pair[0]]), tie_key(pair[0])))
+
+    @staticmethod
+    def _strength(lists: Mapping[str, list[tuple[int, float]]]) -> dict[int, float]:
+        """Each row's summed score over each list's best (the stronger match, `_by_chunk_on_ties`)."""
+        strength: dict[int, float] = {}
+        for ranked in lists.values():
+            best = ranked[0][1] if ranked and ranked[0][1] > 0 else 0.0
+            for row, score in ranked:
+                strength[row] = strength.get(row, 0.0) + (score / best if best else 0.0)
+        return strength
+
     def _by_chunk_on_ties(self, fused: list[tuple[int, float]],
                           lists: Mapping[str, list[tuple[int, float]]]) -> list[tuple[int, float]]:
         """Equal fused scores ordered by how strongly the lists matched, then by chunk.
@@ -522,11 +570,7 @@ class Retriever:
         (grouped by problem at a build or compaction, appended by an update), and the same chunks
         must rank the same way in any layout.
         """
-        strength: dict[int, float] = {}
-        for ranked in lists.values():
-            best = ranked[0][1] if ranked and ranked[0][1] > 0 else 0.0
-            for row, score in ranked:
-                strength[row] = strength.get(row, 0.0) + (score / best if best else 0.0)
+        strength = self._strength(lists)
         table = self.index.chunks
         return ties_last(fused, lambda pair: (-pair[1], -round(strength.get(pair[0], 0.0), 9)),
                          lambda pair: (table.doc_id(pair[0]), int(table.ordinal[pair[0]])))
@@ -1204,17 +1248,6 @@ def _verdict_vocabulary() -> frozenset[str]:
 def _clears(bm25n: float, dense_sim: float | None, attempt: _Attempt, ratio: float) -> bool:
     """Whether a hit's normalized BM25 or dense similarity reaches the attempt's floor x `ratio`."""
     return bm25n >= attempt.bm25_floor * ratio or (dense_sim is not None and dense_sim >= attempt.dense_floor * ratio)
-
-
-def _short_signals(sig: dict[str, Signal], bases: Mapping[str, str] | None = None) -> dict[str, Signal]:
-    """Per-signal best rank over the parts ("bm25", "dense", "lexical"), as hits report them; `bases`: each list
-    name's signal, when the caller has them already."""
-    out: dict[str, Signal] = {}
-    for name, s in sig.items():
-        base = bases[name] if bases is not None else name.split(":", 1)[0]
-        if base not in out or s.rank < out[base].rank:
-            out[base] = s
-    return out
 
 
 def translation_key(doc_id: str) -> str:
