@@ -133,6 +133,17 @@ def test_fix_image_links(markdown: str, base: str, expected: str) -> None:
     assert fix_image_links(markdown, base, "en") == expected
 
 
+def test_code_in_a_statement_is_left_as_written() -> None:
+    """A statement about HTML or Markdown shows image syntax as code: a fenced block or an inline code span is the
+    problem's text, not a picture, and stays exactly as written (only the picture outside is made absolute)."""
+    markdown = ("Output one tag per line, e.g.\n\n"
+                "```html\n<img src=\"/upload/a.png\" alt=\"a\">\n![b](/u/b.png)\n```\n\n"
+                "~~~\n![c](c.png)\n~~~\n\nThe input `![d](/u/d.png)` is one line. ![e](/u/e.png)")
+    expected = markdown.replace("![e](/u/e.png)", "![e](http://oj.example/u/e.png)")
+    assert fix_image_links(markdown, "http://oj.example/p/1", "en") == expected
+    assert fix_image_links(markdown, "", "en") == markdown.replace("![e](/u/e.png)", "[image: e]")
+
+
 def test_judge_base_and_page_url() -> None:
     assert judge_base("http://oj.example.edu/hustoj") == "http://oj.example.edu/hustoj/"
     assert judge_base(" https://oj.example.edu/?x=1#top ") == "https://oj.example.edu/"

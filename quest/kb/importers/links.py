@@ -32,6 +32,9 @@ _MD_IMAGE = re.compile(r'!\[([^\]\n]{0,500})\]\(\s*<?([^\s)<>]{1,2000})>?(?:\s+"
 _HTML_IMG = re.compile(r"<img\b[^>]{0,2000}>", re.I)
 _ATTR = re.compile(r"""\b(src|alt)\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.I)
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+# Code in a statement (a fenced block, then an inline span): image syntax there is the problem's text, not a picture.
+_CODE = re.compile(r"^(?P<fence>`{3,}|~{3,})[^\n]*\n.*?^(?P=fence)[ \t]*$|(?P<ticks>`+)[^`\n].*?(?P=ticks)",
+                   re.M | re.S)
 _PLACEHOLDER = {"zh": "[图片：{name}]", "en": "[image: {name}]"}
 _BARE_PLACEHOLDER = {"zh": "[图片]", "en": "[image]"}
 
@@ -104,7 +107,7 @@ def _placeholder(src: str, alt: str, lang: str) -> str:
 
 def fix_image_links(markdown: str, base: str, lang: str, where: str = "") -> str:
     """`markdown` with every judge-relative image made absolute against `base` (a page or folder URL), or, without
-    one, replaced by its alt text (see the module docstring)."""
+    one, replaced by its alt text (see the module docstring). Code blocks and inline code are left as written."""
     dropped: list[str] = []
 
     def markdown_image(m: re.Match[str]) -> str:
@@ -127,7 +130,14 @@ def fix_image_links(markdown: str, base: str, lang: str, where: str = "") -> str
             return _placeholder(src, attrs.get("alt") or "", lang)
         return f"![{' '.join((attrs.get('alt') or '').split())}]({target})" if target != src else m.group(0)
 
-    text = _HTML_IMG.sub(html_image, _MD_IMAGE.sub(markdown_image, markdown))
+    def prose(part: str) -> str:
+        return _HTML_IMG.sub(html_image, _MD_IMAGE.sub(markdown_image, part))
+
+    pieces, end = [], 0
+    for code in _CODE.finditer(markdown):  # code is kept exactly as written
+        pieces += [prose(markdown[end:code.start()]), code.group(0)]
+        end = code.end()
+    text = "".join([*pieces, prose(markdown[end:])])
     if dropped:
         log.info("import: %s: %d image link(s) point at the judge and no --judge-url was given; kept their alt text "
                  "(first: %s)", where or "a statement", len(dropped), dropped[0][:120])
