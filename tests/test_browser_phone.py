@@ -65,7 +65,8 @@ def phone(browser: Any, live_app: RunningApp) -> Iterator[Any]:
 
     def open_(width: int, height: int, locale: str, *, touch: bool = True) -> Any:
         context = browser.new_context(locale=locale, viewport={"width": width, "height": height},
-                                      device_scale_factor=2 if touch else 1, is_mobile=touch, has_touch=touch)  # fmt: skip
+                                      device_scale_factor=2 if touch else 1,
+                                      is_mobile=touch, has_touch=touch)  # fmt: skip
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(60_000)
