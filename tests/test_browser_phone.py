@@ -63,9 +63,10 @@ GEOMETRY = """() => {
 def phone(browser: Any, live_app: RunningApp) -> Iterator[Any]:
     contexts = []
 
-    def open_(width: int, height: int, locale: str) -> Any:
+    def open_(width: int, height: int, locale: str, *, touch: bool = True) -> Any:
         context = browser.new_context(locale=locale, viewport={"width": width, "height": height},
-                                      device_scale_factor=2, is_mobile=True, has_touch=True)  # fmt: skip
+                                      device_scale_factor=2 if touch else 1,
+                                      is_mobile=touch, has_touch=touch)  # fmt: skip
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(60_000)
@@ -265,3 +266,36 @@ def test_the_question_s_bubble_shows_no_bidi_controls(phone, live_app: RunningAp
     bubble = page.locator("#q-chat .user-row").last.inner_text()
     assert "Is gnp.exe the file my code reads?" in bubble and "\u202e" not in bubble and "\u202c" not in bubble
     assert question in live_app.ollama.chat_bodies[-1]["messages"][-1]["content"]
+
+
+# The conversation's label and its Clear panel, and the box the messages scroll in.
+CHAT_HEAD = """() => {
+  const box = (el) => { const b = el.getBoundingClientRect(); return {top: b.top, bottom: b.bottom}; };
+  const chat = [...document.querySelectorAll('#q-chat')].pop();
+  const scroller = chat.querySelector('.bubble-wrap');
+  return {label: box(chat.querySelector('[data-testid="block-label"]')),
+          panel: box(chat.querySelector('.icon-button-wrapper.top-panel')),
+          messages: box(scroller), scrolls: scroller.scrollHeight > scroller.clientHeight + 1};
+}"""
+
+
+@pytest.mark.parametrize("device", ["phone", "desktop"])
+def test_a_long_answer_does_not_scroll_under_the_chat_s_label(phone, live_app: RunningApp, device: str) -> None:
+    """Gradio floats the conversation's label ("Conversation") and its Clear panel over the box the
+    messages scroll in: once an answer was longer than the box (always on a phone) its lines scrolled
+    under them and the label hid words of the answer (the README's phone screenshot). The box now
+    starts below both. On a phone the page also stays on the conversation when the answer ends."""
+    live_app.ollama.tokens = [f"Step {i}: move the left end of the window past index {i}.\n\n" for i in range(1, 25)]
+    width, height = (360, 800) if device == "phone" else (1366, 900)
+    page = phone(width, height, "en-US", touch=device == "phone")
+    page.locator("#q-question textarea").fill("Walk me through the window.")
+    page.locator("#q-send").click()
+    _wait_until(lambda: "Step 24" in _last_answer(page).inner_text(), what="the long answer")
+    _idle(page)
+    page.wait_for_timeout(300)
+    head = page.evaluate(CHAT_HEAD)
+    assert head["scrolls"], head  # the answer is longer than its box
+    assert head["label"]["bottom"] <= head["messages"]["top"], head
+    assert head["panel"]["bottom"] <= head["messages"]["top"], head
+    if device == "phone":  # the page was not pushed on past the conversation (scroll anchoring)
+        assert 0 <= head["messages"]["top"] < height / 2, head
