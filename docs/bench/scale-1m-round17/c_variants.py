@@ -1,5 +1,6 @@
 """Round 17c's before/after retrievers (c_ab.py): `before` is main's (round 17's end) `Retriever._rank`,
-`_attempt` and `_diversify`, copied here word for word; `after` is the library's Retriever. The rest is shared."""
+`_attempt` and `_diversify`, copied here word for word, with BM25's scope runs for a few rows too; `after` is the
+library's Retriever. The rest is shared."""
 
 import time
 from collections.abc import Callable, Sequence
@@ -49,7 +50,16 @@ def _old_diversify(hits: list[_T], top_k: int, doc_of: Callable[[_T], str] = lam
 
 
 class Before(Retriever):
-    """main's _rank (a Signal per row) and _attempt (every candidate made, `_diversify` to the end)."""
+    """main's _rank (a Signal per row) and _attempt (every candidate made, `_diversify` to the end), and BM25 over a
+    few rows through the scope runs (`SegmentedBM25.few_rows` 0 while it searches: the index is shared)."""
+
+    def search(self, *args, **kwargs):
+        bm25 = self.index.bm25
+        bm25.few_rows = 0
+        try:
+            return super().search(*args, **kwargs)
+        finally:
+            del bm25.few_rows  # the class's limit again, for `after`
 
     def _rank(self, rows: np.ndarray | None, k: int, queries: Sequence[_PartQuery],
               timings: dict[str, float], scope: str,
