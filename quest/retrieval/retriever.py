@@ -101,7 +101,8 @@ class _Candidate:
     row: int
     score: float
     fused: float
-    signals: dict[str, Signal]
+    # Each signal's (rank, score): a Signal is made only for a candidate that is shown (`Retriever._attempt`).
+    signals: dict[str, tuple[int, float]]
     scope: str
     dense: float | None = None  # the best cosine similarity, when a dense signal ran
 
@@ -399,12 +400,13 @@ class Retriever:
 
     def _rank(self, rows: np.ndarray | None, k: int, queries: Sequence[_PartQuery],
               timings: dict[str, float], scope: str,
-              whole: tuple[np.ndarray | None] | None = None) -> list[tuple[int, float, dict[str, Signal], float | None,
-                                                                         float]]:
+              whole: tuple[np.ndarray | None] | None = None) -> list[tuple[int, float, dict[str, tuple[int, float]],
+                                                                         float | None, float]]:
         """Fuse every signal of every part over `rows` (None: everything). `whole`: (the allowed rows of the
         whole-base search this attempt makes next,), when `rows` are the general documents (see `_sparse_top`).
 
-        Returns (row, fused, signals, best dense similarity, best normalized BM25) per row. Each
+        Returns (row, fused, signals, best dense similarity, best normalized BM25) per row, the signals as each
+        signal's (rank, score) (`signals_of` makes them Signals: most rows are never shown). Each
         part is normalized by its own bound, so a long question cannot lower what a short error
         part matches, and adding a part never removes a row another part found.
         """
@@ -461,7 +463,7 @@ class Retriever:
         for row, fused_score in fused:
             # The best normalized BM25 over the judged lists (normalized is never NaN nor -0.0, so starting from 0
             # and keeping the larger gives max(..., default=0.0)), and each signal's best rank over the parts (the
-            # first list's on equal ranks), a Signal made only for the entry that is kept.
+            # first list's on equal ranks).
             bm25n = 0.0
             short: dict[str, tuple[int, float]] = {}
             for name, entry in entries[row].items():
@@ -477,8 +479,7 @@ class Retriever:
             if windows_vote:
                 bm25n = max(bm25n, windowed.get(row, 0.0))
             bm25n = max(bm25n, plain.get(row, 0.0))
-            out.append((row, fused_score, {signal: Signal(*entry) for signal, entry in short.items()}, sims.get(row),
-                        bm25n))
+            out.append((row, fused_score, short, sims.get(row), bm25n))
         timings["fusion"] = timings.get("fusion", 0) + (time.perf_counter() - t) * 1000
         return out
 
@@ -713,11 +714,12 @@ class Retriever:
         companions = self.settings.companion_floor_ratio if scope in (None, "general") else 1.0
         table = self.index.chunks
 
-        def passing(ranked, where: str, ratio: float = 1.0) -> list[_Candidate]:
+        def passing(ranked, where: str, ratio: float = 1.0, strong_only: bool = False) -> list[_Candidate]:
+            # strong_only: the caller keeps only the rows that clear the whole floor, so no companion is made.
             out = []
             for row, fused, sig, dense_sim, bm25n in ranked:
                 clears = _clears(bm25n, dense_sim, attempt, ratio)
-                if clears or _clears(bm25n, dense_sim, attempt, ratio * companions):
+                if clears or (not strong_only and _clears(bm25n, dense_sim, attempt, ratio * companions)):
                     # A plain float: numpy scalars round ~10x slower, and hits are compared and shown as floats.
                     score = float(max(bm25n, dense_sim if dense_sim is not None else 0.0))
                     out.append(_Candidate(row, round(score, 4), fused, sig, where, dense_sim))
@@ -734,7 +736,7 @@ class Retriever:
                                lambda c: table.doc_id(c.row))
             judged = scope is None or attempt.guessed
             weak = judged and not self._on_topic([c for c in shown if c.row in strong], queries, attempt)
-            return [Hit(chunk=table[c.row], score=c.score, fused=c.fused, signals=c.signals, scope=c.scope)
+            return [Hit(chunk=table[c.row], score=c.score, fused=c.fused, signals=signals_of(c.signals), scope=c.scope)
                     for c in shown], weak
 
         k = attempt.candidates
@@ -749,11 +751,11 @@ class Retriever:
         if scope is None and self.settings.general_lead > 0 and self._general_rows.size:
             rows = self._allowed(self._general_rows, excluded)
             # the whole base is searched next (below), on the same allowed rows: one sparse pass can rank both
+            # Only its strong rows lead, the others are dropped: none is made (`strong` is only ever added to).
             general = passing(self._rank(rows, k, queries, timings, "general", (self._allowed(None, excluded),)),
-                              "all")
+                              "all", strong_only=True)
             lead = self._error_evidence_first(self._fitting_first(self._own_language_first(self._specific_first(
-                [c for c in general if c.row in strong], queries, attempt), queries, attempt), queries, attempt),
-                queries, attempt)
+                general, queries, attempt), queries, attempt), queries, attempt), queries, attempt)
             selected = lead[: self.settings.general_lead]
         if scope is not None:
             rows = self._allowed(self.index.rows_by_problem.get(scope, np.zeros(0, dtype=np.int64)), excluded)
@@ -1245,6 +1247,11 @@ def _verdict_vocabulary() -> frozenset[str]:
     return frozenset(tokenize(" ".join(names)))
 
 
+def signals_of(entries: Mapping[str, tuple[int, float]]) -> dict[str, Signal]:
+    """A hit's signals from `Retriever._rank`'s (rank, score) per signal."""
+    return {signal: Signal(*entry) for signal, entry in entries.items()}
+
+
 def _clears(bm25n: float, dense_sim: float | None, attempt: _Attempt, ratio: float) -> bool:
     """Whether a hit's normalized BM25 or dense similarity reaches the attempt's floor x `ratio`."""
     return bm25n >= attempt.bm25_floor * ratio or (dense_sim is not None and dense_sim >= attempt.dense_floor * ratio)
@@ -1273,6 +1280,8 @@ def _diversify(hits: list[_T], top_k: int, doc_of: Callable[[_T], str] = lambda 
         if key not in chosen:
             chosen[key] = doc_id
             firsts.append(hit)
+            if len(firsts) == top_k:  # the top-k are all firsts: nothing later can enter them (and doc_of is costly)
+                break
         elif chosen[key] == doc_id and taken.get(key, 1) < MAX_CHUNKS_PER_DOC:
             seconds.append(hit)
         else:

@@ -28,7 +28,15 @@ from quest.retrieval import maxscore
 from quest.retrieval.chunktable import ChunkTable
 from quest.retrieval.dense import DenseIndex, _best, cosines
 from quest.retrieval.scatter import add_at
-from quest.retrieval.scopes import RowOrder, ScopeRuns, TermCache, column_weights, scope_of, scope_sums
+from quest.retrieval.scopes import (
+    RowOrder,
+    ScopeRuns,
+    TermCache,
+    column_weights,
+    scope_of,
+    scope_sums,
+    sorted_cuts,
+)
 from quest.retrieval.sparse import LexicalIndex, bm25_bound, positions, top_k
 
 K1, B, EPSILON = 1.5, 0.75, 0.25  # rank-bm25's BM25Okapi defaults
@@ -57,6 +65,10 @@ def cache_budget(rows: int) -> int:
 # 5k general rows cost ~7 ms gathered and converted to float32, and the scan keeps retrieval p95
 # under 30 ms (43 ms with 8192; docs/bench/scale-100k-final).
 GATHER_UP_TO = 1024
+# `SegmentedBM25.scores_for` over at most this many rows (a verdict check's lead rows, a plain-words confidence) looks
+# each row up in each query term's postings: locating them as scope runs, then cutting every posting list at each
+# run's two ends, costs more Python than the handful of sums it serves.
+FEW_ROWS = 64
 MAX_RUNS = 16  # rows in at most this many contiguous runs are searched run by run (SegmentedDense._runs)
 
 
@@ -158,6 +170,8 @@ def offsets_of(segments: Sequence[Segment]) -> np.ndarray:
 
 class SegmentedBM25:
     """Okapi BM25 over the live rows of several segments, with the same interface as BM25Index."""
+
+    few_rows = FEW_ROWS  # scores_for looks up at most this many rows directly (_few_rows_sums); 0: never
 
     def __init__(self, segments: Sequence[Segment], deleted: np.ndarray, *, k1: float = K1, b: float = B,
                  epsilon: float = EPSILON) -> None:
@@ -272,6 +286,9 @@ class SegmentedBM25:
         cols, coefs = self._query(tokens)
         if not cols or rows.size == 0:
             return out
+        if rows.size <= self.few_rows and self._few_rows_sums(rows, cols, coefs, out):
+            out[self.deleted[rows]] = 0.0
+            return out
         columns = list(zip(cols, coefs, strict=True))
         for s, seg, norm, at, runs, back in self._segment_scopes(rows):
             acc = scope_sums(runs, seg.postings, columns,
@@ -280,6 +297,47 @@ class SegmentedBM25:
             out[at if back is None else at[back]] = acc
         out[self.deleted[rows]] = 0.0
         return out
+
+    def _few_rows_sums(self, rows: np.ndarray, cols: list[int], coefs: list[float], out: np.ndarray) -> bool:
+        """`scores_for` over a few distinct rows into `out`, each row looked up in each column's postings; False
+        (nothing written) for rows that are not distinct or not all in the index, left to the general path.
+
+        The same float32 weights (`_weights` on the same term frequencies and norms) are added to a zero in the
+        columns' order, one addition per row and column, as `scope_sums` adds them: the sums are bit-equal.
+        """
+        if int(rows.min()) < 0 or int(rows.max()) >= self.size:
+            return False
+        where = np.searchsorted(self.offsets, rows, side="right") - 1
+        parts = []
+        for s, (seg, norm) in enumerate(zip(self.segments, self._norms_by_position, strict=True)):
+            at = np.flatnonzero(where == s) if len(self.segments) > 1 else np.arange(rows.size)
+            if not at.size:
+                continue
+            local = np.asarray(seg.order.positions(rows[at] - self.offsets[s]), dtype=np.int64)
+            sort = np.argsort(local, kind="stable")
+            pos = local[sort]
+            if pos.size > 1 and not bool((pos[1:] > pos[:-1]).all()):
+                return False  # a row given twice
+            parts.append((seg, norm, at[sort], pos))
+        for seg, norm, target, pos in parts:
+            acc = np.zeros(pos.size, dtype=np.float32)
+            indptr, indices, data = seg.postings.indptr, seg.postings.indices, seg.postings.data
+            width = seg.postings.shape[1]
+            for col, coef in zip(cols, coefs, strict=True):
+                if col >= width:
+                    continue
+                lo, hi = int(indptr[col]), int(indptr[col + 1])
+                if hi == lo:
+                    continue
+                postings = np.asarray(indices[lo:hi])
+                cut = np.asarray(sorted_cuts(postings, pos), dtype=np.int64)
+                inside = cut < hi - lo
+                hit = np.zeros(pos.size, dtype=bool)
+                hit[inside] = postings[cut[inside]] == pos[inside]
+                if hit.any():
+                    acc[hit] += self._weights(np.asarray(data[lo:hi])[cut[hit]], norm[pos[hit]], coef)
+            out[target] = acc
+        return True
 
     def _cache_for(self, segment: int, runs: ScopeRuns) -> tuple[TermCache, tuple | None]:
         """The cache for a scope's term weights and the key naming the scope there (None: not cached)."""

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from quest.retrieval.fusion import reciprocal_rank_fusion, rrf_scores, tie_key, ties_last
-from quest.retrieval.retriever import Retriever, build_retriever
+from quest.retrieval.retriever import Retriever, build_retriever, signals_of
 from quest.retrieval.sparse import normalized
 from quest.retrieval.types import Signal
 from quest.settings import Settings
@@ -134,10 +134,17 @@ class OldFusion(Retriever):
         return out
 
 
+def as_signals(ranked):
+    """The library's `_rank` rows with their signals made Signals, as shown hits get them (round 17c: `_rank`
+    hands (rank, score) pairs, `signals_of` makes the Signals of the hits shown)."""
+    return [(row, fused, signals_of(sig), dense, bm25n) for row, fused, sig, dense, bm25n in ranked]
+
+
 class Given(OldFusion):
     """The library's `_rank` over the same given lists."""
 
-    _rank = Retriever._rank
+    def _rank(self, *args, **kwargs):
+        return as_signals(Retriever._rank(self, *args, **kwargs))
 
 
 # ---------------------------------------------------------------------------------------------- helpers
@@ -244,7 +251,7 @@ def test_rank_over_real_lists_equals_the_old_code(base):
             old = OldFusion(base.settings, base.index, base.kb, base.embedder, lists=lists)
             new = Given(base.settings, base.index, base.kb, base.embedder, lists=lists)
             assert exact(new._rank(rows, 30, queries, {}, scope)) == exact(old._rank(rows, 30, queries, {}, scope))
-            assert new._rank(rows, 30, queries, {}, scope) == base._rank(rows, 30, queries, {}, scope)
+            assert new._rank(rows, 30, queries, {}, scope) == as_signals(base._rank(rows, 30, queries, {}, scope))
 
 
 

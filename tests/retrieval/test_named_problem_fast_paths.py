@@ -89,6 +89,8 @@ def test_each_words_column_is_exactly_its_own_scores_cold_and_from_the_cache(see
 def test_one_problems_scope_is_cached_apart_from_the_general_documents(monkeypatch):
     monkeypatch.setattr(segments_module, "CACHE_FROM_ROWS", 1)
     monkeypatch.setattr(segments_module, "SHARED_SCOPE", 10)  # a scope of 1/10 of the rows or more is shared
+    # the scopes go through the scope runs the caches serve, not the few-rows lookup (round 17c) that needs none
+    monkeypatch.setattr(segments_module.SegmentedBM25, "few_rows", 0)
     corpus = random_corpus(7, n_docs=300)
     index = segmented([corpus], set())
     query = ["w0", "w1", "w3", "w3"]

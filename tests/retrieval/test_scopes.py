@@ -261,6 +261,8 @@ def test_cached_term_weights_give_the_same_scores_stay_bounded_and_start_empty_a
 
     monkeypatch.setattr(segments_module, "CACHE_FROM_ROWS", 1)  # every exact scope is cached, even a problem's
     monkeypatch.setattr(segments_module, "CACHE_BYTES", 4096)
+    # and every scope goes through the scope runs that the cache serves, not the few-rows lookup that needs none
+    monkeypatch.setattr(segments_module.SegmentedBM25, "few_rows", 0)
     index = Index(segments=built.segments, deleted=built.deleted.copy(), model=built.model,
                   doc_hashes=dict(built.doc_hashes), chunk_max_chars=built.chunk_max_chars, dim=built.dim)
     plain = in_row_order(built)
