@@ -434,6 +434,15 @@ class Retriever:
         if titles_only:  # the problem's documents only its titles found: after the rest, in their order
             found = {r for r, _ in fused}
             fused += [(r, 0.0) for r, _ in lists["bm25:problem"] if r not in found]
+        out = self._fused_rows(fused, lists, queries, windowed)
+        timings["fusion"] = timings.get("fusion", 0) + (time.perf_counter() - t) * 1000
+        return out
+
+    def _fused_rows(self, fused: list[tuple[int, float]], lists: Mapping[str, list[tuple[int, float]]],
+                    queries: Sequence[_PartQuery], windowed: Mapping[int, float],
+                    ) -> list[tuple[int, float, dict[str, tuple[int, float]], float | None, float]]:
+        """`_rank`'s rows, each with what the floors read: its signals' (rank, score), its best dense similarity over
+        the parts and its best normalized BM25 (a part's bound, a judge-naming part's plain words, a window)."""
         # Each row's (rank, score) per list; a row a list repeats keeps its last entry there, at its first place.
         entries: dict[int, dict[str, tuple[int, float]]] = {}
         for name, ranked in lists.items():
@@ -480,7 +489,6 @@ class Retriever:
                 bm25n = max(bm25n, windowed.get(row, 0.0))
             bm25n = max(bm25n, plain.get(row, 0.0))
             out.append((row, fused_score, short, sims.get(row), bm25n))
-        timings["fusion"] = timings.get("fusion", 0) + (time.perf_counter() - t) * 1000
         return out
 
     def _by_document(self, ordering: Mapping[str, Sequence[int]],

@@ -23,6 +23,7 @@ from urllib.parse import urljoin, urlsplit
 
 from quest.errors import ImportError_
 from quest.kb.importers.images import IMAGE_DIR
+from quest.markdown_blocks import split_code
 
 log = logging.getLogger(__name__)
 
@@ -32,10 +33,6 @@ _MD_IMAGE = re.compile(r'!\[([^\]\n]{0,500})\]\(\s*<?([^\s)<>]{1,2000})>?(?:\s+"
 _HTML_IMG = re.compile(r"<img\b[^>]{0,2000}>", re.I)
 _ATTR = re.compile(r"""\b(src|alt)\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.I)
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
-# A fenced code block's opening line (CommonMark: three or more backticks or tildes) and an inline code span on one
-# line: image syntax in code is the problem's text, not a picture.
-_FENCE = re.compile(r"^[ ]{0,3}(`{3,}|~{3,})")
-_INLINE_CODE = re.compile(r"(`+)[^`\n][^\n]*?\1(?!`)")
 _PLACEHOLDER = {"zh": "[图片：{name}]", "en": "[image: {name}]"}
 _BARE_PLACEHOLDER = {"zh": "[图片]", "en": "[image]"}
 
@@ -134,39 +131,9 @@ def fix_image_links(markdown: str, base: str, lang: str, where: str = "") -> str
     def prose(part: str) -> str:
         return _HTML_IMG.sub(html_image, _MD_IMAGE.sub(markdown_image, part))
 
-    def outside_inline_code(part: str) -> str:
-        pieces, end = [], 0
-        for code in _INLINE_CODE.finditer(part):
-            pieces += [prose(part[end:code.start()]), code.group(0)]
-            end = code.end()
-        return "".join([*pieces, prose(part[end:])])
-
-    text = "".join(outside_inline_code(chunk) if not is_code else chunk
-                   for is_code, chunk in _split_fenced(markdown))
+    # Code (fenced blocks, inline spans: quest.markdown_blocks) is the problem's text, not a picture: kept as written.
+    text = "".join(piece if is_code else prose(piece) for is_code, piece in split_code(markdown))
     if dropped:
         log.info("import: %s: %d image link(s) point at the judge and no --judge-url was given; kept their alt text "
                  "(first: %s)", where or "a statement", len(dropped), dropped[0][:120])
     return text
-
-
-def _split_fenced(markdown: str) -> list[tuple[bool, str]]:
-    """`markdown` cut into (is fenced code, text) runs, one pass over its lines: a block opens with a fence line and
-    closes at a line of at least as many of the same character (CommonMark), or runs to the end."""
-    runs: list[tuple[bool, str]] = []
-    current: list[str] = []
-    fence = ""
-    for line in markdown.splitlines(keepends=True):
-        if not fence:
-            opening = _FENCE.match(line)
-            if opening:
-                runs.append((False, "".join(current)))
-                current, fence = [line], opening.group(1)
-                continue
-        elif line.strip().startswith(fence) and set(line.strip()) == {fence[0]}:
-            current.append(line)
-            runs.append((True, "".join(current)))
-            current, fence = [], ""
-            continue
-        current.append(line)
-    runs.append((bool(fence), "".join(current)))
-    return runs
