@@ -215,13 +215,11 @@ class OllamaChatModel(ClientChatModel):
         if isinstance(exc, httpx.TimeoutException):
             return LLMTimeout(f"Ollama sent nothing for {self.settings.first_token_timeout:g} s.",
                               hint="the model may still be loading or the machine is busy; try again")
-        if _not_an_object(exc):
-            # A line that is JSON but no object ([1,2], "text", 42, null): the client calls .get on it. A broken
-            # server or a proxy in between, not a bug here: the trace is for debugging only.
-            log.debug("ollama sent a JSON value that is not an object mid-stream", exc_info=exc)
-            return StreamBroken("Ollama sent a record Quest cannot read while the answer was streaming.",
-                                hint="check the `ollama serve` log and the Ollama version, then try again")
-        if isinstance(exc, pydantic.ValidationError):  # a record without the fields of a chat reply: a broken server
+        # A record without the fields of a chat reply, or a line that is JSON but no object ([1,2], "text", 42, null:
+        # the client calls .get on it): a broken server or a proxy in between, not a bug here; the trace is for
+        # debugging only.
+        if isinstance(exc, pydantic.ValidationError) or _not_an_object(exc):
+            log.debug("ollama sent a record that is no chat reply mid-stream", exc_info=exc)
             return StreamBroken("Ollama sent a record Quest cannot read while the answer was streaming.",
                                 hint="check the `ollama serve` log and the Ollama version, then try again")
         if isinstance(exc, (httpx.RemoteProtocolError, httpx.ReadError, httpx.StreamError, json.JSONDecodeError)):
