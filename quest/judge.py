@@ -71,7 +71,17 @@ JUDGE_SIDE_PHRASES: dict[str, tuple[str, ...]] = {
     # Error": there the program wrote no output file (a file-IO problem's wrong file name), the student's to fix.
     # Not g++'s "internal compiler error" (`_NOT_JUDGE_SIDE`).
     "SE": ("system error", "internal error", "judgement failed", "judgment failed", "系统错误", "评测失败",
-           "判题失败", "评测机错误"),
+           "判题失败", "评测机错误",
+           # Codeforces' "Denial of judgement": the judge could not judge the submission at all (tools that read
+           # its statuses file it with "Judgement failed"); it costs no penalty.
+           "denial of judgement", "denial of judgment"),
+}
+#: The sandbox stopped a call the program may not make (opening files, forking, sockets, system("pause")): UOJ's
+#: "Dangerous Syscalls", UVa's "Restricted Function", Codeforces' "Security violated". The program was stopped while
+#: running, and none of our verdicts is closer than a runtime error. Read on a judge's message only: kept out of
+#: VERDICT_PHRASES, whose phrases the search tokenizer turns into verdict tokens.
+SANDBOX_VERDICT_PHRASES: dict[str, tuple[str, ...]] = {
+    "RE": ("dangerous syscall", "restricted function", "security violated", "security violation"),
 }
 # Taiwan's judges in traditional characters: LeetCode's Taiwan wording (解答錯誤, 超出時間限制, 超出記憶體限制,
 # 執行出錯), ZeroJudge's and other Taiwanese school judges' (答案錯誤, 執行超過時間限制, 超過記憶體限制, 執行時錯誤,
@@ -114,6 +124,11 @@ _DMOJ_IR = re.compile(r"\b(?:[Tt]est )?[Cc]ase[ \t]*#?[ \t]*\d{1,4}[ \t]*[:：]?
 # "accepted" inside a verdict that is not one: Luogu's overall "Unaccepted", QDUOJ's "Partial Accepted", a student's
 # "not accepted". Read as no verdict, not as Accepted.
 _NOT_ACCEPTED = re.compile(r"(?:\bun|\bnot[ \t]+|\bpartial(?:ly)?[ \t]+)accepted", re.I)
+# A total that says some tests failed without saying how: PTA's 部分正确 (a partial score), LibreOJ's "Partially
+# Correct", UOJ's "Extra Test Failed" (the submission failed a test added after it was judged, usually a hack). The
+# failing tests' own results, when pasted, say more (PTA's table under it); alone, it is read as a wrong answer on
+# some tests, never as Accepted. (Not QDUOJ's "Partial Accepted": read as no verdict, the failing cases carry theirs.)
+_SOME_TESTS_FAILED = re.compile(r"部分正确|部分正確|\bpartially correct\b|\bextra tests? failed\b", re.I)
 # g++'s "internal compiler error: Segmentation fault" is the compiler crashing on the code (a compile error the judge
 # reports), not the judge failing.
 _NOT_JUDGE_SIDE = re.compile(r"internal compiler error", re.I)
@@ -164,6 +179,18 @@ _LINK_FAILED = re.compile(
 _LINK_SYMBOL = re.compile(
     r"\bundefined reference to[ \t]*[`'‘\"]|\bmultiple definition of[ \t]*[`'‘\"]|\berror: undefined symbol\b|"
     r"\bUndefined symbols for architecture\b|\b(?:fatal )?error LNK\d{4}\b|\bunresolved external symbol\b", re.I)
+# The compiler itself crashed, or was killed, on the code: gcc's "sol.cpp:12:1: internal compiler error: Segmentation
+# fault" (or "g++: internal compiler error: Killed (program cc1plus)") with its request for a full bug report, the
+# driver's "fatal error: Killed signal terminated program cc1plus" when the compiler ran out of memory (a huge constant
+# table, deep template recursion), clang's "unable to execute command: Segmentation fault" and "clang frontend command
+# failed due to signal" / "… with exit code 139" with its PLEASE-submit-a-bug-report line; gcc in Chinese says
+# 内部编译器错误. The signal and exit code on these lines are the compiler's: the program never ran, and a judge reports
+# the submission as a compile error. Whole lines, bounded, one pass.
+_COMPILER_CRASH = re.compile(
+    r"^[^\n]{0,300}?(?:internal compiler error|内部编译器错误|\bsignal terminated program (?:cc1|lto1)|"
+    r"\bfrontend command failed\b|\berror: unable to execute command\b|\bplease submit a (?:full )?bug report\b)"
+    r"[^\n]{0,500}$", re.I | re.M)
+_ICE_AT = re.compile(r"^[^\s:]+\.(?:c|cc|cpp|cxx|h|hpp):(\d+):(?:\d+:)?[ \t]*internal compiler error\b", re.M)
 _JAVAC_DIAG = re.compile(r"^([^\s:]+\.java):(\d+):\s*(error|warning):\s*(.+)$", re.M)
 _JAVA_EXCEPTION = re.compile(r"Exception in thread \"[^\"]*\"\s+([\w.$]+)(?::\s*(.*))?")
 _JAVA_CAUSE = re.compile(r"^\s*Caused by:\s+([\w.$]+)(?::\s*(.*))?$", re.M)
@@ -209,7 +236,10 @@ _KINDS: tuple[tuple[re.Pattern[str], str, str], ...] = tuple((re.compile(p, re.I
      "integer-overflow", "RE"),
     (r"runtime error: (?:shift exponent|left shift of)", "shift-overflow", "RE"),
     (r"runtime error: division by zero|integer divide by zero|divide[ _]by[ _]zero|ZeroDivisionError|"
-     r"SIGFPE|floating point exception|浮点数?异常|浮點數?例外|浮点错误", "division-by-zero", "RE"),
+     r"SIGFPE|floating point exception|浮点数?异常|浮點數?例外|浮点错误|"
+     # musl (Alpine) names SIGFPE "Arithmetic exception"; Java's integer division by zero is an ArithmeticException
+     # whose message is "/ by zero".
+     r"arithmetic exception|ArithmeticException: / by zero", "division-by-zero", "RE"),
     (r"runtime error: index -?\d+ out of bounds|index out of range|index out of bounds|IndexOutOfRange|"
      r"runtime error: addition of unsigned offset|"  # UBSan on vector[-1] (LeetCode's stl_vector.h line)
      r"IndexOutOfBounds|list index out of range|ARRAY_BOUNDS_EXCEEDED", "index-out-of-range", "RE"),
@@ -448,7 +478,7 @@ def exit_status(text: str) -> tuple[int | None, str | None]:
 _SHELL_SIGNALS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p, re.I | re.M), name) for p, name in (
     (r"segmentation fault|段错误|區段錯誤", "SIGSEGV"),
     (r"aborted[ \t]+\(core dumped\)|已放弃 \(核心已|中止 \(核心已|^zsh: abort\b", "SIGABRT"),
-    (r"floating point exception|浮点数?异常|浮點數?例外", "SIGFPE"),
+    (r"floating point exception|浮点数?异常|浮點數?例外|arithmetic exception", "SIGFPE"),
     # A judge that names the signal by the C library's description (strsignal: HUSTOJ's "data3.in:Aborted", DMOJ's
     # "(aborted)", Hydro's message "Aborted") prints it alone on its line or after a colon or parenthesis.
     (r"(?:^|[:(])[ \t]*aborted[ \t]*(?=$|[).])", "SIGABRT"),
@@ -534,8 +564,8 @@ def find_verdict(text: str, traditional: bool = True) -> str | None:
     lower = _NOT_ACCEPTED.sub(lambda m: "#" * len(m.group(0)), spaced.lower())
     lower = _NOT_JUDGE_SIDE.sub(lambda m: "#" * len(m.group(0)), lower)
     found: list[tuple[int, str]] = []
-    tables = (VERDICT_PHRASES, JUDGE_SIDE_PHRASES, TRADITIONAL_VERDICT_PHRASES)
-    for table in tables if traditional else tables[:2]:
+    tables = (VERDICT_PHRASES, JUDGE_SIDE_PHRASES, SANDBOX_VERDICT_PHRASES, TRADITIONAL_VERDICT_PHRASES)
+    for table in tables if traditional else tables[:3]:
         for verdict, phrases in table.items():
             for phrase in phrases:
                 pos = lower.find(phrase)
@@ -603,12 +633,17 @@ def _qduoj_result(text: str) -> tuple[str | None, int | None]:
 def _test_number(text: str) -> int | None:
     # A table of every test's result (PTA's "测试点 0 答案正确" above "测试点 1 答案错误", Hydro's, DMOJ's): the first
     # test whose result is a failure, not the first test listed.
+    passed: list[range] = []
     for m in _LISTED_TEST.finditer(text):
-        if find_verdict(m.group(2)) not in (None, "AC"):
+        result = find_verdict(m.group(2))
+        if result not in (None, "AC"):
             return int(m.group(1))
+        if result == "AC":
+            passed.append(range(m.start(), m.end()))
     for pattern in _TEST_NUMBER:
         m = pattern.search(text)
-        if m:
+        # A listed test that passed is not the one the student is stuck on (PTA's 部分正确 above its passing rows).
+        if m and not any(m.start(1) in row for row in passed):
             return int(m.group(1))
     return None
 
@@ -688,6 +723,20 @@ def _read_compilers(text: str, f: _Findings) -> None:
             f.messages.append(f"{file}:{line}: error: {msg.strip()}")
             f.inferred = "CE"
             f.runtime = "java"
+
+
+def _read_compiler_crash(text: str, f: _Findings) -> str:
+    """A compiler that crashed on the code (`_COMPILER_CRASH`): a compile error at the line it names. Returns the text
+    without the crash's lines, for the readers of signals, exit codes and verdict words: theirs are the compiler's."""
+    crash = [m.group(0).strip() for m in _COMPILER_CRASH.finditer(text)]
+    if not crash:
+        return text
+    # The line that says what crashed ("internal compiler error: …", "… terminated program cc1plus") first.
+    named = [line for line in crash if "please submit" not in line.lower()] or crash
+    f.messages.append(named[0][:200])
+    f.lines.extend(int(m.group(1)) for m in _ICE_AT.finditer(text))
+    f.inferred, f.runtime = "CE", "cpp"
+    return _COMPILER_CRASH.sub("", text)
 
 
 def _read_java_and_csharp(text: str, f: _Findings) -> None:
@@ -812,6 +861,7 @@ def parse(text: str | None, verdict_hint: str | None = None) -> JudgeReport:
     f = _Findings(lines=[], messages=[])
     _read_python(text, f)
     _read_compilers(text, f)
+    text = _read_compiler_crash(text, f)
     _read_java_and_csharp(text, f)
     _read_stack_overflows(text, f)
     _read_native(text, f)
@@ -838,6 +888,8 @@ def parse(text: str | None, verdict_hint: str | None = None) -> JudgeReport:
     qduoj, qduoj_case = _qduoj_result(text)
     if stated is None:
         stated = qduoj  # the judge's own verdict, as a number
+    if stated in (None, "AC") and _SOME_TESTS_FAILED.search(text):
+        stated = "WA"
     if stated is None and _TESTLIB_EOF.search(text):
         stated = "PE"  # testlib reports a premature end of output as a presentation error unless told otherwise
     elif stated is None and _TESTLIB_OK.search(text):
