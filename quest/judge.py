@@ -227,7 +227,9 @@ _UBSAN_LINE = re.compile(r"(?:(?<![\w/.-])[\w/.-]+\.(?:c|cc|cpp|cxx|h):(\d+):\d+
 # order (the first that matches names the kind).
 _KINDS: tuple[tuple[re.Pattern[str], str, str], ...] = tuple((re.compile(p, re.I), k, v) for p, k, v in (
     (r"AddressSanitizer: heap-use-after-free", "heap-use-after-free", "RE"),
-    (r"AddressSanitizer: (?:heap|stack|global)-buffer-overflow", "buffer-overflow", "RE"),
+    # glibc's stack protector ("*** stack smashing detected ***: terminated", then the abort): a write past the end
+    # of a local array overwrote the guard value; the abort is only how the program stopped.
+    (r"AddressSanitizer: (?:heap|stack|global)-buffer-overflow|stack smashing detected", "buffer-overflow", "RE"),
     (r"AddressSanitizer: stack-overflow", "stack-overflow", "RE"),
     (r"AddressSanitizer: (?:attempting )?double-free|double free", "double-free", "RE"),
     (r"AddressSanitizer: SEGV|SEGV on unknown address", "segv", "RE"),
@@ -242,7 +244,10 @@ _KINDS: tuple[tuple[re.Pattern[str], str, str], ...] = tuple((re.compile(p, re.I
      r"arithmetic exception|ArithmeticException: / by zero", "division-by-zero", "RE"),
     (r"runtime error: index -?\d+ out of bounds|index out of range|index out of bounds|IndexOutOfRange|"
      r"runtime error: addition of unsigned offset|"  # UBSan on vector[-1] (LeetCode's stl_vector.h line)
-     r"IndexOutOfBounds|list index out of range|ARRAY_BOUNDS_EXCEEDED", "index-out-of-range", "RE"),
+     r"IndexOutOfBounds|list index out of range|ARRAY_BOUNDS_EXCEEDED|"
+     # C++'s checked access, uncaught: vector::at's "vector::_M_range_check: __n (which is 5) >= this->size() …",
+     # string::at / substr's "basic_string::…" (the exception's type is std::out_of_range).
+     r"instance of 'std::out_of_range'|_M_range_check", "index-out-of-range", "RE"),
     (r"runtime error: (?:load of|member access within|reference binding to) null pointer|"
      r"nil pointer dereference|NullPointerException|NullReferenceException|"
      r"Cannot read propert(?:y|ies) of (?:undefined|null)", "null-pointer", "RE"),
@@ -791,7 +796,10 @@ def _read_native(text: str, f: _Findings) -> None:
     if m:
         f.exception = m.group(1)
         f.messages.append(m.group(0))
-        f.inferred, f.runtime = "RE", "cpp"
+        # std::bad_alloc: an allocation failed, under a judge the memory limit (like Java's OutOfMemoryError and
+        # Python's MemoryError); other exceptions are runtime errors.
+        f.inferred = "MLE" if m.group(1) == "std::bad_alloc" else "RE"
+        f.runtime = "cpp"
     for line in _SANITIZER_LINE.findall(text)[:2]:
         f.messages.append(line.strip())
         f.inferred = "RE"
@@ -897,6 +905,8 @@ def parse(text: str | None, verdict_hint: str | None = None) -> JudgeReport:
     hint = (verdict_hint.strip().upper() if verdict_hint and verdict_hint.strip().upper() in (*VERDICTS, JUDGE_SIDE)
             else None)
     verdict = hint or stated or f.inferred or kind_verdict
+    if kind == "killed" and verdict == "TLE":
+        kind = None  # killed when its time ran out ("Time Limit Exceeded (Killed)"): no memory to blame
     # Read from Taiwan's wording alone (see JudgeReport.searched_verdict).
     taiwan_only = from_taiwan and not hint and f.inferred is None and kind_verdict is None
     seen: set[int] = set()

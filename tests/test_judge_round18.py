@@ -111,3 +111,27 @@ def test_denial_of_judgement_adds_nothing_to_the_search() -> None:
 
 def test_some_tests_failed_adds_the_wrong_answer_words() -> None:
     assert parse("部分正确").query_text() == "WA Wrong Answer 答案错误"
+
+
+@pytest.mark.parametrize(("text", "verdict", "kind", "exception"), [
+    # glibc's stack protector: a local array written past its end (before: kind abort)
+    ("*** stack smashing detected ***: terminated\nAborted (core dumped)", "RE", "buffer-overflow", None),
+    # vector::at out of range, uncaught (before: no kind)
+    ("terminate called after throwing an instance of 'std::out_of_range'\n"
+     "  what():  vector::_M_range_check: __n (which is 7) >= this->size() (which is 7)",
+     "RE", "index-out-of-range", "std::out_of_range"),
+    # an allocation that failed is the memory limit, as Java's OutOfMemoryError is (before: RE)
+    ("terminate called after throwing an instance of 'std::bad_alloc'\n  what():  std::bad_alloc",
+     "MLE", None, "std::bad_alloc"),
+])
+def test_cpp_runtime_failures_by_what_they_mean(text: str, verdict: str, kind: str | None,
+                                                exception: str | None) -> None:
+    report = parse(text)
+    assert (report.verdict, report.kind, report.exception) == (verdict, kind, exception)
+
+
+def test_a_program_killed_for_its_time_is_no_memory_failure() -> None:
+    # before: kind "killed", whose search words are the memory limit's
+    report = parse("Time Limit Exceeded (Killed)")
+    assert (report.verdict, report.kind) == ("TLE", None)
+    assert report.query_text() == "TLE Time Limit Exceeded 时间超限\nTime Limit Exceeded (Killed)"

@@ -118,6 +118,8 @@ def test_hydro_links_without_an_address(tmp_path: Path) -> None:
     ("See [the forum][1].\n\n[1]: /discuss/9\n", "http://oj.example/", "See [the forum][1].\n\n[1]: http://oj.example/discuss/9\n"),
     ("See [the forum][1], [Rules][] and [rules].\n\n[1]: /discuss/9\n[rules]: /rules\n", "",
      "See the forum, Rules and rules.\n\n\n\n"),
+    # a line that only looks like a definition, with no address in it, is the statement's text
+    ("[Input]: n\n[P1](/p/1)", "", "[Input]: n\nP1"),
     ("See [a][x] and [b] and [c](#c) and [d](/d).\n\n[x]: https://oj.example/x\n", "",
      "See [a][x] and [b] and [c](#c) and d.\n\n[x]: https://oj.example/x\n"),
     # code: a fenced block and an inline span keep their text, a link around inline code is still a link
@@ -126,3 +128,37 @@ def test_hydro_links_without_an_address(tmp_path: Path) -> None:
 ])
 def test_fix_links(markdown: str, base: str, expected: str) -> None:
     assert fix_links(markdown, base, "en") == expected
+
+
+def test_an_attachment_name_with_a_space_still_links() -> None:
+    from quest.kb.importers.html2md import html_to_markdown
+
+    markdown = html_to_markdown('<p>See <a href="/upload/file/20240301/my notes.pdf">the notes</a>.</p>')
+    # before: "[the notes](/upload/file/20240301/my notes.pdf)", no Markdown link at all (a space ends it)
+    assert markdown == "See [the notes](/upload/file/20240301/my%20notes.pdf)."
+    assert fix_links(markdown, "http://oj.example.edu/", "en") == \
+        "See [the notes](http://oj.example.edu/upload/file/20240301/my%20notes.pdf)."
+    assert fix_links(markdown, "", "en") == "See the notes."
+
+
+def test_a_qduoj_attachment_and_problem_link(tmp_path: Path) -> None:
+    """QDUOJ's editor uploads a file to /public/upload/<random name>; its problem pages are /problem/<display id>.
+    The export names no page, so only the operator's address makes them absolute."""
+    import json
+
+    folder = tmp_path / "qduoj" / "1"
+    folder.mkdir(parents=True)
+    html = ('<p>Same input as <a href="/problem/1003">1003</a>; the full data set is '
+            '<a href="/public/upload/a1b2c3d4e5.zip">here</a>.</p>')
+    (folder / "problem.json").write_text(json.dumps({
+        "display_id": "1004", "title": "Count Pairs Once More",
+        "description": {"format": "html", "value": html},
+        "input_description": {"format": "html", "value": "<p>n</p>"},
+        "output_description": {"format": "html", "value": "<p>one number</p>"},
+        "samples": [{"input": "1", "output": "1"}], "time_limit": 1000, "memory_limit": 256, "tags": []}),
+        encoding="utf-8")
+    with_url = read_export("qduoj", tmp_path / "qduoj", judge_url="https://qd.example.edu/").documents[0].text
+    assert ("Same input as [1003](https://qd.example.edu/problem/1003); the full data set is "
+            "[here](https://qd.example.edu/public/upload/a1b2c3d4e5.zip).") in with_url
+    without = read_export("qduoj", tmp_path / "qduoj").documents[0].text
+    assert "Same input as 1003; the full data set is here." in without

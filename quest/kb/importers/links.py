@@ -209,6 +209,8 @@ def fix_links(markdown: str, base: str, lang: str, where: str = "") -> str:
     labels: set[str] = set()
 
     def definition(m: re.Match[str]) -> str:
+        if not re.search(r"[/.?#:]", m.group(2)):
+            return m.group(0)  # "[Input]: n" in a statement is its text, whatever CommonMark would make of it
         target = _link_target(m.group(2), base)
         if target is None:
             dropped.append(m.group(2))
