@@ -8,6 +8,10 @@ UBSan and glibc heap messages, signals and exit codes (139, 134, 136, SIGFPE, Wi
 are read too (tests/test_judge_real_formats.py): testlib's checker comments (kept with their expected/found values),
 Codeforces' per-test report, DMOJ's RTE/IR, Luogu's and Hydro's checker lines and per-test tables, HUSTOJ's "… Limit
 Exceed", Hydro's "Time Exceeded", QingdaoU's and go-judge's result names and JSON fields, PTA's 浮点错误 / 非零返回.
+Round 18 (tests/test_judge_round18.py): a compiler that crashed on the code (gcc's internal compiler error, cc1plus
+killed for memory, clang's frontend crash) is a compile error whose signal is the compiler's; musl's "Arithmetic
+exception"; PTA's 部分正确 and other "some tests failed" totals; sandbox verdicts (Dangerous Syscalls, Restricted
+Function, Security violated); Codeforces' "Denial of judgement".
 
 This module holds the ONE verdict vocabulary: the retrieval tokenizer and the knowledge-base
 validator import it from here.
