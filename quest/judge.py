@@ -116,10 +116,13 @@ VERDICT_SEARCH_WORDS: dict[str, tuple[str, ...]] = {
     "PE": ("pe",),
     "AC": ("通过", "ac"),
 }
-_ABBREV = re.compile(r"(?<![A-Za-z0-9_])(AC|WA|TLE|MLE|RE|RTE|CE|OLE|PE)(?![A-Za-z0-9_])")
+# "IE" is not the browser: "IE 浏览器", "IE browser", "IE 11".
+_ABBREV = re.compile(r"(?<![A-Za-z0-9_])(AC|WA|TLE|MLE|RE|RTE|CE|OLE|PE|UKE|"
+                     r"IE(?![ \t]*(?:浏览器|瀏覽器|[Bb]rowser|\d)))(?![A-Za-z0-9_])")
 _CONSTANT = re.compile(r"\b[A-Z]{2,}(?:_[A-Z]{2,})+\b")
-#: Abbreviations some judges print for a verdict above: DMOJ's "RTE" is a runtime error.
-_ABBREV_ALIASES = {"RTE": "RE"}
+#: Abbreviations some judges print for a verdict above: DMOJ's "RTE" is a runtime error; Luogu's "UKE" (Unknown
+#: Error) and AtCoder's "IE" (Internal Error) are the judge failing.
+_ABBREV_ALIASES = {"RTE": "RE", "UKE": JUDGE_SIDE, "IE": JUDGE_SIDE}
 # DMOJ's "IR" (invalid return: the program exited non-zero or died of a signal) only where DMOJ prints it, as a
 # test case's result ("Test case #3: IR", "Case #2: IR (sigsegv)"): alone, "IR" is a compiler's IR as often. Its
 # full name as the site shows it, "Invalid Return", in title case: a compiler's "invalid return type" is no verdict.

@@ -135,3 +135,13 @@ def test_a_program_killed_for_its_time_is_no_memory_failure() -> None:
     report = parse("Time Limit Exceeded (Killed)")
     assert (report.verdict, report.kind) == ("TLE", None)
     assert report.query_text() == "TLE Time Limit Exceeded 时间超限\nTime Limit Exceeded (Killed)"
+
+
+@pytest.mark.parametrize(("text", "verdict", "test_number"), [
+    # Luogu's Unknown Error and AtCoder's Internal Error, as their tables abbreviate them (before: no verdict)
+    ("#1 AC 3ms/1.2MB\n#2 UKE 0ms/0B", "SE", 2),
+    ("Status IE  Exec time 0 ms", "SE", None),
+])
+def test_the_judges_own_failures_by_their_abbreviations(text: str, verdict: str, test_number: int | None) -> None:
+    report = parse(text)
+    assert (report.verdict, report.test_number, report.query_text()) == (verdict, test_number, "")
