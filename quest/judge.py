@@ -77,15 +77,17 @@ JUDGE_SIDE_PHRASES: dict[str, tuple[str, ...]] = {
     "SE": ("system error", "internal error", "judgement failed", "judgment failed", "系统错误", "评测失败",
            "判题失败", "评测机错误",
            # Codeforces' "Denial of judgement": the judge could not judge the submission at all (tools that read
-           # its statuses file it with "Judgement failed"); it costs no penalty.
-           "denial of judgement", "denial of judgment"),
+           # its statuses file it with "Judgement failed"); it costs no penalty. PTA's and PAT's 内部错误.
+           "denial of judgement", "denial of judgment", "内部错误"),
 }
-#: The sandbox stopped a call the program may not make (opening files, forking, sockets, system("pause")): UOJ's
-#: "Dangerous Syscalls", UVa's "Restricted Function", Codeforces' "Security violated". The program was stopped while
-#: running, and none of our verdicts is closer than a runtime error. Read on a judge's message only: kept out of
-#: VERDICT_PHRASES, whose phrases the search tokenizer turns into verdict tokens.
-SANDBOX_VERDICT_PHRASES: dict[str, tuple[str, ...]] = {
-    "RE": ("dangerous syscall", "restricted function", "security violated", "security violation"),
+#: More judges' words for a verdict, read on a judge's message only: kept out of VERDICT_PHRASES, whose phrases the
+#: search tokenizer turns into verdict tokens (adding them there changes every index's tokens). The sandbox stopping a
+#: call the program may not make (opening files, forking, sockets, system("pause")): UOJ's "Dangerous Syscalls",
+#: UVa's "Restricted Function", Codeforces' "Security violated" — stopped while running, and none of our verdicts is
+#: closer than a runtime error. PAT's spellings: 异常退出 (the program crashed) and 返回非零 (PTA's 非零返回).
+MESSAGE_VERDICT_PHRASES: dict[str, tuple[str, ...]] = {
+    "RE": ("dangerous syscall", "restricted function", "security violated", "security violation", "异常退出",
+           "返回非零"),
 }
 # Taiwan's judges in traditional characters: LeetCode's Taiwan wording (解答錯誤, 超出時間限制, 超出記憶體限制,
 # 執行出錯), ZeroJudge's and other Taiwanese school judges' (答案錯誤, 執行超過時間限制, 超過記憶體限制, 執行時錯誤,
@@ -576,7 +578,7 @@ def find_verdict(text: str, traditional: bool = True) -> str | None:
     lower = _NOT_ACCEPTED.sub(lambda m: "#" * len(m.group(0)), spaced.lower())
     lower = _NOT_JUDGE_SIDE.sub(lambda m: "#" * len(m.group(0)), lower)
     found: list[tuple[int, str]] = []
-    tables = (VERDICT_PHRASES, JUDGE_SIDE_PHRASES, SANDBOX_VERDICT_PHRASES, TRADITIONAL_VERDICT_PHRASES)
+    tables = (VERDICT_PHRASES, JUDGE_SIDE_PHRASES, MESSAGE_VERDICT_PHRASES, TRADITIONAL_VERDICT_PHRASES)
     for table in tables if traditional else tables[:3]:
         for verdict, phrases in table.items():
             for phrase in phrases:

@@ -7,8 +7,9 @@
   with the message "/ by zero".
 - Totals that say only that some tests failed: PTA's 部分正确, LibreOJ's "Partially Correct", UOJ's "Extra Test
   Failed" — a wrong answer on some tests unless the failing tests' own results are pasted.
-- Codeforces' "Denial of judgement" is the judge failing; UOJ's "Dangerous Syscalls", UVa's "Restricted Function" and
-  Codeforces' "Security violated" are the sandbox stopping the running program.
+- Codeforces' "Denial of judgement", Luogu's UKE, AtCoder's IE and PAT's 内部错误 are the judge failing; UOJ's
+  "Dangerous Syscalls", UVa's "Restricted Function" and Codeforces' "Security violated" are the sandbox stopping the
+  running program; PAT's 异常退出 and 返回非零 are runtime errors.
 
 The fixtures are written for these tests (file names, line numbers and paths are made up); the wording of each tool's
 own line follows what the tool prints.
@@ -98,6 +99,10 @@ def test_division_by_zero_in_musls_and_javas_words(text: str, verdict: str, kind
     ("Security violated on test 4", "RE", 4),
     # the judge could not judge (before: no verdict)
     ("Denial of judgement", "SE", None),
+    # PAT's own spellings of a crash, a non-zero return and its internal error (before: no verdict)
+    ("测试点 3 异常退出", "RE", 3),
+    ("测试点 1 返回非零", "RE", 1),
+    ("内部错误", "SE", None),
 ])
 def test_judges_totals_and_sandbox_verdicts(text: str, verdict: str, test_number: int | None) -> None:
     report = parse(text)
