@@ -8,6 +8,10 @@ UBSan and glibc heap messages, signals and exit codes (139, 134, 136, SIGFPE, Wi
 are read too (tests/test_judge_real_formats.py): testlib's checker comments (kept with their expected/found values),
 Codeforces' per-test report, DMOJ's RTE/IR, Luogu's and Hydro's checker lines and per-test tables, HUSTOJ's "… Limit
 Exceed", Hydro's "Time Exceeded", QingdaoU's and go-judge's result names and JSON fields, PTA's 浮点错误 / 非零返回.
+Round 18 (tests/test_judge_round18.py): a compiler that crashed on the code (gcc's internal compiler error, cc1plus
+killed for memory, clang's frontend crash) is a compile error whose signal is the compiler's; musl's "Arithmetic
+exception"; PTA's 部分正确 and other "some tests failed" totals; sandbox verdicts (Dangerous Syscalls, Restricted
+Function, Security violated); Codeforces' "Denial of judgement".
 
 This module holds the ONE verdict vocabulary: the retrieval tokenizer and the knowledge-base
 validator import it from here.
@@ -71,7 +75,19 @@ JUDGE_SIDE_PHRASES: dict[str, tuple[str, ...]] = {
     # Error": there the program wrote no output file (a file-IO problem's wrong file name), the student's to fix.
     # Not g++'s "internal compiler error" (`_NOT_JUDGE_SIDE`).
     "SE": ("system error", "internal error", "judgement failed", "judgment failed", "系统错误", "评测失败",
-           "判题失败", "评测机错误"),
+           "判题失败", "评测机错误",
+           # Codeforces' "Denial of judgement": the judge could not judge the submission at all (tools that read
+           # its statuses file it with "Judgement failed"); it costs no penalty. PTA's and PAT's 内部错误.
+           "denial of judgement", "denial of judgment", "内部错误"),
+}
+#: More judges' words for a verdict, read on a judge's message only: kept out of VERDICT_PHRASES, whose phrases the
+#: search tokenizer turns into verdict tokens (adding them there changes every index's tokens). The sandbox stopping a
+#: call the program may not make (opening files, forking, sockets, system("pause")): UOJ's "Dangerous Syscalls",
+#: UVa's "Restricted Function", Codeforces' "Security violated" — stopped while running, and none of our verdicts is
+#: closer than a runtime error. PAT's spellings: 异常退出 (the program crashed) and 返回非零 (PTA's 非零返回).
+MESSAGE_VERDICT_PHRASES: dict[str, tuple[str, ...]] = {
+    "RE": ("dangerous syscall", "restricted function", "security violated", "security violation", "异常退出",
+           "返回非零"),
 }
 # Taiwan's judges in traditional characters: LeetCode's Taiwan wording (解答錯誤, 超出時間限制, 超出記憶體限制,
 # 執行出錯), ZeroJudge's and other Taiwanese school judges' (答案錯誤, 執行超過時間限制, 超過記憶體限制, 執行時錯誤,
@@ -102,10 +118,13 @@ VERDICT_SEARCH_WORDS: dict[str, tuple[str, ...]] = {
     "PE": ("pe",),
     "AC": ("通过", "ac"),
 }
-_ABBREV = re.compile(r"(?<![A-Za-z0-9_])(AC|WA|TLE|MLE|RE|RTE|CE|OLE|PE)(?![A-Za-z0-9_])")
+# "IE" is not the browser: "IE 浏览器", "IE browser", "IE 11".
+_ABBREV = re.compile(r"(?<![A-Za-z0-9_])(AC|WA|TLE|MLE|RE|RTE|CE|OLE|PE|UKE|"
+                     r"IE(?![ \t]*(?:浏览器|瀏覽器|[Bb]rowser|\d)))(?![A-Za-z0-9_])")
 _CONSTANT = re.compile(r"\b[A-Z]{2,}(?:_[A-Z]{2,})+\b")
-#: Abbreviations some judges print for a verdict above: DMOJ's "RTE" is a runtime error.
-_ABBREV_ALIASES = {"RTE": "RE"}
+#: Abbreviations some judges print for a verdict above: DMOJ's "RTE" is a runtime error; Luogu's "UKE" (Unknown
+#: Error) and AtCoder's "IE" (Internal Error) are the judge failing.
+_ABBREV_ALIASES = {"RTE": "RE", "UKE": JUDGE_SIDE, "IE": JUDGE_SIDE}
 # DMOJ's "IR" (invalid return: the program exited non-zero or died of a signal) only where DMOJ prints it, as a
 # test case's result ("Test case #3: IR", "Case #2: IR (sigsegv)"): alone, "IR" is a compiler's IR as often. Its
 # full name as the site shows it, "Invalid Return", in title case: a compiler's "invalid return type" is no verdict.
@@ -114,6 +133,11 @@ _DMOJ_IR = re.compile(r"\b(?:[Tt]est )?[Cc]ase[ \t]*#?[ \t]*\d{1,4}[ \t]*[:：]?
 # "accepted" inside a verdict that is not one: Luogu's overall "Unaccepted", QDUOJ's "Partial Accepted", a student's
 # "not accepted". Read as no verdict, not as Accepted.
 _NOT_ACCEPTED = re.compile(r"(?:\bun|\bnot[ \t]+|\bpartial(?:ly)?[ \t]+)accepted", re.I)
+# A total that says some tests failed without saying how: PTA's 部分正确 (a partial score), LibreOJ's "Partially
+# Correct", UOJ's "Extra Test Failed" (the submission failed a test added after it was judged, usually a hack). The
+# failing tests' own results, when pasted, say more (PTA's table under it); alone, it is read as a wrong answer on
+# some tests, never as Accepted. (Not QDUOJ's "Partial Accepted": read as no verdict, the failing cases carry theirs.)
+_SOME_TESTS_FAILED = re.compile(r"部分正确|部分正確|\bpartially correct\b|\bextra tests? failed\b", re.I)
 # g++'s "internal compiler error: Segmentation fault" is the compiler crashing on the code (a compile error the judge
 # reports), not the judge failing.
 _NOT_JUDGE_SIDE = re.compile(r"internal compiler error", re.I)
@@ -164,6 +188,18 @@ _LINK_FAILED = re.compile(
 _LINK_SYMBOL = re.compile(
     r"\bundefined reference to[ \t]*[`'‘\"]|\bmultiple definition of[ \t]*[`'‘\"]|\berror: undefined symbol\b|"
     r"\bUndefined symbols for architecture\b|\b(?:fatal )?error LNK\d{4}\b|\bunresolved external symbol\b", re.I)
+# The compiler itself crashed, or was killed, on the code: gcc's "sol.cpp:12:1: internal compiler error: Segmentation
+# fault" (or "g++: internal compiler error: Killed (program cc1plus)") with its request for a full bug report, the
+# driver's "fatal error: Killed signal terminated program cc1plus" when the compiler ran out of memory (a huge constant
+# table, deep template recursion), clang's "unable to execute command: Segmentation fault" and "clang frontend command
+# failed due to signal" / "… with exit code 139" with its PLEASE-submit-a-bug-report line; gcc in Chinese says
+# 内部编译器错误. The signal and exit code on these lines are the compiler's: the program never ran, and a judge reports
+# the submission as a compile error. Whole lines, bounded, one pass.
+_COMPILER_CRASH = re.compile(
+    r"^[^\n]{0,300}?(?:internal compiler error|内部编译器错误|\bsignal terminated program (?:cc1|lto1)|"
+    r"\bfrontend command failed\b|\berror: unable to execute command\b|\bplease submit a (?:full )?bug report\b)"
+    r"[^\n]{0,500}$", re.I | re.M)
+_ICE_AT = re.compile(r"^[^\s:]+\.(?:c|cc|cpp|cxx|h|hpp):(\d+):(?:\d+:)?[ \t]*internal compiler error\b", re.M)
 _JAVAC_DIAG = re.compile(r"^([^\s:]+\.java):(\d+):\s*(error|warning):\s*(.+)$", re.M)
 _JAVA_EXCEPTION = re.compile(r"Exception in thread \"[^\"]*\"\s+([\w.$]+)(?::\s*(.*))?")
 _JAVA_CAUSE = re.compile(r"^\s*Caused by:\s+([\w.$]+)(?::\s*(.*))?$", re.M)
@@ -200,7 +236,9 @@ _UBSAN_LINE = re.compile(r"(?:(?<![\w/.-])[\w/.-]+\.(?:c|cc|cpp|cxx|h):(\d+):\d+
 # order (the first that matches names the kind).
 _KINDS: tuple[tuple[re.Pattern[str], str, str], ...] = tuple((re.compile(p, re.I), k, v) for p, k, v in (
     (r"AddressSanitizer: heap-use-after-free", "heap-use-after-free", "RE"),
-    (r"AddressSanitizer: (?:heap|stack|global)-buffer-overflow", "buffer-overflow", "RE"),
+    # glibc's stack protector ("*** stack smashing detected ***: terminated", then the abort): a write past the end
+    # of a local array overwrote the guard value; the abort is only how the program stopped.
+    (r"AddressSanitizer: (?:heap|stack|global)-buffer-overflow|stack smashing detected", "buffer-overflow", "RE"),
     (r"AddressSanitizer: stack-overflow", "stack-overflow", "RE"),
     (r"AddressSanitizer: (?:attempting )?double-free|double free", "double-free", "RE"),
     (r"AddressSanitizer: SEGV|SEGV on unknown address", "segv", "RE"),
@@ -209,10 +247,16 @@ _KINDS: tuple[tuple[re.Pattern[str], str, str], ...] = tuple((re.compile(p, re.I
      "integer-overflow", "RE"),
     (r"runtime error: (?:shift exponent|left shift of)", "shift-overflow", "RE"),
     (r"runtime error: division by zero|integer divide by zero|divide[ _]by[ _]zero|ZeroDivisionError|"
-     r"SIGFPE|floating point exception|浮点数?异常|浮點數?例外|浮点错误", "division-by-zero", "RE"),
+     r"SIGFPE|floating point exception|浮点数?异常|浮點數?例外|浮点错误|"
+     # musl (Alpine) names SIGFPE "Arithmetic exception"; Java's integer division by zero is an ArithmeticException
+     # whose message is "/ by zero".
+     r"arithmetic exception|ArithmeticException: / by zero", "division-by-zero", "RE"),
     (r"runtime error: index -?\d+ out of bounds|index out of range|index out of bounds|IndexOutOfRange|"
      r"runtime error: addition of unsigned offset|"  # UBSan on vector[-1] (LeetCode's stl_vector.h line)
-     r"IndexOutOfBounds|list index out of range|ARRAY_BOUNDS_EXCEEDED", "index-out-of-range", "RE"),
+     r"IndexOutOfBounds|list index out of range|ARRAY_BOUNDS_EXCEEDED|"
+     # C++'s checked access, uncaught: vector::at's "vector::_M_range_check: __n (which is 5) >= this->size() …",
+     # string::at / substr's "basic_string::…" (the exception's type is std::out_of_range).
+     r"instance of 'std::out_of_range'|_M_range_check", "index-out-of-range", "RE"),
     (r"runtime error: (?:load of|member access within|reference binding to) null pointer|"
      r"nil pointer dereference|NullPointerException|NullReferenceException|"
      r"Cannot read propert(?:y|ies) of (?:undefined|null)", "null-pointer", "RE"),
@@ -448,7 +492,7 @@ def exit_status(text: str) -> tuple[int | None, str | None]:
 _SHELL_SIGNALS: tuple[tuple[re.Pattern[str], str], ...] = tuple((re.compile(p, re.I | re.M), name) for p, name in (
     (r"segmentation fault|段错误|區段錯誤", "SIGSEGV"),
     (r"aborted[ \t]+\(core dumped\)|已放弃 \(核心已|中止 \(核心已|^zsh: abort\b", "SIGABRT"),
-    (r"floating point exception|浮点数?异常|浮點數?例外", "SIGFPE"),
+    (r"floating point exception|浮点数?异常|浮點數?例外|arithmetic exception", "SIGFPE"),
     # A judge that names the signal by the C library's description (strsignal: HUSTOJ's "data3.in:Aborted", DMOJ's
     # "(aborted)", Hydro's message "Aborted") prints it alone on its line or after a colon or parenthesis.
     (r"(?:^|[:(])[ \t]*aborted[ \t]*(?=$|[).])", "SIGABRT"),
@@ -534,8 +578,8 @@ def find_verdict(text: str, traditional: bool = True) -> str | None:
     lower = _NOT_ACCEPTED.sub(lambda m: "#" * len(m.group(0)), spaced.lower())
     lower = _NOT_JUDGE_SIDE.sub(lambda m: "#" * len(m.group(0)), lower)
     found: list[tuple[int, str]] = []
-    tables = (VERDICT_PHRASES, JUDGE_SIDE_PHRASES, TRADITIONAL_VERDICT_PHRASES)
-    for table in tables if traditional else tables[:2]:
+    tables = (VERDICT_PHRASES, JUDGE_SIDE_PHRASES, MESSAGE_VERDICT_PHRASES, TRADITIONAL_VERDICT_PHRASES)
+    for table in tables if traditional else tables[:3]:
         for verdict, phrases in table.items():
             for phrase in phrases:
                 pos = lower.find(phrase)
@@ -603,12 +647,17 @@ def _qduoj_result(text: str) -> tuple[str | None, int | None]:
 def _test_number(text: str) -> int | None:
     # A table of every test's result (PTA's "测试点 0 答案正确" above "测试点 1 答案错误", Hydro's, DMOJ's): the first
     # test whose result is a failure, not the first test listed.
+    passed: list[range] = []
     for m in _LISTED_TEST.finditer(text):
-        if find_verdict(m.group(2)) not in (None, "AC"):
+        result = find_verdict(m.group(2))
+        if result not in (None, "AC"):
             return int(m.group(1))
+        if result == "AC":
+            passed.append(range(m.start(), m.end()))
     for pattern in _TEST_NUMBER:
         m = pattern.search(text)
-        if m:
+        # A listed test that passed is not the one the student is stuck on (PTA's 部分正确 above its passing rows).
+        if m and not any(m.start(1) in row for row in passed):
             return int(m.group(1))
     return None
 
@@ -690,6 +739,20 @@ def _read_compilers(text: str, f: _Findings) -> None:
             f.runtime = "java"
 
 
+def _read_compiler_crash(text: str, f: _Findings) -> str:
+    """A compiler that crashed on the code (`_COMPILER_CRASH`): a compile error at the line it names. Returns the text
+    without the crash's lines, for the readers of signals, exit codes and verdict words: theirs are the compiler's."""
+    crash = [m.group(0).strip() for m in _COMPILER_CRASH.finditer(text)]
+    if not crash:
+        return text
+    # The line that says what crashed ("internal compiler error: …", "… terminated program cc1plus") first.
+    named = [line for line in crash if "please submit" not in line.lower()] or crash
+    f.messages.append(named[0][:200])
+    f.lines.extend(int(m.group(1)) for m in _ICE_AT.finditer(text))
+    f.inferred, f.runtime = "CE", "cpp"
+    return _COMPILER_CRASH.sub("", text)
+
+
 def _read_java_and_csharp(text: str, f: _Findings) -> None:
     m = _JAVA_EXCEPTION.search(text)
     if m:
@@ -742,7 +805,10 @@ def _read_native(text: str, f: _Findings) -> None:
     if m:
         f.exception = m.group(1)
         f.messages.append(m.group(0))
-        f.inferred, f.runtime = "RE", "cpp"
+        # std::bad_alloc: an allocation failed, under a judge the memory limit (like Java's OutOfMemoryError and
+        # Python's MemoryError); other exceptions are runtime errors.
+        f.inferred = "MLE" if m.group(1) == "std::bad_alloc" else "RE"
+        f.runtime = "cpp"
     for line in _SANITIZER_LINE.findall(text)[:2]:
         f.messages.append(line.strip())
         f.inferred = "RE"
@@ -812,6 +878,7 @@ def parse(text: str | None, verdict_hint: str | None = None) -> JudgeReport:
     f = _Findings(lines=[], messages=[])
     _read_python(text, f)
     _read_compilers(text, f)
+    text = _read_compiler_crash(text, f)
     _read_java_and_csharp(text, f)
     _read_stack_overflows(text, f)
     _read_native(text, f)
@@ -838,6 +905,8 @@ def parse(text: str | None, verdict_hint: str | None = None) -> JudgeReport:
     qduoj, qduoj_case = _qduoj_result(text)
     if stated is None:
         stated = qduoj  # the judge's own verdict, as a number
+    if stated in (None, "AC") and _SOME_TESTS_FAILED.search(text):
+        stated = "WA"
     if stated is None and _TESTLIB_EOF.search(text):
         stated = "PE"  # testlib reports a premature end of output as a presentation error unless told otherwise
     elif stated is None and _TESTLIB_OK.search(text):
@@ -845,6 +914,8 @@ def parse(text: str | None, verdict_hint: str | None = None) -> JudgeReport:
     hint = (verdict_hint.strip().upper() if verdict_hint and verdict_hint.strip().upper() in (*VERDICTS, JUDGE_SIDE)
             else None)
     verdict = hint or stated or f.inferred or kind_verdict
+    if kind == "killed" and verdict == "TLE":
+        kind = None  # killed when its time ran out ("Time Limit Exceeded (Killed)"): no memory to blame
     # Read from Taiwan's wording alone (see JudgeReport.searched_verdict).
     taiwan_only = from_taiwan and not hint and f.inferred is None and kind_verdict is None
     seen: set[int] = set()

@@ -36,8 +36,8 @@ def test_a_judge_side_failure_reads_as_se(text: str) -> None:
 
 
 @pytest.mark.parametrize(("text", "verdict"), [
-    # the compiler crashed on the code: the judge reports a compile-stage failure, no system error
-    ("main.cpp:12:1: internal compiler error: in tsubst, at cp/pt.c:1", None),
+    # the compiler crashed on the code: the judge reports a compile error, no system error (tests/test_judge_round18.py)
+    ("main.cpp:12:1: internal compiler error: in tsubst, at cp/pt.c:1", "CE"),
     # LibreOJ's File Error: the program wrote no output file
     ("File Error", None),
     # a student's own exception, not the judge's

@@ -40,9 +40,9 @@ def register(subparsers: Any) -> None:
                      help="FPS problem ids: the judge's number from <url> (default), position, or title hash")
     imp.add_argument("--judge-url", default="", metavar="URL",
                      help="the judge's address, e.g. http://oj.example.edu/ (http://oj.example.edu/hustoj/ for one "
-                          "installed in a subfolder): image links and problem pages the export gives relative to "
-                          "the judge are made absolute; without it, an image link the export gives relative to the "
-                          "judge keeps only its alt text")
+                          "installed in a subfolder): images, links and problem pages the export gives relative to "
+                          "the judge are made absolute; without it (and without a problem page students can reach), "
+                          "such an image keeps only its alt text and such a link only its text")
     imp.add_argument("--prune", action="store_true",
                      help="on re-import, remove problems of this source that the export no longer has")
     imp.add_argument("--force", action="store_true", help="replace an existing folder that no import created")

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from quest.errors import ImportError_
 from quest.kb.documents import Document, Problem, kind_label, qualified_problem_id
-from quest.kb.importers.links import fix_image_links, image_base, judge_base, page_url
+from quest.kb.importers.links import fix_links, image_base, judge_base, page_url
 from quest.kb.importers.safety import ExportRoot, Limits, read_text
 from quest.lang import detect_lang
 
@@ -219,8 +219,8 @@ def build_result(fmt: str, parsed: Iterable[ParsedProblem], root: ExportRoot, so
     """Catalogue entries and documents for every parsed problem, refusing duplicates.
 
     Problem ids are `<source>:<judge's id>`; document ids `imp-<source>-<slug>-...`. `judge_url` is the judge's
-    address (the operator's `--judge-url`): relative problem pages and image links are made absolute against it
-    (quest.kb.importers.links).
+    address (the operator's `--judge-url`): relative problem pages, image links and other links are made absolute
+    against it (quest.kb.importers.links).
     """
     judge = judge_base(judge_url)
     source_name = source_name or fmt
@@ -252,7 +252,7 @@ def build_result(fmt: str, parsed: Iterable[ParsedProblem], root: ExportRoot, so
             images[local] = dict(p.images)
         base = f"imp-{source_name}-{key}"
         documents.extend(_statements(p, pid, base, source_name, root, images_base))
-        documents.extend(_solutions(p, pid, base, source_name))
+        documents.extend(_solutions(p, pid, base, source_name, images_base))
     return ImportResult(format=fmt, problems=tuple(problems), documents=tuple(documents),
                         source_name=source_name, images=images)
 
@@ -276,7 +276,7 @@ def _statements(p: ParsedProblem, pid: str, base: str, source_name: str, root: E
     lang = p.lang or detect_lang(p.title, p.description)
     where = f"{_name(root, p.origin)}: problem {p.pid}"
     if not p.statement_markdown:
-        body = fix_image_links(_with_limits(statement_body(p, lang), p, lang), images_base, lang, where)
+        body = fix_links(_with_limits(statement_body(p, lang), p, lang), images_base, lang, where)
         if not body.strip():
             raise ImportError_(f"{_name(root, p.origin)}: problem {p.pid} has an empty statement")
         return [_document(f"{base}-statement", "problem_statement", p.title, body, lang, pid, p, source_name)]
@@ -285,13 +285,13 @@ def _statements(p: ParsedProblem, pid: str, base: str, source_name: str, root: E
     docs = []
     for i, st_lang in enumerate(order):
         text, _origin = p.statement_markdown[st_lang]
-        body = fix_image_links(_with_limits(text.strip(), p, st_lang), images_base, st_lang, where)
+        body = fix_links(_with_limits(text.strip(), p, st_lang), images_base, st_lang, where)
         doc_id = f"{base}-statement" if i == 0 else f"{base}-statement-{st_lang}"
         docs.append(_document(doc_id, "problem_statement", p.title, body, st_lang, pid, p, source_name))
     return docs
 
 
-def _solutions(p: ParsedProblem, pid: str, base: str, source_name: str) -> list[Document]:
+def _solutions(p: ParsedProblem, pid: str, base: str, source_name: str, links_base: str = "") -> list[Document]:
     lang = p.lang or detect_lang(p.title, p.description)
     docs = []
     for k, sol in enumerate(p.solutions, 1):
@@ -300,6 +300,8 @@ def _solutions(p: ParsedProblem, pid: str, base: str, source_name: str) -> list[
             log.warning("import: skipping empty solution %s", sol.origin)
             continue
         sol_lang = lang if sol.language else detect_lang(body)
+        # A written solution links like its statement (another problem, a picture on the judge); code is untouched.
+        body = fix_links(body, links_base, sol_lang, sol.origin)
         title = f"{p.title} - {kind_label('official_solution', sol_lang)}"
         if len(p.solutions) > 1:
             title += f" {k}"

@@ -230,8 +230,10 @@ class _Converter(HTMLParser):
         elif tag == "code" and not self.pre:
             self.out.append("`")
         elif tag == "a":
-            href = self.href.pop() if self.href else None
-            self.out.append(f"]({href})" if href else "]")
+            href = (self.href.pop() or "").strip() if self.href else ""
+            # A Markdown destination holds no space: an attachment "/upload/file/my notes.pdf" is written encoded,
+            # as the browser requested it.
+            self.out.append(f"]({href.replace(' ', '%20')})" if href else "]")
 
     def handle_data(self, data: str) -> None:
         if self.math is not None:

@@ -4,13 +4,18 @@
     <docId>/problem.md              or problem_zh.md / problem_en.md (Markdown, sometimes HTML);
                                     problem[_<lang>].pdf, or content `@[PDF](file://x.pdf)`
                                     (also looked for in statement/ and problem_statement/)
-    <docId>/additional_file/*       images and PDFs a statement links as `file://name`
+    <docId>/additional_file/*       images, PDFs and other files a statement links as `file://name`
     <docId>/solution/*              Markdown or source files -> official solutions
     <docId>/testdata/config.yaml    time: 1s, memory: 256m (limits; the test data is ignored)
 
 The problem id is `pid`, kept exactly (`P1` stays `P1`), or the folder name when a problem
-has none. YAML is read as Hydro reads it (js-yaml): a tab after `key:` is accepted, with
-a warning naming the file; anchors and aliases are refused.
+has none. Its page on the judge is `p/<pid>` (made absolute with the operator's `--judge-url`,
+quest.kb.importers.links). A statement's `file://name` is that page's file: Hydro serves it as
+`p/<pid>/file/<name>`. Pictures are saved beside the problem; another file the export holds
+(a PDF, a zip of examples) is linked there, on the judge; a file the export lacks keeps its text.
+
+YAML is read as Hydro reads it (js-yaml): a tab after `key:` is accepted, with a warning naming
+the file; anchors and aliases are refused.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import logging
 import re
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from quest.errors import ImportError_
 from quest.kb.importers.common import ParsedProblem, detect_lang, read_solutions
@@ -28,6 +34,7 @@ from quest.kb.importers.html2md import html_to_markdown
 from quest.kb.importers.images import ImageStore
 from quest.kb.importers.pdf import pdf_statement
 from quest.kb.importers.safety import TEST_DATA_DIRS, ExportRoot, Limits, check_size, read_text
+from quest.markdown_blocks import split_code
 from quest.safe_yaml import UnsafeYAML, load_yaml
 
 log = logging.getLogger(__name__)
@@ -38,6 +45,8 @@ _FILE_DIRS = ("additional_file", "attachments", "statement", "problem_statement"
 _PDF_LINK = re.compile(r"@\[pdf\]\(file://([^)\s]+)\)", re.I)
 _FILE_IMAGE = re.compile(r"(!\[[^\]]*\]\()file://([^)\s]+)(\))")
 _FILE_IMG_TAG = re.compile(r"""(<img\b[^>]*?\bsrc\s*=\s*["'])file://([^"']+)(["'])""", re.I)
+# Any file:// destination left after the pictures: a Markdown link's or an HTML attribute's.
+_FILE_LINK = re.compile(r"""(\]\(\s*<?|\b(?:href|src)\s*=\s*["']?)file://([^\s)"'<>]{1,500})""", re.I)
 _CONFIG_NAMES = ("config.yaml", "config.yml", "Config.yaml", "Config.yml")
 _HTML = re.compile(r"^\s*<(?:p|div|h[1-6]|section|span|table|pre|ul|ol|center|blockquote)\b", re.I)
 
@@ -78,8 +87,9 @@ def _find_file(folder: Path, file_name: str) -> Path | None:
 class _Statement:
     """Turns one statement file of a problem into Markdown: PDFs, HTML and file:// links resolved."""
 
-    def __init__(self, folder: Path, root: ExportRoot, limits: Limits, store: ImageStore) -> None:
+    def __init__(self, folder: Path, root: ExportRoot, limits: Limits, store: ImageStore, pid: str = "") -> None:
         self.folder, self.root, self.limits, self.store = folder, root, limits, store
+        self.pid = pid
 
     def read(self, path: Path, lang_code: str, ext: str) -> tuple[str | None, str]:
         if ext == "pdf":
@@ -135,13 +145,26 @@ class _Statement:
             return f"{m.group(1)}{self._copy(m.group(2)) or 'file://' + m.group(2)}{m.group(3)}"
 
         text = _FILE_IMAGE.sub(markdown, text)
-        return _FILE_IMG_TAG.sub(markdown, text)
+        return self._files(_FILE_IMG_TAG.sub(markdown, text))
+
+    def _files(self, text: str) -> str:
+        """Every other `file://name` the export holds, as Hydro's page links it: `./<pid>/file/<name>` beside the
+        problem's page `p/<pid>` (an absolute address only with --judge-url). Code is left as written."""
+        if not self.pid:
+            return text
+
+        def link(m: re.Match[str]) -> str:
+            found = _find_file(self.folder, m.group(2))
+            return f"{m.group(1)}./{quote(self.pid, safe='')}/file/{m.group(2)}" if found else m.group(0)
+
+        return "".join(piece if is_code else _FILE_LINK.sub(link, piece) for is_code, piece in split_code(text))
 
 
-def _statements(folder: Path, root: ExportRoot, limits: Limits, store: ImageStore) -> dict[str, tuple[str, str]]:
+def _statements(folder: Path, root: ExportRoot, limits: Limits, store: ImageStore,
+                pid: str = "") -> dict[str, tuple[str, str]]:
     """zh / en -> (Markdown, path in the export); other languages are skipped. Markdown wins over PDF."""
     found: dict[str, tuple[str, str]] = {}
-    reader = _Statement(folder, root, limits, store)
+    reader = _Statement(folder, root, limits, store, pid)
     for sub in _STATEMENT_DIRS:
         where = folder / sub
         if not where.is_dir():
@@ -211,8 +234,9 @@ def _problem(path: Path, root: ExportRoot, limits: Limits) -> ParsedProblem:
     if not title:
         raise ImportError_(f"{name}: the problem has no title")
     store = ImageStore(limits.max_image_bytes, root.name(folder))
-    statements = _statements(folder, root, limits, store) or _content_statements(
-        meta, _Statement(folder, root, limits, store), path)
+    pid = str(meta.get("pid") or _folder_id(folder, root)).strip()
+    statements = _statements(folder, root, limits, store, pid) or _content_statements(
+        meta, _Statement(folder, root, limits, store, pid), path)
     if not statements:
         raise ImportError_(f"{root.name(folder)}: no problem.md, problem_<lang>.md, problem.pdf or `content` "
                            f"statement for {title!r}")
@@ -220,8 +244,9 @@ def _problem(path: Path, root: ExportRoot, limits: Limits) -> ParsedProblem:
     if isinstance(tags, str):
         tags = [t.strip() for t in tags.split(",")]
     problem = ParsedProblem(
-        pid=str(meta.get("pid") or _folder_id(folder, root)).strip(),
+        pid=pid,
         title=title,
+        url=f"p/{quote(pid, safe='')}",  # Hydro's page for the problem, relative to the judge's address
         origin=root.relative(path),
         lang="zh" if "zh" in statements else next(iter(statements)),  # zh first: the judge's home language
         tags=[str(t) for t in tags if str(t).strip()] if isinstance(tags, list) else [],

@@ -1,4 +1,4 @@
-"""Image links an imported statement keeps pointing at the judge: made absolute, or reduced to their alt text.
+"""Links an imported statement or solution keeps pointing at the judge: made absolute, or reduced to their text.
 
 A statement written on the judge links its pictures relative to the judge's pages: HUSTOJ's editor stores
 `/upload/image/20240301/a.png`, others `../images/a.png` or `upload/a.png`. Copied into the knowledge base those
@@ -10,6 +10,13 @@ problem (`images/…`, quest.kb.importers.images); for the rest:
 - without one, the link cannot be fixed: the picture's alt text stays in the statement (or its file name), so the
   text still says a figure was there, and no broken link is written.
 
+Other links are treated alike (`fix_links`): a statement points at other problems (HUSTOJ's `<a
+href="problem.php?id=1001">`, Hydro's `[P1001](/p/P1001)`, QDUOJ's `/problem/1001`), at the judge's forum
+(`../discuss/…`) or at an attachment (HUSTOJ's editor stores `/upload/file/<date>/<name>`, a Hydro user file is
+`/file/<uid>/<name>`). With an address they become absolute; without one the link's text stays and the link goes.
+Links within the page (`#sample`), mail and absolute http(s) links are kept; `file://`, `javascript:` and other
+schemes no reader can follow keep only their text.
+
 The judge's address is read as a folder ("http://oj.example.edu/hustoj" is the judge installed under /hustoj/): a
 problem page `problem.php?id=1007` and a picture `upload/a.png` stay inside it. A page on the exporting machine
 (localhost, 127.x) is no address for students.
@@ -19,11 +26,12 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from urllib.parse import urljoin, urlsplit
 
 from quest.errors import ImportError_
 from quest.kb.importers.images import IMAGE_DIR
-from quest.markdown_blocks import split_code
+from quest.markdown_blocks import code_ranges, split_code
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +41,20 @@ _MD_IMAGE = re.compile(r'!\[([^\]\n]{0,500})\]\(\s*<?([^\s)<>]{1,2000})>?(?:\s+"
 _HTML_IMG = re.compile(r"<img\b[^>]{0,2000}>", re.I)
 _ATTR = re.compile(r"""\b(src|alt)\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.I)
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+# [text](dest) and [text](dest "title"), not an image's "![": the text may hold one level of brackets (a linked picture
+# "[![alt](a.png)](big.png)", "[[1]](…)"), the destination one level of parentheses ("Tree_(graph)"). Bounded.
+_TITLE = r"""(?:"[^"\n]{0,300}"|'[^'\n]{0,300}')"""
+_MD_LINK = re.compile(r"(?<![!\\])\[((?:[^\[\]\n]|\[[^\[\]\n]{0,300}\]){0,500})\]\(\s*(<?)"
+                      rf"((?:[^\s()<>]|\([^\s()<>]{{0,200}}\)){{1,2000}})>?((?:\s+{_TITLE})?\s*)\)")
+# A link reference definition on its own line: "[1]: /problem/1001" (optionally with a title).
+_MD_DEFINITION = re.compile(rf"^( {{0,3}}\[[^\]\n]{{1,300}}\]:[ \t]*)<?([^\s<>]{{1,2000}})>?([ \t]+{_TITLE})?[ \t]*$",
+                            re.M)
+# Raw <a href="…">text</a> in a Markdown statement (Hydro), or left by html2md; the text up to its closing tag.
+# Where a definition is used: "[text][label]", "[label][]", or the label alone ("[label]", not an image's "![…]" and
+# not followed by a destination or another label).
+_MD_REFERENCE = re.compile(r"(?<![!\\])\[([^\[\]\n]{1,300})\](?:\[([^\[\]\n]{0,300})\]|(?![\[(:]))")
+_HTML_LINK = re.compile(r"<a\b([^>]{0,2000})>(.{0,3000}?)</a\s*>", re.I | re.S)
+_HREF = re.compile(r"""\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""", re.I)
 _PLACEHOLDER = {"zh": "[图片：{name}]", "en": "[image: {name}]"}
 _BARE_PLACEHOLDER = {"zh": "[图片]", "en": "[image]"}
 
@@ -136,4 +158,90 @@ def fix_image_links(markdown: str, base: str, lang: str, where: str = "") -> str
     if dropped:
         log.info("import: %s: %d image link(s) point at the judge and no --judge-url was given; kept their alt text "
                  "(first: %s)", where or "a statement", len(dropped), dropped[0][:120])
+    return text
+
+
+def _link_target(href: str, base: str) -> str | None:
+    """Where a link should point, or None when it cannot point anywhere a reader can follow."""
+    if href.startswith("#") or href.startswith(f"{IMAGE_DIR}/"):
+        return href  # a place in the same text, or a picture saved beside the problem
+    if href.lower().startswith(("http://", "https://", "mailto:")):
+        return href
+    if href.startswith("//"):
+        return urljoin(base or "https:", href)
+    if _SCHEME.match(href):  # file://, javascript:, data:, … — nothing a reader's browser can open from here
+        return None
+    return urljoin(base, href) if base else None
+
+
+def _label(text: str) -> str:
+    """A reference label as CommonMark matches it: without its brackets and colon, case and spacing folded."""
+    return " ".join(text.strip().strip(":").strip().strip("[]").split()).casefold()
+
+
+def _outside_code(text: str, replace: Callable[[re.Match[str]], str], pattern: re.Pattern[str]) -> str:
+    """`pattern.sub(replace, text)`, leaving each match that starts inside code (quest.markdown_blocks) as written."""
+    ranges = code_ranges(text)
+
+    def in_code(pos: int) -> bool:
+        return any(start <= pos < end for start, end in ranges)
+
+    return pattern.sub(lambda m: m.group(0) if in_code(m.start()) else replace(m), text)
+
+
+def fix_links(markdown: str, base: str, lang: str, where: str = "") -> str:
+    """`markdown` with its judge-relative images and links made absolute against `base` (a page or folder URL), or,
+    without one, reduced to their text (see the module docstring). Code blocks and inline code are left as written."""
+    text = fix_image_links(markdown, base, lang, where)
+    dropped: list[str] = []
+
+    def markdown_link(m: re.Match[str]) -> str:
+        label, href = m.group(1), m.group(3)
+        target = _link_target(href, base)
+        if target is None:
+            dropped.append(href)
+            return label
+        if target == href:
+            return m.group(0)
+        angle = m.group(2)  # "<dest>" keeps its brackets
+        return f"[{label}]({angle}{target}{angle and '>'}{m.group(4)})"
+
+    labels: set[str] = set()
+
+    def definition(m: re.Match[str]) -> str:
+        if not re.search(r"[/.?#:]", m.group(2)):
+            return m.group(0)  # "[Input]: n" in a statement is its text, whatever CommonMark would make of it
+        target = _link_target(m.group(2), base)
+        if target is None:
+            dropped.append(m.group(2))
+            labels.add(_label(m.group(1)))
+            return ""  # its uses ("[text][1]") are reduced to their text below
+        return m.group(0) if target == m.group(2) else f"{m.group(1)}{target}{m.group(3) or ''}"
+
+    def reference(m: re.Match[str]) -> str:
+        return m.group(1) if _label(m.group(2) or m.group(1)) in labels else m.group(0)
+
+    def html_link(m: re.Match[str]) -> str:
+        attrs, inner = m.group(1), m.group(2)
+        href_m = _HREF.search(attrs)
+        if href_m is None:
+            return m.group(0)
+        href = next(g for g in href_m.groups() if g is not None).strip()
+        target = _link_target(href, base) if href else href
+        if target is None:
+            dropped.append(href)
+            return inner
+        if target == href:
+            return m.group(0)
+        new_attrs = f"{attrs[:href_m.start()]}href=\"{target}\"{attrs[href_m.end():]}"
+        return f"<a{new_attrs}>{inner}</a>"
+
+    text = _outside_code(text, markdown_link, _MD_LINK)
+    text = _outside_code(text, definition, _MD_DEFINITION)
+    if labels:
+        text = _outside_code(text, reference, _MD_REFERENCE)
+    text = _outside_code(text, html_link, _HTML_LINK)
+    if dropped:
+        log.info("import: %s: %d link(s) point at the judge and no --judge-url was given (or cannot be followed); "
+                 "kept their text (first: %s)", where or "a statement", len(dropped), dropped[0][:120])
     return text
