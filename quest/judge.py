@@ -136,8 +136,9 @@ _NOT_ACCEPTED = re.compile(r"(?:\bun|\bnot[ \t]+|\bpartial(?:ly)?[ \t]+)accepted
 # A total that says some tests failed without saying how: PTA's 部分正确 (a partial score), LibreOJ's "Partially
 # Correct", UOJ's "Extra Test Failed" (the submission failed a test added after it was judged, usually a hack). The
 # failing tests' own results, when pasted, say more (PTA's table under it); alone, it is read as a wrong answer on
-# some tests, never as Accepted. (Not QDUOJ's "Partial Accepted": read as no verdict, the failing cases carry theirs.)
-_SOME_TESTS_FAILED = re.compile(r"部分正确|部分正確|\bpartially correct\b|\bextra tests? failed\b", re.I)
+# some tests, never as Accepted. QingdaoU's "Partial Accepted" (its result 8, an OI-mode score) likewise.
+_SOME_TESTS_FAILED = re.compile(r"部分正确|部分正確|\bpartially correct\b|\bextra tests? failed\b|"
+                                r"\bpartial(?:ly)?[ \t]+accepted\b", re.I)
 # g++'s "internal compiler error: Segmentation fault" is the compiler crashing on the code (a compile error the judge
 # reports), not the judge failing.
 _NOT_JUDGE_SIDE = re.compile(r"internal compiler error", re.I)
@@ -611,7 +612,8 @@ _LISTED_TEST = re.compile(r"^[ \t]*(?:测试点|#|(?:Test[ \t]*)?Case[ \t]*#?|Te
 # QingdaoU's (QDUOJ) submission JSON gives its verdict as a number, `"result": -1`, for the whole submission and for
 # each test case (beside "test_case": "2", "cpu_time", "exit_code", "signal"). Its JudgeStatus: -2 compile error,
 # -1 wrong answer, 0 accepted, 1 CPU time and 2 real time limit exceeded, 3 memory limit exceeded, 4 runtime error,
-# 5 system error, 6 pending, 7 judging, 8 partially accepted (a score, no verdict: the failing cases carry theirs).
+# 5 system error, 6 pending, 7 judging, 8 partially accepted (a score: the failing cases carry their verdicts; alone,
+# some tests failed, read as `_SOME_TESTS_FAILED` reads "Partial Accepted").
 QDUOJ_RESULTS: dict[int, str | None] = {-2: "CE", -1: "WA", 0: "AC", 1: "TLE", 2: "TLE", 3: "MLE", 4: "RE",
                                         5: JUDGE_SIDE, 6: None, 7: None, 8: None}
 _QDUOJ_RESULT = re.compile(r'"result"[ \t]*:[ \t]*(-?\d{1,2})(?![\d.])')
@@ -633,7 +635,8 @@ def _qduoj_result(text: str) -> tuple[str | None, int | None]:
     verdicts = [QDUOJ_RESULTS.get(int(m.group(1))) for m in _QDUOJ_RESULT.finditer(text)
                 if keyed or m.group(1).startswith("-")]
     failed = [v for v in verdicts if v not in (None, "AC")]
-    verdict = failed[0] if failed else ("AC" if "AC" in verdicts else None)
+    partial = any(int(m.group(1)) == 8 for m in _QDUOJ_RESULT.finditer(text)) and keyed
+    verdict = failed[0] if failed else ("WA" if partial else "AC" if "AC" in verdicts else None)
     case = None
     if keyed:
         for m in _QDUOJ_CASE.finditer(text):

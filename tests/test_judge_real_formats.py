@@ -106,9 +106,14 @@ def test_a_checker_failure_is_the_judges_not_the_students() -> None:
     ("部分正确\n测试点 0 答案正确\n测试点 1 答案正确\n测试点 2 运行超时", "TLE", 2),
     # go-judge's status for a non-zero exit.
     ('{"status": "Nonzero Exit Status", "exitStatus": 2}', "RE", None),
-    # A failing total is no Accepted: Luogu's "Unaccepted", QingdaoU's "Partial Accepted".
+    # A failing total is no Accepted: Luogu's "Unaccepted"; QingdaoU's "Partial Accepted" says some tests failed (a
+    # wrong answer on them, as PTA's 部分正确), unless the failing case's own result is pasted.
     ("60 Unaccepted", None, None),
-    ("Partial Accepted", None, None),
+    ("Partial Accepted", "WA", None),
+    ("Partial Accepted\nCase #1: AC\nCase #2: TLE", "TLE", 2),
+    ('{"result": 8, "statistic_info": {"score": 40}}', "WA", None),
+    ('{"result": 8, "info": [{"test_case": "1", "result": 0}, {"test_case": "2", "result": 3}]}', "MLE", 2),
+    ('{"result": 0, "statistic_info": {"time_cost": 3}}', "AC", None),
 ])
 def test_verdict_words_in_their_judges_spellings(text: str, verdict: str | None, test_number: int | None) -> None:
     report = parse(text)
