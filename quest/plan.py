@@ -87,7 +87,7 @@ from quest.topic_words import TopicWords, mainland_terms, title_words
 from quest.weak_names import WeakName, bare_ids, confirmed, fuzzy_names
 from quest.zh_numbers import ordinal_ids
 
-RULES = ("field", "id", "title", "name", "consensus", "none")
+RULES = ("field", "id", "title", "name", "code", "consensus", "none")
 
 _PUNCT = re.compile(r"[\s\-_·.,:;!?'\"()（）【】\[\]，。：；！？、《》<>/]+")
 # Ids with a marker that says "this is a problem number". Group 1 is the id.
@@ -153,6 +153,7 @@ class Resolution:
             return "未识别出题目" if lang == "zh" else "no problem recognised"
         how = {"field": ("from the problem field", "来自题号栏"), "id": ("by its id in the text", "按文中的题号"),
                "title": ("by its title in the question", "按问题中的题目名称"),
+               "code": ("by the judge's function name in the code", "按代码中评测平台的函数名"),
                "consensus": ("because most top sources are about it", "因为大多数检索结果属于该题")}[self.rule]
         return f"题目 {self.problem_id}（{how[1]}）" if lang == "zh" else f"problem {self.problem_id} ({how[0]})"
 
@@ -219,6 +220,7 @@ class Catalogue:
                     if squash(v) not in self.titles:
                         self.spelled[squash(v)] = (pid, t)
         self.loose = LooseTitles(self.shown, skip=self.weak)
+        self.functions = _function_names(problems)
         # Titles of problems the base lacks (`quest.known_problems`), normalized; a problem the base has (by its
         # judge's id — LeetCode's number, Luogu's "P1001", as an operator's import keeps them — or any of its titles)
         # is the base's, even when the operator's title is worded otherwise.
@@ -1064,12 +1066,46 @@ RESOLVERS = (by_field, by_judge_problem, by_id, by_title, by_shape, by_known_hea
 
 
 def resolve(request: Request, cat: Catalogue) -> Resolution:
-    """The first rule that names a problem (or a missing one); else no problem."""
+    """The first rule that names a problem (or a missing one); else the judge's function name in the code
+    (`by_code_function`), which also outweighs a name the base does not know that no rule could place; else none."""
     for rule in RESOLVERS:
         found = rule(request, cat)
         if found is not None:
+            if found.missing_id is not None and found.rule == "name" and squash(found.missing_id) not in cat.known:
+                return by_code_function(request, cat) or found
             return found
-    return Resolution()
+    return by_code_function(request, cat) or Resolution()
+
+
+# An identifier as code writes it: "maxSlidingWindow" in "Solution.maxSlidingWindow(nums, k)".
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _function_names(problems: Mapping[str, Problem]) -> dict[str, str]:
+    """Each problem's `functions` as written and in snake case (Rust's and Ruby's signatures: "max_sliding_window")
+    -> its id; a name two problems list names neither."""
+    owners: dict[str, set[str]] = {}
+    for pid, p in problems.items():
+        for name in p.functions:
+            for spelled in {name, re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()}:
+                owners.setdefault(spelled, set()).add(pid)
+    return {name: next(iter(pids)) for name, pids in owners.items() if len(pids) == 1}
+
+
+def by_code_function(request: Request, cat: Catalogue) -> Resolution | None:
+    """The base problem whose judge's function name the code (or the error, or the question) holds: LeetCode's
+    signature ("def maxSlidingWindow(self, nums, k)", "func numIslands(grid [][]byte) int", a class "LRUCache") is the
+    judge's own name for the problem, in whatever words the question names it ("反转 Linked List", "凑零钱", "三数和").
+    Only names no other well-known problem uses are listed (problems.yaml), and code that holds two problems' names
+    names neither. Tried after every rule that reads the question's words: a problem named there is the student's."""
+    if not cat.functions:
+        return None
+    text = "\n".join((request.code or "", request.error or "", request.question or ""))
+    named = {cat.functions[w]: w for w in _IDENTIFIER.findall(text) if w in cat.functions}
+    if len(named) != 1:
+        return None
+    (pid, name), = named.items()
+    return Resolution(pid, "code", name)
 
 
 def by_consensus(doc_problems: Sequence[str | None], top: int = 5, needed: int = 3) -> str | None:
