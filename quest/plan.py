@@ -19,12 +19,15 @@ The problem is resolved by small rules, tried in this order; the plan records wh
                  "House Robber - …"; `quest.problem_names`) that no base title matches, or by its shape alone
                  (`quest.title_shapes`), or exactly the title of a known problem the base lacks
                  (`quest.known_problems`: "最小栈 …", "用栈实现队列 …" at the opening);
-4. ``id`` / ``title`` confirmed by the search: a bare number that is a base id ("… solution for 239") or a title
+4. ``code``      none of the above named a problem (or only a name no rule could place and no list of known problems
+                 holds): the judge's function name in the code, the error or the question (``def maxSlidingWindow``,
+                 ``class LRUCache``; `problems.yaml`'s ``functions``, only names no other well-known problem uses);
+5. ``id`` / ``title`` confirmed by the search: a bare number that is a base id ("… solution for 239") or a title
                  paraphrased ("连续子数组和为 K 的方案数" of 560; `quest.fuzzy_titles`) counts when the question's own
                  words rank that problem's documents among the top five (`quest.weak_names`) in a confident
                  search (neither weak nor widened); the search is then run again inside the problem, its hits
                  still checked for topic (the problem is a guess: `problem_guessed`);
-5. ``consensus`` after searching: most of the top documents come from one problem.
+6. ``consensus`` after searching: most of the top documents come from one problem.
 
 An id or title that is not in the base is reported (``missing_id``) and never mapped to another
 problem: the search then keeps to general documents, and the question part leaves the judge and
