@@ -18,6 +18,7 @@ Questions and code are our own words, in the shapes students post.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -118,3 +119,20 @@ def test_problems_yaml_lists_functions(tmp_path: Path):
                     encoding="utf-8")
     with pytest.raises(KnowledgeBaseError):
         load_catalogue(path)
+
+
+def test_the_assistant_says_the_function_named_the_problem(tmp_path):
+    from quest.assistant import Assistant
+    from quest.events import Notice
+    from quest.settings import Settings
+    from tests.fakes.retriever import PROBLEMS, FakeRetriever
+
+    retriever = FakeRetriever()
+    retriever.problems = {**PROBLEMS, "239": replace(PROBLEMS["239"], functions=("maxSlidingWindow",))}
+    assistant = Assistant(Settings(data_dir=tmp_path), retriever, None)
+    code = "class Solution:\n    def maxSlidingWindow(self, nums, k):\n        return [max(nums[i:i + k])]"
+    events = list(assistant.ask(Request(question="deque 写法为什么超时", code=code, error="Time Limit Exceeded")))
+    notices = [e.text for e in events if isinstance(e, Notice) and e.code == "problem"]
+    assert notices == ["题目 239（按代码中评测平台的函数名）"]
+    assert retriever.searches[-1].problem_id == "239" and retriever.searches[-1].general_only is False
+    assert events[-1].stats["plan"]["rule"] == "code"
