@@ -1098,7 +1098,7 @@ def _function_names(problems: Mapping[str, Problem]) -> dict[str, str]:
 def by_code_function(request: Request, cat: Catalogue) -> Resolution | None:
     """The base problem whose judge's function name the code (or the error, or the question) holds: LeetCode's
     signature ("def maxSlidingWindow(self, nums, k)", "func numIslands(grid [][]byte) int", a class "LRUCache") is the
-    judge's own name for the problem, in whatever words the question names it ("反转 Linked List", "凑零钱", "三数和").
+    judge's own name for the problem, in whatever words the question names it ("第k大元素", "凑零钱", "三数和").
     Only names no other well-known problem uses are listed (problems.yaml), and code that holds two problems' names
     names neither. Tried after every rule that reads the question's words: a problem named there is the student's."""
     if not cat.functions:
