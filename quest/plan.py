@@ -1085,13 +1085,17 @@ _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def _function_names(problems: Mapping[str, Problem]) -> dict[str, str]:
-    """Each problem's `functions` as written and in snake case (Rust's and Ruby's signatures: "max_sliding_window")
-    -> its id; a name two problems list names neither."""
+    """Each problem's `functions` as written -> its id; a method's ("maxSlidingWindow") also as the other signatures
+    spell it: in snake case (Rust, Ruby: "max_sliding_window") and capitalized (C#: "MaxSlidingWindow"). A name two
+    problems list names neither."""
     owners: dict[str, set[str]] = {}
     for pid, p in problems.items():
         for name in p.functions:
-            for spelled in {name, re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower()}:
-                owners.setdefault(spelled, set()).add(pid)
+            spelled = {name}
+            if name[:1].islower():
+                spelled |= {re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower(), name[:1].upper() + name[1:]}
+            for written in spelled:
+                owners.setdefault(written, set()).add(pid)
     return {name: next(iter(pids)) for name, pids in owners.items() if len(pids) == 1}
 
 

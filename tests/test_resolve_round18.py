@@ -42,6 +42,10 @@ from tests.fakes.catalogue import resolved as res
     # Rust's and Ruby's signatures write the name in snake case.
     ("岛屿 dfs 借用检查报错", "impl Solution {\n    pub fn num_islands(mut grid: Vec<Vec<char>>) -> i32 {", "200",
      "num_islands"),
+    # C#'s capitalize it.
+    ("滑窗最大值 用 LinkedList 当双端队列",
+     "public class Solution {\n    public int[] MaxSlidingWindow(int[] nums, int k) {",
+     "239", "MaxSlidingWindow"),
     # An opening phrase read as a title the base lacks ("三数和", "凑零钱") is a rewording.
     ("三数和 去重之后还是有重复的三元组", "class Solution:\n    def threeSum(self, nums):\n        nums.sort()", "15",
      "threeSum"),
@@ -93,9 +97,10 @@ def test_the_words_come_first_and_only_one_listed_name_counts(base, question, co
 
 def test_a_name_two_problems_list_names_neither():
     problems = {"1": Problem(id="1", title_en="Alpha Sum", functions=("solve", "alphaSum")),
-                "2": Problem(id="2", title_en="Beta Walk", functions=("solve",))}
+                "2": Problem(id="2", title_en="Beta Walk", functions=("solve",)),
+                "3": Problem(id="3", title_en="Gamma Cache", functions=("GammaCache",))}
     cat = Catalogue(problems)
-    assert cat.functions == {"alphaSum": "1", "alpha_sum": "1"}
+    assert cat.functions == {"alphaSum": "1", "alpha_sum": "1", "AlphaSum": "1", "GammaCache": "3"}
     assert by_code_function(Request(question="why", code="def solve(self):"), cat) is None
     assert resolve(Request(question="why", code="fn alpha_sum() {}"), cat) == Resolution("1", "code", "alpha_sum")
 
