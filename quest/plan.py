@@ -19,12 +19,15 @@ The problem is resolved by small rules, tried in this order; the plan records wh
                  "House Robber - …"; `quest.problem_names`) that no base title matches, or by its shape alone
                  (`quest.title_shapes`), or exactly the title of a known problem the base lacks
                  (`quest.known_problems`: "最小栈 …", "用栈实现队列 …" at the opening);
-4. ``id`` / ``title`` confirmed by the search: a bare number that is a base id ("… solution for 239") or a title
+4. ``code``      none of the above named a problem (or only a name no rule could place and no list of known problems
+                 holds): the judge's function name in the code, the error or the question (``def maxSlidingWindow``,
+                 ``class LRUCache``; `problems.yaml`'s ``functions``, only names no other well-known problem uses);
+5. ``id`` / ``title`` confirmed by the search: a bare number that is a base id ("… solution for 239") or a title
                  paraphrased ("连续子数组和为 K 的方案数" of 560; `quest.fuzzy_titles`) counts when the question's own
                  words rank that problem's documents among the top five (`quest.weak_names`) in a confident
                  search (neither weak nor widened); the search is then run again inside the problem, its hits
                  still checked for topic (the problem is a guess: `problem_guessed`);
-5. ``consensus`` after searching: most of the top documents come from one problem.
+6. ``consensus`` after searching: most of the top documents come from one problem.
 
 An id or title that is not in the base is reported (``missing_id``) and never mapped to another
 problem: the search then keeps to general documents, and the question part leaves the judge and
@@ -87,7 +90,7 @@ from quest.topic_words import TopicWords, mainland_terms, title_words
 from quest.weak_names import WeakName, bare_ids, confirmed, fuzzy_names
 from quest.zh_numbers import ordinal_ids
 
-RULES = ("field", "id", "title", "name", "consensus", "none")
+RULES = ("field", "id", "title", "name", "code", "consensus", "none")
 
 _PUNCT = re.compile(r"[\s\-_·.,:;!?'\"()（）【】\[\]，。：；！？、《》<>/]+")
 # Ids with a marker that says "this is a problem number". Group 1 is the id.
@@ -153,6 +156,7 @@ class Resolution:
             return "未识别出题目" if lang == "zh" else "no problem recognised"
         how = {"field": ("from the problem field", "来自题号栏"), "id": ("by its id in the text", "按文中的题号"),
                "title": ("by its title in the question", "按问题中的题目名称"),
+               "code": ("by the judge's function name in the code", "按代码中评测平台的函数名"),
                "consensus": ("because most top sources are about it", "因为大多数检索结果属于该题")}[self.rule]
         return f"题目 {self.problem_id}（{how[1]}）" if lang == "zh" else f"problem {self.problem_id} ({how[0]})"
 
@@ -219,6 +223,7 @@ class Catalogue:
                     if squash(v) not in self.titles:
                         self.spelled[squash(v)] = (pid, t)
         self.loose = LooseTitles(self.shown, skip=self.weak)
+        self.functions = _function_names(problems)
         # Titles of problems the base lacks (`quest.known_problems`), normalized; a problem the base has (by its
         # judge's id — LeetCode's number, Luogu's "P1001", as an operator's import keeps them — or any of its titles)
         # is the base's, even when the operator's title is worded otherwise.
@@ -1064,12 +1069,50 @@ RESOLVERS = (by_field, by_judge_problem, by_id, by_title, by_shape, by_known_hea
 
 
 def resolve(request: Request, cat: Catalogue) -> Resolution:
-    """The first rule that names a problem (or a missing one); else no problem."""
+    """The first rule that names a problem (or a missing one); else the judge's function name in the code
+    (`by_code_function`), which also outweighs a name the base does not know that no rule could place; else none."""
     for rule in RESOLVERS:
         found = rule(request, cat)
         if found is not None:
+            if found.missing_id is not None and found.rule == "name" and squash(found.missing_id) not in cat.known:
+                return by_code_function(request, cat) or found
             return found
-    return Resolution()
+    return by_code_function(request, cat) or Resolution()
+
+
+# An identifier as code writes it: "maxSlidingWindow" in "Solution.maxSlidingWindow(nums, k)".
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _function_names(problems: Mapping[str, Problem]) -> dict[str, str]:
+    """Each problem's `functions` as written -> its id; a method's ("maxSlidingWindow") also as the other signatures
+    spell it: in snake case (Rust, Ruby: "max_sliding_window") and capitalized (C#: "MaxSlidingWindow"). A name two
+    problems list names neither."""
+    owners: dict[str, set[str]] = {}
+    for pid, p in problems.items():
+        for name in p.functions:
+            spelled = {name}
+            if name[:1].islower():
+                spelled |= {re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", name).lower(), name[:1].upper() + name[1:]}
+            for written in spelled:
+                owners.setdefault(written, set()).add(pid)
+    return {name: next(iter(pids)) for name, pids in owners.items() if len(pids) == 1}
+
+
+def by_code_function(request: Request, cat: Catalogue) -> Resolution | None:
+    """The base problem whose judge's function name the code (or the error, or the question) holds: LeetCode's
+    signature ("def maxSlidingWindow(self, nums, k)", "func numIslands(grid [][]byte) int", a class "LRUCache") is the
+    judge's own name for the problem, in whatever words the question names it ("第k大元素", "凑零钱", "三数和").
+    Only names no other well-known problem uses are listed (problems.yaml), and code that holds two problems' names
+    names neither. Tried after every rule that reads the question's words: a problem named there is the student's."""
+    if not cat.functions:
+        return None
+    text = "\n".join((request.code or "", request.error or "", request.question or ""))
+    named = {cat.functions[w]: w for w in _IDENTIFIER.findall(text) if w in cat.functions}
+    if len(named) != 1:
+        return None
+    (pid, name), = named.items()
+    return Resolution(pid, "code", name)
 
 
 def by_consensus(doc_problems: Sequence[str | None], top: int = 5, needed: int = 3) -> str | None:

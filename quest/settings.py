@@ -123,6 +123,11 @@ class Settings:
     # reaches `companion_floor_ratio` of the floor and beats the overview's (Retriever._cause_in_language).
     # Development splits (BM25): R@1 tuning +1 (q121), round 8 +1 (r8-045, R@5 too), nothing lost.
     language_cause_lead: bool = True
+    # No problem named, no code and no pasted error: a question that names a verdict and matches no page beyond the
+    # verdict's words at the floor asks about the verdict ("what does Time Limit Exceeded actually mean?"), so its
+    # overview keeps the lead over a page about one cause that matches a stray word or two (Retriever._asks_of_verdict).
+    # Development splits (BM25): R@1 and best@1 tuning +1 (q124), nothing else moves.
+    verdict_question_lead: bool = True
     # No code and no error to tell it: the student's programming language as the question names it in words ("in
     # Java", "用 C++ 写的", "java的Scanner"; quest.prose_language), for the rules above (`language_lead`, `fit_lead`),
     # only when no problem is named. Off: a question's words never set the language. Development splits (BM25): no

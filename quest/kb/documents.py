@@ -157,6 +157,7 @@ class Problem:
     tags: tuple[str, ...] = ()
     limits: Mapping[str, Any] = field(default_factory=dict)
     aka: tuple[str, ...] = ()  # earlier or other titles students use ("最长上升子序列" for 300)
+    functions: tuple[str, ...] = ()  # the judge's names for its entry point ("maxSlidingWindow" for 239)
     # Imported problems: `id` is "<source>:<local_id>" so two judges' 1007 never collide;
     # `local_id` is the judge's own id as students know it ("1007", "P1", "排序1").
     source_name: str = ""

@@ -63,6 +63,7 @@ def load_catalogue(path: Path) -> dict[str, Problem]:
             id=pid, source_name=source_name, local_id=entry.id if source_name else "", url=entry.url or "",
             title_zh=entry.title_zh, title_en=entry.title_en, difficulty=entry.difficulty,
             tags=tuple(entry.tags), limits=dict(entry.limits), aka=tuple(entry.aka),
+            functions=tuple(entry.functions),
         )
     return problems
 

@@ -833,6 +833,7 @@ class Retriever:
         if ratio <= 0 or len(lead) < 2:
             return lead
         detail = self._beyond_verdict([c.row for c in lead], queries)
+        kept = False
         if self._overview(lead[0].row):
             overview: _Candidate | None = lead[0]
         else:
@@ -841,13 +842,26 @@ class Retriever:
             named = _named_verdict(queries)
             overview = next((c for c in lead if named and self._overview(c.row, named)), None)
             if overview is not None and detail[overview.row] < detail[lead[0].row]:
-                overview = None
+                # The question alone asks of the verdict: its overview stands as if it led (`_asks_of_verdict`).
+                overview = overview if self._asks_of_verdict(queries) else None
+                kept = overview is not None
         floor = max(attempt.bm25_floor, ratio * detail[overview.row] if overview else 0.0)
         first = next((c for c in lead if detail[c.row] > 0 and detail[c.row] >= floor and not self._overview(c.row)),
                      overview)
-        if first is not None and first is overview and first is lead[0]:
+        if first is not None and first is overview and (first is lead[0] or kept):
             first = self._cause_in_language(lead, detail, first, attempt)
         return lead if first is None else [first, *(x for x in lead if x is not first)]
+
+    def _asks_of_verdict(self, queries: Sequence[_PartQuery]) -> bool:
+        """Whether the student asks about the verdict they name with nothing else to go on: the question alone, no code,
+        no pasted error ("what does Time Limit Exceeded actually mean? my algorithm is correct"). A page about one cause
+        that matches a word or two of it beyond the verdict (here the comparator page on "algorithm", "correct") under
+        the floor knows no more of the student's cause than the verdict's overview does, which explains the verdict
+        itself; with code or an error, those words come from the student's program and may well say the cause (round
+        18: development splits, the overview kept whenever a page matched under the floor lost R@1 on five of them).
+        Always False when `verdict_question_lead` is off."""
+        return self.settings.verdict_question_lead and not any(
+            q.name in ("code", "error") and q.tokens for q in queries)
 
     def _cause_in_language(self, lead: list[_Candidate], detail: Mapping[int, float], overview: _Candidate,
                            attempt: _Attempt) -> _Candidate:
