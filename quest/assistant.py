@@ -383,7 +383,7 @@ class Assistant:
         stats["retrieval_ms"] = _ms(t)  # both searches, when a weak name made it search twice
         stats["confirm_search_ms"] = round(planned.confirm_timings.get("total", 0.0), 1)  # the first of them, or 0
         resolution = planned.resolution  # after retrieval: the consensus rule may have named the problem
-        named_in_text = resolution.rule in ("id", "title", "code", "consensus") and not planned.direct
+        named_in_text = resolution.rule in ("id", "title", "reworded", "code", "consensus") and not planned.direct
         if resolution.missing_id is not None or resolution.candidates or named_in_text:
             events.append(Notice("problem", resolution.describe(planned.lang), "info"))
         events.extend(Notice("retrieval", text, "info") for text in search_notices)

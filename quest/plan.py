@@ -19,6 +19,8 @@ The problem is resolved by small rules, tried in this order; the plan records wh
                  "House Robber - …"; `quest.problem_names`) that no base title matches, or by its shape alone
                  (`quest.title_shapes`), or exactly the title of a known problem the base lacks
                  (`quest.known_problems`: "最小栈 …", "用栈实现队列 …" at the opening);
+   ``reworded``  such a name, or a question's opening, that rewords exactly one base title ("三数和", "判断链表有环",
+                 "最小编辑距离"; `quest.reworded_titles`): that problem, not a missing one;
 4. ``code``      none of the above named a problem (or only a name no rule could place and no list of known problems
                  holds): the judge's function name in the code, the error or the question (``def maxSlidingWindow``,
                  ``class LRUCache``; `problems.yaml`'s ``functions``, only names no other well-known problem uses);
@@ -75,6 +77,7 @@ from quest.request import Request
 from quest.retrieval.evidence import error_evidence
 from quest.retrieval.mainland_words import is_traditional, with_mainland_words
 from quest.retrieval.tokenize import to_simplified, tokenize
+from quest.reworded_titles import reworded_problem, title_units, units_index
 from quest.sibling_heads import (
     opening_phrase,
     opposed,
@@ -90,7 +93,7 @@ from quest.topic_words import TopicWords, mainland_terms, title_words
 from quest.weak_names import WeakName, bare_ids, confirmed, fuzzy_names
 from quest.zh_numbers import ordinal_ids
 
-RULES = ("field", "id", "title", "name", "code", "consensus", "none")
+RULES = ("field", "id", "title", "name", "reworded", "code", "consensus", "none")
 
 _PUNCT = re.compile(r"[\s\-_·.,:;!?'\"()（）【】\[\]，。：；！？、《》<>/]+")
 # Ids with a marker that says "this is a problem number". Group 1 is the id.
@@ -156,6 +159,7 @@ class Resolution:
             return "未识别出题目" if lang == "zh" else "no problem recognised"
         how = {"field": ("from the problem field", "来自题号栏"), "id": ("by its id in the text", "按文中的题号"),
                "title": ("by its title in the question", "按问题中的题目名称"),
+               "reworded": ("by its title, reworded, in the question", "按问题中改写的题目名称"),
                "code": ("by the judge's function name in the code", "按代码中评测平台的函数名"),
                "consensus": ("because most top sources are about it", "因为大多数检索结果属于该题")}[self.rule]
         return f"题目 {self.problem_id}（{how[1]}）" if lang == "zh" else f"problem {self.problem_id} ({how[0]})"
@@ -238,6 +242,17 @@ class Catalogue:
 
     def get(self, pid: str | None) -> Problem | None:
         return self.problems.get(pid) if pid else None
+
+    @functools.cached_property
+    def reword_units(self) -> dict[str, Counter[str]]:
+        """Each title's units for `quest.reworded_titles` (fillers set aside); titles that are a technique's name or
+        of two characters are no rewording's (`weak`)."""
+        return {key: title_units(title) for key, title in self.shown.items() if key not in self.weak}
+
+    @functools.cached_property
+    def reword_index(self) -> dict[str, list[str]]:
+        """`reword_units` by unit (`quest.reworded_titles.units_index`)."""
+        return units_index(self.reword_units)
 
     @functools.cached_property
     def title_unit_items(self) -> list[tuple[str, Counter[str]]]:
@@ -767,7 +782,7 @@ def without_names(question: str, problem: Problem, resolution: Resolution) -> st
         question = _without_problem_number(question, pid, titles)
     for name in titles:
         question = without_title(question, name)
-    if resolution.rule == "title" and len(resolution.evidence) > 2:  # a loosely written title, as written
+    if resolution.rule in ("title", "reworded") and len(resolution.evidence) > 2:  # a title as written
         question = without_title(question, resolution.evidence)
     return question.strip(" \t-–—:：,，.。|")
 
@@ -1064,8 +1079,23 @@ def by_sibling_head(request: Request, cat: Catalogue) -> Resolution | None:
     return Resolution(None, "name", head, missing_id=head)
 
 
+_HAN_HEAD = re.compile(r"^[\u4e00-\u9fff]+(?=$|[\s:：,，?？!！;；(（\-–—])")
+
+
+def by_reworded_head(request: Request, cat: Catalogue) -> Resolution | None:
+    """A question that opens with a base title reworded (`by_reworded_title`) where no rule read its opening as a
+    title: a run of Chinese characters set off by a space or a mark ("判断链表是否有环，…", "链表有没有环 怎么判断"), or
+    the opening phrase up to a clause mark ("detect linked list cycle: …")."""
+    opened = opening(unicodedata.normalize("NFKC", request.question))
+    han = _HAN_HEAD.match(to_simplified(opened))
+    head = han.group(0) if han else opening_phrase(opened)
+    if head is None:
+        return None
+    return by_reworded_title(without_technique(head, cat), cat)
+
+
 RESOLVERS = (by_field, by_judge_problem, by_id, by_title, by_shape, by_known_head, by_taiwan_title,
-             by_reworded_phrase, by_sibling_head)
+             by_reworded_phrase, by_reworded_head, by_sibling_head)
 
 
 def resolve(request: Request, cat: Catalogue) -> Resolution:
@@ -1074,10 +1104,21 @@ def resolve(request: Request, cat: Catalogue) -> Resolution:
     for rule in RESOLVERS:
         found = rule(request, cat)
         if found is not None:
-            if found.missing_id is not None and found.rule == "name" and squash(found.missing_id) not in cat.known:
-                return by_code_function(request, cat) or found
-            return found
+            if found.missing_id is None or found.rule not in ("title", "name") or squash(found.missing_id) in cat.known:
+                return found
+            coded = by_code_function(request, cat) if found.rule == "name" else None
+            return coded or by_reworded_title(found.missing_id, cat) or found
     return by_code_function(request, cat) or Resolution()
+
+
+def by_reworded_title(name: str, cat: Catalogue) -> Resolution | None:
+    """The base problem a name the rules read as a missing title rewords ("三数和", "判断链表有环", "最小编辑距离";
+    `quest.reworded_titles`): its title's own characters or words with only fillers, a question's verb, a
+    superlative or a listed word for the title's set aside. A sequel, a longer title or a sibling adds or swaps a
+    unit of its own and stays missing, as does the exact title of a known problem the base lacks (`resolve`)."""
+    written = to_simplified(unicodedata.normalize("NFKC", name))  # "三數和", "判斷鏈表有環": as titles are compared
+    pid = reworded_problem(written, cat.reword_units, cat.reword_index, cat.titles)
+    return Resolution(pid, "reworded", name) if pid is not None else None
 
 
 # An identifier as code writes it: "maxSlidingWindow" in "Solution.maxSlidingWindow(nums, k)".

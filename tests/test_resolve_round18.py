@@ -46,11 +46,12 @@ from tests.fakes.catalogue import resolved as res
     ("滑窗最大值 用 LinkedList 当双端队列",
      "public class Solution {\n    public int[] MaxSlidingWindow(int[] nums, int k) {",
      "239", "MaxSlidingWindow"),
-    # An opening phrase read as a title the base lacks ("三数和", "凑零钱") is a rewording.
+    # An opening phrase read as a title the base lacks is a rewording: the code's name outweighs it, and it names the
+    # problem first where the words reword its title ("三数和", `tests/test_resolve_reworded18.py`).
     ("三数和 去重之后还是有重复的三元组", "class Solution:\n    def threeSum(self, nums):\n        nums.sort()", "15",
      "threeSum"),
-    ("凑零钱 dp 初始化成 0 了，输出总是 0", "def coinChange(self, coins, amount):\n    dp = [0] * (amount + 1)", "322",
-     "coinChange"),
+    ("硬币找零 dp 初始化成 0 了，输出总是 0", "def coinChange(self, coins, amount):\n    dp = [0] * (amount + 1)",
+     "322", "coinChange"),
 ])
 def test_the_judges_function_name_in_the_code_names_the_problem(base, question, code, pid, name):
     assert res(base, question, code=code) == Resolution(pid, "code", name)
@@ -58,7 +59,9 @@ def test_the_judges_function_name_in_the_code_names_the_problem(base, question, 
 
 @pytest.mark.parametrize("question,before", [
     ("第k大元素 堆 超时", Resolution()),
-    ("三数和 去重之后还是有重复的三元组", Resolution(None, "name", "三数和", missing_id="三数和")),
+    ("硬币找零 dp 初始化成 0 了，输出总是 0", Resolution(None, "name", "硬币找零", missing_id="硬币找零")),
+    # a rewording of the title names it without the code (round 18's reworded titles)
+    ("三数和 去重之后还是有重复的三元组", Resolution("15", "reworded", "三数和")),
 ])
 def test_without_the_code_the_same_words_name_no_base_problem(base, question, before):
     assert res(base, question) == before
@@ -95,9 +98,10 @@ def test_the_judges_output_names_the_function_too(base, error, pid, name):
     ("why wrong", "bool isValid(string s) {", Resolution()),  # every validator's helper, not only 20's
     ("why wrong", "def twoSum(self, numbers, target):", Resolution()),  # Two Sum II's too
     ("why wrong", "for (int i = 0; i < n; i++) maxArea = max(maxArea, h[i] * w);", Resolution()),  # a variable's name
-    # a graph search's cycle check is called hasCycle as often as Linked List Cycle's entry point (q088: 207)
+    # a graph search's cycle check is called hasCycle as often as Linked List Cycle's entry point (q088: 207); the
+    # words name 141 reworded (判断 + 链表有环)
     ("判断链表有环 快慢指针 空指针异常", "public boolean hasCycle(ListNode head) {\n    ListNode fast = head.next;",
-     Resolution(None, "name", "判断链表有环", missing_id="判断链表有环")),
+     Resolution("141", "reworded", "判断链表有环")),
 ])
 def test_the_words_come_first_and_only_one_listed_name_counts(base, question, code, expected):
     assert res(base, question, code=code) == expected

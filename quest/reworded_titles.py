@@ -1,0 +1,121 @@
+"""A base title reworded the way students name a problem: the title's own characters or words, with only what
+carries no meaning of its own dropped or added (round 18).
+
+The rules that read a question's opening phrase as a title (`quest.title_shapes`, `quest.problem_names`) report a
+name the base has no title for as a problem the base lacks. Students often name a base problem so: "三数和" (三数之和
+without 之), "二叉树最大深度", "判断链表有环" (环形链表 as a question: a verb, and 有环 for 环形), "最小编辑距离"
+(编辑距离 with the superlative the problem asks for), "滑窗最大值" (滑窗 is short for 滑动窗口), "Detect Linked List
+Cycle". Telling them their problem is missing is wrong. A name is such a rewording when, once these are set aside,
+it holds exactly the title's units (Chinese characters, English word stems), in any order:
+
+- the filler characters 之 的 个 中 and the question's "是否" (on both sides), the small English words;
+- one verb a question opens with (判断, 求, 计算, find, detect, check, …), on the name's side only;
+- one superlative word (最小, 最大, minimum, max, …) the name adds: "minimum edit distance" is the distance;
+- one listed word for the title's (`_ZH_SAME`): 有环 → 环形, 滑窗 → 滑动窗口.
+
+Anything else the name adds or lacks makes it another problem, which stays reported as missing: a sequel ("课程表
+II": the units "ii"), a longer title ("最长递增子序列的个数": 数; "买卖股票的最佳时机含冷冻期", "3Sum Closest"), a
+sibling ("二叉树的最小深度": 小 for 大). And a name that is exactly the title of a known problem the base lacks
+(`quest.known_problems`) is never read as a rewording (`quest.plan.by_reworded_title`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping
+
+from quest.sibling_heads import zh_synonym_spellings
+
+# Characters with no meaning of their own in a Chinese title: "三数之和" is "三数和", "前 K 个高频元素" "前K高频元素".
+_ZH_FILLERS = frozenset("之的个中")
+_EN_FILLERS = frozenset(("a", "an", "the", "of", "in", "to", "with", "and", "for", "is", "if", "whether"))
+# A question opens with what it asks done to the problem's object: "判断链表是否有环", "find the kth largest …".
+_ZH_VERB = re.compile(r"^(?:判断|判定|检测|求解|求出|求|计算|找出|寻找|查找)")
+_ZH_WHETHER = re.compile(r"是否|有没有")  # "链表是否有环", "链表有没有环": 链表有环
+_EN_VERBS = frozenset(("find", "detect", "check", "determine", "compute", "calculate", "get", "solve"))
+# Words a name adds to say what is asked, which the title leaves implicit ("最小编辑距离", "Minimum Edit Distance").
+_ZH_SUPERLATIVES = ("最小", "最大", "最少", "最多")
+_EN_SUPERLATIVES = frozenset(("minimum", "maximum", "min", "max", "minimal", "maximal"))
+# A student's word -> the title's: only words that mean exactly the title's word in every title holding it.
+_ZH_SAME = (("有环", "环形"), ("带环", "环形"), ("滑窗", "滑动窗口"))
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+# A title of fewer units is too short to tell from the words of a sentence ("子集", "Binary Search" are weak anyway).
+MIN_HAN_UNITS = 3
+MIN_WORDS = 2
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def _stem(word: str) -> str:
+    """English plural endings dropped ("lists" -> "list"); the same on both sides is all that matters."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")) else word
+
+
+def title_units(title: str) -> Counter[str]:
+    """A title's units once its fillers are set aside: Chinese characters, or English word stems."""
+    text = title.casefold()
+    if _HAN.search(text):
+        return Counter(ch for ch in text if not ch.isspace() and ch not in _ZH_FILLERS and ch.isalnum())
+    return Counter(_stem(w) for w in _WORD.findall(text) if w not in _EN_FILLERS)
+
+
+def _zh_spellings(name: str) -> list[str]:
+    """The Chinese name as written, without a leading verb, and each with a listed word said the title's way."""
+    name = _ZH_WHETHER.sub(lambda m: "有" if m.group(0) == "有没有" else "", name)
+    forms = list(dict.fromkeys((name, _ZH_VERB.sub("", name))))
+    for mine, theirs in _ZH_SAME:
+        forms += [f.replace(mine, theirs) for f in forms if mine in f]
+    # and a word students swap for the title's (`quest.sibling_heads`: 判断二叉搜索树 is 验证二叉搜索树)
+    return forms + ["".join(units) for f in forms for units in zh_synonym_spellings(list(f))]
+
+
+def name_spellings(name: str) -> list[tuple[Counter[str], Counter[str]]]:
+    """(units, the superlative's units or an empty Counter) for each way `name` may spell a title."""
+    text = name.casefold()
+    if _HAN.search(text):
+        out = []
+        for form in _zh_spellings(text):
+            units = title_units(form)
+            out.append((units, Counter()))
+            out += [(units, Counter(word)) for word in _ZH_SUPERLATIVES if word in form]
+        return out
+    words = [w for w in _WORD.findall(text) if w not in _EN_FILLERS]
+    if words and words[0] in _EN_VERBS:
+        words = words[1:]
+    units = Counter(_stem(w) for w in words)
+    return [(units, Counter()), *((units, Counter({w: 1})) for w in _EN_SUPERLATIVES if w in units)]
+
+
+def units_index(titles: Mapping[str, Counter[str]]) -> dict[str, list[str]]:
+    """Each unit -> the titles (keys of `titles`) holding it: a rewording holds all of a title's units, so only the
+    titles holding a spelling's rarest unit are worth comparing (imported bases have thousands of titles)."""
+    index: dict[str, list[str]] = {}
+    for key, units in titles.items():
+        for unit in units:
+            index.setdefault(unit, []).append(key)
+    return index
+
+
+def reworded(name: str, titles: Mapping[str, Counter[str]], index: Mapping[str, list[str]]) -> set[str]:
+    """The titles (keys of `titles`, their `title_units`; `index` is `units_index(titles)`) that `name` rewords."""
+    least = MIN_HAN_UNITS if _HAN.search(name) else MIN_WORDS
+    found: set[str] = set()
+    for units, extra in name_spellings(name):
+        units -= extra
+        if units.total() < least:
+            continue
+        rarest = min(units, key=lambda u: len(index.get(u, ())))
+        for key in index.get(rarest, ()):
+            # the superlative counts only as an addition: a title that has the word has it as its own
+            if titles[key] == units and not (extra and extra & titles[key]):
+                found.add(key)
+    return found
+
+
+def reworded_problem(name: str, titles: Mapping[str, Counter[str]], index: Mapping[str, list[str]],
+                     pids: Mapping[str, str]) -> str | None:
+    """The one base problem whose title `name` rewords; None when none does, or when titles of two problems do."""
+    problems = {pids[key] for key in reworded(name, titles, index)}
+    return problems.pop() if len(problems) == 1 else None
