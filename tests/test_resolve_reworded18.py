@@ -52,7 +52,14 @@ from tests.fakes.catalogue import resolved as res
     ("最小零钱兑换 dp", "322", "最小零钱兑换"),
     # 滑窗 is short for 滑动窗口
     ("滑窗最大值 deque", "239", "滑窗最大值"),
+    # after a judge, in brackets, with a lead-in or a reference to it, like a title
+    ("力扣 三数和 超时", "15", "三数和"),
+    ("《三数和》去重", "15", "三数和"),
+    ("今天做三数和，超时了", "15", "三数和"),
+    ("三数和这道题超时", "15", "三数和"),
+    ("LeetCode 最小编辑距离 超时", "72", "最小编辑距离"),
     # English: a verb, the small words, a superlative
+    ("detect cycle in linked list, my code loops forever", "141", "detect cycle in linked list"),
     ("Minimum Edit Distance: wrong answer", "72", "Minimum Edit Distance"),
     ("Compute Edit Distance, TLE", "72", "Compute Edit Distance"),
     ("Detect Linked List Cycle - null pointer", "141", "Detect Linked List Cycle"),
