@@ -82,10 +82,12 @@ def name_spellings(name: str) -> list[tuple[Counter[str], Counter[str]]]:
             out += [(units, Counter(word)) for word in _ZH_SUPERLATIVES if word in form]
         return out
     words = [w for w in _WORD.findall(text) if w not in _EN_FILLERS]
-    if words and words[0] in _EN_VERBS:
-        words = words[1:]
-    units = Counter(_stem(w) for w in words)
-    return [(units, Counter()), *((units, Counter({w: 1})) for w in _EN_SUPERLATIVES if w in units)]
+    out = []
+    # as written, and without its verb ("Find First and Last Position …" holds its verb: 34)
+    for form in (words, words[1:]) if words and words[0] in _EN_VERBS else (words,):
+        units = Counter(_stem(w) for w in form)
+        out += [(units, Counter()), *((units, Counter({w: 1})) for w in _EN_SUPERLATIVES if w in units)]
+    return out
 
 
 def units_index(titles: Mapping[str, Counter[str]]) -> dict[str, list[str]]:

@@ -110,6 +110,15 @@ def test_a_superlative_counts_only_as_an_addition():
     assert reworded("编辑", titles, index) == set()  # fewer units than any title: a word of a sentence
 
 
+def test_a_verb_is_set_aside_only_where_the_title_has_none():
+    titles = _units("Find First and Last Position of Element in Sorted Array", "Edit Distance")
+    index = units_index(titles)
+    assert reworded("Find Position of First and Last Element in a Sorted Array", titles, index) == {
+        "Find First and Last Position of Element in Sorted Array"}
+    assert reworded("Compute the Edit Distance", titles, index) == {"Edit Distance"}
+    assert reworded("Compute Distance", titles, index) == set()
+
+
 def test_a_name_two_problems_reword_names_neither():
     cat = Catalogue({"1": Problem(id="1", title_zh="甲乙之和"), "2": Problem(id="2", title_zh="乙甲的和")})
     assert by_reworded_title("甲乙和", cat) is None
