@@ -165,3 +165,20 @@ def test_a_name_two_problems_reword_names_neither():
 ])
 def test_a_sequel_a_longer_title_or_another_problem_stays_missing(base, question, rule, name):
     assert res(base, question) == Resolution(None, rule, name, missing_id=name)
+
+
+def test_the_assistant_says_the_reworded_title_named_the_problem(tmp_path):
+    from quest.assistant import Assistant
+    from quest.events import Notice
+    from quest.request import Request
+    from quest.settings import Settings
+    from tests.fakes.retriever import FakeRetriever
+
+    retriever = FakeRetriever()
+    assistant = Assistant(Settings(data_dir=tmp_path), retriever, None)
+    events = list(assistant.ask(Request(question="滑窗最大值 deque 写法为什么超时", error="Time Limit Exceeded")))
+    notices = [e.text for e in events if isinstance(e, Notice) and e.code == "problem"]
+    assert notices == ["题目 239（按问题中改写的题目名称）"]
+    assert retriever.searches[-1].problem_id == "239" and retriever.searches[-1].general_only is False
+    assert events[-1].stats["plan"]["rule"] == "reworded"
+    assert "滑窗最大值" not in dict(retriever.searches[-1].parts)["question"]  # the problem part carries its titles
