@@ -178,15 +178,16 @@ class Kernel:
 
     def subset_blocks(self, subset: np.ndarray, order: Any, start: int, rows: int) -> np.ndarray:
         """Which blocks of a segment's positions (`_sparse_numba.BLOCK` each) hold a row of `subset`. Kept for a
-        read-only subset, as long as it and the segment's order are the very same arrays (a writable mask could
-        change in place, so it is scanned on every call); at most KEEP_BLOCKS kept, the oldest dropped first."""
+        read-only subset (the retriever's general documents), as long as it and the segment's order are the very same
+        arrays; a mask that could change in place (writable, or a view of a writable array) is scanned on every call.
+        At most KEEP_BLOCKS are kept, the oldest dropped first."""
         key = (id(subset), id(order), int(start), int(rows))
         kept = self._blocks.get(key)
         if kept is not None and kept[0] is subset and kept[1] is order:
             return kept[2]
         blocks = _fixed(self._m.subset_blocks(_NO_ORDER if order is None else _fixed(order), order is None,
                                               int(start), int(rows), _fixed(subset)))
-        if not subset.flags.writeable:
+        if _frozen(subset):
             with self._blocks_lock:
                 while len(self._blocks) >= KEEP_BLOCKS:
                     self._blocks.pop(next(iter(self._blocks)))
@@ -195,6 +196,15 @@ class Kernel:
 
 
 KEEP_BLOCKS = 16
+
+
+def _frozen(array: Any) -> bool:
+    """Whether `array` and every array it is a view of are read-only: nothing in this process can change it."""
+    while isinstance(array, np.ndarray):
+        if array.flags.writeable:
+            return False
+        array = array.base
+    return True
 
 
 def _ranked(vals: np.ndarray, ids: np.ndarray) -> list[tuple[int, float]]:

@@ -15,6 +15,8 @@ from hypothesis import settings as hyp_settings
 from hypothesis import strategies as st
 
 from quest.retrieval import kernels
+from quest.retrieval.retriever import Retriever
+from tests.retrieval.test_kernels import hits, loaded  # noqa: F401 (a fixture)
 
 HAVE_NUMBA = importlib.util.find_spec("numba") is not None
 pytestmark = pytest.mark.skipif(not HAVE_NUMBA, reason="numba is not installed: pip install -e \".[fast]\"")
@@ -166,6 +168,12 @@ def test_the_kernel_keeps_blocks_only_for_the_same_read_only_subset_and_order():
     writable[:] = False  # a writable mask may change in place: it is scanned again on every call
     assert kernel.subset_blocks(writable, order, 0, 300).tolist() == [False, False, False]
     assert counting.calls == 4
+    view = writable.view()  # read-only, but a view of a writable mask: it changes with it
+    view.flags.writeable = False
+    assert kernel.subset_blocks(view, order, 0, 300).tolist() == [False, False, False]
+    writable[299] = True
+    assert kernel.subset_blocks(view, order, 0, 300).tolist() == [True, False, False]
+    assert counting.calls == 6
 
 
 def test_the_kernel_keeps_at_most_keep_blocks_entries_dropping_the_oldest():
@@ -182,3 +190,33 @@ def test_the_kernel_keeps_at_most_keep_blocks_entries_dropping_the_oldest():
     assert counting.calls == kernels.KEEP_BLOCKS + 1
     kernel.subset_blocks(masks[0], None, 0, 10)  # the oldest was dropped
     assert counting.calls == kernels.KEEP_BLOCKS + 2
+
+
+class CountingProxy:
+    """The compiled module as the retriever's kernel uses it, counting `subset_blocks` calls."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __getattr__(self, name):
+        return getattr(module, name)
+
+    def subset_blocks(self, *args):
+        self.calls += 1
+        return module.subset_blocks(*args)
+
+
+def test_the_retriever_makes_each_segments_blocks_once_and_ranks_as_the_numpy_path(loaded, settings):  # noqa: F811
+    """The general documents' mask is read-only, so the whole-base searches of every later question reuse the blocks
+    made by the first (a scan of every row per search would cost more than the merge saves)."""
+    index, kb, embedder = loaded
+    numpy_hits = hits(Retriever(settings.replace(sparse_kernel="numpy"), index, kb, embedder))
+    retriever = Retriever(settings, index, kb, embedder)
+    counting = CountingProxy()
+    retriever._kernel._m = counting
+    assert hits(retriever) == numpy_hits
+    made = counting.calls
+    # at most one per segment, BM25's and lexical's (one when the two share the segment's row order, as here)
+    assert 1 <= made <= len(index.bm25.segments) + len(index.lexical.parts)
+    assert hits(retriever) == numpy_hits
+    assert counting.calls == made
