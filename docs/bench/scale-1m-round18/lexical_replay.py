@@ -1,9 +1,12 @@
 """The whole-base lexical kernel calls of the no-problem questions at 1M (recorded from the retriever, the general
 documents' mask passed as it passes it), replayed through main's loops and this branch's, paired per call: the
-whole call and the heap merge alone (`_select` on the call's own scores), and whether both heaps are identical.
-PYTHONPATH=. flock /work/bench.lock python docs/bench/scale-1m-round18/lexical_replay.py /tmp/bm/1m 1000000 0.6"""
+whole call (the lower of two runs each), the heap merge alone (`_select` on the call's own scores) and the scoring
+alone, and whether both heaps are identical.
+    PYTHONPATH=. flock /work/bench.lock python docs/bench/scale-1m-round18/lexical_replay.py /tmp/bm/1m 1000000 0.6 \
+        OUT.json"""
 # ruff: noqa: E402
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -91,4 +94,6 @@ for i, (parts, cols, weights, k, deleted, allowed, subset) in enumerate(recorded
         res[name]["merge"].append((time.perf_counter() - t) * 1000)
 summary = {"calls": len(recorded), "identical": identical, "nonzero_positions_p50": float(np.median(nonzero)),
            **{n: {key: round(float(np.median(v)), 3) for key, v in d.items()} for n, d in res.items()}}
+summary["load"] = [round(x, 2) for x in os.getloadavg()]
+Path(sys.argv[4]).write_text(json.dumps(summary, indent=1), encoding="utf-8")
 print(json.dumps(summary))

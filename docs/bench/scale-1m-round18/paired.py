@@ -1,5 +1,6 @@
-"""Paired A/B in one process (as docs/bench/scale-1m-kernel/paired.py): each no-problem question retrieved by every
-variant of variants.py, the order rotating per question, after a warm-up pass of all of them.
+"""Paired A/B in one process (round 17's paired.py; per-question rows written rounded, to keep the file small):
+each no-problem question retrieved by every variant of variants.py, the order rotating per question, after a warm-up
+pass of all of them.
 
     PYTHONPATH=. flock /work/bench.lock python docs/bench/scale-1m-round18/paired.py INDEX CHUNKS SHARE OUT.json \
         before after [THREADS]
@@ -79,7 +80,10 @@ def main(folder: Path, chunks: int, share: float, out: Path, names: list[str], t
             summary[n]["identical_hits"] = sum(r["identical"][n] for r in rows)
             summary[n]["ratio_median"] = round(float(np.median([r[n]["no_embed"] / r[names[0]]["no_embed"]
                                                                 for r in rows])), 3)
-    out.write_text(json.dumps({"summary": summary, "rows": rows}, indent=1), encoding="utf-8")
+    for r in rows:  # per question, ms to 0.01 and the stages a question did not run left out: a small file
+        for n in names:
+            r[n] = {k: round(v, 2) for k, v in r[n].items() if round(v, 2) != 0}
+    out.write_text(json.dumps({"summary": summary, "rows": rows}, separators=(",", ":")), encoding="utf-8")
     sys.stdout.write(json.dumps(summary, indent=1) + "\n")
 
 
