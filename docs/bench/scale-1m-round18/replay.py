@@ -22,7 +22,7 @@ from quest.retrieval import kernels
 from quest.retrieval.chunktable import NO_PROBLEM
 from quest.retrieval.index import load_index
 
-MODULES = {"main": main_module("main"), "branch": kernels._compiled()}
+MODULES = {"main": main_module("64c76fb"), "branch": kernels._compiled()}
 idx = load_index(Path(sys.argv[1]))
 bm = idx.bm25
 seg = bm.segments[0]

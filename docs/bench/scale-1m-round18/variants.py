@@ -1,7 +1,7 @@
 """This round's before/after retrievers, for paired runs in one process (paired.py).
 
 `before` is the library's Retriever with main's compiled sparse loops and main's kernels.Kernel (both files at
-`main`, loaded as modules of their own): the heap merge tests one gate per position, the lower of the two heaps'
+main's 64c76fb, loaded as modules of their own): the heap merge tests one gate per position, the lower of the two heaps'
 roots. `after` is the library's Retriever as it stands (the merge skips blocks of positions below their gate; a
 block with no general document is gated by the main heap alone). Everything else is shared.
 """
@@ -25,8 +25,9 @@ def module_at(rev: str, path: str, name: str):
     return module
 
 
-_LOOPS = module_at("main", "quest/retrieval/_sparse_numba.py", "main_sparse_numba")
-_KERNELS = module_at("main", "quest/retrieval/kernels.py", "main_kernels")
+BASE = "64c76fb"  # main when this round began
+_LOOPS = module_at(BASE, "quest/retrieval/_sparse_numba.py", "main_sparse_numba")
+_KERNELS = module_at(BASE, "quest/retrieval/kernels.py", "main_kernels")
 
 
 class Before(Retriever):
