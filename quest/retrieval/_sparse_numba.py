@@ -121,41 +121,94 @@ def _gate(vals, size, use_subset, sub_vals, sub_size):
     return vals[0] if not use_subset else min(vals[0], sub_vals[0])
 
 
-@_jit
-def _select(acc, order, identity, start, deleted, allowed, use_allowed, vals, ids, size, subset, use_subset, sub_vals,
-            sub_ids, sub_size):
-    """Merge one segment's scores (by position) into the heap, and the rows of `subset` (with `use_subset`) into a
-    second heap as well: the same scores' top k among those rows. The two heaps' new sizes.
+# Positions are looked at in blocks of BLOCK: a block none of whose scores reaches its gate is passed over by one
+# vectorized count (docs/bench/scale-1m-round18).
+BLOCK = 128
 
-    One test per position decides whether it is looked at: `v >= gate`, where gate is the least score a heap can still
-    take (any positive score while a heap is not full; else the lower of the heaps' roots, ties included, as a tie can
-    enter on its row). A position below the gate would be refused by both heaps anyway, so the heaps end exactly as
-    without the gate. Why: half the positions at 1M score 0, so the old first test (v > 0) was mispredicted about
-    every other position; the gate is passed by few positions once the heaps fill, and the loop over 1M positions
-    went from 2.5 to 0.8 ms (docs/bench/scale-1m-round17)."""
-    k = vals.size
-    gate = _gate(vals, size, use_subset, sub_vals, sub_size)  # heaps filled by an earlier segment gate it at once
-    for p in range(acc.size):
-        v = acc[p]
-        if not v >= gate:  # (a NaN fails it: every comparison with a NaN is False)
-            continue
-        if not v > 0:  # the top-k keeps positive scores only; never true here unless subnormals are read as 0 (DAZ)
-            continue
+
+@_jit
+def subset_blocks(order, identity, start, rows, subset):
+    """Per block of BLOCK positions of a segment of `rows` rows, whether any of its rows is in `subset` (a mask over
+    all rows). Made once per segment and subset (kernels.Kernel keeps it): a block with none of them can only enter
+    the main heap, so its gate is that heap's root alone."""
+    out = np.zeros((rows + BLOCK - 1) // BLOCK, dtype=np.bool_)
+    for p in range(rows):
         row = (p if identity else np.int64(order[p])) + start
-        if deleted[row] or (use_allowed and not allowed[row]):
+        if subset[row]:
+            out[p // BLOCK] = True
+    return out
+
+
+@_jit
+def _passing(acc, lo, hi, gate):
+    """How many of acc[lo:hi] reach the gate: a count LLVM vectorizes (no branch per position; unsigned positions
+    and an int32 count, without which it did not: 0.41 against 0.06 ms over 1M positions)."""
+    n = np.int32(0)
+    for p in range(lo, hi):
+        n += np.int32(acc[p] >= gate)
+    return n
+
+
+@_jit
+def _take(v, p, order, identity, start, deleted, allowed, use_allowed, vals, ids, size, subset, use_subset, sub_vals,
+          sub_ids, sub_size):
+    """Offer position p's score v to the heap (and to the subset's heap when its row is in `subset`)."""
+    if not v > 0:  # the top-k keeps positive scores only; never true here unless subnormals are read as 0 (DAZ)
+        return size, sub_size
+    k = vals.size
+    row = (p if identity else np.int64(order[p])) + start
+    if deleted[row] or (use_allowed and not allowed[row]):
+        return size, sub_size
+    if size < k:
+        _push(vals, ids, size, v, row)
+        size += 1
+    elif _worse(vals[0], ids[0], v, row):
+        _replace_root(vals, ids, size, v, row)
+    if use_subset and subset[row]:
+        if sub_size < k:
+            _push(sub_vals, sub_ids, sub_size, v, row)
+            sub_size += 1
+        elif _worse(sub_vals[0], sub_ids[0], v, row):
+            _replace_root(sub_vals, sub_ids, sub_size, v, row)
+    return size, sub_size
+
+
+@_jit
+def _select(acc, order, identity, start, deleted, allowed, use_allowed, vals, ids, size, subset, use_subset, blocks,
+            sub_vals, sub_ids, sub_size):
+    """Merge one segment's scores (by position) into the heap, and the rows of `subset` (with `use_subset`) into a
+    second heap as well: the same scores' top k among those rows. The two heaps' new sizes. `blocks`
+    (`subset_blocks`, with `use_subset`): which blocks of positions hold a row of `subset`.
+
+    A position is looked at only if its score reaches the gate: the least score a heap it could enter can still take
+    (any positive score while that heap is not full; else its root, ties included, as a tie can enter on its row).
+    In a block holding a row of `subset` that is the lower of the two heaps' gates, elsewhere the main heap's. A
+    position below its gate would be refused by every heap it could enter, so the heaps end exactly as if every
+    position were offered. Why: half the positions at 1M score 0, so a first test `v > 0` was mispredicted about
+    every other position (docs/bench/scale-1m-round17); and once the subset's heap is full, its root (the general
+    documents' k-th score) is far below the main heap's, so a single gate let most positive positions through to
+    the row lookups (docs/bench/scale-1m-round18).
+
+    The gate is tested a block at a time (`_passing`): the gates only move when a position passes, so a block with
+    no passing position is one the position-by-position loop would pass over entirely."""
+    main = _gate(vals, size, False, sub_vals, sub_size)  # heaps filled by an earlier segment gate it at once
+    both = _gate(vals, size, use_subset, sub_vals, sub_size)
+    total, block = np.uint64(acc.size), np.uint64(BLOCK)
+    for lo in range(np.uint64(0), total, block):
+        hi = min(lo + block, total)
+        mixed = use_subset and blocks[lo // block]
+        gate = both if mixed else main
+        if _passing(acc, lo, hi, gate) == 0:
             continue
-        if size < k:
-            _push(vals, ids, size, v, row)
-            size += 1
-        elif _worse(vals[0], ids[0], v, row):
-            _replace_root(vals, ids, size, v, row)
-        if use_subset and subset[row]:
-            if sub_size < k:
-                _push(sub_vals, sub_ids, sub_size, v, row)
-                sub_size += 1
-            elif _worse(sub_vals[0], sub_ids[0], v, row):
-                _replace_root(sub_vals, sub_ids, sub_size, v, row)
-        gate = _gate(vals, size, use_subset, sub_vals, sub_size)
+        for p in range(lo, hi):
+            v = acc[p]
+            if not v >= gate:  # (a NaN fails it: every comparison with a NaN is False)
+                continue
+            size, sub_size = _take(v, np.int64(p), order, identity, start, deleted, allowed, use_allowed, vals, ids,
+                                   size, subset, use_subset, sub_vals, sub_ids, sub_size)
+            main = _gate(vals, size, False, sub_vals, sub_size)
+            both = _gate(vals, size, use_subset, sub_vals, sub_size)
+            gate = both if mixed else main
     return size, sub_size
 
 
@@ -172,7 +225,7 @@ def _span(indptr, col, total):
 
 @_jit
 def bm25_segment(rows, indptr, indices, data, norm, cols, coefs, order, identity, start, deleted, allowed,
-                 use_allowed, vals, ids, size, subset, use_subset, sub_vals, sub_ids, sub_size):
+                 use_allowed, vals, ids, size, subset, use_subset, blocks, sub_vals, sub_ids, sub_size):
     """One segment's BM25 scores: for each query column in query order, every posting's
     tf * coef / (tf + norm) (float32, as SegmentedBM25._weights) added at its position; then the heap merge."""
     acc = np.zeros(rows, dtype=np.float32)
@@ -193,12 +246,12 @@ def bm25_segment(rows, indptr, indices, data, norm, cols, coefs, order, identity
             tf = np.float32(data[p])
             acc[at] += tf * c / (tf + norm[at])
     return _select(acc, order, identity, start, deleted, allowed, use_allowed, vals, ids, size, subset, use_subset,
-                   sub_vals, sub_ids, sub_size)
+                   blocks, sub_vals, sub_ids, sub_size)
 
 
 @_jit
 def lexical_segment(rows, indptr, indices, bits, table, cols, weights, order, identity, start, deleted, allowed,
-                    use_allowed, vals, ids, size, subset, use_subset, sub_vals, sub_ids, sub_size):
+                    use_allowed, vals, ids, size, subset, use_subset, blocks, sub_vals, sub_ids, sub_size):
     """One segment's lexical scores from float16 weights (their bits, through `table`: every float16 as float32,
     exactly, as numpy's upcast gives), each times the query weight in float32, added in query order."""
     acc = np.zeros(rows, dtype=np.float32)
@@ -218,12 +271,12 @@ def lexical_segment(rows, indptr, indices, bits, table, cols, weights, order, id
                 return BAD_ROW, sub_size
             acc[at] += table[bits[p]] * w
     return _select(acc, order, identity, start, deleted, allowed, use_allowed, vals, ids, size, subset, use_subset,
-                   sub_vals, sub_ids, sub_size)
+                   blocks, sub_vals, sub_ids, sub_size)
 
 
 @_jit
 def lexical_segment_f32(rows, indptr, indices, data, cols, weights, order, identity, start, deleted, allowed,
-                        use_allowed, vals, ids, size, subset, use_subset, sub_vals, sub_ids, sub_size):
+                        use_allowed, vals, ids, size, subset, use_subset, blocks, sub_vals, sub_ids, sub_size):
     """`lexical_segment` for weights kept as float32 (an index whose weights did not fit float16)."""
     acc = np.zeros(rows, dtype=np.float32)
     width = indptr.size - 1
@@ -242,12 +295,12 @@ def lexical_segment_f32(rows, indptr, indices, data, cols, weights, order, ident
                 return BAD_ROW, sub_size
             acc[at] += np.float32(data[p]) * w
     return _select(acc, order, identity, start, deleted, allowed, use_allowed, vals, ids, size, subset, use_subset,
-                   sub_vals, sub_ids, sub_size)
+                   blocks, sub_vals, sub_ids, sub_size)
 
 
 # Callees before callers: a caller compiled again binds the callees' new dispatchers (looked up in this module).
-KERNELS = ("_worse", "_push", "_replace_root", "_gate", "_select", "_span", "bm25_segment", "lexical_segment",
-           "lexical_segment_f32")
+KERNELS = ("_worse", "_push", "_replace_root", "_gate", "subset_blocks", "_passing", "_take", "_select", "_span",
+           "bm25_segment", "lexical_segment", "lexical_segment_f32")
 FAST_KERNELS = ("compact_scores",)
 
 

@@ -102,6 +102,11 @@ class Kernel:
 
     def __init__(self, module: Any) -> None:
         self._m = module
+        # (subset, order, start, rows) -> which blocks of the segment's positions hold a row of the subset
+        # (`subset_blocks`), for read-only subsets (the retriever's general documents): one pass over a segment's
+        # rows, made once instead of on every search.
+        self._blocks: dict[tuple[int, int, int, int], tuple[np.ndarray, Any, np.ndarray]] = {}
+        self._blocks_lock = threading.Lock()  # searches side by side (QUEST_SEARCH_THREADS) share the kept blocks
 
     # The two searches take each segment's arrays as the numpy path reads them (see segments.py). With `subset` (a
     # mask over the rows), the same pass also keeps the top k among those rows: `search(query, k, subset rows)`,
@@ -163,11 +168,43 @@ class Kernel:
         sub_vals, sub_ids, sub_size = np.empty(k, dtype=np.float32), np.empty(k, dtype=np.int64), 0
         mask = _NO_MASK if subset is None else _fixed(subset)
         for part in parts:
-            size, sub_size = (int(x) for x in run(part, (vals, ids, size, mask, subset is not None, sub_vals, sub_ids,
-                                                         sub_size)))
+            blocks = _NO_MASK if subset is None else self.subset_blocks(subset, part[-2], part[-1], part[0])
+            size, sub_size = (int(x) for x in run(part, (vals, ids, size, mask, subset is not None, blocks, sub_vals,
+                                                         sub_ids, sub_size)))
             if size < 0:
                 raise IndexError(f"a posting list names a row outside its segment's {part[0]} rows")
         return _ranked(vals[:size], ids[:size]), _ranked(sub_vals[:sub_size], sub_ids[:sub_size])
+
+
+    def subset_blocks(self, subset: np.ndarray, order: Any, start: int, rows: int) -> np.ndarray:
+        """Which blocks of a segment's positions (`_sparse_numba.BLOCK` each) hold a row of `subset`. Kept for a
+        read-only subset (the retriever's general documents), as long as it and the segment's order are the very same
+        arrays; a mask that could change in place (writable, or a view of a writable array) is scanned on every call.
+        At most KEEP_BLOCKS are kept, the oldest dropped first."""
+        key = (id(subset), id(order), int(start), int(rows))
+        kept = self._blocks.get(key)
+        if kept is not None and kept[0] is subset and kept[1] is order:
+            return kept[2]
+        blocks = _fixed(self._m.subset_blocks(_NO_ORDER if order is None else _fixed(order), order is None,
+                                              int(start), int(rows), _fixed(subset)))
+        if _frozen(subset):
+            with self._blocks_lock:
+                while len(self._blocks) >= KEEP_BLOCKS:
+                    self._blocks.pop(next(iter(self._blocks)))
+                self._blocks[key] = (subset, order, blocks)
+        return blocks
+
+
+KEEP_BLOCKS = 16
+
+
+def _frozen(array: Any) -> bool:
+    """Whether `array` and every array it is a view of are read-only: nothing in this process can change it."""
+    while isinstance(array, np.ndarray):
+        if array.flags.writeable:
+            return False
+        array = array.base
+    return True
 
 
 def _ranked(vals: np.ndarray, ids: np.ndarray) -> list[tuple[int, float]]:
@@ -208,11 +245,12 @@ def warm(kernel: Kernel | None, index: Any) -> float | None:
 
 def _warm(kernel: Kernel, index: Any) -> None:
     bm25 = index.bm25
+    # With a subset (a writable mask: not kept), as the retriever's whole-base searches pass the general documents.
     if getattr(bm25, "segments", None) is not None:
-        bm25.kernel_search(kernel, (), 1, None, warm=True)
+        bm25.kernel_lists(kernel, (), 1, None, np.zeros(bm25.deleted.size, dtype=bool), warm=True)
     lexical = getattr(index, "lexical", None)
     if lexical is not None and getattr(lexical, "parts", None) is not None:
-        lexical.kernel_search(kernel, {}, 1, None, warm=True)
+        lexical.kernel_lists(kernel, {}, 1, None, np.zeros(lexical.deleted.size, dtype=bool), warm=True)
     kernel.compact_scores(_fixed(np.zeros((1, 1), dtype=np.uint8)), 0, 1, np.zeros(1, dtype=np.float32))
 
 

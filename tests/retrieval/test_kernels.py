@@ -399,8 +399,8 @@ def test_without_a_writable_cache_folder_the_kernels_compile_uncached(monkeypatc
     assert [r.levelno for r in caplog.records] == [logging.INFO]
     assert "compiled on every start" in caplog.records[0].getMessage()
     assert sys.modules["quest.retrieval._sparse_numba"].UNCACHED == [
-        "compact_scores", "_worse", "_push", "_replace_root", "_gate", "_select", "_span", "bm25_segment",
-        "lexical_segment", "lexical_segment_f32"]
+        "compact_scores", "_worse", "_push", "_replace_root", "_gate", "subset_blocks", "_passing", "_take",
+        "_select", "_span", "bm25_segment", "lexical_segment", "lexical_segment_f32"]
     docs = [["a", "b"], ["b"], ["a", "c"], ["c", "c"]] + [["z"]] * 16
     model = SegmentedBM25(build(docs, [7], [1, 2], True), np.zeros(len(docs), dtype=bool))
     assert model.kernel_search(kernel, ["c", "a"], 6) == model.search(["c", "a"], 6) != []
@@ -539,20 +539,21 @@ def test_the_merges_gate_keeps_exactly_what_the_heaps_would_take(first, second, 
     rng = np.random.default_rng(seed)
     size = len(first) + len(second)
     deleted, allowed, subset = (rng.random(size) < share for share in (0.15, 0.8, 0.4))
-    heaps = [np.empty(k, np.float32), np.empty(k, np.int64), 0, subset, use_subset, np.empty(k, np.float32),
+    heaps = [np.empty(k, np.float32), np.empty(k, np.int64), 0, subset, use_subset, None, np.empty(k, np.float32),
              np.empty(k, np.int64), 0]
     all_scores, all_rows = [], []
     for start, scores in ((0, first), (len(first), second)):
         acc = np.asarray(scores, dtype=np.float32)
         order = rng.permutation(acc.size).astype(np.int32)  # positions to rows, as a saved segment's row order
-        heaps[2], heaps[7] = module._select(acc, order, False, start, deleted, allowed, use_allowed, *heaps)
+        heaps[5] = module.subset_blocks(order, False, start, acc.size, subset)
+        heaps[2], heaps[8] = module._select(acc, order, False, start, deleted, allowed, use_allowed, *heaps)
         all_scores.append(acc)
         all_rows.append(order.astype(np.int64) + start)
     scores, rows = np.concatenate(all_scores), np.concatenate(all_rows)
     keep = ~deleted & (allowed if use_allowed else True)
     assert kernels._ranked(heaps[0][:heaps[2]], heaps[1][:heaps[2]]) == reference_top(scores, rows, keep, k)
     expected_subset = reference_top(scores, rows, keep & subset, k) if use_subset else []
-    assert kernels._ranked(heaps[5][:heaps[7]], heaps[6][:heaps[7]]) == expected_subset
+    assert kernels._ranked(heaps[6][:heaps[8]], heaps[7][:heaps[8]]) == expected_subset
 
 
 @needs_numba
