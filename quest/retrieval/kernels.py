@@ -175,7 +175,6 @@ class Kernel:
                 raise IndexError(f"a posting list names a row outside its segment's {part[0]} rows")
         return _ranked(vals[:size], ids[:size]), _ranked(sub_vals[:sub_size], sub_ids[:sub_size])
 
-
     def subset_blocks(self, subset: np.ndarray, order: Any, start: int, rows: int) -> np.ndarray:
         """Which blocks of a segment's positions (`_sparse_numba.BLOCK` each) hold a row of `subset`. Kept for a
         read-only subset (the retriever's general documents), as long as it and the segment's order are the very same
