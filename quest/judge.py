@@ -201,6 +201,14 @@ _COMPILER_CRASH = re.compile(
     r"\bfrontend command failed\b|\berror: unable to execute command\b|\bplease submit a (?:full )?bug report\b)"
     r"[^\n]{0,500}$", re.I | re.M)
 _ICE_AT = re.compile(r"^[^\s:]+\.(?:c|cc|cpp|cxx|h|hpp):(\d+):(?:\d+:)?[ \t]*internal compiler error\b", re.M)
+# The JVM's launcher could not start the program: the class the judge runs ("java Main") is not where it looks — the
+# code declares a `package` (the class is then pkg.Main) or its public class has another name — or that class has no
+# `public static void main(String[] args)`. javac accepted the code and none of it ran; the JVM exits with status 1,
+# which judges report as a runtime error (some as a compile error). The fix is the submission's shape, not the
+# algorithm. English and the JDK's Chinese messages; "Caused by: java.lang.ClassNotFoundException: Main" may follow.
+_JAVA_LAUNCHER_WORDS = (r"\bcould not find or load main class\b|\bmain method (?:not found|is not static) in class\b|"
+                        r"找不到或无法加载主类|中找不到[ \t]*main[ \t]*方法|main[ \t]*方法不是类[^\n]{0,40}中的static")
+_JAVA_LAUNCHER = re.compile(_JAVA_LAUNCHER_WORDS, re.I)
 _JAVAC_DIAG = re.compile(r"^([^\s:]+\.java):(\d+):\s*(error|warning):\s*(.+)$", re.M)
 _JAVA_EXCEPTION = re.compile(r"Exception in thread \"[^\"]*\"\s+([\w.$]+)(?::\s*(.*))?")
 _JAVA_CAUSE = re.compile(r"^\s*Caused by:\s+([\w.$]+)(?::\s*(.*))?$", re.M)
@@ -237,6 +245,8 @@ _UBSAN_LINE = re.compile(r"(?:(?<![\w/.-])[\w/.-]+\.(?:c|cc|cpp|cxx|h):(\d+):\d+
 # order (the first that matches names the kind).
 _KINDS: tuple[tuple[re.Pattern[str], str, str], ...] = tuple((re.compile(p, re.I), k, v) for p, k, v in (
     (r"AddressSanitizer: heap-use-after-free", "heap-use-after-free", "RE"),
+    # The JVM could not start the program (`_JAVA_LAUNCHER`): the student's code never ran.
+    (_JAVA_LAUNCHER_WORDS, "java-entry-point", "RE"),
     # glibc's stack protector ("*** stack smashing detected ***: terminated", then the abort): a write past the end
     # of a local array overwrote the guard value; the abort is only how the program stopped.
     (r"AddressSanitizer: (?:heap|stack|global)-buffer-overflow|stack smashing detected", "buffer-overflow", "RE"),
@@ -295,6 +305,7 @@ KIND_WORDS: dict[str, str] = {
     "killed": "killed memory limit 内存超限",
     "illegal-instruction": "illegal instruction SIGILL undefined behavior missing return 未定义行为 没有返回值",
     "cpu-time-limit": "CPU time limit SIGXCPU 超时",
+    "java-entry-point": "public class Main package main method 主类 类名",
     "output-limit": "output limit SIGXFSZ 输出超限",
 }
 
@@ -767,6 +778,8 @@ def _read_java_and_csharp(text: str, f: _Findings) -> None:
         f.lines.extend(int(line) for _f, line in _JAVA_FRAME.findall(text)[:2])
         f.inferred = "MLE" if name.endswith("OutOfMemoryError") else "RE"
         f.runtime = "java"
+    if _JAVA_LAUNCHER.search(text):
+        f.runtime = "java"  # the kind and its line come from `_KINDS`
     m = _CSHARP_EXCEPTION.search(text)
     if m:
         f.exception = m.group(1)

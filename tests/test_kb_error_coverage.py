@@ -406,6 +406,19 @@ ROWS: list[tuple[str, str, str, str]] = [
     ("cpp", "提交之後顯示", "答案錯誤 WA (line:3)", "faq-verdict-wa"),
     ("cpp", "提交后显示", "超出内存限制", "faq-verdict-mle"),
     ("cpp", "Codeforces says", "Idleness limit exceeded on test 1", "faq-verdict-tle"),
+    # The JVM's launcher could not start the program (a `package` line, another class name, no main): round 18.
+    (
+        "java",
+        "my java code runs fine in eclipse but the judge says runtime error on test 1",
+        "Error: Could not find or load main class Main\nCaused by: java.lang.ClassNotFoundException: Main",
+        "pitfall-java-main-class",
+    ),
+    (
+        "java",
+        "提交 Java 一直运行错误，本地没问题",
+        "错误: 在类 Main 中找不到 main 方法, 请将 main 方法定义为:\n   public static void main(String[] args)",
+        "pitfall-java-main-class",
+    ),
 ]
 
 
