@@ -643,11 +643,10 @@ def _qduoj_result(text: str) -> tuple[str | None, int | None]:
     if '"result"' not in text:
         return None, None
     keyed = _QDUOJ_KEYS.search(text) is not None
-    verdicts = [QDUOJ_RESULTS.get(int(m.group(1))) for m in _QDUOJ_RESULT.finditer(text)
-                if keyed or m.group(1).startswith("-")]
+    codes = [int(m.group(1)) for m in _QDUOJ_RESULT.finditer(text) if keyed or m.group(1).startswith("-")]
+    verdicts = [QDUOJ_RESULTS.get(code) for code in codes]
     failed = [v for v in verdicts if v not in (None, "AC")]
-    partial = any(int(m.group(1)) == 8 for m in _QDUOJ_RESULT.finditer(text)) and keyed
-    verdict = failed[0] if failed else ("WA" if partial else "AC" if "AC" in verdicts else None)
+    verdict = failed[0] if failed else ("WA" if 8 in codes else "AC" if "AC" in verdicts else None)
     case = None
     if keyed:
         for m in _QDUOJ_CASE.finditer(text):

@@ -106,7 +106,7 @@ def image_base(page: str, written: str, judge: str) -> str:
 
 def _target(src: str, base: str) -> str | None:
     """Where an image link should point, or None when it cannot point anywhere that works."""
-    if src.startswith(f"{IMAGE_DIR}/") or src.startswith(("http://", "https://")):
+    if src.startswith(f"{IMAGE_DIR}/") or src.lower().startswith(("http://", "https://")):
         return src  # saved beside the problem, or already absolute
     if src.startswith("//"):
         return urljoin(base or "https:", src)
@@ -162,16 +162,11 @@ def fix_image_links(markdown: str, base: str, lang: str, where: str = "") -> str
 
 
 def _link_target(href: str, base: str) -> str | None:
-    """Where a link should point, or None when it cannot point anywhere a reader can follow."""
-    if href.startswith("#") or href.startswith(f"{IMAGE_DIR}/"):
-        return href  # a place in the same text, or a picture saved beside the problem
-    if href.lower().startswith(("http://", "https://", "mailto:")):
+    """Where a link should point, or None when it cannot point anywhere a reader can follow: as an image's
+    (`_target`), and a place in the same text or a mail address stays as written."""
+    if href.startswith("#") or href.lower().startswith("mailto:"):
         return href
-    if href.startswith("//"):
-        return urljoin(base or "https:", href)
-    if _SCHEME.match(href):  # file://, javascript:, data:, … — nothing a reader's browser can open from here
-        return None
-    return urljoin(base, href) if base else None
+    return _target(href, base)
 
 
 def _label(text: str) -> str:
