@@ -319,6 +319,7 @@ R15 = ROOT / "knowledge" / "eval" / "heldout-r15.jsonl"
 R16 = ROOT / "knowledge" / "eval" / "heldout-r16.jsonl"
 R17 = ROOT / "knowledge" / "eval" / "heldout-r17.jsonl"
 R18 = ROOT / "knowledge" / "eval" / "heldout-r18.jsonl"
+R19 = ROOT / "knowledge" / "eval" / "heldout-r19.jsonl"
 EARLIER_SPLITS = [ROOT / "knowledge" / "eval" / name
                   for name in ("queries.jsonl", "heldout.jsonl", "heldout-fresh.jsonl")]
 
@@ -329,9 +330,9 @@ def _sources(path: Path) -> list[str]:
     return [r["source"] for r in records if "source" in r]
 
 
-@pytest.mark.parametrize("split", [DEC, R4, R5, R6, R7, R8, R9, R10, R11, R12, R13, R15, R16, R17, R18],
+@pytest.mark.parametrize("split", [DEC, R4, R5, R6, R7, R8, R9, R10, R11, R12, R13, R15, R16, R17, R18, R19],
                          ids=["dec", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "r13", "r15", "r16",
-                              "r17", "r18"])
+                              "r17", "r18", "r19"])
 def test_late_held_out_labels_name_existing_documents_and_problems(kb, split):
     """Checks the labels against the base; never runs retrieval on the set (it must stay unseen)."""
     queries = load_queries(split)
@@ -517,7 +518,7 @@ def test_r7_held_out_opens_with_a_comment_saying_what_it_is():
 @pytest.mark.parametrize("split", ["heldout-r7.jsonl", "heldout-r8.jsonl", "heldout-r9.jsonl", "heldout-r10.jsonl",
                                    "heldout-r11.jsonl", "heldout-r12.jsonl", "heldout-r13.jsonl",
                                    "heldout-r15.jsonl", "heldout-r16.jsonl", "heldout-r17.jsonl",
-                                   "heldout-r18.jsonl"])
+                                   "heldout-r18.jsonl", "heldout-r19.jsonl"])
 def test_round_held_out_tags_say_what_each_question_holds(split: str):
     for q in load_queries(ROOT / "knowledge" / "eval" / split):
         assert "real" in q.tags, q.id
@@ -901,6 +902,42 @@ def test_r18_held_out_mix():
         "cpp": 21, "python": 16, "java": 10, "javascript": 7, "c": 2, "go": 1}
 
 
+# --------------------------------------------------------------------------- the round-19 held-out set (labels only)
+# The next round's unseen split, written on 2026-12-03 after round 18's (rounds 13, 15, 16, 17 and 18 stay held-out)
+# from public posts no other file here uses: labels, tags, group counts and sources only, never its rankings (its
+# labels, tags, named problems and sources are also checked by the parametrized tests).
+
+
+def test_r19_held_out_opens_with_a_comment_saying_what_it_is():
+    first = R19.read_text(encoding="utf-8").splitlines()[0]
+    assert first.startswith("// Held-out (round 19) set") and "2026-12-03" in first and "never tuned on" in first
+    assert "no retrieval was run" in first
+
+
+def test_r19_held_out_mix():
+    r19 = load_queries(R19)
+    tags = Counter(t for q in r19 for t in q.tags)
+    assert [q.id for q in r19] == [f"r19-{n:03d}" for n in range(1, 61)]
+    assert len({q.question for q in r19}) == len(r19), "duplicate questions"
+    assert (tags["no_field"], tags["not_in_base"], tags["general"], tags["off_topic"]) == (20, 15, 10, 3), tags
+    assert sorted(q.problem_id for q in r19 if q.problem_id) == [
+        "124", "146", "15", "207", "239", "3", "347", "5", "51", "704", "743", "98"]
+    assert Counter(q.lang for q in r19) == {"zh": 35, "en": 25}
+    assert (tags["traditional"], tags["sanitizer"], tags["cross_lingual"]) == (9, 7, 8), tags
+    assert all(q.lang == "zh" for q in r19 if "traditional" in q.tags)
+    # Problems outside the base: 3 have no document at all, the other 12 have general documents that help.
+    assert (tags["unknown_problem"], tags["title_only"]) == (3, 0), tags
+    assert sum(1 for q in r19 if not q.answerable) == 6
+    assert sum(1 for q in r19 if "general" in q.tags and q.error.strip()) == 4
+    assert sum(1 for q in r19 if any(m in q.error for m in RUNTIME_REPORT_MARKERS)) == 10
+    assert sum(1 for q in r19 if "UndefinedBehaviorSanitizer" in q.error) == 3
+    assert sum(1 for q in r19 if "AddressSanitizer" in q.error) == 4
+    assert sum(1 for q in r19 if "with_code" in q.tags or "with_error" in q.tags) == 55
+    assert (tags["with_code"], tags["with_error"]) == (55, 36), tags
+    assert Counter(q.language for q in r19 if q.code.strip()) == {
+        "python": 22, "cpp": 11, "java": 9, "c": 5, "javascript": 4, "go": 3, "kotlin": 1}
+
+
 # --------------------------------------------------------------------------- the round-7 development set
 # Questions that name a base problem only in their text (issue 9's `no_field` group), mostly in Chinese, opening
 # the way forum posts do ("求助：…", "萌新求助 …", "【求助】…"). A development split: read and tuned on.
@@ -1014,7 +1051,8 @@ ALL_EVAL_FILES = {
     "queries.jsonl", "heldout.jsonl", "heldout-fresh.jsonl", "heldout-dec.jsonl", "heldout-r4.jsonl",
     "heldout-r5.jsonl", "heldout-r6.jsonl", "heldout-r7.jsonl", "dev-r7.jsonl", "heldout-r8.jsonl",
     "heldout-r9.jsonl", "heldout-r10.jsonl", "heldout-r11.jsonl", "heldout-r12.jsonl", "dev-r16.jsonl",
-    "heldout-r13.jsonl", "heldout-r15.jsonl", "heldout-r16.jsonl", "heldout-r17.jsonl", "heldout-r18.jsonl"}
+    "heldout-r13.jsonl", "heldout-r15.jsonl", "heldout-r16.jsonl", "heldout-r17.jsonl", "heldout-r18.jsonl",
+    "heldout-r19.jsonl"}
 
 
 def test_every_eval_file_is_here():
@@ -1022,7 +1060,8 @@ def test_every_eval_file_is_here():
     assert {path.name for path in R16.parent.glob("*.jsonl")} == ALL_EVAL_FILES
 
 
-@pytest.mark.parametrize("split", [R5, R6, R7, DEV_R7, R8, R9, R10, R11, R12, DEV_R16, R13, R15, R16, R17, R18],
+@pytest.mark.parametrize("split", [R5, R6, R7, DEV_R7, R8, R9, R10, R11, R12, DEV_R16, R13, R15, R16, R17, R18,
+                                   R19],
                          ids=lambda path: path.stem)
 def test_sources_are_used_once_across_all_eval_files(split):
     sources = _sources(split)
@@ -1034,7 +1073,7 @@ def test_sources_are_used_once_across_all_eval_files(split):
 
 @pytest.mark.parametrize("split,questions,problems", [
     (R8, 25, 19), (R9, 25, 12), (R10, 31, 24), (R11, 29, 22), (R12, 29, 19), (DEV_R16, 26, 19), (R13, 29, 13),
-    (R15, 29, 20), (R16, 29, 23), (R17, 29, 20), (R18, 20, 18)],
+    (R15, 29, 20), (R16, 29, 23), (R17, 29, 20), (R18, 20, 18), (R19, 20, 17)],
     ids=lambda v: v.stem if isinstance(v, Path) else str(v))
 def test_questions_naming_a_base_problem_in_their_text_label_that_problem(split, questions, problems):
     # Each `no_field` question is about one base problem, and its labels include that problem's own documents.
