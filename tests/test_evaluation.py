@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -510,11 +511,6 @@ def test_r6_held_out_mix():
 R7_GROUPS = ("no_field", "not_in_base", "general", "off_topic")
 
 
-def test_r7_held_out_opens_with_a_comment_saying_what_it_is():
-    first = R7.read_text(encoding="utf-8").splitlines()[0]
-    assert first.startswith("// Held-out (round 7) set") and "2026-12-01" in first and "never tuned on" in first
-
-
 @pytest.mark.parametrize("split", ["heldout-r7.jsonl", "heldout-r8.jsonl", "heldout-r9.jsonl", "heldout-r10.jsonl",
                                    "heldout-r11.jsonl", "heldout-r12.jsonl", "heldout-r13.jsonl",
                                    "heldout-r15.jsonl", "heldout-r16.jsonl", "heldout-r17.jsonl",
@@ -535,407 +531,155 @@ def test_round_held_out_tags_say_what_each_question_holds(split: str):
             assert q.lang == "zh", q.id
 
 
-def test_r7_held_out_mix():
-    r7 = load_queries(R7)
-    tags = Counter(t for q in r7 for t in q.tags)
-    assert [q.id for q in r7] == [f"x{n:03d}" for n in range(1, 61)]
-    assert len({q.question for q in r7}) == len(r7), "duplicate questions"
-    assert (tags["no_field"], tags["not_in_base"], tags["general"], tags["off_topic"]) == (25, 12, 12, 3), tags
-    assert sum(1 for q in r7 if q.problem_id) == 8
-    assert Counter(q.lang for q in r7) == {"zh": 32, "en": 28}
-    assert (tags["traditional"], tags["sanitizer"], tags["cross_lingual"]) == (8, 4, 11), tags
-    # Problems outside the base: 2 have no document at all, the other 10 have general documents that help.
-    assert (tags["unknown_problem"], tags["title_only"]) == (2, 5), tags
-    assert sum(1 for q in r7 if "not_in_base" in q.tags and "https://" in q.question) == 1
-    assert sum(1 for q in r7 if "general" in q.tags and q.error.strip()) == 12
-    assert sum(1 for q in r7 if any(m in q.error for m in RUNTIME_REPORT_MARKERS)) == 13
-    assert sum(1 for q in r7 if "with_code" in q.tags or "with_error" in q.tags) == 57
-    assert Counter(q.language for q in r7 if q.code.strip()) == {
-        "python": 16, "cpp": 15, "java": 12, "javascript": 4, "csharp": 3, "c": 3, "rust": 2, "go": 1}
+@dataclass(frozen=True)
+class HeldOutMix:
+    """What one round's held-out file holds, counted when it was written (labels, tags and sources only).
+
+    Optional counts are None where that round's writer did not fix them.
+    """
+
+    round: int
+    written: str  # the date in the file's opening comment
+    groups: tuple[int, int, int, int]  # no_field, not_in_base, general, off_topic
+    with_problem: int | tuple[str, ...]  # how many fill the problem field, or which problems, sorted as strings
+    langs: dict[str, int]
+    traditional_sanitizer_cross: tuple[int, int, int]
+    unknown_title_only: tuple[int, int]
+    general_with_error: int
+    runtime_reports: int
+    code_languages: dict[str, int]
+    unanswerable: int | None = None
+    urls_in_not_in_base: int | None = None
+    ubsan: int | None = None
+    asan: int | None = None
+    csharp_exceptions: int | None = None
+    with_code_or_error: int | None = None
+    with_code_error: tuple[int, int] | None = None
+    says_no_retrieval: bool = True
+    traditional_is_zh: bool = False
+
+    @property
+    def path(self) -> Path:
+        return ROOT / "knowledge" / "eval" / f"heldout-r{self.round}.jsonl"
+
+    @property
+    def ids(self) -> list[str]:
+        prefix = "x" if self.round == 7 else f"r{self.round}-"  # round 7's file predates the round prefix
+        return [f"{prefix}{n:03d}" for n in range(1, 61)]
+
+
+# Rounds 7 to 12 were measured in their round and are development splits now; rounds 13, 15 to 19 stay held-out.
+HELD_OUT_MIXES = [
+    HeldOutMix(7, "2026-12-01", groups=(25, 12, 12, 3), with_problem=8, langs={"zh": 32, "en": 28},
+               traditional_sanitizer_cross=(8, 4, 11), unknown_title_only=(2, 5), urls_in_not_in_base=1,
+               general_with_error=12, runtime_reports=13, with_code_or_error=57,
+               code_languages={"python": 16, "cpp": 15, "java": 12, "javascript": 4,
+                               "csharp": 3, "c": 3, "rust": 2, "go": 1},
+               says_no_retrieval=False),
+    HeldOutMix(8, "2026-12-02", groups=(25, 13, 11, 3), with_problem=8, langs={"zh": 22, "en": 38},
+               traditional_sanitizer_cross=(6, 2, 11), unknown_title_only=(7, 2), unanswerable=10,
+               urls_in_not_in_base=1, general_with_error=9, runtime_reports=9, with_code_or_error=54,
+               with_code_error=(54, 44),
+               code_languages={"cpp": 19, "python": 18, "java": 7, "c": 4, "javascript": 3, "go": 2, "rust": 1}),
+    HeldOutMix(9, "2026-12-02", groups=(25, 12, 12, 3), with_problem=8, langs={"zh": 26, "en": 34},
+               traditional_sanitizer_cross=(10, 5, 15), unknown_title_only=(7, 2), unanswerable=10,
+               urls_in_not_in_base=1, general_with_error=12, runtime_reports=17, ubsan=3, csharp_exceptions=4,
+               with_code_or_error=55, with_code_error=(54, 51),
+               code_languages={"python": 18, "java": 14, "cpp": 9, "c": 6, "csharp": 4, "javascript": 3}),
+    HeldOutMix(10, "2026-12-02", groups=(31, 11, 9, 3), with_problem=6, langs={"zh": 33, "en": 27},
+               traditional_sanitizer_cross=(10, 4, 10), unknown_title_only=(4, 1), unanswerable=7,
+               urls_in_not_in_base=1, general_with_error=9, runtime_reports=11, ubsan=3, asan=1, with_code_or_error=57,
+               with_code_error=(56, 47),
+               code_languages={"python": 19, "cpp": 16, "java": 12, "javascript": 5, "csharp": 2, "rust": 1, "c": 1}),
+    HeldOutMix(11, "2026-12-02", groups=(29, 13, 8, 3), with_problem=7, langs={"zh": 31, "en": 29},
+               traditional_sanitizer_cross=(10, 4, 6), unknown_title_only=(4, 0), unanswerable=7, urls_in_not_in_base=1,
+               general_with_error=8, runtime_reports=15, ubsan=2, asan=2, with_code_or_error=55,
+               with_code_error=(54, 43),
+               code_languages={"python": 17, "cpp": 15, "java": 12, "javascript": 3,
+                               "csharp": 2, "rust": 2, "go": 2, "c": 1}),
+    HeldOutMix(12, "2026-12-02", groups=(29, 13, 8, 3), with_problem=7, langs={"zh": 32, "en": 28},
+               traditional_sanitizer_cross=(13, 4, 10), unknown_title_only=(4, 0), unanswerable=7,
+               urls_in_not_in_base=1, general_with_error=8, runtime_reports=17, ubsan=2, asan=2, with_code_or_error=58,
+               with_code_error=(57, 57),
+               code_languages={"python": 23, "cpp": 15, "java": 10, "c": 5, "javascript": 2, "go": 1, "rust": 1}),
+    HeldOutMix(13, "2026-12-02", groups=(29, 11, 9, 3), with_problem=8, langs={"zh": 30, "en": 30},
+               traditional_sanitizer_cross=(11, 4, 4), unknown_title_only=(4, 0), unanswerable=7, general_with_error=9,
+               runtime_reports=12, ubsan=1, asan=3, with_code_or_error=57, with_code_error=(56, 49),
+               code_languages={"python": 27, "cpp": 15, "java": 7, "javascript": 3, "c": 3, "csharp": 1},
+               traditional_is_zh=True),
+    HeldOutMix(15, "2026-12-03", groups=(29, 11, 9, 3), with_problem=8, langs={"zh": 30, "en": 30},
+               traditional_sanitizer_cross=(10, 5, 8), unknown_title_only=(3, 0), unanswerable=6, general_with_error=9,
+               runtime_reports=11, ubsan=4, asan=1, with_code_or_error=59, with_code_error=(57, 57),
+               code_languages={"python": 20, "cpp": 17, "java": 10, "c": 5, "javascript": 4, "csharp": 1},
+               traditional_is_zh=True),
+    HeldOutMix(16, "2026-12-03", groups=(29, 11, 9, 3), with_problem=8, langs={"zh": 30, "en": 30},
+               traditional_sanitizer_cross=(10, 3, 7), unknown_title_only=(3, 0), unanswerable=6, general_with_error=9,
+               runtime_reports=9, ubsan=3, asan=0, with_code_error=(60, 49),
+               code_languages={"python": 19, "cpp": 16, "java": 14, "c": 7, "javascript": 2, "kotlin": 1, "go": 1},
+               traditional_is_zh=True),
+    HeldOutMix(17, "2026-12-03", groups=(29, 11, 9, 3), with_problem=8, langs={"zh": 34, "en": 26},
+               traditional_sanitizer_cross=(9, 5, 8), unknown_title_only=(4, 0), unanswerable=7, general_with_error=8,
+               runtime_reports=15, ubsan=3, asan=2, with_code_or_error=57, with_code_error=(57, 43),
+               code_languages={"cpp": 21, "python": 19, "c": 7, "java": 5,
+                               "javascript": 2, "rust": 1, "go": 1, "csharp": 1},
+               traditional_is_zh=True),
+    HeldOutMix(18, "2026-12-03", groups=(20, 18, 11, 3),
+               with_problem=("121", "200", "206", "3", "300", "51", "70", "98"), langs={"zh": 31, "en": 29},
+               traditional_sanitizer_cross=(8, 5, 11), unknown_title_only=(4, 0), unanswerable=7, general_with_error=8,
+               runtime_reports=8, ubsan=5, asan=0, with_code_or_error=59, with_code_error=(57, 43),
+               code_languages={"cpp": 21, "python": 16, "java": 10, "javascript": 7, "c": 2, "go": 1},
+               traditional_is_zh=True),
+    HeldOutMix(19, "2026-12-03", groups=(20, 15, 10, 3),
+               with_problem=("124", "146", "15", "207", "239", "3", "347", "5", "51", "704", "743", "98"),
+               langs={"zh": 35, "en": 25}, traditional_sanitizer_cross=(9, 7, 8), unknown_title_only=(3, 0),
+               unanswerable=6, general_with_error=4, runtime_reports=10, ubsan=3, asan=4, with_code_or_error=55,
+               with_code_error=(55, 36),
+               code_languages={"python": 22, "cpp": 11, "java": 9, "c": 5, "javascript": 4, "go": 3, "kotlin": 1},
+               traditional_is_zh=True),
+]
+
+
+@pytest.mark.parametrize("mix", HELD_OUT_MIXES, ids=lambda mix: f"r{mix.round}")
+def test_held_out_file_opens_with_a_comment_saying_what_it_is(mix: HeldOutMix):
+    first = mix.path.read_text(encoding="utf-8").splitlines()[0]
+    assert first.startswith(f"// Held-out (round {mix.round}) set"), first
+    assert mix.written in first and "never tuned on" in first
+    assert ("no retrieval was run" in first) == mix.says_no_retrieval
+
+
+@pytest.mark.parametrize("mix", HELD_OUT_MIXES, ids=lambda mix: f"r{mix.round}")
+def test_held_out_mix(mix: HeldOutMix):
+    split = load_queries(mix.path)
+    tags = Counter(t for q in split for t in q.tags)
+    assert [q.id for q in split] == mix.ids
+    assert len({q.question for q in split}) == len(split), "duplicate questions"
+    assert (tags["no_field"], tags["not_in_base"], tags["general"], tags["off_topic"]) == mix.groups, tags
+    if isinstance(mix.with_problem, int):
+        assert sum(1 for q in split if q.problem_id) == mix.with_problem
+    else:
+        assert tuple(sorted(q.problem_id for q in split if q.problem_id)) == mix.with_problem
+    assert Counter(q.lang for q in split) == mix.langs
+    assert (tags["traditional"], tags["sanitizer"], tags["cross_lingual"]) == mix.traditional_sanitizer_cross, tags
+    if mix.traditional_is_zh:
+        assert all(q.lang == "zh" for q in split if "traditional" in q.tags)
+    # Problems outside the base: unknown_problem ones have no document at all; the others have general help.
+    assert (tags["unknown_problem"], tags["title_only"]) == mix.unknown_title_only, tags
+    assert sum(1 for q in split if "general" in q.tags and q.error.strip()) == mix.general_with_error
+    assert sum(1 for q in split if any(m in q.error for m in RUNTIME_REPORT_MARKERS)) == mix.runtime_reports
+    assert Counter(q.language for q in split if q.code.strip()) == mix.code_languages
+    optional = {
+        "unanswerable": sum(1 for q in split if not q.answerable),
+        "urls_in_not_in_base": sum(1 for q in split if "not_in_base" in q.tags and "https://" in q.question),
+        "ubsan": sum(1 for q in split if "UndefinedBehaviorSanitizer" in q.error),
+        "asan": sum(1 for q in split if "AddressSanitizer" in q.error),
+        "csharp_exceptions": sum(1 for q in split if "Unhandled exception. System." in q.error),
+        "with_code_or_error": sum(1 for q in split if "with_code" in q.tags or "with_error" in q.tags),
+        "with_code_error": (tags["with_code"], tags["with_error"]),
+    }
+    for name, counted in optional.items():
+        if getattr(mix, name) is not None:
+            assert counted == getattr(mix, name), name
 
-
-# --------------------------------------------------------------------------- the round-8 held-out set (labels only)
-# Round 8's unseen split, written when every earlier held-out split had been seen: labels, tags, group counts and
-# sources only, never its rankings (its labels are also checked against the base by the parametrized test above).
-
-
-def test_r8_held_out_opens_with_a_comment_saying_what_it_is():
-    first = R8.read_text(encoding="utf-8").splitlines()[0]
-    assert first.startswith("// Held-out (round 8) set") and "2026-12-02" in first and "never tuned on" in first
-    assert "no retrieval was run" in first
-
-
-def test_r8_held_out_mix():
-    r8 = load_queries(R8)
-    tags = Counter(t for q in r8 for t in q.tags)
-    assert [q.id for q in r8] == [f"r8-{n:03d}" for n in range(1, 61)]
-    assert len({q.question for q in r8}) == len(r8), "duplicate questions"
-    assert (tags["no_field"], tags["not_in_base"], tags["general"], tags["off_topic"]) == (25, 13, 11, 3), tags
-    assert sum(1 for q in r8 if q.problem_id) == 8
-    assert Counter(q.lang for q in r8) == {"zh": 22, "en": 38}
-    assert (tags["traditional"], tags["sanitizer"], tags["cross_lingual"]) == (6, 2, 11), tags
-    # Problems outside the base: 7 have no document at all, the other 6 have general documents that help.
-    assert (tags["unknown_problem"], tags["title_only"]) == (7, 2), tags
-    assert sum(1 for q in r8 if not q.answerable) == 10
-    assert sum(1 for q in r8 if "not_in_base" in q.tags and "https://" in q.question) == 1
-    assert sum(1 for q in r8 if "general" in q.tags and q.error.strip()) == 9
-    assert sum(1 for q in r8 if any(m in q.error for m in RUNTIME_REPORT_MARKERS)) == 9
-    assert sum(1 for q in r8 if "with_code" in q.tags or "with_error" in q.tags) == 54
-    assert (tags["with_code"], tags["with_error"]) == (54, 44), tags
-    assert Counter(q.language for q in r8 if q.code.strip()) == {
-        "cpp": 19, "python": 18, "java": 7, "c": 4, "javascript": 3, "go": 2, "rust": 1}
-
-
-# --------------------------------------------------------------------------- the round-9 held-out set (labels only)
-# Round 9's unseen split, written when round 8's had been measured and read (round 8's is a development split now);
-# measured in its round, it is a development split since round 10 (reported as "development (round 9, retired
-# held-out)"). Labels, tags, group counts and sources (its labels are also checked against the base by the
-# parametrized test above).
-
-
-def test_r9_held_out_opens_with_a_comment_saying_what_it_is():
-    first = R9.read_text(encoding="utf-8").splitlines()[0]
-    assert first.startswith("// Held-out (round 9) set") and "2026-12-02" in first and "never tuned on" in first
-    assert "no retrieval was run" in first
-
-
-def test_r9_held_out_mix():
-    r9 = load_queries(R9)
-    tags = Counter(t for q in r9 for t in q.tags)
-    assert [q.id for q in r9] == [f"r9-{n:03d}" for n in range(1, 61)]
-    assert len({q.question for q in r9}) == len(r9), "duplicate questions"
-    assert (tags["no_field"], tags["not_in_base"], tags["general"], tags["off_topic"]) == (25, 12, 12, 3), tags
-    assert sum(1 for q in r9 if q.problem_id) == 8
-    assert Counter(q.lang for q in r9) == {"zh": 26, "en": 34}
-    assert (tags["traditional"], tags["sanitizer"], tags["cross_lingual"]) == (10, 5, 15), tags
-    # Problems outside the base: 7 have no document at all, the other 5 have general documents that help.
-    assert (tags["unknown_problem"], tags["title_only"]) == (7, 2), tags
-    assert sum(1 for q in r9 if not q.answerable) == 10
-    assert sum(1 for q in r9 if "not_in_base" in q.tags and "https://" in q.question) == 1
-    assert sum(1 for q in r9 if "general" in q.tags and q.error.strip()) == 12
-    assert sum(1 for q in r9 if any(m in q.error for m in RUNTIME_REPORT_MARKERS)) == 17
-    # This round's split also carries UndefinedBehaviorSanitizer reports and C# exceptions.
-    assert sum(1 for q in r9 if "UndefinedBehaviorSanitizer" in q.error) == 3
-    assert sum(1 for q in r9 if "Unhandled exception. System." in q.error) == 4
-    assert sum(1 for q in r9 if "with_code" in q.tags or "with_error" in q.tags) == 55
-    assert (tags["with_code"], tags["with_error"]) == (54, 51), tags
-    assert Counter(q.language for q in r9 if q.code.strip()) == {
-        "python": 18, "java": 14, "cpp": 9, "c": 6, "csharp": 4, "javascript": 3}
-
-
-# --------------------------------------------------------------------------- the round-10 held-out set (labels only)
-# Round 10's unseen split, written when round 9's had been measured; measured in its round, it is a development split
-# since round 11 (reported as "development (round 10, retired held-out)"). Labels, tags, group counts and sources
-# (its labels are also checked against the base by the parametrized test above).
-
-
-def test_r10_held_out_opens_with_a_comment_saying_what_it_is():
-    first = R10.read_text(encoding="utf-8").splitlines()[0]
-    assert first.startswith("// Held-out (round 10) set") and "2026-12-02" in first and "never tuned on" in first
-    assert "no retrieval was run" in first
-
-
-def test_r10_held_out_mix():
-    r10 = load_queries(R10)
-    tags = Counter(t for q in r10 for t in q.tags)
-    assert [q.id for q in r10] == [f"r10-{n:03d}" for n in range(1, 61)]
-    assert len({q.question for q in r10}) == len(r10), "duplicate questions"
-    assert (tags["no_field"], tags["not_in_base"], tags["general"], tags["off_topic"]) == (31, 11, 9, 3), tags
-    assert sum(1 for q in r10 if q.problem_id) == 6
-    assert Counter(q.lang for q in r10) == {"zh": 33, "en": 27}
-    assert (tags["traditional"], tags["sanitizer"], tags["cross_lingual"]) == (10, 4, 10), tags
-    # Problems outside the base: 4 have no document at all, the other 7 have general documents that help.
-    assert (tags["unknown_problem"], tags["title_only"]) == (4, 1), tags
-    assert sum(1 for q in r10 if not q.answerable) == 7
-    assert sum(1 for q in r10 if "not_in_base" in q.tags and "https://" in q.question) == 1
-    assert sum(1 for q in r10 if "general" in q.tags and q.error.strip()) == 9
-    assert sum(1 for q in r10 if any(m in q.error for m in RUNTIME_REPORT_MARKERS)) == 11
-    assert sum(1 for q in r10 if "UndefinedBehaviorSanitizer" in q.error) == 3
-    assert sum(1 for q in r10 if "AddressSanitizer" in q.error) == 1
-    assert sum(1 for q in r10 if "with_code" in q.tags or "with_error" in q.tags) == 57
-    assert (tags["with_code"], tags["with_error"]) == (56, 47), tags
-    assert Counter(q.language for q in r10 if q.code.strip()) == {
-        "python": 19, "cpp": 16, "java": 12, "javascript": 5, "csharp": 2, "rust": 1, "c": 1}
-
-
-# --------------------------------------------------------------------------- the round-11 held-out set (labels only)
-# Round 11's unseen split, written when round 10's had been measured; measured in its round, it is a development split
-# since round 12 (reported as "development (round 11, retired held-out)"). Labels, tags, group counts and sources (its
-# labels are also checked against the base by the parametrized test above).
-
-
-def test_r11_held_out_opens_with_a_comment_saying_what_it_is():
-    first = R11.read_text(encoding="utf-8").splitlines()[0]
-    assert first.startswith("// Held-out (round 11) set") and "2026-12-02" in first and "never tuned on" in first
-    assert "no retrieval was run" in first
-
-
-def test_r11_held_out_mix():
-    r11 = load_queries(R11)
-    tags = Counter(t for q in r11 for t in q.tags)
-    assert [q.id for q in r11] == [f"r11-{n:03d}" for n in range(1, 61)]
-    assert len({q.question for q in r11}) == len(r11), "duplicate questions"
-    assert (tags["no_field"], tags["not_in_base"], tags["general"], tags["off_topic"]) == (29, 13, 8, 3), tags
-    assert sum(1 for q in r11 if q.problem_id) == 7
-    assert Counter(q.lang for q in r11) == {"zh": 31, "en": 29}
-    assert (tags["traditional"], tags["sanitizer"], tags["cross_lingual"]) == (10, 4, 6), tags
-    # Problems outside the base: 4 have no document at all, the other 9 have general documents that help.
-    assert (tags["unknown_problem"], tags["title_only"]) == (4, 0), tags
-    assert sum(1 for q in r11 if not q.answerable) == 7
-    assert sum(1 for q in r11 if "not_in_base" in q.tags and "https://" in q.question) == 1
-    assert sum(1 for q in r11 if "general" in q.tags and q.error.strip()) == 8
-    assert sum(1 for q in r11 if any(m in q.error for m in RUNTIME_REPORT_MARKERS)) == 15
-    assert sum(1 for q in r11 if "UndefinedBehaviorSanitizer" in q.error) == 2
-    assert sum(1 for q in r11 if "AddressSanitizer" in q.error) == 2
-    assert sum(1 for q in r11 if "with_code" in q.tags or "with_error" in q.tags) == 55
-    assert (tags["with_code"], tags["with_error"]) == (54, 43), tags
-    assert Counter(q.language for q in r11 if q.code.strip()) == {
-        "python": 17, "cpp": 15, "java": 12, "javascript": 3, "csharp": 2, "rust": 2, "go": 2, "c": 1}
-
-
-# --------------------------------------------------------------------------- the round-12 held-out set (labels only)
-# Round 12's unseen split, written when round 11's had been measured; measured in its round, it is a development split
-# since round 13 (reported as "development (round 12, retired held-out)"). Labels, tags, group counts and sources (its
-# labels are also checked against the base by the parametrized test above).
-
-
-def test_r12_held_out_opens_with_a_comment_saying_what_it_is():
-    first = R12.read_text(encoding="utf-8").splitlines()[0]
-    assert first.startswith("// Held-out (round 12) set") and "2026-12-02" in first and "never tuned on" in first
-    assert "no retrieval was run" in first
-
-
-def test_r12_held_out_mix():
-    r12 = load_queries(R12)
-    tags = Counter(t for q in r12 for t in q.tags)
-    assert [q.id for q in r12] == [f"r12-{n:03d}" for n in range(1, 61)]
-    assert len({q.question for q in r12}) == len(r12), "duplicate questions"
-    assert (tags["no_field"], tags["not_in_base"], tags["general"], tags["off_topic"]) == (29, 13, 8, 3), tags
-    assert sum(1 for q in r12 if q.problem_id) == 7
-    assert Counter(q.lang for q in r12) == {"zh": 32, "en": 28}
-    assert (tags["traditional"], tags["sanitizer"], tags["cross_lingual"]) == (13, 4, 10), tags
-    # Problems outside the base: 4 have no document at all, the other 9 have general documents that help.
-    assert (tags["unknown_problem"], tags["title_only"]) == (4, 0), tags
-    assert sum(1 for q in r12 if not q.answerable) == 7
-    assert sum(1 for q in r12 if "not_in_base" in q.tags and "https://" in q.question) == 1
-    assert sum(1 for q in r12 if "general" in q.tags and q.error.strip()) == 8
-    assert sum(1 for q in r12 if any(m in q.error for m in RUNTIME_REPORT_MARKERS)) == 17
-    assert sum(1 for q in r12 if "UndefinedBehaviorSanitizer" in q.error) == 2
-    assert sum(1 for q in r12 if "AddressSanitizer" in q.error) == 2
-    assert sum(1 for q in r12 if "with_code" in q.tags or "with_error" in q.tags) == 58
-    assert (tags["with_code"], tags["with_error"]) == (57, 57), tags
-    assert Counter(q.language for q in r12 if q.code.strip()) == {
-        "python": 23, "cpp": 15, "java": 10, "c": 5, "javascript": 2, "go": 1, "rust": 1}
-
-
-# --------------------------------------------------------------------------- the round-13 held-out set (labels only)
-# Round 13's unseen split, written when round 12's had been measured (round 12's is a development split now): labels,
-# tags, group counts and sources only, never its rankings (its labels are also checked against the base by the
-# parametrized test above).
-
-
-def test_r13_held_out_opens_with_a_comment_saying_what_it_is():
-    first = R13.read_text(encoding="utf-8").splitlines()[0]
-    assert first.startswith("// Held-out (round 13) set") and "2026-12-02" in first and "never tuned on" in first
-    assert "no retrieval was run" in first
-
-
-def test_r13_held_out_mix():
-    r13 = load_queries(R13)
-    tags = Counter(t for q in r13 for t in q.tags)
-    assert [q.id for q in r13] == [f"r13-{n:03d}" for n in range(1, 61)]
-    assert len({q.question for q in r13}) == len(r13), "duplicate questions"
-    assert (tags["no_field"], tags["not_in_base"], tags["general"], tags["off_topic"]) == (29, 11, 9, 3), tags
-    assert sum(1 for q in r13 if q.problem_id) == 8
-    assert Counter(q.lang for q in r13) == {"zh": 30, "en": 30}
-    assert (tags["traditional"], tags["sanitizer"], tags["cross_lingual"]) == (11, 4, 4), tags
-    assert all(q.lang == "zh" for q in r13 if "traditional" in q.tags)
-    # Problems outside the base: 4 have no document at all, the other 7 have general documents that help.
-    assert (tags["unknown_problem"], tags["title_only"]) == (4, 0), tags
-    assert sum(1 for q in r13 if not q.answerable) == 7
-    assert sum(1 for q in r13 if "general" in q.tags and q.error.strip()) == 9
-    assert sum(1 for q in r13 if any(m in q.error for m in RUNTIME_REPORT_MARKERS)) == 12
-    assert sum(1 for q in r13 if "UndefinedBehaviorSanitizer" in q.error) == 1
-    assert sum(1 for q in r13 if "AddressSanitizer" in q.error) == 3
-    assert sum(1 for q in r13 if "with_code" in q.tags or "with_error" in q.tags) == 57
-    assert (tags["with_code"], tags["with_error"]) == (56, 49), tags
-    assert Counter(q.language for q in r13 if q.code.strip()) == {
-        "python": 27, "cpp": 15, "java": 7, "javascript": 3, "c": 3, "csharp": 1}
-
-
-# --------------------------------------------------------------------------- the round-15 held-out set (labels only)
-# The next round's unseen split, written on 2026-12-03 while round 13's was still held out (both stay held-out): labels,
-# tags, group counts and sources only, never its rankings (its labels are also checked against the base by the
-# parametrized test above).
-
-
-def test_r15_held_out_opens_with_a_comment_saying_what_it_is():
-    first = R15.read_text(encoding="utf-8").splitlines()[0]
-    assert first.startswith("// Held-out (round 15) set") and "2026-12-03" in first and "never tuned on" in first
-    assert "no retrieval was run" in first
-
-
-def test_r15_held_out_mix():
-    r15 = load_queries(R15)
-    tags = Counter(t for q in r15 for t in q.tags)
-    assert [q.id for q in r15] == [f"r15-{n:03d}" for n in range(1, 61)]
-    assert len({q.question for q in r15}) == len(r15), "duplicate questions"
-    assert (tags["no_field"], tags["not_in_base"], tags["general"], tags["off_topic"]) == (29, 11, 9, 3), tags
-    assert sum(1 for q in r15 if q.problem_id) == 8
-    assert Counter(q.lang for q in r15) == {"zh": 30, "en": 30}
-    assert (tags["traditional"], tags["sanitizer"], tags["cross_lingual"]) == (10, 5, 8), tags
-    assert all(q.lang == "zh" for q in r15 if "traditional" in q.tags)
-    # Problems outside the base: 3 have no document at all, the other 8 have general documents that help.
-    assert (tags["unknown_problem"], tags["title_only"]) == (3, 0), tags
-    assert sum(1 for q in r15 if not q.answerable) == 6
-    assert sum(1 for q in r15 if "general" in q.tags and q.error.strip()) == 9
-    assert sum(1 for q in r15 if any(m in q.error for m in RUNTIME_REPORT_MARKERS)) == 11
-    assert sum(1 for q in r15 if "UndefinedBehaviorSanitizer" in q.error) == 4
-    assert sum(1 for q in r15 if "AddressSanitizer" in q.error) == 1
-    assert sum(1 for q in r15 if "with_code" in q.tags or "with_error" in q.tags) == 59
-    assert (tags["with_code"], tags["with_error"]) == (57, 57), tags
-    assert Counter(q.language for q in r15 if q.code.strip()) == {
-        "python": 20, "cpp": 17, "java": 10, "c": 5, "javascript": 4, "csharp": 1}
-
-
-# --------------------------------------------------------------------------- the round-16 held-out set (labels only)
-# The next round's unseen split, written on 2026-12-03 after round 15's (both stay held-out) from public posts no other
-# file here uses: labels, tags, group counts and sources only, never its rankings (its labels are also checked against
-# the base by the parametrized test above).
-
-
-def test_r16_held_out_opens_with_a_comment_saying_what_it_is():
-    first = R16.read_text(encoding="utf-8").splitlines()[0]
-    assert first.startswith("// Held-out (round 16) set") and "2026-12-03" in first and "never tuned on" in first
-    assert "no retrieval was run" in first
-
-
-def test_r16_held_out_mix():
-    r16 = load_queries(R16)
-    tags = Counter(t for q in r16 for t in q.tags)
-    assert [q.id for q in r16] == [f"r16-{n:03d}" for n in range(1, 61)]
-    assert len({q.question for q in r16}) == len(r16), "duplicate questions"
-    assert (tags["no_field"], tags["not_in_base"], tags["general"], tags["off_topic"]) == (29, 11, 9, 3), tags
-    assert sum(1 for q in r16 if q.problem_id) == 8
-    assert Counter(q.lang for q in r16) == {"zh": 30, "en": 30}
-    assert (tags["traditional"], tags["sanitizer"], tags["cross_lingual"]) == (10, 3, 7), tags
-    assert all(q.lang == "zh" for q in r16 if "traditional" in q.tags)
-    # Problems outside the base: 3 have no document at all, the other 8 have general documents that help.
-    assert (tags["unknown_problem"], tags["title_only"]) == (3, 0), tags
-    assert sum(1 for q in r16 if not q.answerable) == 6
-    assert sum(1 for q in r16 if "general" in q.tags and q.error.strip()) == 9
-    assert sum(1 for q in r16 if any(m in q.error for m in RUNTIME_REPORT_MARKERS)) == 9
-    assert sum(1 for q in r16 if "UndefinedBehaviorSanitizer" in q.error) == 3
-    assert sum(1 for q in r16 if "AddressSanitizer" in q.error) == 0
-    assert (tags["with_code"], tags["with_error"]) == (60, 49), tags
-    assert Counter(q.language for q in r16 if q.code.strip()) == {
-        "python": 19, "cpp": 16, "java": 14, "c": 7, "javascript": 2, "kotlin": 1, "go": 1}
-
-
-# --------------------------------------------------------------------------- the round-17 held-out set (labels only)
-# The next round's unseen split, written on 2026-12-03 after round 16's (rounds 13, 15 and 16 stay held-out) from public
-# posts no other file here uses: labels, tags, group counts and sources only, never its rankings (its labels, tags,
-# named problems and sources are also checked by the parametrized tests).
-
-
-def test_r17_held_out_opens_with_a_comment_saying_what_it_is():
-    first = R17.read_text(encoding="utf-8").splitlines()[0]
-    assert first.startswith("// Held-out (round 17) set") and "2026-12-03" in first and "never tuned on" in first
-    assert "no retrieval was run" in first
-
-
-def test_r17_held_out_mix():
-    r17 = load_queries(R17)
-    tags = Counter(t for q in r17 for t in q.tags)
-    assert [q.id for q in r17] == [f"r17-{n:03d}" for n in range(1, 61)]
-    assert len({q.question for q in r17}) == len(r17), "duplicate questions"
-    assert (tags["no_field"], tags["not_in_base"], tags["general"], tags["off_topic"]) == (29, 11, 9, 3), tags
-    assert sum(1 for q in r17 if q.problem_id) == 8
-    assert Counter(q.lang for q in r17) == {"zh": 34, "en": 26}
-    assert (tags["traditional"], tags["sanitizer"], tags["cross_lingual"]) == (9, 5, 8), tags
-    assert all(q.lang == "zh" for q in r17 if "traditional" in q.tags)
-    # Problems outside the base: 4 have no document at all, the other 7 have general documents that help.
-    assert (tags["unknown_problem"], tags["title_only"]) == (4, 0), tags
-    assert sum(1 for q in r17 if not q.answerable) == 7
-    assert sum(1 for q in r17 if "general" in q.tags and q.error.strip()) == 8
-    assert sum(1 for q in r17 if any(m in q.error for m in RUNTIME_REPORT_MARKERS)) == 15
-    assert sum(1 for q in r17 if "UndefinedBehaviorSanitizer" in q.error) == 3
-    assert sum(1 for q in r17 if "AddressSanitizer" in q.error) == 2
-    assert sum(1 for q in r17 if "with_code" in q.tags or "with_error" in q.tags) == 57
-    assert (tags["with_code"], tags["with_error"]) == (57, 43), tags
-    assert Counter(q.language for q in r17 if q.code.strip()) == {
-        "cpp": 21, "python": 19, "c": 7, "java": 5, "javascript": 2, "rust": 1, "go": 1, "csharp": 1}
-
-
-# --------------------------------------------------------------------------- the round-18 held-out set (labels only)
-# The next round's unseen split, written later on 2026-12-03 (rounds 13, 15, 16 and 17 stay held-out) from public posts
-# no other file here uses: labels, tags, group counts and sources only, never its rankings (its labels, tags, named
-# problems and sources are also checked by the parametrized tests).
-
-
-def test_r18_held_out_opens_with_a_comment_saying_what_it_is():
-    first = R18.read_text(encoding="utf-8").splitlines()[0]
-    assert first.startswith("// Held-out (round 18) set") and "2026-12-03" in first and "never tuned on" in first
-    assert "no retrieval was run" in first
-
-
-def test_r18_held_out_mix():
-    r18 = load_queries(R18)
-    tags = Counter(t for q in r18 for t in q.tags)
-    assert [q.id for q in r18] == [f"r18-{n:03d}" for n in range(1, 61)]
-    assert len({q.question for q in r18}) == len(r18), "duplicate questions"
-    assert (tags["no_field"], tags["not_in_base"], tags["general"], tags["off_topic"]) == (20, 18, 11, 3), tags
-    assert sorted(q.problem_id for q in r18 if q.problem_id) == ["121", "200", "206", "3", "300", "51", "70", "98"]
-    assert Counter(q.lang for q in r18) == {"zh": 31, "en": 29}
-    assert (tags["traditional"], tags["sanitizer"], tags["cross_lingual"]) == (8, 5, 11), tags
-    assert all(q.lang == "zh" for q in r18 if "traditional" in q.tags)
-    # Problems outside the base: 4 have no document at all, the other 14 have general documents that help.
-    assert (tags["unknown_problem"], tags["title_only"]) == (4, 0), tags
-    assert sum(1 for q in r18 if not q.answerable) == 7
-    assert sum(1 for q in r18 if "general" in q.tags and q.error.strip()) == 8
-    assert sum(1 for q in r18 if any(m in q.error for m in RUNTIME_REPORT_MARKERS)) == 8
-    assert sum(1 for q in r18 if "UndefinedBehaviorSanitizer" in q.error) == 5
-    assert sum(1 for q in r18 if "AddressSanitizer" in q.error) == 0
-    assert sum(1 for q in r18 if "with_code" in q.tags or "with_error" in q.tags) == 59
-    assert (tags["with_code"], tags["with_error"]) == (57, 43), tags
-    assert Counter(q.language for q in r18 if q.code.strip()) == {
-        "cpp": 21, "python": 16, "java": 10, "javascript": 7, "c": 2, "go": 1}
-
-
-# --------------------------------------------------------------------------- the round-19 held-out set (labels only)
-# The next round's unseen split, written on 2026-12-03 after round 18's (rounds 13, 15, 16, 17 and 18 stay held-out)
-# from public posts no other file here uses: labels, tags, group counts and sources only, never its rankings (its
-# labels, tags, named problems and sources are also checked by the parametrized tests).
-
-
-def test_r19_held_out_opens_with_a_comment_saying_what_it_is():
-    first = R19.read_text(encoding="utf-8").splitlines()[0]
-    assert first.startswith("// Held-out (round 19) set") and "2026-12-03" in first and "never tuned on" in first
-    assert "no retrieval was run" in first
-
-
-def test_r19_held_out_mix():
-    r19 = load_queries(R19)
-    tags = Counter(t for q in r19 for t in q.tags)
-    assert [q.id for q in r19] == [f"r19-{n:03d}" for n in range(1, 61)]
-    assert len({q.question for q in r19}) == len(r19), "duplicate questions"
-    assert (tags["no_field"], tags["not_in_base"], tags["general"], tags["off_topic"]) == (20, 15, 10, 3), tags
-    assert sorted(q.problem_id for q in r19 if q.problem_id) == [
-        "124", "146", "15", "207", "239", "3", "347", "5", "51", "704", "743", "98"]
-    assert Counter(q.lang for q in r19) == {"zh": 35, "en": 25}
-    assert (tags["traditional"], tags["sanitizer"], tags["cross_lingual"]) == (9, 7, 8), tags
-    assert all(q.lang == "zh" for q in r19 if "traditional" in q.tags)
-    # Problems outside the base: 3 have no document at all, the other 12 have general documents that help.
-    assert (tags["unknown_problem"], tags["title_only"]) == (3, 0), tags
-    assert sum(1 for q in r19 if not q.answerable) == 6
-    assert sum(1 for q in r19 if "general" in q.tags and q.error.strip()) == 4
-    assert sum(1 for q in r19 if any(m in q.error for m in RUNTIME_REPORT_MARKERS)) == 10
-    assert sum(1 for q in r19 if "UndefinedBehaviorSanitizer" in q.error) == 3
-    assert sum(1 for q in r19 if "AddressSanitizer" in q.error) == 4
-    assert sum(1 for q in r19 if "with_code" in q.tags or "with_error" in q.tags) == 55
-    assert (tags["with_code"], tags["with_error"]) == (55, 36), tags
-    assert Counter(q.language for q in r19 if q.code.strip()) == {
-        "python": 22, "cpp": 11, "java": 9, "c": 5, "javascript": 4, "go": 3, "kotlin": 1}
 
 
 # --------------------------------------------------------------------------- the round-7 development set
