@@ -109,6 +109,12 @@ class Settings:
     # line?"), no error pattern leads; the problem's official solution or explanation does (Retriever._asked_how).
     # Development splits (BM25): R@1 +5 -0, best@1 +8 -0 (docs/retrieval.md, round 17).
     failure_lead: bool = True
+    # ...and of two error patterns that fit the failure, the one the student's code matches (its own words, best chunk)
+    # more than this many times better than every chunk of the leading one leads instead (Retriever._pattern_by_code):
+    # 239's slicing page, not the `pop(0)` one, for `max(nums[i:i + k])`. 0 = off. Development splits (BM25): R@1 and
+    # best@1 +2 -0 (q224, r9-010; docs/retrieval.md, round 19); the nearest first documents it must not move are at
+    # 1.03 and 1.09, the ones it moves at 1.23 and 1.80.
+    code_pattern_lead: float = 1.15
     # No problem named: a general page written for the student's programming language (the error's runtime, else
     # the one read from the code: quest.plan.student_language) leads one written for other languages only, when it
     # explains the pasted error too (its own words at the floor; Retriever._own_language_first). Development splits:

@@ -771,6 +771,7 @@ class Retriever:
                                self.settings.problem_floor_ratio)
             if self.settings.own_error_lead:
                 selected = self._own_error_first(selected, queries, attempt)
+            selected = self._pattern_by_code(selected, queries, attempt)
             selected = self._asked_how(selected, attempt)
             if self.settings.problem_general_mix and self._general_rows.size:
                 # General documents that clear the full floor follow the problem's own (a bug that is
@@ -1039,13 +1040,11 @@ class Retriever:
         verdict = _named_verdict(queries)
         patterns = self._pattern_verdicts
 
-        language = attempt.language if verdict in _RUNTIME_VERDICTS and self.settings.runtime_language else None
+        fitting = self._pattern_fits(verdict, attempt)
 
         def fits(c: _Candidate) -> bool:
             doc = table.doc_id(c.row)
-            written = patterns.get(doc)
-            return written is None or verdict in (None, "AC") or (
-                verdict in written and self._written_in(doc, language))
+            return doc not in patterns or fitting(doc)
 
         if not fits(own[0]):
             first = next((c for c in own if fits(c)), None)
@@ -1060,6 +1059,47 @@ class Retriever:
         if best is None or match[best.row] < attempt.bm25_floor or match[best.row] <= others or best is own[0]:
             return own
         return [best, *(c for c in own if c is not best)]
+
+    def _pattern_fits(self, verdict: str | None, attempt: _Attempt) -> Callable[[str], bool]:
+        """Whether an error pattern (by document id) may explain the student's failure: written for their verdict
+        (any, when none or an acceptance is known) and, on a runtime error, for their language (`runtime_language`)."""
+        patterns = self._pattern_verdicts
+        language = attempt.language if verdict in _RUNTIME_VERDICTS and self.settings.runtime_language else None
+        return lambda doc: verdict in (None, "AC") or (verdict in patterns.get(doc, ())
+                                                       and self._written_in(doc, language))
+
+    def _pattern_by_code(self, own: list[_Candidate], queries: Sequence[_PartQuery],
+                         attempt: _Attempt) -> list[_Candidate]:
+        """Of a named problem's error patterns, the one the student's code matches clearly best leads another.
+
+        Two patterns of one problem for the same verdict (239's TLE from `list.pop(0)` and from slicing every
+        window) repeat that verdict and the problem's words alike, so the bare verdict line's list picked one by
+        how often it writes the verdict: "max(nums[i:i + k]) … 超出时间限制" got the `pop(0)` page. What tells them
+        apart is the student's program, which is written like one pattern's code and not the other's. When an error
+        pattern leads and another pattern that fits the failure (`_pattern_fits`; not the lead's translation) matches
+        the code's own words (`_own_words`; its best chunk, BM25 against the words' bound) `code_pattern_lead` times
+        better than every chunk of the leading one, it leads instead. Only patterns compete: which of them the code
+        resembles says nothing of whether the official solution answers better (rounds 12, 16, 17: code against the
+        official solution's code trades R@1 for many best@1)."""
+        ratio = self.settings.code_pattern_lead
+        table, patterns = self.index.chunks, self._pattern_verdicts
+        if ratio <= 0 or len(own) < 2 or table.doc_id(own[0].row) not in patterns:
+            return own
+        lead = table.doc_id(own[0].row)
+        fitting = self._pattern_fits(_named_verdict(queries), attempt)
+        rivals = [c for c in own if table.doc_id(c.row) in patterns and fitting(table.doc_id(c.row))
+                  and translation_key(table.doc_id(c.row)) != translation_key(lead)]
+        code = _own_words("code", queries)
+        if not rivals or not code:
+            return own
+        docs = list(dict.fromkeys([lead, *(table.doc_id(c.row) for c in rivals)]))
+        rows = {doc: list(self.index.rows_by_doc[doc]) for doc in docs}
+        match = self._matches(code, [row for doc in docs for row in rows[doc]])
+        best = {doc: max(match[row] for row in rows[doc]) for doc in docs}
+        first = max(rivals, key=lambda c: best[table.doc_id(c.row)])  # the first of equals: the search's order
+        if best[table.doc_id(first.row)] <= ratio * best[lead]:
+            return own
+        return [first, *(c for c in own if c is not first)]
 
     def _asked_how(self, own: list[_Candidate], attempt: _Attempt) -> list[_Candidate]:
         """A question that reports no failure asks how or why the solution works ("why is it safe to always move the
