@@ -186,7 +186,7 @@ class Kernel:
             return kept[2]
         blocks = _fixed(self._m.subset_blocks(_NO_ORDER if order is None else _fixed(order), order is None,
                                               int(start), int(rows), _fixed(subset)))
-        if _frozen(subset):
+        if frozen(subset):
             with self._blocks_lock:
                 while len(self._blocks) >= KEEP_BLOCKS:
                     self._blocks.pop(next(iter(self._blocks)))
@@ -197,7 +197,7 @@ class Kernel:
 KEEP_BLOCKS = 16
 
 
-def _frozen(array: Any) -> bool:
+def frozen(array: Any) -> bool:
     """Whether `array` and every array it is a view of are read-only: nothing in this process can change it."""
     while isinstance(array, np.ndarray):
         if array.flags.writeable:

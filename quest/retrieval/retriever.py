@@ -386,9 +386,11 @@ class Retriever:
             return rows
         kinds = self.index.chunks.kind
         codes = self.index.chunks.kind_codes(excluded)
-        if rows is None:  # every row but some kinds: the same few sets every time (hint tier), kept
-            if excluded not in self._everything_but:
-                self._everything_but[excluded] = np.flatnonzero(~np.isin(kinds, codes)).astype(np.int64)
+        if rows is None:  # every row but some kinds: the same few sets every time (hint tier), kept, read-only: the
+            if excluded not in self._everything_but:  # dense search keeps its mask (SegmentedDense.search_rows)
+                every = np.flatnonzero(~np.isin(kinds, codes)).astype(np.int64)
+                every.flags.writeable = False
+                self._everything_but[excluded] = every
             return self._everything_but[excluded]
         if rows is self._general_rows:  # likewise kept, read-only: the searches keep what they derive from it
             if excluded not in self._general_but:

@@ -14,10 +14,11 @@ computed from those statistics for the query's few columns only, exactly as rank
 
 from __future__ import annotations
 
+import threading
 from array import array
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import scipy.sparse as sp
@@ -27,6 +28,7 @@ from quest.kb.documents import Chunk
 from quest.retrieval import maxscore
 from quest.retrieval.chunktable import ChunkTable
 from quest.retrieval.dense import DenseIndex, _best, cosines
+from quest.retrieval.kernels import frozen
 from quest.retrieval.scatter import add_at
 from quest.retrieval.scopes import (
     RowOrder,
@@ -70,6 +72,13 @@ GATHER_UP_TO = 1024
 # run's two ends, costs more Python than the handful of sums it serves.
 FEW_ROWS = 64
 MAX_RUNS = 16  # rows in at most this many contiguous runs are searched run by run (SegmentedDense._runs)
+# What SegmentedDense.search_rows derives from a large row set that nothing can change (read-only, as is every array
+# it is a view of) is kept by identity, for at most KEEP_SCOPES sets, the oldest dropped first: the live rows and
+# their runs, or the mask of the one filtered scan. The retriever passes the same few arrays on every request: the
+# general documents, with and without a hint tier's excluded kinds, and "every row but these kinds". One kept set
+# thrashed between the first two, and the third's mask (718k of 1M rows: dropping the deleted ones, then the 1M
+# mask, ~4 ms) was made again on every hint-tier question (docs/bench/scale-1m-round19).
+KEEP_SCOPES = 4
 
 
 class Segment:
@@ -552,6 +561,16 @@ class _Rows:
         return out
 
 
+class _Scope(NamedTuple):
+    """SegmentedDense.search_rows's reading of a row set (`_scope`)."""
+
+    asked: np.ndarray  # the set as the caller passed it (kept alive, so its id names it while kept)
+    rows: np.ndarray | None  # the live rows, ascending as asked; None when the mask holds them
+    runs: list[tuple[int, int, int]] | None  # their contiguous runs (segment, local start, local end), if few
+    mask: np.ndarray | None  # a read-only mask of the live rows over every row, for one filtered scan
+    live: int  # how many live rows
+
+
 class SegmentedDense:
     """Dense search over segments: each segment is scanned by FAISS with deleted rows masked out."""
 
@@ -559,10 +578,11 @@ class SegmentedDense:
         self.parts, self.offsets, self.deleted, self.dim = list(parts), offsets, deleted, dim
         self.size = int(offsets[-1])
         self.vectors = _Rows(self)
-        # The last large read-only row set searched (the general documents, every request): (it, its live rows, their
-        # runs). Dropping deleted rows and finding the runs of 50k rows again cost 0.25 ms a request at 1M (paired,
+        # Large read-only row sets searched again (KEEP_SCOPES), by id: `_scope`'s answer for each. Dropping deleted
+        # rows and finding the runs of the general documents' 50k rows again cost 0.25 ms a request at 1M (paired,
         # docs/bench/scale-1m-round15).
-        self._shared: tuple[np.ndarray, np.ndarray, list[tuple[int, int, int]] | None] | None = None
+        self._scopes: dict[int, _Scope] = {}
+        self._scopes_lock = threading.Lock()  # searches side by side (QUEST_SEARCH_THREADS) share them
 
     def locate(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         seg = np.searchsorted(self.offsets, rows, side="right") - 1
@@ -606,6 +626,26 @@ class SegmentedDense:
         return [(int(seg[a]), int(rows[a] - self.offsets[seg[a]]), int(rows[b] - self.offsets[seg[a]]) + 1)
                 for a, b in zip(firsts.tolist(), lasts.tolist(), strict=True)]
 
+    def _scope(self, asked: np.ndarray) -> _Scope:
+        """What `search_rows` reads of a row set: its live rows, their runs (a few contiguous ones) or else the mask of
+        one filtered scan (many rows). Kept (KEEP_SCOPES) for a large set nothing can change."""
+        rows = asked[~self.deleted[asked]] if asked.size else asked
+        live = int(rows.size)
+        runs = None if live * 4 >= self.size or live == 0 else self._runs(rows)
+        mask = None
+        if runs is None and live and (live * 4 >= self.size or live > GATHER_UP_TO):
+            mask = np.zeros(self.size, dtype=bool)
+            mask[rows] = True
+            mask.flags.writeable = False
+            rows = None  # the mask says it all (the hint tier's 718k live rows at 1M would be 5.7 MB more)
+        scope = _Scope(asked, rows, runs, mask, live)
+        if asked.size * SHARED_SCOPE >= self.size and frozen(asked):
+            with self._scopes_lock:
+                while len(self._scopes) >= KEEP_SCOPES:
+                    self._scopes.pop(next(iter(self._scopes)))
+                self._scopes[id(asked)] = scope
+        return scope
+
     def compact(self, rows: np.ndarray, scores: Callable) -> int:
         """Give the long runs of `rows` (the general documents) 8-bit codes for a cheaper exact search
         (dense.CompactRun; `scores`: the compiled pass, kernels.Kernel.compact_scores). The bytes of codes kept."""
@@ -618,17 +658,11 @@ class SegmentedDense:
 
     def search_rows(self, query: np.ndarray, rows: np.ndarray, k: int) -> list[tuple[int, float]]:
         """Exact top-k among `rows` (deleted ones dropped): by contiguous runs when the rows form a few."""
-        rows = np.asarray(rows, dtype=np.int64)
-        kept = self._shared  # read once: another thread may replace it
-        if kept is not None and kept[0] is rows:
-            rows, runs = kept[1], kept[2]
-        else:
-            asked = rows
-            rows = rows[~self.deleted[rows]] if rows.size else rows
-            runs = None if rows.size * 4 >= self.size or rows.size == 0 else self._runs(rows)
-            if not asked.flags.writeable and asked.size * SHARED_SCOPE >= self.size:
-                self._shared = (asked, rows, runs)
-        if rows.size == 0 or k <= 0:
+        asked = np.asarray(rows, dtype=np.int64)
+        kept = self._scopes.get(id(asked))  # read once: another thread may replace it
+        scope = kept if kept is not None and kept.asked is asked else self._scope(asked)
+        rows, runs = scope.rows, scope.runs
+        if scope.live == 0 or k <= 0:
             return []
         if runs is not None:
             found = [(int(self.offsets[s]) + r, v) for s, lo, hi in runs
@@ -636,12 +670,10 @@ class SegmentedDense:
             found_rows = np.asarray([r for r, _ in found], dtype=np.int64)
             sims = np.asarray([v for _, v in found], dtype=np.float32)
             return [(int(found_rows[i]), float(sims[i])) for i in _best(sims, k, found_rows)]
-        if rows.size * 4 >= self.size or rows.size > GATHER_UP_TO:
+        if scope.mask is not None:
             # Many rows: one FAISS scan of the float16 codes with a bitmap of the allowed rows costs
             # ~1 ns per skipped row, where gathering and converting 50k rows costs tens of ms. Most
             # of the base (hint tier) may use the IVF index; fewer rows (general documents) are exact.
-            mask = np.zeros(self.size, dtype=bool)
-            mask[rows] = True
-            return self.search(query, k, mask, exact=rows.size * 4 < self.size)
+            return self.search(query, k, scope.mask, exact=scope.live * 4 < self.size)
         sims = cosines(self.vectors[rows], query)
         return [(int(rows[i]), float(sims[i])) for i in _best(sims, k, rows)]

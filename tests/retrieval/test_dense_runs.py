@@ -102,7 +102,7 @@ def test_one_scanner_per_thread_is_reused():
 def test_a_read_only_row_set_searched_again_keeps_its_live_rows_and_runs(monkeypatch):
     """The general documents are the same read-only array on every request: their live rows and runs are found
     once and kept (by identity), and every search gives what a fresh (writeable) copy of the rows gives, deleted
-    rows left out. Another row set replaces the kept one."""
+    rows left out. Another row set is kept beside it (tests/retrieval/test_dense_scopes.py)."""
     rng = np.random.default_rng(7)
     vectors = tied_vectors(rng, 600, 32, 40)
     parts = [DenseIndex.from_vectors(vectors[:400]), DenseIndex.from_vectors(vectors[400:])]
@@ -124,4 +124,4 @@ def test_a_read_only_row_set_searched_again_keeps_its_live_rows_and_runs(monkeyp
     other = np.arange(100, 140, dtype=np.int64)
     other.flags.writeable = False
     dense.search_rows(rng.standard_normal(32).astype(np.float32), other, 5)
-    assert dense._shared[0] is other
+    assert dense._scopes[id(other)].asked is other and dense._scopes[id(general)].asked is general
