@@ -50,7 +50,8 @@ from tests.fakes.catalogue import resolved as res
     # problem first where the words reword its title ("三数和", `tests/test_resolve_reworded18.py`).
     ("三数和 去重之后还是有重复的三元组", "class Solution:\n    def threeSum(self, nums):\n        nums.sort()", "15",
      "threeSum"),
-    ("硬币找零 dp 初始化成 0 了，输出总是 0", "def coinChange(self, coins, amount):\n    dp = [0] * (amount + 1)",
+    # (硬币找零 is 322's `aka` since round 19: a title, read before the code)
+    ("找零钱 dp 初始化成 0 了，输出总是 0", "def coinChange(self, coins, amount):\n    dp = [0] * (amount + 1)",
      "322", "coinChange"),
 ])
 def test_the_judges_function_name_in_the_code_names_the_problem(base, question, code, pid, name):
@@ -59,9 +60,10 @@ def test_the_judges_function_name_in_the_code_names_the_problem(base, question, 
 
 @pytest.mark.parametrize("question,before", [
     ("第k大元素 堆 超时", Resolution()),
-    ("硬币找零 dp 初始化成 0 了，输出总是 0", Resolution(None, "name", "硬币找零", missing_id="硬币找零")),
-    # a rewording of the title names it without the code (round 18's reworded titles)
+    ("找零钱 dp 初始化成 0 了，输出总是 0", Resolution(None, "name", "找零钱", missing_id="找零钱")),
+    # a well-known alias (322's `aka` 硬币找零, round 19) and a rewording of the title names it without the code (round 18's reworded titles)
     ("三数和 去重之后还是有重复的三元组", Resolution("15", "reworded", "三数和")),
+    ("硬币找零 dp 初始化成 0 了，输出总是 0", Resolution("322", "title", "硬币找零")),
 ])
 def test_without_the_code_the_same_words_name_no_base_problem(base, question, before):
     assert res(base, question) == before
