@@ -254,8 +254,8 @@ class Catalogue:
     @functools.cached_property
     def known_qualifiers(self) -> dict[str, list[tuple[str, str]]]:
         """Base problem id -> (qualifier, known title) for each problem the base lacks whose title is one of that
-        problem's titles and words of its own ("买卖股票的最佳时机" + 含冷冻期, "3Sum" + Closest; not a sequel's number),
-        normalized (`squash`)."""
+        problem's titles and words of its own ("买卖股票的最佳时机" + 含冷冻期, "3Sum" + Closest; not a sequel's
+        number), normalized (`squash`)."""
         out: dict[str, list[tuple[str, str]]] = {}
         for key, known in self.known.items():
             title = next((t for t in known.titles if squash(t) == key), key)

@@ -41,11 +41,11 @@ _ZH_SUPERLATIVES = ("最小", "最大", "最少", "最多")
 _EN_SUPERLATIVES = frozenset(("minimum", "maximum", "min", "max", "minimal", "maximal"))
 # A student's word -> the title's: only words that mean exactly the title's word in every title holding it.
 _ZH_SAME = (("有环", "环形"), ("带环", "环形"), ("滑窗", "滑动窗口"),
-            # round 19: the names students give these problems in posts and solution lists. 判环 and 链表环 say
-            # 环形链表 ("链表判环", "检测链表环"); a 单链表 is the title's 链表 ("反转单链表", "单链表反转"); 求和 is the
-            # title's 和 ("两数求和", "三数求和") and 之和 its 总和 ("组合之和"); 直方图 is 柱状图 (84); 最大利润 is what
-            # the stock title's 最佳时机 asks ("买卖股票最大利润"; "股票的最大利润" is 121's `aka`). Each holds in every
-            # title that has the word, and a sequel or a longer title still adds a unit of its own.
+            # round 19: the names students give these problems in posts and solution lists. 判环 and 链表环
+            # say 环形链表 ("链表判环", "检测链表环"); a 单链表 is the title's 链表 ("反转单链表", "单链表反转");
+            # 求和 is the title's 和 ("两数求和", "三数求和") and 之和 its 总和 ("组合之和"); 直方图 is 柱状图 (84);
+            # 最大利润 is what the stock title's 最佳时机 asks ("买卖股票最大利润"; "股票的最大利润" is 121's `aka`).
+            # Each holds in every title that has the word; a sequel or a longer title still adds a unit of its own.
             ("判环", "环形"), ("链表环", "环形链表"), ("单链表", "链表"), ("求和", "和"), ("之和", "总和"),
             ("直方图", "柱状图"), ("最大利润", "最佳时机"))
 _HAN = re.compile(r"[\u4e00-\u9fff]")

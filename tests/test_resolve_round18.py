@@ -61,7 +61,8 @@ def test_the_judges_function_name_in_the_code_names_the_problem(base, question, 
 @pytest.mark.parametrize("question,before", [
     ("第k大元素 堆 超时", Resolution()),
     ("找零钱 dp 初始化成 0 了，输出总是 0", Resolution(None, "name", "找零钱", missing_id="找零钱")),
-    # a well-known alias (322's `aka` 硬币找零, round 19) and a rewording of the title names it without the code (round 18's reworded titles)
+    # a rewording of the title (round 18's reworded titles) and a well-known alias (322's `aka` 硬币找零, round 19)
+    # name it without the code
     ("三数和 去重之后还是有重复的三元组", Resolution("15", "reworded", "三数和")),
     ("硬币找零 dp 初始化成 0 了，输出总是 0", Resolution("322", "title", "硬币找零")),
 ])
