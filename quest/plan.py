@@ -667,6 +667,9 @@ def _loose_title(question: str, cat: Catalogue) -> Resolution | None:
     other = _other_title(written, match.start, match.end, cat.shown.get(match.key, match.key), cat)
     if other is not None:
         return Resolution(None, "title", other, missing_id=other)
+    span = written[match.start:match.end]
+    if squash(span) in cat.known:  # "最长回文串" is 409's exact title, not 最长回文子串 written loosely (round 19)
+        return Resolution(None, "title", span, missing_id=span)
     same = len(written) == len(question)  # the span is in normalized positions
     return Resolution(cat.titles[match.key], "title", question[match.start:match.end] if same else match.key)
 
@@ -1136,23 +1139,24 @@ def by_reworded_head(request: Request, cat: Catalogue) -> Resolution | None:
 def by_mixed_head(request: Request, cat: Catalogue) -> Resolution | None:
     """A question that opens with a base title said half in Chinese, half in English ("反转 Linked List 递归…",
     "Reverse 链表，…", "二叉树 Maximum Depth"; `quest.reworded_titles.mixed_problems`, round 19): that problem when
-    exactly one title pair holds both parts — known problems the base lacks counted too, so "滑动窗口 Median" names
-    none — and a sequel's number after the phrase makes it that sequel, reported missing."""
+    exactly one title pair holds both parts. Known problems the base lacks count too: one of them named so
+    ("滑动窗口 Median", "最小 Depth of Binary Tree") is reported missing, as is a sequel's number after the phrase."""
     opened = opening(unicodedata.normalize("NFKC", request.question))
     head = mixed_head(to_simplified(opened))
     if head is None:
         return None
     han, en, phrase, end = head
     found, taken = mixed_problems(han, en, cat.mixed_titles)
-    if len(found) != 1 or (pid := found.pop()) not in cat.problems:
+    if len(found) != 1:
         return None
+    pid = found.pop()
     if phrase.startswith(han):  # the English words come last: the phrase ends with the last one taken
         words = list(re.finditer(r"[A-Za-z]+", phrase))
         phrase = phrase[:words[taken - 1].end()]
         end = opened.find(phrase) + len(phrase)
     mark = sequel_after(normalize(opened), end)
-    if mark is not None:
-        named = f"{phrase} {_sequel_shown(mark)}"
+    if mark is not None or pid not in cat.problems:  # a sequel, or a known problem the base lacks ("滑动窗口 Median")
+        named = f"{phrase} {_sequel_shown(mark)}" if mark is not None else phrase
         return Resolution(None, "name", named, missing_id=named)
     return Resolution(pid, "reworded", phrase)
 
