@@ -194,6 +194,7 @@ _LEETCODE = """
 647 | 回文子串 | Palindromic Substrings
 678 | 有效的括号字符串 | Valid Parenthesis String
 695 | 岛屿的最大面积 | Max Area of Island
+703 | 数据流中的第 K 大元素 | Kth Largest Element in a Stream
 713 | 乘积小于 K 的子数组 | Subarray Product Less Than K
 714 | 买卖股票的最佳时机含手续费 | Best Time to Buy and Sell Stock with Transaction Fee
 739 | 每日温度 | Daily Temperatures

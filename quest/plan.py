@@ -276,7 +276,7 @@ class Catalogue:
             key = squash(known.titles[1])
             if any(key.startswith(b) and _SEQUEL_ONLY.fullmatch(key[len(b):]) for b in self.titles):
                 continue
-            if (t := mixed_title(known.titles[0], known.titles[1])) is not None:
+            if (t := mixed_title(known.titles[0], known.titles[1], inside=True)) is not None:
                 out[f"known:{known.id}"] = t
         return out
 

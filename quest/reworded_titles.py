@@ -43,11 +43,12 @@ _EN_SUPERLATIVES = frozenset(("minimum", "maximum", "min", "max", "minimal", "ma
 _ZH_SAME = (("有环", "环形"), ("带环", "环形"), ("滑窗", "滑动窗口"),
             # round 19: the names students give these problems in posts and solution lists. 判环 and 链表环
             # say 环形链表 ("链表判环", "检测链表环"); a 单链表 is the title's 链表 ("反转单链表", "单链表反转");
-            # 求和 is the title's 和 ("两数求和", "三数求和") and 之和 its 总和 ("组合之和"); 直方图 is 柱状图 (84);
+            # 求和 is the title's 和 ("两数求和", "三数求和") and 之和 its 总和 ("组合之和"); 直方图 is 柱状图 (84), 装
+            # (water) 盛 ("装最多水的容器"), 按层 层序 ("二叉树按层遍历");
             # 最大利润 is what the stock title's 最佳时机 asks ("买卖股票最大利润"; "股票的最大利润" is 121's `aka`).
             # Each holds in every title that has the word; a sequel or a longer title still adds a unit of its own.
             ("判环", "环形"), ("链表环", "环形链表"), ("单链表", "链表"), ("求和", "和"), ("之和", "总和"),
-            ("直方图", "柱状图"), ("最大利润", "最佳时机"))
+            ("直方图", "柱状图"), ("最大利润", "最佳时机"), ("装", "盛"), ("按层", "层序"))
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 # A title of fewer units is too short to tell from the words of a sentence ("子集", "Binary Search" are weak anyway).
 MIN_HAN_UNITS = 3
@@ -150,13 +151,16 @@ class MixedTitle:
 
     zh: str  # Chinese title, fillers set aside (`title_units` order kept)
     en: tuple[str, ...]  # English title's word stems, small words set aside
+    # The Chinese part may sit inside the title, not only at an edge: for a problem the base lacks, which the rule
+    # only reports missing ("最小 Depth of Binary Tree": 最小 inside 二叉树最小深度) — the safe way to be wrong.
+    inside: bool = False
 
 
-def mixed_title(title_zh: str, title_en: str) -> MixedTitle | None:
+def mixed_title(title_zh: str, title_en: str, *, inside: bool = False) -> MixedTitle | None:
     """A problem's titles for `mixed_problems`; None when it lacks one of them."""
     zh = "".join(ch for ch in title_zh.casefold() if _HAN.match(ch) and ch not in _ZH_FILLERS)
     en = tuple(_stem(w) for w in _WORD.findall(title_en.casefold()) if w not in _EN_FILLERS)
-    return MixedTitle(zh, en) if zh and en else None
+    return MixedTitle(zh, en, inside) if zh and en else None
 
 
 def _contiguous(part: tuple[str, ...], words: tuple[str, ...]) -> bool:
@@ -164,10 +168,12 @@ def _contiguous(part: tuple[str, ...], words: tuple[str, ...]) -> bool:
 
 
 def mixed_matches(han: str, en_words: tuple[str, ...], title: MixedTitle) -> bool:
-    """The Chinese part is a piece of the Chinese title and the English words a piece of the English title, neither
-    the whole of its title (a whole title is read by the title rules), and together they say enough of it."""
+    """The Chinese part opens or ends the Chinese title (Chinese has no spaces to tell its words apart: an edge is
+    where one starts or ends) and the English words are a piece of the English title, neither the whole of its title
+    (a whole title is read by the title rules), and together they say enough of it."""
     han = "".join(ch for ch in han if ch not in _ZH_FILLERS)
-    if not han or not en_words or han not in title.zh or not _contiguous(en_words, title.en):
+    placed = title.zh.startswith(han) or title.zh.endswith(han) or (title.inside and han in title.zh)
+    if not han or not en_words or not placed or not _contiguous(en_words, title.en):
         return False
     if han == title.zh or en_words == title.en:
         return False
