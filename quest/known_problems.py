@@ -181,6 +181,7 @@ _LEETCODE = """
 437 | 路径总和 III | Path Sum III
 438 | 找到字符串中所有字母异位词 | Find All Anagrams in a String
 455 | 分发饼干 | Assign Cookies
+460 | LFU 缓存 | LFU Cache
 480 | 滑动窗口中位数 | Sliding Window Median
 494 | 目标和 | Target Sum
 509 | 斐波那契数 | Fibonacci Number
@@ -190,6 +191,7 @@ _LEETCODE = """
 547 | 省份数量 | Number of Provinces
 559 | N 叉树的最大深度 | Maximum Depth of N-ary Tree
 567 | 字符串的排列 | Permutation in String
+583 | 两个字符串的删除操作 | Delete Operation for Two Strings
 617 | 合并二叉树 | Merge Two Binary Trees
 647 | 回文子串 | Palindromic Substrings
 678 | 有效的括号字符串 | Valid Parenthesis String

@@ -20,7 +20,8 @@ The problem is resolved by small rules, tried in this order; the plan records wh
                  (`quest.title_shapes`), or exactly the title of a known problem the base lacks
                  (`quest.known_problems`: "最小栈 …", "用栈实现队列 …" at the opening);
    ``reworded``  such a name, or a question's opening, that rewords exactly one base title ("三数和", "判断链表有环",
-                 "最小编辑距离"; `quest.reworded_titles`): that problem, not a missing one;
+                 "最小编辑距离"; `quest.reworded_titles`): that problem, not a missing one; or an opening that says a
+                 base title half in Chinese, half in English ("反转 Linked List", `by_mixed_head`);
 4. ``code``      none of the above named a problem (or only a name no rule could place and no list of known problems
                  holds): the judge's function name in the code, the error or the question (``def maxSlidingWindow``,
                  ``class LRUCache``; `problems.yaml`'s ``functions``, only names no other well-known problem uses);
