@@ -259,10 +259,13 @@ class Catalogue:
         number), normalized (`squash`)."""
         out: dict[str, list[tuple[str, str]]] = {}
         for key, known in self.known.items():
-            title = next((t for t in known.titles if squash(t) == key), key)
-            for base, pid in self.titles.items():
-                rest = key[len(base):] if key.startswith(base) else ""
-                if len(rest) >= 2 and not _SEQUEL_ONLY.fullmatch(rest):
+            # as published; a number spelled the other way ("threesumclosest") shows the title in its own script
+            title = next((t for t in known.titles if squash(t) == key), None) or next(
+                (t for t in known.titles if t.isascii() == key.isascii()), known.titles[0])
+            for cut in range(1, len(key) - 1):  # each way the known title starts with a base title (a lookup each:
+                pid = self.titles.get(key[:cut])  # an imported base has thousands of titles)
+                rest = key[cut:]
+                if pid is not None and not _SEQUEL_ONLY.fullmatch(rest) and (rest, title) not in out.get(pid, []):
                     out.setdefault(pid, []).append((rest, title))
         return out
 
@@ -1185,12 +1188,14 @@ def _known_qualifier(question: str, found: Resolution, cat: Catalogue) -> Resolu
     elsewhere in the question ("买卖股票的最佳时机 含冷冻期", "股票最大利润 含手续费", "Best Time to Buy and Sell
     Stock with cooldown"): the known title (`quest.known_problems`) is the base title and that qualifier, so the
     question is about that problem, reported missing (round 19). A sequel's number is read where it follows the title
-    (`sequel_after`); only qualifiers in words count here."""
+    (`sequel_after`); only qualifiers in words count here. Set apart, only words no general page uses: "有效的括号
+    字符串为空" is 20 and a string; "有效的括号字符串" written as one is 678."""
     if found.problem_id is None or found.rule not in ("title", "reworded"):
         return None
-    text = squash(normalize(question))
+    written, text = normalize(question), squash(normalize(question))
     for qualifier, title in cat.known_qualifiers.get(found.problem_id, ()):
-        if qualifier in text:
+        glued = squash(title) in written
+        if glued or (qualifier in text and (cat.topics is None or cat.topics.own_words(qualifier))):
             return Resolution(None, "title", title, missing_id=title)
     return None
 

@@ -111,6 +111,15 @@ def test_a_problem_the_base_lacks_stays_missing(base, question, rule, name):
     assert res(base, question) == Resolution(None, rule, name, missing_id=name)
 
 
+@pytest.mark.parametrize("question,pid,evidence", [
+    # a known title's qualifier set apart counts only as words no general page uses: 字符串 is every string's word
+    ("有效的括号 字符串为空时返回什么", "20", "有效的括号"),
+    ("买卖股票的最佳时机 贪心的版本呢", "121", "买卖股票的最佳时机"),
+])
+def test_a_common_word_after_a_base_title_is_the_sentence(base, question, pid, evidence):
+    assert res(base, question) == Resolution(pid, "title", evidence)
+
+
 @pytest.mark.parametrize("question", [
     "反转 Binary Tree 递归",  # 反转 is 206's, Binary Tree no title beside it
     "Reverse 二叉树 左右交换",
