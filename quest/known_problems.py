@@ -175,20 +175,29 @@ _LEETCODE = """
 387 | 字符串中的第一个唯一字符 | First Unique Character in a String
 392 | 判断子序列 | Is Subsequence
 394 | 字符串解码 | Decode String
+409 | 最长回文串 | Longest Palindrome
+429 | N 叉树的层序遍历 | N-ary Tree Level Order Traversal
 435 | 无重叠区间 | Non-overlapping Intervals
 437 | 路径总和 III | Path Sum III
 438 | 找到字符串中所有字母异位词 | Find All Anagrams in a String
 455 | 分发饼干 | Assign Cookies
+460 | LFU 缓存 | LFU Cache
+480 | 滑动窗口中位数 | Sliding Window Median
 494 | 目标和 | Target Sum
 509 | 斐波那契数 | Fibonacci Number
 516 | 最长回文子序列 | Longest Palindromic Subsequence
 518 | 零钱兑换 II | Coin Change II
 543 | 二叉树的直径 | Diameter of Binary Tree
 547 | 省份数量 | Number of Provinces
+559 | N 叉树的最大深度 | Maximum Depth of N-ary Tree
 567 | 字符串的排列 | Permutation in String
+583 | 两个字符串的删除操作 | Delete Operation for Two Strings
 617 | 合并二叉树 | Merge Two Binary Trees
 647 | 回文子串 | Palindromic Substrings
+678 | 有效的括号字符串 | Valid Parenthesis String
 695 | 岛屿的最大面积 | Max Area of Island
+703 | 数据流中的第 K 大元素 | Kth Largest Element in a Stream
+713 | 乘积小于 K 的子数组 | Subarray Product Less Than K
 714 | 买卖股票的最佳时机含手续费 | Best Time to Buy and Sell Stock with Transaction Fee
 739 | 每日温度 | Daily Temperatures
 746 | 使用最小花费爬楼梯 | Min Cost Climbing Stairs

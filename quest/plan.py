@@ -20,7 +20,8 @@ The problem is resolved by small rules, tried in this order; the plan records wh
                  (`quest.title_shapes`), or exactly the title of a known problem the base lacks
                  (`quest.known_problems`: "最小栈 …", "用栈实现队列 …" at the opening);
    ``reworded``  such a name, or a question's opening, that rewords exactly one base title ("三数和", "判断链表有环",
-                 "最小编辑距离"; `quest.reworded_titles`): that problem, not a missing one;
+                 "最小编辑距离"; `quest.reworded_titles`): that problem, not a missing one; or an opening that says a
+                 base title half in Chinese, half in English ("反转 Linked List", `by_mixed_head`);
 4. ``code``      none of the above named a problem (or only a name no rule could place and no list of known problems
                  holds): the judge's function name in the code, the error or the question (``def maxSlidingWindow``,
                  ``class LRUCache``; `problems.yaml`'s ``functions``, only names no other well-known problem uses);
@@ -77,7 +78,15 @@ from quest.request import Request
 from quest.retrieval.evidence import error_evidence
 from quest.retrieval.mainland_words import is_traditional, with_mainland_words
 from quest.retrieval.tokenize import to_simplified, tokenize
-from quest.reworded_titles import reworded_problem, title_units, units_index
+from quest.reworded_titles import (
+    MixedTitle,
+    mixed_head,
+    mixed_problems,
+    mixed_title,
+    reworded_problem,
+    title_units,
+    units_index,
+)
 from quest.sibling_heads import (
     opening_phrase,
     opposed,
@@ -242,6 +251,38 @@ class Catalogue:
 
     def get(self, pid: str | None) -> Problem | None:
         return self.problems.get(pid) if pid else None
+
+    @functools.cached_property
+    def known_qualifiers(self) -> dict[str, list[tuple[str, str]]]:
+        """Base problem id -> (qualifier, known title) for each problem the base lacks whose title is one of that
+        problem's titles and words of its own ("买卖股票的最佳时机" + 含冷冻期, "3Sum" + Closest; not a sequel's
+        number), normalized (`squash`)."""
+        out: dict[str, list[tuple[str, str]]] = {}
+        for key, known in self.known.items():
+            # as published; a number spelled the other way ("threesumclosest") shows the title in its own script
+            title = next((t for t in known.titles if squash(t) == key), None) or next(
+                (t for t in known.titles if t.isascii() == key.isascii()), known.titles[0])
+            for cut in range(1, len(key) - 1):  # each way the known title starts with a base title (a lookup each:
+                pid = self.titles.get(key[:cut])  # an imported base has thousands of titles)
+                rest = key[cut:]
+                if pid is not None and not _SEQUEL_ONLY.fullmatch(rest) and (rest, title) not in out.get(pid, []):
+                    out.setdefault(pid, []).append((rest, title))
+        return out
+
+    @functools.cached_property
+    def mixed_titles(self) -> dict[str, MixedTitle]:
+        """Each problem's two titles for the mixed-language rule (`by_mixed_head`): the base's by id, and the known
+        problems the base lacks ("known:" + id) but a base title's sequel, whose number the rule reads itself."""
+        out = {pid: t for pid, p in self.problems.items() if (t := mixed_title(p.title_zh or "", p.title_en or ""))}
+        for known in KNOWN_PROBLEMS:
+            if known.id in self.problems or len(known.titles) < 2:
+                continue
+            key = squash(known.titles[1])
+            if any(key.startswith(b) and _SEQUEL_ONLY.fullmatch(key[len(b):]) for b in self.titles):
+                continue
+            if (t := mixed_title(known.titles[0], known.titles[1], inside=True)) is not None:
+                out[f"known:{known.id}"] = t
+        return out
 
     @functools.cached_property
     def reword_units(self) -> dict[str, Counter[str]]:
@@ -600,6 +641,8 @@ def _opens_with(question: str, key: str) -> bool:
 
 
 _SET_OFF = frozenset(" \t\n:：,，?？!！;；")
+# A qualifier that is only a sequel's number ("ii", "iv", "2"): read where it follows the title (`sequel_after`).
+_SEQUEL_ONLY = re.compile(r"(?:i{1,3}|iv|vi{0,3}|ix|x|[0-9])")
 
 
 _IDENTIFIER_CHAR = re.compile(r"[A-Za-z0-9_]")
@@ -628,6 +671,9 @@ def _loose_title(question: str, cat: Catalogue) -> Resolution | None:
     other = _other_title(written, match.start, match.end, cat.shown.get(match.key, match.key), cat)
     if other is not None:
         return Resolution(None, "title", other, missing_id=other)
+    span = written[match.start:match.end]
+    if squash(span) in cat.known:  # "最长回文串" is 409's exact title, not 最长回文子串 written loosely (round 19)
+        return Resolution(None, "title", span, missing_id=span)
     same = len(written) == len(question)  # the span is in normalized positions
     return Resolution(cat.titles[match.key], "title", question[match.start:match.end] if same else match.key)
 
@@ -1094,8 +1140,33 @@ def by_reworded_head(request: Request, cat: Catalogue) -> Resolution | None:
     return by_reworded_title(without_technique(head, cat), cat)
 
 
+def by_mixed_head(request: Request, cat: Catalogue) -> Resolution | None:
+    """A question that opens with a base title said half in Chinese, half in English ("反转 Linked List 递归…",
+    "Reverse 链表，…", "二叉树 Maximum Depth"; `quest.reworded_titles.mixed_problems`, round 19): that problem when
+    exactly one title pair holds both parts. Known problems the base lacks count too: one of them named so
+    ("滑动窗口 Median", "最小 Depth of Binary Tree") is reported missing, as is a sequel's number after the phrase."""
+    opened = opening(unicodedata.normalize("NFKC", request.question))
+    head = mixed_head(to_simplified(opened))
+    if head is None:
+        return None
+    han, en, phrase, end = head
+    found, taken = mixed_problems(han, en, cat.mixed_titles)
+    if len(found) != 1:
+        return None
+    pid = found.pop()
+    if phrase.startswith(han):  # the English words come last: the phrase ends with the last one taken
+        words = list(re.finditer(r"[A-Za-z]+", phrase))
+        phrase = phrase[:words[taken - 1].end()]
+        end = opened.find(phrase) + len(phrase)
+    mark = sequel_after(normalize(opened), end)
+    if mark is not None or pid not in cat.problems:  # a sequel, or a known problem the base lacks ("滑动窗口 Median")
+        named = f"{phrase} {_sequel_shown(mark)}" if mark is not None else phrase
+        return Resolution(None, "name", named, missing_id=named)
+    return Resolution(pid, "reworded", phrase)
+
+
 RESOLVERS = (by_field, by_judge_problem, by_id, by_title, by_shape, by_known_head, by_taiwan_title,
-             by_reworded_phrase, by_reworded_head, by_sibling_head)
+             by_reworded_phrase, by_reworded_head, by_mixed_head, by_sibling_head)
 
 
 def resolve(request: Request, cat: Catalogue) -> Resolution:
@@ -1105,10 +1176,28 @@ def resolve(request: Request, cat: Catalogue) -> Resolution:
         found = rule(request, cat)
         if found is not None:
             if found.missing_id is None or found.rule not in ("title", "name") or squash(found.missing_id) in cat.known:
-                return found
+                return _known_qualifier(request.question, found, cat) or found
             coded = by_code_function(request, cat) if found.rule == "name" else None
-            return coded or by_reworded_title(found.missing_id, cat) or found
+            reworded = by_reworded_title(found.missing_id, cat)
+            return coded or (reworded and (_known_qualifier(request.question, reworded, cat) or reworded)) or found
     return by_code_function(request, cat) or Resolution()
+
+
+def _known_qualifier(question: str, found: Resolution, cat: Catalogue) -> Resolution | None:
+    """The problem the base lacks that a base problem's title names with its qualifier set apart by a space or said
+    elsewhere in the question ("买卖股票的最佳时机 含冷冻期", "股票最大利润 含手续费", "Best Time to Buy and Sell
+    Stock with cooldown"): the known title (`quest.known_problems`) is the base title and that qualifier, so the
+    question is about that problem, reported missing (round 19). A sequel's number is read where it follows the title
+    (`sequel_after`); only qualifiers in words count here. Set apart, only words no general page uses: "有效的括号
+    字符串为空" is 20 and a string; "有效的括号字符串" written as one is 678."""
+    if found.problem_id is None or found.rule not in ("title", "reworded"):
+        return None
+    written, text = normalize(question), squash(normalize(question))
+    for qualifier, title in cat.known_qualifiers.get(found.problem_id, ()):
+        glued = squash(title) in written
+        if glued or (qualifier in text and (cat.topics is None or cat.topics.own_words(qualifier))):
+            return Resolution(None, "title", title, missing_id=title)
+    return None
 
 
 def by_reworded_title(name: str, cat: Catalogue) -> Resolution | None:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from quest.sibling_heads import zh_synonym_spellings
 
@@ -32,13 +33,22 @@ _ZH_FILLERS = frozenset("之的个中")
 _EN_FILLERS = frozenset(("a", "an", "the", "of", "in", "to", "with", "and", "for", "is", "if", "whether"))
 # A question opens with what it asks done to the problem's object: "判断链表是否有环", "find the kth largest …".
 _ZH_VERB = re.compile(r"^(?:判断|判定|检测|求解|求出|求|计算|找出|寻找|查找)")
-_ZH_WHETHER = re.compile(r"是否|有没有")  # "链表是否有环", "链表有没有环": 链表有环
+# "链表是否有环", "链表有没有环": 链表有环; "判断是否为二叉搜索树": the copula after 是否 asks it too (round 19)
+_ZH_WHETHER = re.compile(r"是否[为是]?|有没有")
 _EN_VERBS = frozenset(("find", "detect", "check", "determine", "compute", "calculate", "get", "solve"))
 # Words a name adds to say what is asked, which the title leaves implicit ("最小编辑距离", "Minimum Edit Distance").
 _ZH_SUPERLATIVES = ("最小", "最大", "最少", "最多")
 _EN_SUPERLATIVES = frozenset(("minimum", "maximum", "min", "max", "minimal", "maximal"))
 # A student's word -> the title's: only words that mean exactly the title's word in every title holding it.
-_ZH_SAME = (("有环", "环形"), ("带环", "环形"), ("滑窗", "滑动窗口"))
+_ZH_SAME = (("有环", "环形"), ("带环", "环形"), ("滑窗", "滑动窗口"),
+            # round 19: the names students give these problems in posts and solution lists. 判环 and 链表环
+            # say 环形链表 ("链表判环", "检测链表环"); a 单链表 is the title's 链表 ("反转单链表", "单链表反转");
+            # 求和 is the title's 和 ("两数求和", "三数求和") and 之和 its 总和 ("组合之和"); 直方图 is 柱状图 (84), 装
+            # (water) 盛 ("装最多水的容器"), 按层 层序 ("二叉树按层遍历");
+            # 最大利润 is what the stock title's 最佳时机 asks ("买卖股票最大利润"; "股票的最大利润" is 121's `aka`).
+            # Each holds in every title that has the word; a sequel or a longer title still adds a unit of its own.
+            ("判环", "环形"), ("链表环", "环形链表"), ("单链表", "链表"), ("求和", "和"), ("之和", "总和"),
+            ("直方图", "柱状图"), ("最大利润", "最佳时机"), ("装", "盛"), ("按层", "层序"))
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 # A title of fewer units is too short to tell from the words of a sentence ("子集", "Binary Search" are weak anyway).
 MIN_HAN_UNITS = 3
@@ -121,3 +131,72 @@ def reworded_problem(name: str, titles: Mapping[str, Counter[str]], index: Mappi
     """The one base problem whose title `name` rewords; None when none does, or when titles of two problems do."""
     problems = {pids[key] for key in reworded(name, titles, index)}
     return problems.pop() if len(problems) == 1 else None
+
+
+# --------------------------------------------------------------------------- a title in two languages (round 19)
+
+# A question's opening in two scripts: a run of Chinese characters and a run of English words, either first, set off
+# from what follows by a space, a mark or the end ("反转 Linked List 递归…", "Reverse 链表，…", "二叉树 Maximum Depth").
+_MIXED_HEAD = re.compile(r"^\s*(?:(?P<han1>[\u4e00-\u9fff]{2,})\s*(?P<en1>[A-Za-z]+(?:[ \-][A-Za-z]+)*)|"
+                         r"(?P<en2>[A-Za-z]+(?:[ \-][A-Za-z]+)*)\s*(?P<han2>[\u4e00-\u9fff]{2,}))")
+# Together the two parts say at least this much of the title (shares of the Chinese title's characters and of the
+# English title's words): "反转 Linked List" 2/4 + 2/3, "Reverse 链表" 1/3 + 2/4, "二叉树 Maximum Depth" 3/7 + 2/4;
+# one word beside a common piece ("Merge 链表": 1/4 + 2/7 of 21) says too little to tell which problem it is.
+MIXED_SHARE = 0.8
+
+
+@dataclass(frozen=True)
+class MixedTitle:
+    """One problem's two titles as the mixed-language rule compares them."""
+
+    zh: str  # Chinese title, fillers set aside (`title_units` order kept)
+    en: tuple[str, ...]  # English title's word stems, small words set aside
+    # The Chinese part may sit inside the title, not only at an edge: for a problem the base lacks, which the rule
+    # only reports missing ("最小 Depth of Binary Tree": 最小 inside 二叉树最小深度) — the safe way to be wrong.
+    inside: bool = False
+
+
+def mixed_title(title_zh: str, title_en: str, *, inside: bool = False) -> MixedTitle | None:
+    """A problem's titles for `mixed_problems`; None when it lacks one of them."""
+    zh = "".join(ch for ch in title_zh.casefold() if _HAN.match(ch) and ch not in _ZH_FILLERS)
+    en = tuple(_stem(w) for w in _WORD.findall(title_en.casefold()) if w not in _EN_FILLERS)
+    return MixedTitle(zh, en, inside) if zh and en else None
+
+
+def _contiguous(part: tuple[str, ...], words: tuple[str, ...]) -> bool:
+    return any(words[i:i + len(part)] == part for i in range(len(words) - len(part) + 1))
+
+
+def mixed_matches(han: str, en_words: tuple[str, ...], title: MixedTitle) -> bool:
+    """The Chinese part opens or ends the Chinese title (Chinese has no spaces to tell its words apart: an edge is
+    where one starts or ends) and the English words are a piece of the English title, neither the whole of its title
+    (a whole title is read by the title rules), and together they say enough of it."""
+    han = "".join(ch for ch in han if ch not in _ZH_FILLERS)
+    placed = title.zh.startswith(han) or title.zh.endswith(han) or (title.inside and han in title.zh)
+    if not han or not en_words or not placed or not _contiguous(en_words, title.en):
+        return False
+    if han == title.zh or en_words == title.en:
+        return False
+    return len(han) / len(title.zh) + len(en_words) / len(title.en) >= MIXED_SHARE
+
+
+def mixed_head(opening: str) -> tuple[str, str, str, int] | None:
+    """(Chinese part, English part, the phrase as written, where it ends) for an opening in two scripts; None else."""
+    m = _MIXED_HEAD.match(opening)
+    if m is None:
+        return None
+    han, en = (m.group("han1"), m.group("en1")) if m.group("han1") else (m.group("han2"), m.group("en2"))
+    return han, en, m.group(0).strip(), m.end()
+
+
+def mixed_problems(han: str, en: str, titles: Mapping[str, MixedTitle]) -> tuple[set[str], int]:
+    """The keys of `titles` whose two titles the parts say (`mixed_matches`), and how many of the English words as
+    written they took: the most that match, since the English run may run on into the student's own words ("反转
+    Linked List TLE")."""
+    written = re.findall(r"[A-Za-z]+", en)
+    for n in range(len(written), 0, -1):
+        words = tuple(_stem(w) for w in (x.casefold() for x in written[:n]) if w not in _EN_FILLERS)
+        found = {key for key, title in titles.items() if mixed_matches(han, words, title)}
+        if found:
+            return found, n
+    return set(), 0

@@ -56,7 +56,8 @@ def test_the_score_weighs_rare_units_and_their_order(base):
 
 
 @pytest.mark.parametrize("question,pid,window", [
-    ("数组里第 k 大的数，用小顶堆维护 k 个元素为什么结果不对", "215", "第 k 大的数,用小顶堆维护 k 个元素"),
+    # (the window is 215's `aka` 第K大元素's, round 19: its units are the question's)
+    ("数组里第 k 大的数，用小顶堆维护 k 个元素为什么结果不对", "215", "第 k 大"),
     ("出现频率最高的 k 个元素，我用 Counter.most_common 会超时吗", "347", "频率最高的 k 个元素"),
 ])
 def test_a_weaker_paraphrase_must_have_its_problems_document_first(base, question, pid, window):

@@ -34,7 +34,8 @@ from tests.fakes.catalogue import resolved as res
 
 @pytest.mark.parametrize("question,code,pid,name", [
     # The question's words name nothing a rule reads: searched without the problem before.
-    ("第k大元素 堆 超时", "int findKthLargest(vector<int>& nums, int k) {\n    sort(nums.begin(), nums.end());",
+    # (第k大元素 is 215's `aka` since round 19: a title, read before the code)
+    ("第k大 堆 超时", "int findKthLargest(vector<int>& nums, int k) {\n    sort(nums.begin(), nums.end());",
      "215", "findKthLargest"),
     ("滑窗最大值 deque 写法", "func maxSlidingWindow(nums []int, k int) []int {\n    q := []int{}", "239",
      "maxSlidingWindow"),
@@ -50,7 +51,8 @@ from tests.fakes.catalogue import resolved as res
     # problem first where the words reword its title ("三数和", `tests/test_resolve_reworded18.py`).
     ("三数和 去重之后还是有重复的三元组", "class Solution:\n    def threeSum(self, nums):\n        nums.sort()", "15",
      "threeSum"),
-    ("硬币找零 dp 初始化成 0 了，输出总是 0", "def coinChange(self, coins, amount):\n    dp = [0] * (amount + 1)",
+    # (硬币找零 is 322's `aka` since round 19: a title, read before the code)
+    ("找零钱 dp 初始化成 0 了，输出总是 0", "def coinChange(self, coins, amount):\n    dp = [0] * (amount + 1)",
      "322", "coinChange"),
 ])
 def test_the_judges_function_name_in_the_code_names_the_problem(base, question, code, pid, name):
@@ -58,10 +60,13 @@ def test_the_judges_function_name_in_the_code_names_the_problem(base, question, 
 
 
 @pytest.mark.parametrize("question,before", [
-    ("第k大元素 堆 超时", Resolution()),
-    ("硬币找零 dp 初始化成 0 了，输出总是 0", Resolution(None, "name", "硬币找零", missing_id="硬币找零")),
-    # a rewording of the title names it without the code (round 18's reworded titles)
+    ("第k大 堆 超时", Resolution()),
+    ("找零钱 dp 初始化成 0 了，输出总是 0", Resolution(None, "name", "找零钱", missing_id="找零钱")),
+    # a rewording of the title (round 18's reworded titles) and a well-known alias (322's `aka` 硬币找零, round 19)
+    # name it without the code
     ("三数和 去重之后还是有重复的三元组", Resolution("15", "reworded", "三数和")),
+    ("硬币找零 dp 初始化成 0 了，输出总是 0", Resolution("322", "title", "硬币找零")),
+    ("第k大元素 堆 超时", Resolution("215", "title", "第k大元素")),
 ])
 def test_without_the_code_the_same_words_name_no_base_problem(base, question, before):
     assert res(base, question) == before
