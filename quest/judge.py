@@ -86,8 +86,14 @@ JUDGE_SIDE_PHRASES: dict[str, tuple[str, ...]] = {
 #: UVa's "Restricted Function", Codeforces' "Security violated" — stopped while running, and none of our verdicts is
 #: closer than a runtime error. PAT's spellings: 异常退出 (the program crashed) and 返回非零 (PTA's 非零返回).
 MESSAGE_VERDICT_PHRASES: dict[str, tuple[str, ...]] = {
+    # Kattis names its crash verdict "Run Time Error", in three words.
     "RE": ("dangerous syscall", "restricted function", "security violated", "security violation", "异常退出",
-           "返回非零"),
+           "返回非零", "run time error"),
+    # An interactive problem's interactor judged the conversation itself wrong: old LibreOJ's "Invalid Interaction"
+    # (its interactor's score -1: the program broke the protocol; LibreOJ's own migration files it as Wrong Answer),
+    # AtCoder's QLE, "Query Limit Exceeded" (too many queries: testlib interactors report it as a wrong answer).
+    # The strategy or the protocol is wrong, not the program's speed or memory.
+    "WA": ("invalid interaction", "invalidinteraction", "query limit exceeded"),
 }
 # Taiwan's judges in traditional characters: LeetCode's Taiwan wording (解答錯誤, 超出時間限制, 超出記憶體限制,
 # 執行出錯), ZeroJudge's and other Taiwanese school judges' (答案錯誤, 執行超過時間限制, 超過記憶體限制, 執行時錯誤,
@@ -119,12 +125,13 @@ VERDICT_SEARCH_WORDS: dict[str, tuple[str, ...]] = {
     "AC": ("通过", "ac"),
 }
 # "IE" is not the browser: "IE 浏览器", "IE browser", "IE 11".
-_ABBREV = re.compile(r"(?<![A-Za-z0-9_])(AC|WA|TLE|MLE|RE|RTE|CE|OLE|PE|UKE|"
+_ABBREV = re.compile(r"(?<![A-Za-z0-9_])(AC|WA|TLE|MLE|RE|RTE|CE|OLE|PE|UKE|QLE|"
                      r"IE(?![ \t]*(?:浏览器|瀏覽器|[Bb]rowser|\d)))(?![A-Za-z0-9_])")
 _CONSTANT = re.compile(r"\b[A-Z]{2,}(?:_[A-Z]{2,})+\b")
 #: Abbreviations some judges print for a verdict above: DMOJ's "RTE" is a runtime error; Luogu's "UKE" (Unknown
-#: Error) and AtCoder's "IE" (Internal Error) are the judge failing.
-_ABBREV_ALIASES = {"RTE": "RE", "UKE": JUDGE_SIDE, "IE": JUDGE_SIDE}
+#: Error) and AtCoder's "IE" (Internal Error) are the judge failing; AtCoder's "QLE" (Query Limit Exceeded, an
+#: interactive problem's query budget spent) is a wrong answer.
+_ABBREV_ALIASES = {"RTE": "RE", "UKE": JUDGE_SIDE, "IE": JUDGE_SIDE, "QLE": "WA"}
 # DMOJ's "IR" (invalid return: the program exited non-zero or died of a signal) only where DMOJ prints it, as a
 # test case's result ("Test case #3: IR", "Case #2: IR (sigsegv)"): alone, "IR" is a compiler's IR as often. Its
 # full name as the site shows it, "Invalid Return", in title case: a compiler's "invalid return type" is no verdict.
@@ -136,8 +143,9 @@ _NOT_ACCEPTED = re.compile(r"(?:\bun|\bnot[ \t]+|\bpartial(?:ly)?[ \t]+)accepted
 # A total that says some tests failed without saying how: PTA's 部分正确 (a partial score), LibreOJ's "Partially
 # Correct", UOJ's "Extra Test Failed" (the submission failed a test added after it was judged, usually a hack). The
 # failing tests' own results, when pasted, say more (PTA's table under it); alone, it is read as a wrong answer on
-# some tests, never as Accepted. QingdaoU's "Partial Accepted" (its result 8, an OI-mode score) likewise.
-_SOME_TESTS_FAILED = re.compile(r"部分正确|部分正確|\bpartially correct\b|\bextra tests? failed\b|"
+# some tests, never as Accepted. QingdaoU's "Partial Accepted" (its result 8, an OI-mode score) likewise, and PTA's
+# 多种错误 (its total when the failing tests failed in different ways: one 答案错误, another 运行超时).
+_SOME_TESTS_FAILED = re.compile(r"部分正确|部分正確|多种错误|\bpartially correct\b|\bextra tests? failed\b|"
                                 r"\bpartial(?:ly)?[ \t]+accepted\b", re.I)
 # g++'s "internal compiler error: Segmentation fault" is the compiler crashing on the code (a compile error the judge
 # reports), not the judge failing.
@@ -243,7 +251,7 @@ _UBSAN_LINE = re.compile(r"(?:(?<![\w/.-])[\w/.-]+\.(?:c|cc|cpp|cxx|h):(\d+):\d+
 
 # (pattern, kind, verdict): what sanitizers, the C library, signal names and language runtimes print, in priority
 # order (the first that matches names the kind).
-_KINDS: tuple[tuple[re.Pattern[str], str, str], ...] = tuple((re.compile(p, re.I), k, v) for p, k, v in (
+_KINDS: tuple[tuple[re.Pattern[str], str, str | None], ...] = tuple((re.compile(p, re.I), k, v) for p, k, v in (
     (r"AddressSanitizer: heap-use-after-free", "heap-use-after-free", "RE"),
     # The JVM could not start the program (`_JAVA_LAUNCHER`): the student's code never ran.
     (_JAVA_LAUNCHER_WORDS, "java-entry-point", "RE"),
@@ -281,6 +289,12 @@ _KINDS: tuple[tuple[re.Pattern[str], str, str], ...] = tuple((re.compile(p, re.I
     (r"segmentation fault|SIGSEGV|段错误|段錯誤|access[ _]violation|访问冲突", "segv", "RE"),
     (r"aborted[ \t]+\(core dumped\)|SIGABRT|(?:已放弃|中止) \(核心已(?:转储|傾印)\)", "abort", "RE"),
     (r"SIGKILL|\bKilled\b|已杀死", "killed", "MLE"),
+    # Windows' loader refusing to start the program, in its dialog's words ("The code execution cannot proceed because
+    # libstdc++-6.dll was not found", "The procedure entry point … could not be located in the dynamic link library",
+    # 由于找不到 libstdc++-6.dll，无法继续执行代码, 无法定位程序输入点 … 于动态链接库 … 上): the setup, no verdict.
+    (r"\bcannot proceed because [\w.+-]{1,80}\.dll was not found|\bentry point [^\n]{1,300}? could not be located in "
+     r"the dynamic link library|由于找不到[ \t]*[\w.+-]{1,80}\.dll|无法定位程序输入点[^\n]{1,300}?于动态链接库",
+     "windows-dll", None),
     # Exit codes, signal numbers and Windows status codes are not here: exit_status() reads them (with the
     # context that tells "exit code 139" from "array[139]"), and parse() takes the kind from the signal they mean.
 ))
@@ -307,6 +321,7 @@ KIND_WORDS: dict[str, str] = {
     "cpu-time-limit": "CPU time limit SIGXCPU 超时",
     "java-entry-point": "public class Main package main method 主类 类名",
     "output-limit": "output limit SIGXFSZ 输出超限",
+    "windows-dll": "DLL not found libstdc++-6.dll MinGW PATH static 找不到 DLL 环境变量 静态链接",
 }
 
 #: Where a runtime's own report of a kind has other words than the C/C++ terms above: the expansion follows the
@@ -348,7 +363,19 @@ WINDOWS_STATUS: dict[int, tuple[str, str]] = {
     0xC000001D: ("STATUS_ILLEGAL_INSTRUCTION", "illegal-instruction"),
     0xC0000374: ("STATUS_HEAP_CORRUPTION", "heap-corruption"),
     0xC0000409: ("STATUS_STACK_BUFFER_OVERRUN", "buffer-overflow"),
+    # The program never started: Windows could not load a DLL it links against — MinGW's libstdc++-6.dll,
+    # libgcc_s_seh-1.dll or libwinpthread-1.dll not on PATH (STATUS_DLL_NOT_FOUND), an older copy of one found first
+    # on PATH (another tool's bin folder: STATUS_ENTRYPOINT_NOT_FOUND), or a 32-bit one for a 64-bit program
+    # (STATUS_INVALID_IMAGE_FORMAT). VS Code, Dev-C++ and CLion print these codes for the local toolchain's setup;
+    # no judge runs Windows' loader on the code, and nothing in the code is at fault.
+    0xC0000135: ("STATUS_DLL_NOT_FOUND", "windows-dll"),
+    0xC0000139: ("STATUS_ENTRYPOINT_NOT_FOUND", "windows-dll"),
+    0xC000007B: ("STATUS_INVALID_IMAGE_FORMAT", "windows-dll"),
 }
+#: Kinds that are the local toolchain's setup, not the program: no verdict of a judge's.
+SETUP_KINDS = frozenset({"windows-dll"})
+#: GNU timeout's (and BusyBox's) exit status for a command it stopped when its time ran out.
+TIMEOUT_EXIT_CODE = 124
 # "exit code 139", "exited with code 134", "Process finished with exit code -1073741819 (0xC0000005)",
 # "Process returned -1073741571 (0xC00000FD)", "returned non-zero exit status 1", "Exit code is 3", "退出码 139",
 # VS Code's Code Runner "exited with code=3221225477 in 0.4 seconds", Dev-C++'s "Process exited after 0.3 seconds
@@ -396,6 +423,35 @@ _ADDRESS_BEFORE = re.compile(
     r"(?:\b(?:address|addr|offset|location|pointer|ptr|at|index|idx|pc|[re]?[bs]p|[re]?ip)\b[ \t]*[:=]?|[\[+])"
     r"[ \t]*$", re.I)
 _ADDRESS_WINDOW = 24
+# A shell asked for the last status: `./a.out < in.txt; echo $?` (cmd's `echo %errorlevel%`, PowerShell's
+# `$LASTEXITCODE`) prints it as the last line of what followed the command, before the next prompt. Read on at most
+# _ECHO_LINES lines; a prompt ("$ ", "> ", "PS C:\\…>", "user@host:~$") ends the command's output.
+_ECHO_STATUS = re.compile(r"(?:\becho[ \t]+(?:\$\?|%errorlevel%)|\$LASTEXITCODE)[ \t]*\r?$", re.I | re.M)
+_PROMPT = re.compile(r"^[ \t]*(?:[$#>][ \t]|PS[ \t]|[A-Za-z]:\\|[\w.-]{1,64}@[\w.-]{1,64}[: ])")
+_STATUS_LINE = re.compile(r"[ \t]*(-?\d{1,10})[ \t]*\r?")
+_ECHO_LINES = 30
+
+
+def _echoed_status(text: str) -> list[tuple[int, int]]:
+    """The statuses a shell echoed (`echo $?`), with where each was read."""
+    found: list[tuple[int, int]] = []
+    for m in _ECHO_STATUS.finditer(text):
+        pos, last = m.end() + 1, None
+        for _ in range(_ECHO_LINES):
+            if pos > len(text):
+                break
+            end = text.find("\n", pos)
+            end = len(text) if end < 0 else end
+            line = text[pos:end]
+            if _PROMPT.match(line):
+                break
+            number = _STATUS_LINE.fullmatch(line)
+            if number:
+                last = (int(number.group(1)), pos + number.start(1))
+            pos = end + 1
+        if last is not None:
+            found.append(last)
+    return found
 
 
 def _unsigned32(code: int) -> int:
@@ -446,6 +502,7 @@ def _exit_code(text: str) -> tuple[int | None, int]:
     alone count ("0xC0000374"), and never one in a place that names memory ("offset 0xC0000005", "a[3221225477]").
     """
     found = [(_number(m.group(1)), m.start(1)) for m in _EXIT_CODE.finditer(text)]
+    found = sorted(found + _echoed_status(text), key=lambda c: c[1])
     chosen = (next((c for c in found if signal_of_code(c[0])), None) or next((c for c in found if c[0]), None)
               or (found[0] if found else None))
     if chosen is None:
@@ -483,7 +540,10 @@ def _read_status(text: str) -> _Status:
     # The line kept as the message: the one that names the signal when the code does not mean it, else the code's.
     where = at if words and at >= 0 else (pos if pos >= 0 else at)
     words = " ".join(words.split())[:40] if words else None  # "signal:    11" as "signal: 11"
-    return _Status(code=code, signal=signal, words=words, line=_line_at(text, where) if where >= 0 else "")
+    line = _line_at(text, where) if where >= 0 else ""
+    if _STATUS_LINE.fullmatch(line):
+        line = f"exit code {line}"  # a shell's `echo $?` printed the number alone on its line
+    return _Status(code=code, signal=signal, words=words, line=line)
 
 
 def exit_status(text: str) -> tuple[int | None, str | None]:
@@ -535,7 +595,7 @@ def _signal_kind(signal: str | None) -> tuple[str | None, str | None]:
         _name, kind, verdict = SIGNALS[_SIGNAL_NUMBERS[signal]]
         return kind, verdict
     status = next((kind for name, kind in WINDOWS_STATUS.values() if name == signal), None)
-    return (status, "RE") if status else (None, None)
+    return (status, None if status in SETUP_KINDS else "RE") if status else (None, None)
 
 
 @dataclass(frozen=True)
@@ -876,6 +936,11 @@ def _read_checker(text: str, f: _Findings) -> None:
         f.messages.append(_line_at(text, m.start())[:200])
 
 
+# Exit status 124 is GNU timeout's only where the text says a time-out: the command ("timeout 2s ./a.out"), timeout's
+# own name on its line ("timeout: sending signal TERM"), "timed out", 超时. Alone, 124 is any program's exit code.
+_GNU_TIMEOUT = re.compile(r"\btimeout\b|\btimed[ \t]out\b|超时|超時", re.I)
+
+
 def _kind(text: str) -> tuple[str | None, str | None, str]:
     """The kind, its verdict and the line that names it."""
     for pattern, kind, verdict in _KINDS:
@@ -907,6 +972,8 @@ def parse(text: str | None, verdict_hint: str | None = None) -> JudgeReport:
     if kind is None and signal is not None:
         kind, kind_verdict = _signal_kind(signal)
         kind_line = status.line
+    if exit_code == TIMEOUT_EXIT_CODE and f.inferred is None and kind is None and _GNU_TIMEOUT.search(text):
+        f.inferred = "TLE"  # `timeout 1 ./a.out` stopped it: the time limit of a local or a script's judge
     if exit_code and f.inferred is None and kind is None:
         f.inferred = "RE"  # a non-zero status and no signal: main returned non-zero, or an uncaught error
     if (kind or exit_code) and not f.messages:

@@ -1,0 +1,108 @@
+"""Round 19: judge, shell and IDE output that was read wrong, in the shapes the tools print it.
+
+- PTA's 多种错误 (the total when the failing tests failed in different ways) is a wrong answer on some tests unless
+  the tests' own rows are pasted under it, as 部分正确 is.
+- An interactor that judged the conversation wrong: old LibreOJ's "Invalid Interaction" (LibreOJ's own migration
+  files it as Wrong Answer), AtCoder's QLE / "Query Limit Exceeded". Kattis' crash verdict is "Run Time Error".
+- Exit status 124 is GNU timeout's when the text says a time-out; a shell's `echo $?` (cmd's `echo %errorlevel%`,
+  PowerShell's `$LASTEXITCODE`) prints the status as the last number before the next prompt.
+- Windows' loader failing to start the program (STATUS_DLL_NOT_FOUND 0xC0000135, STATUS_ENTRYPOINT_NOT_FOUND
+  0xC0000139, STATUS_INVALID_IMAGE_FORMAT 0xC000007B, and the loader's dialog text) is the local toolchain's setup:
+  no verdict, and not a crash of the student's program.
+
+The fixtures are written for these tests (paths, names and numbers are made up); the wording of each tool's own line
+follows what the tool prints.
+"""
+from __future__ import annotations
+
+import pytest
+
+from quest.judge import parse
+
+
+@pytest.mark.parametrize(("text", "verdict", "test_number"), [
+    # PTA's total alone (before: no verdict)
+    ("多种错误", "WA", None),
+    ("提交结果 多种错误 得分 12", "WA", None),
+    # with its rows: the first failing row says what and where
+    ("多种错误\n测试点 0 答案正确\n测试点 1 运行超时\n测试点 2 答案错误", "TLE", 1),
+    # an interactor's verdicts (before: no verdict)
+    ("Invalid Interaction", "WA", None),
+    ("Test #3: Invalid Interaction", "WA", 3),
+    ("QLE", "WA", None),
+    ("#1 AC 2 ms\n#2 QLE 15 ms", "WA", 2),
+    ("Query Limit Exceeded on test 7", "WA", 7),
+    # Kattis (before: no verdict)
+    ("Run Time Error", "RE", None),
+    ("Judgement: Run Time Error on test 3", "RE", 3),
+])
+def test_judges_totals_and_interactors_verdicts(text: str, verdict: str, test_number: int | None) -> None:
+    report = parse(text)
+    assert (report.verdict, report.test_number) == (verdict, test_number)
+
+
+def test_several_errors_add_the_wrong_answer_words() -> None:
+    assert parse("多种错误").query_text() == "WA Wrong Answer 答案错误"
+
+
+@pytest.mark.parametrize(("text", "verdict", "exit_code", "message"), [
+    # GNU timeout's status where the text says it timed out (before: RE)
+    ("$ timeout 2s ./a.out < big.in\n$ echo $?\n124", "TLE", 124, "exit code 124"),
+    ("Command exited with non-zero status 124 (timed out)", "TLE", 124,
+     "Command exited with non-zero status 124 (timed out)"),
+    ("运行超时了？exit code 124", "TLE", 124, "运行超时了？exit code 124"),
+    # alone, 124 is any program's status
+    ("exit code 124", "RE", 124, "exit code 124"),
+    # a shell's echo of the last status (before: no exit code read)
+    ("$ ./a.out < in.txt; echo $?\n3\n5\nSegmentation fault (core dumped)\n139\n$ ls", "RE", 139,
+     "Segmentation fault (core dumped)"),
+    ("user@box:~/oj$ ./main < 1.in ; echo $?\n12\n0", None, 0, None),
+    ("C:\\oj> a.exe < in.txt\nC:\\oj> echo %errorlevel%\n-1073741571\nC:\\oj>", "RE", -1073741571,
+     "exit code -1073741571"),
+    ("PS C:\\oj> .\\a.exe\nPS C:\\oj> $LASTEXITCODE\n-1073741819", "RE", -1073741819, "exit code -1073741819"),
+    # prose about echo is no status
+    ("echo $? prints the status\nand 7 is my answer", None, None, None),
+])
+def test_timeouts_status_and_a_shells_echoed_status(text: str, verdict: str | None, exit_code: int | None,
+                                                     message: str | None) -> None:
+    report = parse(text)
+    assert (report.verdict, report.exit_code) == (verdict, exit_code)
+    assert report.messages[:1] == ((message,) if message else ())
+
+
+def test_a_stated_time_limit_keeps_its_verdict_beside_124() -> None:
+    assert parse("Time Limit Exceeded\nexit code 124").verdict == "TLE"
+
+
+@pytest.mark.parametrize(("text", "exit_code", "signal"), [
+    # Dev-C++, VS Code's Code Runner, CLion and Code::Blocks (before: RE, or an exit code with no meaning)
+    ("Process exited after 0.1 seconds with return value 3221225781", -1073741515, "STATUS_DLL_NOT_FOUND"),
+    ("[Done] exited with code=3221225781 in 0.123 seconds", -1073741515, "STATUS_DLL_NOT_FOUND"),
+    ("Process finished with exit code -1073741515 (0xC0000135)", -1073741515, "STATUS_DLL_NOT_FOUND"),
+    ("Process returned -1073741511 (0xC0000139)   execution time : 0.016 s", -1073741511,
+     "STATUS_ENTRYPOINT_NOT_FOUND"),
+    ("0xc000007b", -1073741701, "STATUS_INVALID_IMAGE_FORMAT"),
+    # the loader's dialog, in English and Chinese (before: no kind)
+    ("The code execution cannot proceed because libstdc++-6.dll was not found. Reinstalling the program may fix "
+     "this problem.", None, None),
+    ("由于找不到 libgcc_s_seh-1.dll，无法继续执行代码。重新安装程序可能会解决此问题。", None, None),
+    ("The procedure entry point _ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEEC1Ev could not be located in "
+     "the dynamic link library C:\\oj\\a.exe.", None, None),
+    ("无法定位程序输入点 _ZSt4cout 于动态链接库 C:\\oj\\a.exe 上。", None, None),
+])
+def test_a_program_windows_could_not_start_is_the_setup_not_a_crash(text: str, exit_code: int | None,
+                                                                    signal: str | None) -> None:
+    report = parse(text)
+    assert (report.verdict, report.kind, report.exit_code, report.signal) == (None, "windows-dll", exit_code, signal)
+
+
+def test_the_setup_kind_searches_for_the_toolchains_words() -> None:
+    report = parse("Process exited after 0.1 seconds with return value 3221225781")
+    assert report.query_text() == (
+        "DLL not found libstdc++-6.dll MinGW PATH static 找不到 DLL 环境变量 静态链接\nSTATUS_DLL_NOT_FOUND\n"
+        "Process exited after 0.1 seconds with return value 3221225781")
+
+
+def test_a_judges_verdict_beside_the_setup_code_is_kept() -> None:
+    report = parse("Runtime Error\nexit code -1073741515")
+    assert (report.verdict, report.kind) == ("RE", "windows-dll")
