@@ -419,6 +419,15 @@ ROWS: list[tuple[str, str, str, str]] = [
         "错误: 在类 Main 中找不到 main 方法, 请将 main 方法定义为:\n   public static void main(String[] args)",
         "pitfall-java-main-class",
     ),
+    # Windows' loader could not start the program (MinGW's runtime DLLs not on PATH): the setup, round 19.
+    ("cpp", "my program prints nothing in vs code", "[Done] exited with code=3221225781 in 0.2 seconds",
+     "pitfall-windows-dll-not-found"),
+    ("cpp", "Dev-C++ 运行一闪就没了", "Process exited after 0.04 seconds with return value 3221225781",
+     "pitfall-windows-dll-not-found"),
+    ("cpp", "双击 exe 弹窗", "由于找不到 libstdc++-6.dll，无法继续执行代码。重新安装程序可能会解决此问题。",
+     "pitfall-windows-dll-not-found"),
+    ("cpp", "CLion run fails", "Process finished with exit code -1073741511 (0xC0000139)",
+     "pitfall-windows-dll-not-found"),
 ]
 
 
