@@ -242,6 +242,20 @@ _DOTNET_REPEAT = re.compile(r"^[ \t]*Repeat(?:ed)? \d{1,9} times:", re.M)
 _DOTNET_FRAME = re.compile(rf"^[ \t]*at ({_DOTNET_NAME})\(", re.M)
 _DOTNET_TYPE_ARGS = re.compile(r"\[\[[^\n()]*?\]\]")
 _CPP_THROW = re.compile(r"terminate called after throwing an instance of '([^']+)'")
+# The C library's assert() ("a.out: sol.cpp:12: int main(): Assertion `n > 0' failed.") and libstdc++'s own checks
+# (same shape, a header's path): the file and line of the check. A header's line is the library's, not the student's.
+_ASSERTION = re.compile(r"(?<![\w/.\\-])([\w/.\\:-]{1,300}?\.(?:c|cc|cpp|cxx|h|hpp|tcc)|"
+                        r"[\w/.-]{1,300}/c\+\+/[\w/.-]{1,200}):"
+                        r"(\d{1,7}): [^\n]{0,300}?Assertion [`'‘][^\n]{0,300}['’] failed\.?")
+_LIBRARY_PATH = re.compile(r"/include/|/c\+\+/|\bbits/|\.h$|\.hpp$|\.tcc$")
+# A runtime that could not get memory and stopped: Go ("fatal error: runtime: out of memory"), V8/Node ("FATAL
+# ERROR: … JavaScript heap out of memory"), Rust's allocation failure ("memory allocation of 400000000 bytes failed",
+# then an abort). Under a judge that is the memory limit, as Java's OutOfMemoryError and C++'s std::bad_alloc are.
+_OUT_OF_MEMORY: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"fatal error: runtime: out of memory"), "go"),
+    (re.compile(r"JavaScript heap out of memory"), "javascript"),
+    (re.compile(r"\bmemory allocation of \d{1,20} bytes failed"), "rust"),
+)
 _SANITIZER_LINE = re.compile(r"^.*(?:ERROR: (?:Address|Leak)Sanitizer|runtime error:).*$", re.M)
 _SANITIZER_FRAME = re.compile(r"#\d+ 0x[0-9a-f]+ in .*?[\w.-]+\.(?:c|cc|cpp|cxx):(\d+)")
 # "sol.cpp:9:28: runtime error:" (UBSan) and LeetCode's "Line 9: Char 28: runtime error:".
@@ -257,7 +271,13 @@ _KINDS: tuple[tuple[re.Pattern[str], str, str | None], ...] = tuple((re.compile(
     (_JAVA_LAUNCHER_WORDS, "java-entry-point", "RE"),
     # glibc's stack protector ("*** stack smashing detected ***: terminated", then the abort): a write past the end
     # of a local array overwrote the guard value; the abort is only how the program stopped.
-    (r"AddressSanitizer: (?:heap|stack|global)-buffer-overflow|stack smashing detected", "buffer-overflow", "RE"),
+    # ASan's other out-of-bounds reports: before an array's start (stack-buffer-underflow), past an alloca or VLA
+    # (dynamic-stack-buffer-overflow), past a std::vector's size inside its capacity (container-overflow).
+    (r"AddressSanitizer: (?:heap|stack|global|dynamic-stack)-buffer-(?:overflow|underflow)|"
+     r"AddressSanitizer: container-overflow|stack smashing detected", "buffer-overflow", "RE"),
+    # A pointer or reference to a local that no longer exists (a returned reference to a local, a pointer kept past
+    # its block).
+    (r"AddressSanitizer: stack-use-after-(?:scope|return)", "use-after-scope", "RE"),
     (r"AddressSanitizer: stack-overflow", "stack-overflow", "RE"),
     (r"AddressSanitizer: (?:attempting )?double-free|double free", "double-free", "RE"),
     (r"AddressSanitizer: SEGV|SEGV on unknown address", "segv", "RE"),
@@ -275,19 +295,33 @@ _KINDS: tuple[tuple[re.Pattern[str], str, str | None], ...] = tuple((re.compile(
      r"IndexOutOfBounds|list index out of range|ARRAY_BOUNDS_EXCEEDED|"
      # C++'s checked access, uncaught: vector::at's "vector::_M_range_check: __n (which is 5) >= this->size() …",
      # string::at / substr's "basic_string::…" (the exception's type is std::out_of_range).
-     r"instance of 'std::out_of_range'|_M_range_check", "index-out-of-range", "RE"),
+     r"instance of 'std::out_of_range'|_M_range_check|"
+     # libstdc++'s checked operator[] (-D_GLIBCXX_ASSERTIONS: "stl_vector.h:1130: … Assertion '__n < this->size()'
+     # failed."; -D_GLIBCXX_DEBUG: "attempt to subscript container with out-of-bounds index 5, but container only
+     # holds 5 elements").
+     r"Assertion '__n < this->size\(\)' failed|attempt to subscript container with out-of-bounds index",
+     "index-out-of-range", "RE"),
     (r"runtime error: (?:load of|member access within|reference binding to) null pointer|"
      r"nil pointer dereference|NullPointerException|NullReferenceException|"
      r"Cannot read propert(?:y|ies) of (?:undefined|null)", "null-pointer", "RE"),
+    # glibc's allocator checks (malloc_printerr): "malloc(): memory corruption", "corrupted double-linked list",
+    # "malloc(): unaligned tcache chunk detected", "realloc(): invalid next size", "free(): invalid size", …: a write
+    # out of bounds damaged the heap earlier, and the next allocation noticed.
     (r"free\(\): invalid pointer|munmap_chunk\(\): invalid pointer|malloc\(\): corrupted|"
-     r"corrupted size vs\. prev_size|free\(\): invalid next size", "heap-corruption", "RE"),
+     r"corrupted size vs\. prev_size|free\(\): invalid next size|"
+     r"\b(?:malloc|free|realloc|malloc_consolidate|tcache_thread_shutdown)\(\): (?:memory corruption|invalid |"
+     r"corrupted |unaligned |mismatching |(?:smallbin|largebin|unsorted) double linked list|too many chunks)|"
+     r"corrupted double-linked list", "heap-corruption", "RE"),
     (r"Maximum call stack size exceeded|StackOverflow(?:Error|Exception)|RecursionError|maximum recursion depth|"
      r"stack[ _]overflow|goroutine stack exceeds|has overflowed its stack", "stack-overflow", "RE"),
     (r"all goroutines are asleep - deadlock", "deadlock", "RE"),
     # Visual Studio's "Access violation reading location 0x..." (zh: "读取位置 0x... 时发生访问冲突") and a Windows
     # judge's "Runtime Error(ACCESS_VIOLATION)".
     (r"segmentation fault|SIGSEGV|段错误|段錯誤|access[ _]violation|访问冲突", "segv", "RE"),
-    (r"aborted[ \t]+\(core dumped\)|SIGABRT|(?:已放弃|中止) \(核心已(?:转储|傾印)\)", "abort", "RE"),
+    # An assert() that failed ("a.out: sol.cpp:12: int main(): Assertion `n > 0' failed.") and std::terminate with
+    # no exception (a bare `throw;`, a joinable std::thread destroyed) abort the program.
+    (r"aborted[ \t]+\(core dumped\)|SIGABRT|(?:已放弃|中止) \(核心已(?:转储|傾印)\)|"
+     r"\bAssertion [`'‘][^\n]{0,300}['’] failed|terminate called without an active exception", "abort", "RE"),
     (r"SIGKILL|\bKilled\b|已杀死", "killed", "MLE"),
     # Windows' loader refusing to start the program, in its dialog's words ("The code execution cannot proceed because
     # libstdc++-6.dll was not found", "The procedure entry point … could not be located in the dynamic link library",
@@ -321,6 +355,7 @@ KIND_WORDS: dict[str, str] = {
     "cpu-time-limit": "CPU time limit SIGXCPU 超时",
     "java-entry-point": "public class Main package main method 主类 类名",
     "output-limit": "output limit SIGXFSZ 输出超限",
+    "use-after-scope": "stack use after scope dangling pointer dangling reference 悬空指针 悬空引用",
     "windows-dll": "DLL not found libstdc++-6.dll MinGW PATH static 找不到 DLL 环境变量 静态链接",
 }
 
@@ -889,6 +924,20 @@ def _read_native(text: str, f: _Findings) -> None:
         f.inferred = "RE"
         if "Sanitizer" in line or _UBSAN_LINE.search(line):  # not Rust's "fatal runtime error: stack overflow"
             f.runtime = "cpp"
+    m = _ASSERTION.search(text)
+    if m:
+        f.messages.append(m.group(0).strip()[:200])
+        if not _LIBRARY_PATH.search(m.group(1)):
+            f.lines.append(int(m.group(2)))
+        f.inferred, f.runtime = "RE", "cpp"
+    if "terminate called without an active exception" in text:
+        f.inferred, f.runtime = "RE", "cpp"
+    for pattern, runtime in _OUT_OF_MEMORY:
+        oom = pattern.search(text)
+        if oom:
+            f.messages.append(_line_at(text, oom.start())[:200])
+            f.inferred, f.runtime = "MLE", runtime
+            break
     f.lines.extend(int(a or b) for a, b in _UBSAN_LINE.findall(text)[:2])
     f.lines.extend(int(x) for x in _SANITIZER_FRAME.findall(text)[:2])
     m = _RUST_PANIC.search(text)
@@ -998,6 +1047,8 @@ def parse(text: str | None, verdict_hint: str | None = None) -> JudgeReport:
     verdict = hint or stated or f.inferred or kind_verdict
     if kind == "killed" and verdict == "TLE":
         kind = None  # killed when its time ran out ("Time Limit Exceeded (Killed)"): no memory to blame
+    if kind == "abort" and f.inferred == "MLE":
+        kind = None  # Rust's failed allocation aborts: the abort is how it stopped, the memory is why
     # Read from Taiwan's wording alone (see JudgeReport.searched_verdict).
     taiwan_only = from_taiwan and not hint and f.inferred is None and kind_verdict is None
     seen: set[int] = set()

@@ -24,7 +24,7 @@ from quest.judge import parse
     # PTA's total alone (before: no verdict)
     ("多种错误", "WA", None),
     ("提交结果 多种错误 得分 12", "WA", None),
-    # with its rows: the first failing row says what and where
+    # with its rows: the first failing row says what and where (unchanged: the rows were read before)
     ("多种错误\n测试点 0 答案正确\n测试点 1 运行超时\n测试点 2 答案错误", "TLE", 1),
     # an interactor's verdicts (before: no verdict)
     ("Invalid Interaction", "WA", None),
@@ -50,8 +50,8 @@ def test_several_errors_add_the_wrong_answer_words() -> None:
     ("$ timeout 2s ./a.out < big.in\n$ echo $?\n124", "TLE", 124, "exit code 124"),
     ("Command exited with non-zero status 124 (timed out)", "TLE", 124,
      "Command exited with non-zero status 124 (timed out)"),
+    # (unchanged guards) the judge's own time-out words; alone, 124 is any program's status
     ("运行超时了？exit code 124", "TLE", 124, "运行超时了？exit code 124"),
-    # alone, 124 is any program's status
     ("exit code 124", "RE", 124, "exit code 124"),
     # a shell's echo of the last status (before: no exit code read)
     ("$ ./a.out < in.txt; echo $?\n3\n5\nSegmentation fault (core dumped)\n139\n$ ls", "RE", 139,
@@ -60,7 +60,7 @@ def test_several_errors_add_the_wrong_answer_words() -> None:
     ("C:\\oj> a.exe < in.txt\nC:\\oj> echo %errorlevel%\n-1073741571\nC:\\oj>", "RE", -1073741571,
      "exit code -1073741571"),
     ("PS C:\\oj> .\\a.exe\nPS C:\\oj> $LASTEXITCODE\n-1073741819", "RE", -1073741819, "exit code -1073741819"),
-    # prose about echo is no status
+    # (unchanged guard) prose about echo is no status
     ("echo $? prints the status\nand 7 is my answer", None, None, None),
 ])
 def test_timeouts_status_and_a_shells_echoed_status(text: str, verdict: str | None, exit_code: int | None,
@@ -70,7 +70,7 @@ def test_timeouts_status_and_a_shells_echoed_status(text: str, verdict: str | No
     assert report.messages[:1] == ((message,) if message else ())
 
 
-def test_a_stated_time_limit_keeps_its_verdict_beside_124() -> None:
+def test_a_stated_time_limit_keeps_its_verdict_beside_124() -> None:  # a guard: unchanged
     assert parse("Time Limit Exceeded\nexit code 124").verdict == "TLE"
 
 
@@ -106,3 +106,69 @@ def test_the_setup_kind_searches_for_the_toolchains_words() -> None:
 def test_a_judges_verdict_beside_the_setup_code_is_kept() -> None:
     report = parse("Runtime Error\nexit code -1073741515")
     assert (report.verdict, report.kind) == ("RE", "windows-dll")
+
+
+@pytest.mark.parametrize(("text", "verdict", "kind", "runtime", "message"), [
+    # a runtime that ran out of memory (before: no verdict, or RE with kind abort for Rust)
+    ("fatal error: runtime: out of memory\n\nruntime stack:\nruntime.throw({0x4b8f1e, 0x16})", "MLE", None, "go",
+     "fatal error: runtime: out of memory"),
+    ("<--- Last few GCs --->\nFATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory",
+     "MLE", None, "javascript", "FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory"),
+    ("memory allocation of 400000000 bytes failed\nAborted (core dumped)", "MLE", None, "rust",
+     "memory allocation of 400000000 bytes failed"),
+])
+def test_runtimes_out_of_memory_is_the_memory_limit(text: str, verdict: str, kind: str | None, runtime: str,
+                                                    message: str) -> None:
+    report = parse(text)
+    assert (report.verdict, report.kind, report.runtime) == (verdict, kind, runtime)
+    assert report.messages[0] == message
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    # glibc's allocator checks (before: no verdict)
+    ("malloc(): memory corruption", "heap-corruption"),
+    ("corrupted double-linked list", "heap-corruption"),
+    ("malloc(): unaligned tcache chunk detected\nAborted (core dumped)", "heap-corruption"),
+    ("realloc(): invalid next size", "heap-corruption"),
+    ("free(): invalid size", "heap-corruption"),
+    # (unchanged) a double free keeps its own kind
+    ("free(): double free detected in tcache 2", "double-free"),
+    # ASan's other out-of-bounds and dangling reports (before: RE without a kind)
+    ("==1==ERROR: AddressSanitizer: stack-buffer-underflow on address 0x7ffd4a2c", "buffer-overflow"),
+    ("==1==ERROR: AddressSanitizer: container-overflow on address 0x602000000018", "buffer-overflow"),
+    ("==1==ERROR: AddressSanitizer: dynamic-stack-buffer-overflow on address 0x7ffc1", "buffer-overflow"),
+    ("==12==ERROR: AddressSanitizer: stack-use-after-scope on address 0x7ffc0a10", "use-after-scope"),
+    ("==12==ERROR: AddressSanitizer: stack-use-after-return on address 0x7f31c0", "use-after-scope"),
+])
+def test_heap_and_sanitizer_reports_name_their_kind(text: str, kind: str) -> None:
+    report = parse(text)
+    assert (report.verdict, report.kind) == ("RE", kind)
+
+
+def test_a_dangling_local_searches_for_dangling_words() -> None:
+    assert parse("==12==ERROR: AddressSanitizer: stack-use-after-scope on address 0x7ffc0a10").query_text() == (
+        "RE Runtime Error 运行错误\nstack use after scope dangling pointer dangling reference 悬空指针 悬空引用\n"
+        "==12==ERROR: AddressSanitizer: stack-use-after-scope on address 0x7ffc0a10")
+
+
+VECTOR_ASSERT = ("/usr/include/c++/11/bits/stl_vector.h:1045: std::vector<_Tp, _Alloc>::reference std::vector<_Tp, "
+                 "_Alloc>::operator[](size_type) [with _Tp = int; size_type = long unsigned int]: Assertion '__n < "
+                 "this->size()' failed.\nAborted (core dumped)")
+DEBUG_SUBSCRIPT = ("/usr/include/c++/13/debug/vector:442:\nIn function:\n    std::debug::vector<_Tp, _Allocator>::"
+                   "reference std::debug::vector<_Tp, _Allocator>::operator[](size_type)\n\nError: attempt to "
+                   "subscript container with out-of-bounds index 5, but\ncontainer only holds 5 elements.")
+
+
+@pytest.mark.parametrize(("text", "kind", "lines", "runtime"), [
+    # libstdc++'s checked operator[]: an index out of range, at no line of the student's (before: no verdict)
+    (VECTOR_ASSERT, "index-out-of-range", (), "cpp"),
+    (DEBUG_SUBSCRIPT, "index-out-of-range", (), None),
+    # assert() in the student's file: the line it names (before: kind abort, no line; or no verdict)
+    ("a.out: sol.cpp:12: int main(): Assertion `n > 0' failed.\nAborted (core dumped)", "abort", (12,), "cpp"),
+    ("main: /home/u/oj/main.c:7: main: Assertion `x != 0' failed.", "abort", (7,), "cpp"),
+    # std::terminate with no exception (before: no verdict)
+    ("terminate called without an active exception", "abort", (), "cpp"),
+])
+def test_assertions_and_terminate(text: str, kind: str, lines: tuple[int, ...], runtime: str | None) -> None:
+    report = parse(text)
+    assert (report.verdict, report.kind, report.lines, report.runtime) == ("RE", kind, lines, runtime)
