@@ -1,0 +1,50 @@
+"""Round 19: what HUSTOJ really stores in a statement, as its FPS export carries it.
+
+- HUSTOJ's Markdown mode ($OJ_MARKDOWN): Markdown between [md] and [/md] (or in the <div class="md"> its bbcode makes
+  of it) inside an HTML field. Read as HTML its line breaks ran together: headings, lists and code lost.
+- HUSTOJ's XSS filter (RemoveXSS) inserts "<x>" into words it fears ("xm<x>lns", "li<x>nked"): inside a tag that
+  broke the tag, and a MathML formula came out as the attribute's text.
+
+The exports are written for these tests; their shape follows HUSTOJ's exporter and its stored text.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from quest.kb.importers import read_export
+
+FPS_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n<fps version="1.5"><generator name="HUSTOJ"/>'
+
+
+def _statement(tmp_path: Path, description: str, title: str = "Sum") -> str:
+    path = tmp_path / "export.xml"
+    path.write_text(f"{FPS_HEAD}<item><title><![CDATA[{title}]]></title><url>http://oj/problem.php?id=1001</url>"
+                    f"<description><![CDATA[{description}]]></description></item></fps>\n", encoding="utf-8")
+    result = read_export("fps", path)
+    return next(d.text for d in result.documents if d.kind == "problem_statement")
+
+
+def test_a_markdown_block_keeps_its_lines(tmp_path: Path) -> None:
+    text = _statement(tmp_path, "<p>Read the input.</p>[md]\n## Rules\n- the first line holds `n`\n- then n numbers\n\n"
+                                "```cpp\n#include <cstdio>\n```\n[/md]<p>Good luck.</p>")
+    # before: "[md] ## Rules - the first line holds `n` - then n numbers ```cpp #include ``` [/md]" on one line
+    assert ("Read the input.\n\n#### Rules\n- the first line holds `n`\n- then n numbers\n\n```cpp\n#include <cstdio>\n"
+            "```\n\nGood luck.") in text
+    assert "[md]" not in text
+
+
+def test_a_markdown_div_as_hustojs_bbcode_writes_it(tmp_path: Path) -> None:
+    text = _statement(tmp_path, '<div class="md" >\n1. one\n2. two\n</div>')
+    assert "1. one\n2. two" in text  # before: "1. one 2. two"
+
+
+def test_an_unclosed_markdown_block_is_read_as_html(tmp_path: Path) -> None:
+    text = _statement(tmp_path, "[md] still <b>html</b>")
+    assert "[md] still **html**" in text  # unchanged: HUSTOJ shows it as text too
+
+
+def test_the_xss_filters_marks_are_removed(tmp_path: Path) -> None:
+    text = _statement(tmp_path, '<p>Reverse a li<x>nked list of <math xm<x>lns="http://www.w3.org/1998/Math/MathML">'
+                                "<mi>n</mi></math> nodes.</p>", title="Li<x>nked")
+    # before: a formula of the attribute's text ($lns="http://www.w3.org/1998/Math/MathML">n$)
+    assert "Reverse a linked list of $n$ nodes." in text
