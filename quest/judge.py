@@ -86,14 +86,22 @@ JUDGE_SIDE_PHRASES: dict[str, tuple[str, ...]] = {
 #: UVa's "Restricted Function", Codeforces' "Security violated" — stopped while running, and none of our verdicts is
 #: closer than a runtime error. PAT's spellings: 异常退出 (the program crashed) and 返回非零 (PTA's 非零返回).
 MESSAGE_VERDICT_PHRASES: dict[str, tuple[str, ...]] = {
-    # Kattis names its crash verdict "Run Time Error", in three words.
+    # Kattis names its crash verdict "Run Time Error", in three words; PTA explains its 异常退出 as 在运行过程中崩溃了.
     "RE": ("dangerous syscall", "restricted function", "security violated", "security violation", "异常退出",
-           "返回非零", "run time error"),
+           "返回非零", "run time error", "在运行过程中崩溃了"),
     # An interactive problem's interactor judged the conversation itself wrong: old LibreOJ's "Invalid Interaction"
     # (its interactor's score -1: the program broke the protocol; LibreOJ's own migration files it as Wrong Answer),
     # AtCoder's QLE, "Query Limit Exceeded" (too many queries: testlib interactors report it as a wrong answer).
     # The strategy or the protocol is wrong, not the program's speed or memory.
-    "WA": ("invalid interaction", "invalidinteraction", "query limit exceeded"),
+    "WA": ("invalid interaction", "invalidinteraction", "query limit exceeded",
+           # PTA's explanation of each result (its FAQ's table, shown beside the result), pasted without the
+           # result's name: 答案错误, 运行超时, 内存超限, 格式错误, 输出超限, 异常退出, 编译错误.
+           "未能对评测系统的数据返回正确的结果"),
+    "TLE": ("未能在规定时间内运行结束",),
+    "MLE": ("使用了超过限制的内存",),
+    "PE": ("输出的格式不符合要求",),
+    "OLE": ("输出了过多内容",),
+    "CE": ("无法完成编译",),
 }
 # Taiwan's judges in traditional characters: LeetCode's Taiwan wording (解答錯誤, 超出時間限制, 超出記憶體限制,
 # 執行出錯), ZeroJudge's and other Taiwanese school judges' (答案錯誤, 執行超過時間限制, 超過記憶體限制, 執行時錯誤,
@@ -951,7 +959,7 @@ def _read_native(text: str, f: _Findings) -> None:
         go_frames = _GO_FRAME.findall(text)
         f.lines.extend(int(x) for x in go_frames[:1])
         f.inferred = "RE"
-        if go_frames or "goroutine " in text:
+        if go_frames or "goroutine " in text or "panic: runtime error:" in text:  # Go's wording for its own checks
             f.runtime = "go"
     if f.exception and f.exception.endswith("Error") and not _PY_FRAME.search(text):
         js_frames = _JS_FRAME.findall(text)

@@ -172,3 +172,22 @@ DEBUG_SUBSCRIPT = ("/usr/include/c++/13/debug/vector:442:\nIn function:\n    std
 def test_assertions_and_terminate(text: str, kind: str, lines: tuple[int, ...], runtime: str | None) -> None:
     report = parse(text)
     assert (report.verdict, report.kind, report.lines, report.runtime) == ("RE", kind, lines, runtime)
+
+
+@pytest.mark.parametrize(("text", "verdict"), [
+    # PTA's explanation of a result, pasted without the result's name (before: no verdict)
+    ("您的程序未能在规定时间内运行结束，请检查是否循环有错或算法复杂度过大。", "TLE"),
+    ("您的程序使用了超过限制的内存", "MLE"),
+    ("您的程序未能对评测系统的数据返回正确的结果", "WA"),
+    ("您的程序输出的格式不符合要求（比如空格和换行与要求不一致）", "PE"),
+    ("您的程序输出了过多内容，一般可能是无限循环输出导致的结果", "OLE"),
+    ("您的程序在运行过程中崩溃了", "RE"),
+    ("您提交的代码无法完成编译", "CE"),
+])
+def test_ptas_explanations_of_its_results(text: str, verdict: str) -> None:
+    assert parse(text).verdict == verdict
+
+
+def test_gos_own_runtime_checks_name_go() -> None:
+    report = parse("panic: runtime error: integer divide by zero")  # before: runtime None
+    assert (report.verdict, report.kind, report.runtime) == ("RE", "division-by-zero", "go")
