@@ -9,9 +9,13 @@ The exports are written for these tests; their shape follows HUSTOJ's exporter a
 """
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
-from quest.kb.importers import read_export
+import pytest
+
+from quest.errors import ImportError_
+from quest.kb.importers import import_export, read_export
 
 FPS_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n<fps version="1.5"><generator name="HUSTOJ"/>'
 
@@ -48,3 +52,31 @@ def test_the_xss_filters_marks_are_removed(tmp_path: Path) -> None:
                                 "<mi>n</mi></math> nodes.</p>", title="Li<x>nked")
     # before: a formula of the attribute's text ($lns="http://www.w3.org/1998/Math/MathML">n$)
     assert "Reverse a linked list of $n$ nodes." in text
+
+
+@pytest.mark.parametrize("fmt", ["fps", "qduoj"])
+def test_a_title_field_holding_megabytes_is_refused_and_nothing_written(tmp_path: Path, fmt: str) -> None:
+    # before: imported, a 2 000 000-character title in the catalogue, the picker and every document's front matter
+    if fmt == "fps":
+        export = tmp_path / "export.xml"
+        export.write_text(f"{FPS_HEAD}<item><title>{'y' * 2_000_000}</title><url>http://oj/problem.php?id=7</url>"
+                          "<description>d</description></item></fps>", encoding="utf-8")
+        where = f"{export}#item1: problem '7'"
+    else:
+        export = tmp_path / "qduoj"
+        (export / "1").mkdir(parents=True)
+        (export / "1" / "problem.json").write_text(json.dumps({
+            "display_id": "7", "title": "y" * 2_000_000,
+            "description": {"format": "html", "value": "<p>d</p>"}}), encoding="utf-8")
+        where = f"{export}/1/problem.json: problem '7'"
+    into = tmp_path / "kb" / "imported"
+    with pytest.raises(ImportError_) as exc:
+        import_export(fmt, export, into)
+    assert str(exc.value).startswith(f"{where} has a title of 2000000 characters (at most 300)")
+    assert not into.exists()
+
+
+def test_a_long_real_title_still_imports(tmp_path: Path) -> None:
+    title = "A" + " very" * 55 + " long title"  # 292 characters: unchanged
+    text = _statement(tmp_path, "<p>d</p>", title=title)
+    assert text
