@@ -255,6 +255,8 @@ _CPP_THROW = re.compile(r"terminate called after throwing an instance of '([^']+
 _ASSERTION = re.compile(r"(?<![\w/.\\-])([\w/.\\:-]{1,300}?\.(?:c|cc|cpp|cxx|h|hpp|tcc)|"
                         r"[\w/.-]{1,300}/c\+\+/[\w/.-]{1,200}):"
                         r"(\d{1,7}): [^\n]{0,300}?Assertion [`'‘][^\n]{0,300}['’] failed\.?")
+# Visual Studio's debug build's own checks (the C++ runtime's): their kinds are in `_KINDS`.
+_MSVC_DEBUG = re.compile(r"Run-Time Check Failure #\d|Debug Assertion Failed!|HEAP CORRUPTION DETECTED")
 _LIBRARY_PATH = re.compile(r"/include/|/c\+\+/|\bbits/|\.h$|\.hpp$|\.tcc$")
 # A runtime that could not get memory and stopped: Go ("fatal error: runtime: out of memory"), V8/Node ("FATAL
 # ERROR: … JavaScript heap out of memory"), Rust's allocation failure ("memory allocation of 400000000 bytes failed",
@@ -282,7 +284,13 @@ _KINDS: tuple[tuple[re.Pattern[str], str, str | None], ...] = tuple((re.compile(
     # ASan's other out-of-bounds reports: before an array's start (stack-buffer-underflow), past an alloca or VLA
     # (dynamic-stack-buffer-overflow), past a std::vector's size inside its capacity (container-overflow).
     (r"AddressSanitizer: (?:heap|stack|global|dynamic-stack)-buffer-(?:overflow|underflow)|"
-     r"AddressSanitizer: container-overflow|stack smashing detected", "buffer-overflow", "RE"),
+     r"AddressSanitizer: container-overflow|stack smashing detected|"
+     # Visual Studio's debug build: "Run-Time Check Failure #2 - Stack around the variable 'a' was corrupted." (a
+     # local array written past its end), "Stack cookie instrumentation code detected a stack-based buffer overrun".
+     r"Run-Time Check Failure #2\b|\bStack around the variable [^\n]{1,80} was corrupted|"
+     r"stack-based buffer overrun", "buffer-overflow", "RE"),
+    # Visual Studio's "Run-Time Check Failure #3 - The variable 'sum' is being used without being initialized."
+    (r"Run-Time Check Failure #3\b|\bis being used without being initialized", "uninitialized", "RE"),
     # A pointer or reference to a local that no longer exists (a returned reference to a local, a pointer kept past
     # its block).
     (r"AddressSanitizer: stack-use-after-(?:scope|return)", "use-after-scope", "RE"),
@@ -307,7 +315,9 @@ _KINDS: tuple[tuple[re.Pattern[str], str, str | None], ...] = tuple((re.compile(
      # libstdc++'s checked operator[] (-D_GLIBCXX_ASSERTIONS: "stl_vector.h:1130: … Assertion '__n < this->size()'
      # failed."; -D_GLIBCXX_DEBUG: "attempt to subscript container with out-of-bounds index 5, but container only
      # holds 5 elements").
-     r"Assertion '__n < this->size\(\)' failed|attempt to subscript container with out-of-bounds index",
+     r"Assertion '__n < this->size\(\)' failed|attempt to subscript container with out-of-bounds index|"
+     # Visual Studio's debug library: "Debug Assertion Failed! … Expression: vector subscript out of range".
+     r"\b(?:vector|string|deque|array) subscript out of range",
      "index-out-of-range", "RE"),
     (r"runtime error: (?:load of|member access within|reference binding to) null pointer|"
      r"nil pointer dereference|NullPointerException|NullReferenceException|"
@@ -319,7 +329,10 @@ _KINDS: tuple[tuple[re.Pattern[str], str, str | None], ...] = tuple((re.compile(
      r"corrupted size vs\. prev_size|free\(\): invalid next size|"
      r"\b(?:malloc|free|realloc|malloc_consolidate|tcache_thread_shutdown)\(\): (?:memory corruption|invalid |"
      r"corrupted |unaligned |mismatching |(?:smallbin|largebin|unsorted) double linked list|too many chunks)|"
-     r"corrupted double-linked list", "heap-corruption", "RE"),
+     r"corrupted double-linked list|"
+     # Visual Studio's debug heap: "HEAP CORRUPTION DETECTED: after Normal block (#157) at 0x…", a delete of what
+     # new did not return ("Expression: _CrtIsValidHeapPointer(block)").
+     r"HEAP CORRUPTION DETECTED|_CrtIsValidHeapPointer", "heap-corruption", "RE"),
     (r"Maximum call stack size exceeded|StackOverflow(?:Error|Exception)|RecursionError|maximum recursion depth|"
      r"stack[ _]overflow|goroutine stack exceeds|has overflowed its stack", "stack-overflow", "RE"),
     (r"all goroutines are asleep - deadlock", "deadlock", "RE"),
@@ -363,6 +376,7 @@ KIND_WORDS: dict[str, str] = {
     "cpu-time-limit": "CPU time limit SIGXCPU 超时",
     "java-entry-point": "public class Main package main method 主类 类名",
     "output-limit": "output limit SIGXFSZ 输出超限",
+    "uninitialized": "uninitialized uninitialised variable initialization 未初始化 初始化",
     "use-after-scope": "stack use after scope dangling pointer dangling reference 悬空指针 悬空引用",
     "windows-dll": "DLL not found libstdc++-6.dll MinGW PATH static 找不到 DLL 环境变量 静态链接",
 }
@@ -938,7 +952,7 @@ def _read_native(text: str, f: _Findings) -> None:
         if not _LIBRARY_PATH.search(m.group(1)):
             f.lines.append(int(m.group(2)))
         f.inferred, f.runtime = "RE", "cpp"
-    if "terminate called without an active exception" in text:
+    if "terminate called without an active exception" in text or _MSVC_DEBUG.search(text):
         f.inferred, f.runtime = "RE", "cpp"
     for pattern, runtime in _OUT_OF_MEMORY:
         oom = pattern.search(text)

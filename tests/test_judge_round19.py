@@ -191,3 +191,24 @@ def test_ptas_explanations_of_its_results(text: str, verdict: str) -> None:
 def test_gos_own_runtime_checks_name_go() -> None:
     report = parse("panic: runtime error: integer divide by zero")  # before: runtime None
     assert (report.verdict, report.kind, report.runtime) == ("RE", "division-by-zero", "go")
+
+
+@pytest.mark.parametrize(("text", "kind", "message"), [
+    # Visual Studio's debug build's own checks (before: no verdict)
+    ("Run-Time Check Failure #2 - Stack around the variable 'arr' was corrupted.", "buffer-overflow",
+     "Run-Time Check Failure #2 - Stack around the variable 'arr' was corrupted."),
+    ("Run-Time Check Failure #3 - The variable 'sum' is being used without being initialized.", "uninitialized",
+     "Run-Time Check Failure #3 - The variable 'sum' is being used without being initialized."),
+    ("Debug Assertion Failed!\n\nProgram: C:\\demo\\x64\\Debug\\demo.exe\nLine: 1566\n\n"
+     "Expression: vector subscript out of range", "index-out-of-range", "Expression: vector subscript out of range"),
+    ("HEAP CORRUPTION DETECTED: after Normal block (#157) at 0x000001D5C7D2E0A0.", "heap-corruption",
+     "HEAP CORRUPTION DETECTED: after Normal block (#157) at 0x000001D5C7D2E0A0."),
+])
+def test_visual_studios_debug_checks(text: str, kind: str, message: str) -> None:
+    report = parse(text)
+    assert (report.verdict, report.kind, report.runtime, report.messages[:1]) == ("RE", kind, "cpp", (message,))
+
+
+def test_an_uninitialized_variable_searches_for_the_initialization_words() -> None:
+    report = parse("Run-Time Check Failure #3 - The variable 'sum' is being used without being initialized.")
+    assert report.query_text().splitlines()[1] == "uninitialized uninitialised variable initialization 未初始化 初始化"

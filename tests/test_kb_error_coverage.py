@@ -428,6 +428,17 @@ ROWS: list[tuple[str, str, str, str]] = [
      "pitfall-windows-dll-not-found"),
     ("cpp", "CLion run fails", "Process finished with exit code -1073741511 (0xC0000139)",
      "pitfall-windows-dll-not-found"),
+    # Visual Studio's debug checks, Go's out-of-memory, glibc's other allocator checks: round 19 (before: no kind, or
+    # no verdict, and the page was not among the first three).
+    ("cpp", "visual studio pops this up when main returns",
+     "Run-Time Check Failure #2 - Stack around the variable 'arr' was corrupted.", "pitfall-cpp-out-of-bounds"),
+    ("cpp", "VS 调试时弹出这个",
+     "Run-Time Check Failure #3 - The variable 'sum' is being used without being initialized.",
+     "pitfall-cpp-uninitialized"),
+    ("cpp", "vs2022 debug assertion", "Debug Assertion Failed!\n\nExpression: vector subscript out of range",
+     "pitfall-cpp-out-of-bounds"),
+    ("go", "my go program dies", "fatal error: runtime: out of memory", "faq-verdict-mle"),
+    ("cpp", "程序结束时崩溃", "malloc(): memory corruption\nAborted (core dumped)", "pitfall-glibc-invalid-free"),
 ]
 
 
