@@ -188,6 +188,19 @@ _LEETCODE_DIAG = re.compile(r"^Line (\d+):(?: Char \d+:)?\s*(fatal error|error):
 _GO_DIAG = re.compile(r"^((?:\./)?[\w/.-]+\.go):(\d+):\d+:\s*(.+)$", re.M)
 # rustc: "error[E0308]: mismatched types" and, below it, " --> src/main.rs:4:5".
 _RUST_DIAG = re.compile(r"^error(?:\[E\d+\])?:[ \t]*(\S[^\n]*)\n\s*-->\s*[\w/.-]+\.rs:(\d+):\d+", re.M)
+# The C# compiler (csc, `dotnet build`): "Main.cs(5,23): error CS1002: ; expected", `dotnet build` adding the
+# project in brackets; kotlinc: "Main.kt:3:5: error: unresolved reference: pritnln"; Free Pascal: "main.pas(3,5) Error:
+# Identifier not found "wirteln"" (and "Fatal:" for the last line). Bounded, line by line.
+_CSHARP_DIAG = re.compile(r"^[ \t]*([^\s:()]{1,200}\.cs)\((\d{1,7}),\d{1,7}\):[ \t]*error[ \t]+(CS\d{4}):[ \t]*"
+                          r"([^\n]{0,300}?)(?:[ \t]*\[[^\n\]]{0,300}\])?[ \t]*\r?$", re.M)
+_KOTLIN_DIAG = re.compile(r"^[ \t]*([^\s:]{1,200}\.kts?):(\d{1,7}):\d{1,7}:[ \t]*error:[ \t]*([^\n]{1,300})$", re.M)
+_PASCAL_DIAG = re.compile(r"^[ \t]*([^\s:()]{1,200}\.(?:pas|pp|dpr|lpr))\((\d{1,7}),\d{1,7}\)[ \t]+"
+                          r"(?:Error|Fatal):[ \t]*([^\n]{1,300})$", re.M)
+# Eclipse runs a class that did not compile and throws at the first call that reached the broken code: "Exception in
+# thread "main" java.lang.Error: Unresolved compilation problem:" with the compiler's message on the next line. The
+# code does not compile: javac, as a judge runs it, reports the same problem as a compile error.
+_ECLIPSE_UNRESOLVED = re.compile(r"java\.lang\.Error: Unresolved compilation problems?:[ \t]*\r?\n[ \t]*([^\n]{1,300})")
+
 # The link step failed after the compiler's own lines (an undefined reference, a second main): gcc's driver says
 # "collect2: error: ld returned 1 exit status", and Code::Blocks' build log ends "Process terminated with status 1
 # (…)" with a count of errors on the next line. A judge calls both a compile error. (Bounded repeats: read in one
@@ -861,6 +874,20 @@ def _read_compilers(text: str, f: _Findings) -> None:
     if symbol_lines or link:
         f.inferred = "CE"
         f.linked = True
+    for file, line, code, msg in _CSHARP_DIAG.findall(text):
+        f.lines.append(int(line))
+        f.messages.append(f"{file}:{line}: error {code}: {msg.strip()}")
+        f.inferred, f.runtime = "CE", "csharp"
+    for file, line, msg in _KOTLIN_DIAG.findall(text):
+        f.lines.append(int(line))
+        f.messages.append(f"{file}:{line}: error: {msg.strip()}")
+        f.inferred, f.runtime = "CE", "kotlin"
+    for file, line, msg in _PASCAL_DIAG.findall(text):
+        if msg.startswith("There were "):
+            continue  # fpc's closing count ("There were 1 errors compiling module, stopping"), no place in the code
+        f.lines.append(int(line))
+        f.messages.append(f"{file}:{line}: {msg.strip()}")
+        f.inferred = "CE"
     for file, line, kind, msg in _JAVAC_DIAG.findall(text):
         if kind == "error":
             f.lines.append(int(line))
@@ -894,6 +921,10 @@ def _read_java_and_csharp(text: str, f: _Findings) -> None:
         f.lines.extend(int(line) for _f, line in _JAVA_FRAME.findall(text)[:2])
         f.inferred = "MLE" if name.endswith("OutOfMemoryError") else "RE"
         f.runtime = "java"
+        unresolved = _ECLIPSE_UNRESOLVED.search(text)
+        if unresolved:
+            f.messages.append(unresolved.group(1).strip())
+            f.inferred = "CE"
     if _JAVA_LAUNCHER.search(text):
         f.runtime = "java"  # the kind and its line come from `_KINDS`
     m = _CSHARP_EXCEPTION.search(text)

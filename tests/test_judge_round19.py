@@ -212,3 +212,28 @@ def test_visual_studios_debug_checks(text: str, kind: str, message: str) -> None
 def test_an_uninitialized_variable_searches_for_the_initialization_words() -> None:
     report = parse("Run-Time Check Failure #3 - The variable 'sum' is being used without being initialized.")
     assert report.query_text().splitlines()[1] == "uninitialized uninitialised variable initialization 未初始化 初始化"
+
+
+@pytest.mark.parametrize(("text", "lines", "runtime", "messages"), [
+    # C#'s, Kotlin's and Free Pascal's compilers (before: no verdict)
+    ("Main.cs(5,23): error CS1002: ; expected", (5,), "csharp", ("Main.cs:5: error CS1002: ; expected",)),
+    ("/tmp/b/Main.cs(12,13): error CS0103: The name 'cnt' does not exist in the current context [/tmp/b/b.csproj]",
+     (12,), "csharp", ("/tmp/b/Main.cs:12: error CS0103: The name 'cnt' does not exist in the current context",)),
+    ("Main.kt:3:5: error: unresolved reference: pritnln", (3,), "kotlin",
+     ("Main.kt:3: error: unresolved reference: pritnln",)),
+    ('main.pas(3,5) Error: Identifier not found "wirteln"\n'
+     "main.pas(5,4) Fatal: There were 1 errors compiling module, stopping", (3,), None,
+     ('main.pas:3: Identifier not found "wirteln"',)),
+    # Eclipse ran a class that did not compile (before: RE)
+    ('Exception in thread "main" java.lang.Error: Unresolved compilation problem: \n'
+     "\tThe method solve(int) is undefined for the type Main\n\n\tat Main.main(Main.java:7)", (7,), "java",
+     ("java.lang.Error: Unresolved compilation problem", "The method solve(int) is undefined for the type Main")),
+])
+def test_more_compilers_diagnostics_are_compile_errors(text: str, lines: tuple[int, ...], runtime: str | None,
+                                                        messages: tuple[str, ...]) -> None:
+    report = parse(text)
+    assert (report.verdict, report.lines, report.runtime, report.messages) == ("CE", lines, runtime, messages)
+
+
+def test_a_csharp_warning_alone_is_no_error() -> None:  # a guard: unchanged
+    assert parse("Main.cs(5,23): warning CS0168: The variable 'e' is declared but never used").verdict is None
