@@ -78,7 +78,10 @@ JUDGE_SIDE_PHRASES: dict[str, tuple[str, ...]] = {
            "判题失败", "评测机错误",
            # Codeforces' "Denial of judgement": the judge could not judge the submission at all (tools that read
            # its statuses file it with "Judgement failed"); it costs no penalty. PTA's and PAT's 内部错误.
-           "denial of judgement", "denial of judgment", "内部错误"),
+           "denial of judgement", "denial of judgment", "内部错误",
+           # HUSTOJ's judge_client when the problem's test data is broken: "missing out file 1.out, report to system
+           # administrator!", "no test data : no *.in file found".
+           "missing out file", "no *.in file found"),
 }
 #: More judges' words for a verdict, read on a judge's message only: kept out of VERDICT_PHRASES, whose phrases the
 #: search tokenizer turns into verdict tokens (adding them there changes every index's tokens). The sandbox stopping a
@@ -88,7 +91,9 @@ JUDGE_SIDE_PHRASES: dict[str, tuple[str, ...]] = {
 MESSAGE_VERDICT_PHRASES: dict[str, tuple[str, ...]] = {
     # Kattis names its crash verdict "Run Time Error", in three words; PTA explains its 异常退出 as 在运行过程中崩溃了.
     "RE": ("dangerous syscall", "restricted function", "security violated", "security violation", "异常退出",
-           "返回非零", "run time error", "在运行过程中崩溃了"),
+           "返回非零", "run time error", "在运行过程中崩溃了",
+           # HUSTOJ's sandbox: "[ERROR] solution_id:1024 called a Forbidden system call:59 [59]".
+           "forbidden system call"),
     # An interactive problem's interactor judged the conversation itself wrong: old LibreOJ's "Invalid Interaction"
     # (its interactor's score -1: the program broke the protocol; LibreOJ's own migration files it as Wrong Answer),
     # AtCoder's QLE, "Query Limit Exceeded" (too many queries: testlib interactors report it as a wrong answer).
@@ -450,7 +455,8 @@ TIMEOUT_EXIT_CODE = 124
 # "Process returned -1073741571 (0xC00000FD)", "returned non-zero exit status 1", "Exit code is 3", "退出码 139",
 # VS Code's Code Runner "exited with code=3221225477 in 0.4 seconds", Dev-C++'s "Process exited after 0.3 seconds
 # with return value 3221225725", Visual Studio's "已退出，返回值为 -1073741676 (0xc0000094)", cargo's "(exit code:
-# 0xc0000005, STATUS_ACCESS_VIOLATION)", GNU time's "Command exited with non-zero status 1".
+# 0xc0000005, STATUS_ACCESS_VIOLATION)", GNU time's "Command exited with non-zero status 1", HUSTOJ's
+# "data3.in:    non-zero return = 3".
 # A bare "return value" or "返回值" is a function's result ("函数返回值是 5", "a helper with return value -1"), and a
 # program that "returns" 5 is as often its answer ("我的程序返回值是 5，但是答案是 6", "my program returned 5 instead of
 # 6"): a process's return value counts only where a tool says it, after the process ended — Dev-C++'s "… seconds with
@@ -464,7 +470,7 @@ _EXIT_CODE = re.compile(
     r"(?<!checker )(?<!interactor )"
     r"(?:exit(?:ed)?[ _-]?(?:with[ ]+)?(?:error[ ]+)?(?:code|status|value)|return(?:ed)?[ ]+(?:code|status)|"
     r"(?:seconds?|exited|terminated)[ ]+with[ ]+return[ ]+value|process[ ]+(?:returned|exited)|"
-    r"program[ ]+exited|program[ ]+returned(?=[ ]*:)|exited[ ]+with|non-?zero[ ]+status|"
+    r"program[ ]+exited|program[ ]+returned(?=[ ]*:)|exited[ ]+with|non-?zero[ ]+(?:status|return)|"
     r"退出码|退出代码|結束代碼|结束代码|(?:已退出|已結束|已结束)[，,]?[ ]*返回值|"
     # Hydro's "Your program returned 1." (zh "您的程序返回了 1。"): the judge speaking of the run, not a student's
     # "my program returned 5".

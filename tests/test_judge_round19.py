@@ -237,3 +237,18 @@ def test_more_compilers_diagnostics_are_compile_errors(text: str, lines: tuple[i
 
 def test_a_csharp_warning_alone_is_no_error() -> None:  # a guard: unchanged
     assert parse("Main.cs(5,23): warning CS0168: The variable 'e' is declared but never used").verdict is None
+
+
+@pytest.mark.parametrize(("text", "verdict", "exit_code"), [
+    # HUSTOJ's judge_client (before: no verdict)
+    ("data3.in:\t    non-zero return = 3", "RE", 3),
+    ("data2.in:[ERROR] solution_id:1024 called a Forbidden system call:59 [59]\n"
+     " TO FIX THIS , ask admin to add the CALLID into corresponding LANG_XXV[] located at okcalls32/64.h ,",
+     "RE", None),
+    # the problem's test data is broken: the judge's fault
+    ("test1.in:missing out file test1.out, report to system administrator!", "SE", None),
+    ("no test data : no *.in file found", "SE", None),
+])
+def test_hustojs_run_messages(text: str, verdict: str, exit_code: int | None) -> None:
+    report = parse(text)
+    assert (report.verdict, report.exit_code) == (verdict, exit_code)
