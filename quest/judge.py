@@ -12,6 +12,11 @@ Round 18 (tests/test_judge_round18.py): a compiler that crashed on the code (gcc
 killed for memory, clang's frontend crash) is a compile error whose signal is the compiler's; musl's "Arithmetic
 exception"; PTA's 部分正确 and other "some tests failed" totals; sandbox verdicts (Dangerous Syscalls, Restricted
 Function, Security violated); Codeforces' "Denial of judgement".
+Round 19 (tests/test_judge_round19.py): PTA's 多种错误 and its explanations of each result; interactors' verdicts
+(LibreOJ's Invalid Interaction, AtCoder's QLE) as wrong answers; Kattis' "Run Time Error"; GNU timeout's 124 and a
+shell's `echo $?`; Windows' loader failing to start the program (0xC0000135 and kin: the local setup, no verdict);
+Go's, Node's and Rust's out-of-memory; more of glibc's, ASan's, libstdc++'s and Visual Studio's checks; assert()'s
+line; the C#, Kotlin and Free Pascal compilers and Eclipse's unresolved compilation problem; HUSTOJ's run messages.
 
 This module holds the ONE verdict vocabulary: the retrieval tokenizer and the knowledge-base
 validator import it from here.
