@@ -190,6 +190,14 @@ _PY_EXCEPTION = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|
                            re.M)
 # A traceback flattened onto one line (forums and chat apps do that): the exception follows a frame.
 _PY_FLAT_EXCEPTION = re.compile(r"line \d+, in [\w<>]+\s+(?:.*?\s)??([A-Z]\w*(?:Error|Exception))(?::\s*([^\n]*))?")
+# LeetCode's own traceback formats, innermost frame first, its driver's frames after the student's: Python's
+# "Line 14 in arrangeCoins (Solution.py)" (then "Line 49 in _driver (Solution.py)", "Line 59 in <module> …") and
+# Java's "  at line 28, Solution.addStrings" (the JDK's "at line 709, java.base/java.lang.String.charAt" before it,
+# "at line 54, __DriverSolution__.__helper__" after). The student's frames give the lines.
+_LEETCODE_PY_FRAME = re.compile(r"^[ \t]*Line (\d{1,7}) in ([\w<>]{1,100}) \([\w.-]{1,100}\.py\)[ \t]*\r?$", re.M)
+_LEETCODE_PY_DRIVER = frozenset({"_driver", "<module>", "__helper__"})
+_LEETCODE_JAVA_FRAME = re.compile(r"^[ \t]*at line (\d{1,7}), ([\w.$/<>]{1,200})[ \t]*\r?$", re.M)
+_LEETCODE_JAVA_LIBRARY = re.compile(r"^(?:java\.|javax\.|jdk\.|sun\.|__Driver)")
 _GCC_DIAG = re.compile(r"^([^\s:]+\.(?:c|cc|cpp|cxx|h|hpp)):(\d+):(?:(\d+):)?\s*(fatal error|error|warning):\s*(.+)$",
                        re.M)
 # LeetCode prints the compiler's diagnostics by line and character, without the file name.
@@ -836,6 +844,10 @@ def _read_python(text: str, f: _Findings) -> None:
         f.lines.extend(int(x[1]) for x in own[-3:])
         f.inferred = "RE"
         f.runtime = "python"
+    leetcode = [int(line) for line, func in _LEETCODE_PY_FRAME.findall(text) if func not in _LEETCODE_PY_DRIVER]
+    if leetcode:
+        f.lines.extend(leetcode[:2])
+        f.inferred, f.runtime = "RE", "python"
     found = _PY_EXCEPTION.findall(text) or _PY_FLAT_EXCEPTION.findall(text)
     if found:
         name, detail = found[-1]
@@ -936,6 +948,11 @@ def _read_java_and_csharp(text: str, f: _Findings) -> None:
         if unresolved:
             f.messages.append(unresolved.group(1).strip())
             f.inferred = "CE"
+    leetcode = [(int(line), where) for line, where in _LEETCODE_JAVA_FRAME.findall(text)]
+    if leetcode and not m:
+        f.lines.extend([line for line, where in leetcode if not _LEETCODE_JAVA_LIBRARY.match(where)][:2])
+        f.runtime = "java"
+        f.inferred = "MLE" if (f.exception or "").endswith("OutOfMemoryError") else "RE"
     if _JAVA_LAUNCHER.search(text):
         f.runtime = "java"  # the kind and its line come from `_KINDS`
     m = _CSHARP_EXCEPTION.search(text)

@@ -252,3 +252,28 @@ def test_a_csharp_warning_alone_is_no_error() -> None:  # a guard: unchanged
 def test_hustojs_run_messages(text: str, verdict: str, exit_code: int | None) -> None:
     report = parse(text)
     assert (report.verdict, report.exit_code) == (verdict, exit_code)
+
+
+LEETCODE_PY = ("IndexError: list index out of range\n    ~~~~^^^^^^^\n    if nums[i] + nums[i+1] == target:\n"
+               "Line 5 in twoSum (Solution.py)\n    ret = Solution().twoSum(param_1, param_2)\n"
+               "Line 37 in _driver (Solution.py)\n    _driver()\nLine 48 in <module> (Solution.py)")
+LEETCODE_JAVA = ("java.lang.StringIndexOutOfBoundsException: String index out of range: 1\n"
+                 "  at line 48, java.base/java.lang.StringLatin1.charAt\n"
+                 "  at line 709, java.base/java.lang.String.charAt\n  at line 28, Solution.addDigits\n"
+                 "  at line 54, __DriverSolution__.__helper__\n  at line 87, __Driver__.main")
+
+
+@pytest.mark.parametrize(("text", "verdict", "lines", "runtime", "exception"), [
+    # LeetCode's own traceback formats: the student's frames, not the driver's or the JDK's (before: no line, no
+    # runtime)
+    (LEETCODE_PY, "RE", (5,), "python", "IndexError"),
+    ("MemoryError\n    for i in range(1, n+1):\nLine 14 in arrange (Solution.py)\n"
+     "    ret = Solution().arrange(param_1)\nLine 49 in _driver (Solution.py)", "MLE", (14,), "python", "MemoryError"),
+    (LEETCODE_JAVA, "RE", (28,), "java", "java.lang.StringIndexOutOfBoundsException"),
+    ("java.lang.OutOfMemoryError: Java heap space\n  at line 5, Solution.build\n"
+     "  at line 54, __DriverSolution__.__helper__", "MLE", (5,), "java", "java.lang.OutOfMemoryError"),
+])
+def test_leetcodes_tracebacks_give_the_students_lines(text: str, verdict: str, lines: tuple[int, ...], runtime: str,
+                                                      exception: str) -> None:
+    report = parse(text)
+    assert (report.verdict, report.lines, report.runtime, report.exception) == (verdict, lines, runtime, exception)
