@@ -18,6 +18,7 @@ from __future__ import annotations
 import pytest
 
 from quest.judge import parse
+from quest.prompts import _verdict_line
 
 
 @pytest.mark.parametrize(("text", "verdict", "test_number"), [
@@ -277,3 +278,14 @@ def test_leetcodes_tracebacks_give_the_students_lines(text: str, verdict: str, l
                                                       exception: str) -> None:
     report = parse(text)
     assert (report.verdict, report.lines, report.runtime, report.exception) == (verdict, lines, runtime, exception)
+
+
+def test_the_prompt_says_the_setup_is_to_blame() -> None:
+    # before: only "exit code -1073741515 = STATUS_DLL_NOT_FOUND", which a model may read as the program's crash
+    assert _verdict_line(parse("Process exited after 0.1 seconds with return value 3221225781"), "en") == (
+        "Judge verdict (parsed): exit code -1073741515 = STATUS_DLL_NOT_FOUND\n"
+        "This means Windows could not start the program at all (a DLL it needs was not found, or the wrong one): "
+        "the local compiler's setup (PATH, or link with -static), not a bug in the code. Say that first; do not "
+        "invent a bug to explain it.")
+    zh = _verdict_line(parse("由于找不到 libstdc++-6.dll，无法继续执行代码。"), "zh")
+    assert zh.startswith("这表示 Windows 根本没能启动程序")
