@@ -80,3 +80,15 @@ def test_a_long_real_title_still_imports(tmp_path: Path) -> None:
     title = "A" + " very" * 55 + " long title"  # 292 characters: unchanged
     text = _statement(tmp_path, "<p>d</p>", title=title)
     assert text
+
+
+def test_a_hydro_problem_written_only_in_japanese_says_so(tmp_path: Path) -> None:
+    export = tmp_path / "hydro"
+    (export / "1").mkdir(parents=True)
+    (export / "1" / "problem.yaml").write_text("pid: P9\ntitle: Sum\n", encoding="utf-8")
+    (export / "1" / "problem_ja.md").write_text("二つの整数の和を出力せよ。", encoding="utf-8")
+    with pytest.raises(ImportError_) as exc:
+        read_export("hydro", export)
+    # before: "no problem.md, problem_<lang>.md, problem.pdf or `content` statement", beside a problem_ja.md
+    assert str(exc.value) == (f"{export}/1: the statement of 'Sum' is only in problem_ja.md; Quest keeps zh and en "
+                              "statements (add a Chinese or English statement in the judge and export again)")
