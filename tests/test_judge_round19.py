@@ -289,3 +289,8 @@ def test_the_prompt_says_the_setup_is_to_blame() -> None:
         "invent a bug to explain it.")
     zh = _verdict_line(parse("由于找不到 libstdc++-6.dll，无法继续执行代码。"), "zh")
     assert zh.startswith("这表示 Windows 根本没能启动程序")
+
+
+def test_hydros_interactor_status_is_not_the_programs() -> None:  # a guard: unchanged
+    report = parse("Wrong Answer (Interactor exited with code 3)")
+    assert (report.verdict, report.exit_code) == ("WA", None)
