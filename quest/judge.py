@@ -183,6 +183,8 @@ _TEST_NUMBER = [
     re.compile(r"test(?:[ \t]*case)?\s*(\d+)\b", re.I),
     re.compile(r"(?:测试点|测试用例|测试数据|数据点|用例)\s*#?\s*(\d+)"),
     re.compile(r"第\s*(\d+)\s*(?:个|组)?\s*(?:测试点|测试用例|测试数据|数据点|用例|组)"),
+    # HUSTOJ names the test by its data file: "data3.in:Segmentation fault", "data2.in:    non-zero return = 3".
+    re.compile(r"(?<![\w.])(?:data|testdata)[_-]?(\d{1,4})\.in\b"),
 ]
 
 _PY_FRAME = re.compile(r'File "([^"]+)", line (\d+)(?:, in ([\w<>]+))?')

@@ -294,3 +294,14 @@ def test_the_prompt_says_the_setup_is_to_blame() -> None:
 def test_hydros_interactor_status_is_not_the_programs() -> None:  # a guard: unchanged
     report = parse("Wrong Answer (Interactor exited with code 3)")
     assert (report.verdict, report.exit_code) == ("WA", None)
+
+
+@pytest.mark.parametrize(("text", "test_number"), [
+    # HUSTOJ names the failing test by its data file (before: no test number)
+    ("data3.in:\t    non-zero return = 3", 3),
+    ("Runtime Error:data12.in:Segmentation fault", 12),
+    # (unchanged guard) a file the student names is no judge's test
+    ("my input1.in works locally", None),
+])
+def test_hustojs_data_file_names_the_test(text: str, test_number: int | None) -> None:
+    assert parse(text).test_number == test_number
