@@ -1034,7 +1034,7 @@ def _read_native(text: str, f: _Findings) -> None:
         go_frames = _GO_FRAME.findall(text)
         f.lines.extend(int(x) for x in go_frames[:1])
         f.inferred = "RE"
-        if go_frames or "goroutine " in text or "panic: runtime error:" in text:  # Go's wording for its own checks
+        if go_frames or "goroutine " in text:
             f.runtime = "go"
     if f.exception and f.exception.endswith("Error") and not _PY_FRAME.search(text):
         js_frames = _JS_FRAME.findall(text)

@@ -189,10 +189,6 @@ def test_ptas_explanations_of_its_results(text: str, verdict: str) -> None:
     assert parse(text).verdict == verdict
 
 
-def test_gos_own_runtime_checks_name_go() -> None:
-    report = parse("panic: runtime error: integer divide by zero")  # before: runtime None
-    assert (report.verdict, report.kind, report.runtime) == ("RE", "division-by-zero", "go")
-
 
 @pytest.mark.parametrize(("text", "kind", "message"), [
     # Visual Studio's debug build's own checks (before: no verdict)
