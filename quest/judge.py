@@ -12,6 +12,11 @@ Round 18 (tests/test_judge_round18.py): a compiler that crashed on the code (gcc
 killed for memory, clang's frontend crash) is a compile error whose signal is the compiler's; musl's "Arithmetic
 exception"; PTA's 部分正确 and other "some tests failed" totals; sandbox verdicts (Dangerous Syscalls, Restricted
 Function, Security violated); Codeforces' "Denial of judgement".
+Round 19 (tests/test_judge_round19.py): PTA's 多种错误 and its explanations of each result; interactors' verdicts
+(LibreOJ's Invalid Interaction, AtCoder's QLE) as wrong answers; Kattis' "Run Time Error"; GNU timeout's 124 and a
+shell's `echo $?`; Windows' loader failing to start the program (0xC0000135 and kin: the local setup, no verdict);
+Go's, Node's and Rust's out-of-memory; more of glibc's, ASan's, libstdc++'s and Visual Studio's checks; assert()'s
+line; the C#, Kotlin and Free Pascal compilers and Eclipse's unresolved compilation problem; HUSTOJ's run messages.
 
 This module holds the ONE verdict vocabulary: the retrieval tokenizer and the knowledge-base
 validator import it from here.
@@ -78,7 +83,10 @@ JUDGE_SIDE_PHRASES: dict[str, tuple[str, ...]] = {
            "判题失败", "评测机错误",
            # Codeforces' "Denial of judgement": the judge could not judge the submission at all (tools that read
            # its statuses file it with "Judgement failed"); it costs no penalty. PTA's and PAT's 内部错误.
-           "denial of judgement", "denial of judgment", "内部错误"),
+           "denial of judgement", "denial of judgment", "内部错误",
+           # HUSTOJ's judge_client when the problem's test data is broken: "missing out file 1.out, report to system
+           # administrator!", "no test data : no *.in file found".
+           "missing out file", "no *.in file found"),
 }
 #: More judges' words for a verdict, read on a judge's message only: kept out of VERDICT_PHRASES, whose phrases the
 #: search tokenizer turns into verdict tokens (adding them there changes every index's tokens). The sandbox stopping a
@@ -86,8 +94,24 @@ JUDGE_SIDE_PHRASES: dict[str, tuple[str, ...]] = {
 #: UVa's "Restricted Function", Codeforces' "Security violated" — stopped while running, and none of our verdicts is
 #: closer than a runtime error. PAT's spellings: 异常退出 (the program crashed) and 返回非零 (PTA's 非零返回).
 MESSAGE_VERDICT_PHRASES: dict[str, tuple[str, ...]] = {
+    # Kattis names its crash verdict "Run Time Error", in three words; PTA explains its 异常退出 as 在运行过程中崩溃了.
     "RE": ("dangerous syscall", "restricted function", "security violated", "security violation", "异常退出",
-           "返回非零"),
+           "返回非零", "run time error", "在运行过程中崩溃了",
+           # HUSTOJ's sandbox: "[ERROR] solution_id:1024 called a Forbidden system call:59 [59]".
+           "forbidden system call"),
+    # An interactive problem's interactor judged the conversation itself wrong: old LibreOJ's "Invalid Interaction"
+    # (its interactor's score -1: the program broke the protocol; LibreOJ's own migration files it as Wrong Answer),
+    # AtCoder's QLE, "Query Limit Exceeded" (too many queries: testlib interactors report it as a wrong answer).
+    # The strategy or the protocol is wrong, not the program's speed or memory.
+    "WA": ("invalid interaction", "invalidinteraction", "query limit exceeded",
+           # PTA's explanation of each result (its FAQ's table, shown beside the result), pasted without the
+           # result's name: 答案错误, 运行超时, 内存超限, 格式错误, 输出超限, 异常退出, 编译错误.
+           "未能对评测系统的数据返回正确的结果"),
+    "TLE": ("未能在规定时间内运行结束",),
+    "MLE": ("使用了超过限制的内存",),
+    "PE": ("输出的格式不符合要求",),
+    "OLE": ("输出了过多内容",),
+    "CE": ("无法完成编译",),
 }
 # Taiwan's judges in traditional characters: LeetCode's Taiwan wording (解答錯誤, 超出時間限制, 超出記憶體限制,
 # 執行出錯), ZeroJudge's and other Taiwanese school judges' (答案錯誤, 執行超過時間限制, 超過記憶體限制, 執行時錯誤,
@@ -119,12 +143,13 @@ VERDICT_SEARCH_WORDS: dict[str, tuple[str, ...]] = {
     "AC": ("通过", "ac"),
 }
 # "IE" is not the browser: "IE 浏览器", "IE browser", "IE 11".
-_ABBREV = re.compile(r"(?<![A-Za-z0-9_])(AC|WA|TLE|MLE|RE|RTE|CE|OLE|PE|UKE|"
+_ABBREV = re.compile(r"(?<![A-Za-z0-9_])(AC|WA|TLE|MLE|RE|RTE|CE|OLE|PE|UKE|QLE|"
                      r"IE(?![ \t]*(?:浏览器|瀏覽器|[Bb]rowser|\d)))(?![A-Za-z0-9_])")
 _CONSTANT = re.compile(r"\b[A-Z]{2,}(?:_[A-Z]{2,})+\b")
 #: Abbreviations some judges print for a verdict above: DMOJ's "RTE" is a runtime error; Luogu's "UKE" (Unknown
-#: Error) and AtCoder's "IE" (Internal Error) are the judge failing.
-_ABBREV_ALIASES = {"RTE": "RE", "UKE": JUDGE_SIDE, "IE": JUDGE_SIDE}
+#: Error) and AtCoder's "IE" (Internal Error) are the judge failing; AtCoder's "QLE" (Query Limit Exceeded, an
+#: interactive problem's query budget spent) is a wrong answer.
+_ABBREV_ALIASES = {"RTE": "RE", "UKE": JUDGE_SIDE, "IE": JUDGE_SIDE, "QLE": "WA"}
 # DMOJ's "IR" (invalid return: the program exited non-zero or died of a signal) only where DMOJ prints it, as a
 # test case's result ("Test case #3: IR", "Case #2: IR (sigsegv)"): alone, "IR" is a compiler's IR as often. Its
 # full name as the site shows it, "Invalid Return", in title case: a compiler's "invalid return type" is no verdict.
@@ -136,8 +161,9 @@ _NOT_ACCEPTED = re.compile(r"(?:\bun|\bnot[ \t]+|\bpartial(?:ly)?[ \t]+)accepted
 # A total that says some tests failed without saying how: PTA's 部分正确 (a partial score), LibreOJ's "Partially
 # Correct", UOJ's "Extra Test Failed" (the submission failed a test added after it was judged, usually a hack). The
 # failing tests' own results, when pasted, say more (PTA's table under it); alone, it is read as a wrong answer on
-# some tests, never as Accepted. QingdaoU's "Partial Accepted" (its result 8, an OI-mode score) likewise.
-_SOME_TESTS_FAILED = re.compile(r"部分正确|部分正確|\bpartially correct\b|\bextra tests? failed\b|"
+# some tests, never as Accepted. QingdaoU's "Partial Accepted" (its result 8, an OI-mode score) likewise, and PTA's
+# 多种错误 (its total when the failing tests failed in different ways: one 答案错误, another 运行超时).
+_SOME_TESTS_FAILED = re.compile(r"部分正确|部分正確|多种错误|\bpartially correct\b|\bextra tests? failed\b|"
                                 r"\bpartial(?:ly)?[ \t]+accepted\b", re.I)
 # g++'s "internal compiler error: Segmentation fault" is the compiler crashing on the code (a compile error the judge
 # reports), not the judge failing.
@@ -157,6 +183,8 @@ _TEST_NUMBER = [
     re.compile(r"test(?:[ \t]*case)?\s*(\d+)\b", re.I),
     re.compile(r"(?:测试点|测试用例|测试数据|数据点|用例)\s*#?\s*(\d+)"),
     re.compile(r"第\s*(\d+)\s*(?:个|组)?\s*(?:测试点|测试用例|测试数据|数据点|用例|组)"),
+    # HUSTOJ names the test by its data file: "data3.in:Segmentation fault", "data2.in:    non-zero return = 3".
+    re.compile(r"(?<![\w.])(?:data|testdata)[_-]?(\d{1,4})\.in\b"),
 ]
 
 _PY_FRAME = re.compile(r'File "([^"]+)", line (\d+)(?:, in ([\w<>]+))?')
@@ -164,6 +192,14 @@ _PY_EXCEPTION = re.compile(r"^([A-Za-z_][\w.]*(?:Error|Exception|Exit|Interrupt|
                            re.M)
 # A traceback flattened onto one line (forums and chat apps do that): the exception follows a frame.
 _PY_FLAT_EXCEPTION = re.compile(r"line \d+, in [\w<>]+\s+(?:.*?\s)??([A-Z]\w*(?:Error|Exception))(?::\s*([^\n]*))?")
+# LeetCode's own traceback formats, innermost frame first, its driver's frames after the student's: Python's
+# "Line 14 in arrangeCoins (Solution.py)" (then "Line 49 in _driver (Solution.py)", "Line 59 in <module> …") and
+# Java's "  at line 28, Solution.addStrings" (the JDK's "at line 709, java.base/java.lang.String.charAt" before it,
+# "at line 54, __DriverSolution__.__helper__" after). The student's frames give the lines.
+_LEETCODE_PY_FRAME = re.compile(r"^[ \t]*Line (\d{1,7}) in ([\w<>]{1,100}) \([\w.-]{1,100}\.py\)[ \t]*\r?$", re.M)
+_LEETCODE_PY_DRIVER = frozenset({"_driver", "<module>", "__helper__"})
+_LEETCODE_JAVA_FRAME = re.compile(r"^[ \t]*at line (\d{1,7}), ([\w.$/<>]{1,200})[ \t]*\r?$", re.M)
+_LEETCODE_JAVA_LIBRARY = re.compile(r"^(?:java\.|javax\.|jdk\.|sun\.|__Driver)")
 _GCC_DIAG = re.compile(r"^([^\s:]+\.(?:c|cc|cpp|cxx|h|hpp)):(\d+):(?:(\d+):)?\s*(fatal error|error|warning):\s*(.+)$",
                        re.M)
 # LeetCode prints the compiler's diagnostics by line and character, without the file name.
@@ -172,6 +208,19 @@ _LEETCODE_DIAG = re.compile(r"^Line (\d+):(?: Char \d+:)?\s*(fatal error|error):
 _GO_DIAG = re.compile(r"^((?:\./)?[\w/.-]+\.go):(\d+):\d+:\s*(.+)$", re.M)
 # rustc: "error[E0308]: mismatched types" and, below it, " --> src/main.rs:4:5".
 _RUST_DIAG = re.compile(r"^error(?:\[E\d+\])?:[ \t]*(\S[^\n]*)\n\s*-->\s*[\w/.-]+\.rs:(\d+):\d+", re.M)
+# The C# compiler (csc, `dotnet build`): "Main.cs(5,23): error CS1002: ; expected", `dotnet build` adding the
+# project in brackets; kotlinc: "Main.kt:3:5: error: unresolved reference: pritnln"; Free Pascal: "main.pas(3,5) Error:
+# Identifier not found "wirteln"" (and "Fatal:" for the last line). Bounded, line by line.
+_CSHARP_DIAG = re.compile(r"^[ \t]*([^\s:()]{1,200}\.cs)\((\d{1,7}),\d{1,7}\):[ \t]*error[ \t]+(CS\d{4}):[ \t]*"
+                          r"([^\n]{0,300}?)(?:[ \t]*\[[^\n\]]{0,300}\])?[ \t]*\r?$", re.M)
+_KOTLIN_DIAG = re.compile(r"^[ \t]*([^\s:]{1,200}\.kts?):(\d{1,7}):\d{1,7}:[ \t]*error:[ \t]*([^\n]{1,300})$", re.M)
+_PASCAL_DIAG = re.compile(r"^[ \t]*([^\s:()]{1,200}\.(?:pas|pp|dpr|lpr))\((\d{1,7}),\d{1,7}\)[ \t]+"
+                          r"(?:Error|Fatal):[ \t]*([^\n]{1,300})$", re.M)
+# Eclipse runs a class that did not compile and throws at the first call that reached the broken code: "Exception in
+# thread "main" java.lang.Error: Unresolved compilation problem:" with the compiler's message on the next line. The
+# code does not compile: javac, as a judge runs it, reports the same problem as a compile error.
+_ECLIPSE_UNRESOLVED = re.compile(r"java\.lang\.Error: Unresolved compilation problems?:[ \t]*\r?\n[ \t]*([^\n]{1,300})")
+
 # The link step failed after the compiler's own lines (an undefined reference, a second main): gcc's driver says
 # "collect2: error: ld returned 1 exit status", and Code::Blocks' build log ends "Process terminated with status 1
 # (…)" with a count of errors on the next line. A judge calls both a compile error. (Bounded repeats: read in one
@@ -234,6 +283,22 @@ _DOTNET_REPEAT = re.compile(r"^[ \t]*Repeat(?:ed)? \d{1,9} times:", re.M)
 _DOTNET_FRAME = re.compile(rf"^[ \t]*at ({_DOTNET_NAME})\(", re.M)
 _DOTNET_TYPE_ARGS = re.compile(r"\[\[[^\n()]*?\]\]")
 _CPP_THROW = re.compile(r"terminate called after throwing an instance of '([^']+)'")
+# The C library's assert() ("a.out: sol.cpp:12: int main(): Assertion `n > 0' failed.") and libstdc++'s own checks
+# (same shape, a header's path): the file and line of the check. A header's line is the library's, not the student's.
+_ASSERTION = re.compile(r"(?<![\w/.\\-])([\w/.\\:-]{1,300}?\.(?:c|cc|cpp|cxx|h|hpp|tcc)|"
+                        r"[\w/.-]{1,300}/c\+\+/[\w/.-]{1,200}):"
+                        r"(\d{1,7}): [^\n]{0,300}?Assertion [`'‘][^\n]{0,300}['’] failed\.?")
+# Visual Studio's debug build's own checks (the C++ runtime's): their kinds are in `_KINDS`.
+_MSVC_DEBUG = re.compile(r"Run-Time Check Failure #\d|Debug Assertion Failed!|HEAP CORRUPTION DETECTED")
+_LIBRARY_PATH = re.compile(r"/include/|/c\+\+/|\bbits/|\.h$|\.hpp$|\.tcc$")
+# A runtime that could not get memory and stopped: Go ("fatal error: runtime: out of memory"), V8/Node ("FATAL
+# ERROR: … JavaScript heap out of memory"), Rust's allocation failure ("memory allocation of 400000000 bytes failed",
+# then an abort). Under a judge that is the memory limit, as Java's OutOfMemoryError and C++'s std::bad_alloc are.
+_OUT_OF_MEMORY: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"fatal error: runtime: out of memory"), "go"),
+    (re.compile(r"JavaScript heap out of memory"), "javascript"),
+    (re.compile(r"\bmemory allocation of \d{1,20} bytes failed"), "rust"),
+)
 _SANITIZER_LINE = re.compile(r"^.*(?:ERROR: (?:Address|Leak)Sanitizer|runtime error:).*$", re.M)
 _SANITIZER_FRAME = re.compile(r"#\d+ 0x[0-9a-f]+ in .*?[\w.-]+\.(?:c|cc|cpp|cxx):(\d+)")
 # "sol.cpp:9:28: runtime error:" (UBSan) and LeetCode's "Line 9: Char 28: runtime error:".
@@ -243,13 +308,25 @@ _UBSAN_LINE = re.compile(r"(?:(?<![\w/.-])[\w/.-]+\.(?:c|cc|cpp|cxx|h):(\d+):\d+
 
 # (pattern, kind, verdict): what sanitizers, the C library, signal names and language runtimes print, in priority
 # order (the first that matches names the kind).
-_KINDS: tuple[tuple[re.Pattern[str], str, str], ...] = tuple((re.compile(p, re.I), k, v) for p, k, v in (
+_KINDS: tuple[tuple[re.Pattern[str], str, str | None], ...] = tuple((re.compile(p, re.I), k, v) for p, k, v in (
     (r"AddressSanitizer: heap-use-after-free", "heap-use-after-free", "RE"),
     # The JVM could not start the program (`_JAVA_LAUNCHER`): the student's code never ran.
     (_JAVA_LAUNCHER_WORDS, "java-entry-point", "RE"),
     # glibc's stack protector ("*** stack smashing detected ***: terminated", then the abort): a write past the end
     # of a local array overwrote the guard value; the abort is only how the program stopped.
-    (r"AddressSanitizer: (?:heap|stack|global)-buffer-overflow|stack smashing detected", "buffer-overflow", "RE"),
+    # ASan's other out-of-bounds reports: before an array's start (stack-buffer-underflow), past an alloca or VLA
+    # (dynamic-stack-buffer-overflow), past a std::vector's size inside its capacity (container-overflow).
+    (r"AddressSanitizer: (?:heap|stack|global|dynamic-stack)-buffer-(?:overflow|underflow)|"
+     r"AddressSanitizer: container-overflow|stack smashing detected|"
+     # Visual Studio's debug build: "Run-Time Check Failure #2 - Stack around the variable 'a' was corrupted." (a
+     # local array written past its end), "Stack cookie instrumentation code detected a stack-based buffer overrun".
+     r"Run-Time Check Failure #2\b|\bStack around the variable [^\n]{1,80} was corrupted|"
+     r"stack-based buffer overrun", "buffer-overflow", "RE"),
+    # Visual Studio's "Run-Time Check Failure #3 - The variable 'sum' is being used without being initialized."
+    (r"Run-Time Check Failure #3\b|\bis being used without being initialized", "uninitialized", "RE"),
+    # A pointer or reference to a local that no longer exists (a returned reference to a local, a pointer kept past
+    # its block).
+    (r"AddressSanitizer: stack-use-after-(?:scope|return)", "use-after-scope", "RE"),
     (r"AddressSanitizer: stack-overflow", "stack-overflow", "RE"),
     (r"AddressSanitizer: (?:attempting )?double-free|double free", "double-free", "RE"),
     (r"AddressSanitizer: SEGV|SEGV on unknown address", "segv", "RE"),
@@ -267,20 +344,45 @@ _KINDS: tuple[tuple[re.Pattern[str], str, str], ...] = tuple((re.compile(p, re.I
      r"IndexOutOfBounds|list index out of range|ARRAY_BOUNDS_EXCEEDED|"
      # C++'s checked access, uncaught: vector::at's "vector::_M_range_check: __n (which is 5) >= this->size() …",
      # string::at / substr's "basic_string::…" (the exception's type is std::out_of_range).
-     r"instance of 'std::out_of_range'|_M_range_check", "index-out-of-range", "RE"),
+     r"instance of 'std::out_of_range'|_M_range_check|"
+     # libstdc++'s checked operator[] (-D_GLIBCXX_ASSERTIONS: "stl_vector.h:1130: … Assertion '__n < this->size()'
+     # failed."; -D_GLIBCXX_DEBUG: "attempt to subscript container with out-of-bounds index 5, but container only
+     # holds 5 elements").
+     r"Assertion '__n < this->size\(\)' failed|attempt to subscript container with out-of-bounds index|"
+     # Visual Studio's debug library: "Debug Assertion Failed! … Expression: vector subscript out of range".
+     r"\b(?:vector|string|deque|array) subscript out of range",
+     "index-out-of-range", "RE"),
     (r"runtime error: (?:load of|member access within|reference binding to) null pointer|"
      r"nil pointer dereference|NullPointerException|NullReferenceException|"
      r"Cannot read propert(?:y|ies) of (?:undefined|null)", "null-pointer", "RE"),
+    # glibc's allocator checks (malloc_printerr): "malloc(): memory corruption", "corrupted double-linked list",
+    # "malloc(): unaligned tcache chunk detected", "realloc(): invalid next size", "free(): invalid size", …: a write
+    # out of bounds damaged the heap earlier, and the next allocation noticed.
     (r"free\(\): invalid pointer|munmap_chunk\(\): invalid pointer|malloc\(\): corrupted|"
-     r"corrupted size vs\. prev_size|free\(\): invalid next size", "heap-corruption", "RE"),
+     r"corrupted size vs\. prev_size|free\(\): invalid next size|"
+     r"\b(?:malloc|free|realloc|malloc_consolidate|tcache_thread_shutdown)\(\): (?:memory corruption|invalid |"
+     r"corrupted |unaligned |mismatching |(?:smallbin|largebin|unsorted) double linked list|too many chunks)|"
+     r"corrupted double-linked list|"
+     # Visual Studio's debug heap: "HEAP CORRUPTION DETECTED: after Normal block (#157) at 0x…", a delete of what
+     # new did not return ("Expression: _CrtIsValidHeapPointer(block)").
+     r"HEAP CORRUPTION DETECTED|_CrtIsValidHeapPointer", "heap-corruption", "RE"),
     (r"Maximum call stack size exceeded|StackOverflow(?:Error|Exception)|RecursionError|maximum recursion depth|"
      r"stack[ _]overflow|goroutine stack exceeds|has overflowed its stack", "stack-overflow", "RE"),
     (r"all goroutines are asleep - deadlock", "deadlock", "RE"),
     # Visual Studio's "Access violation reading location 0x..." (zh: "读取位置 0x... 时发生访问冲突") and a Windows
     # judge's "Runtime Error(ACCESS_VIOLATION)".
     (r"segmentation fault|SIGSEGV|段错误|段錯誤|access[ _]violation|访问冲突", "segv", "RE"),
-    (r"aborted[ \t]+\(core dumped\)|SIGABRT|(?:已放弃|中止) \(核心已(?:转储|傾印)\)", "abort", "RE"),
+    # An assert() that failed ("a.out: sol.cpp:12: int main(): Assertion `n > 0' failed.") and std::terminate with
+    # no exception (a bare `throw;`, a joinable std::thread destroyed) abort the program.
+    (r"aborted[ \t]+\(core dumped\)|SIGABRT|(?:已放弃|中止) \(核心已(?:转储|傾印)\)|"
+     r"\bAssertion [`'‘][^\n]{0,300}['’] failed|terminate called without an active exception", "abort", "RE"),
     (r"SIGKILL|\bKilled\b|已杀死", "killed", "MLE"),
+    # Windows' loader refusing to start the program, in its dialog's words ("The code execution cannot proceed because
+    # libstdc++-6.dll was not found", "The procedure entry point … could not be located in the dynamic link library",
+    # 由于找不到 libstdc++-6.dll，无法继续执行代码, 无法定位程序输入点 … 于动态链接库 … 上): the setup, no verdict.
+    (r"\bcannot proceed because [\w.+-]{1,80}\.dll was not found|\bentry point [^\n]{1,300}? could not be located in "
+     r"the dynamic link library|由于找不到[ \t]*[\w.+-]{1,80}\.dll|无法定位程序输入点[^\n]{1,300}?于动态链接库",
+     "windows-dll", None),
     # Exit codes, signal numbers and Windows status codes are not here: exit_status() reads them (with the
     # context that tells "exit code 139" from "array[139]"), and parse() takes the kind from the signal they mean.
 ))
@@ -307,6 +409,9 @@ KIND_WORDS: dict[str, str] = {
     "cpu-time-limit": "CPU time limit SIGXCPU 超时",
     "java-entry-point": "public class Main package main method 主类 类名",
     "output-limit": "output limit SIGXFSZ 输出超限",
+    "uninitialized": "uninitialized uninitialised variable initialization 未初始化 初始化",
+    "use-after-scope": "stack use after scope dangling pointer dangling reference 悬空指针 悬空引用",
+    "windows-dll": "DLL not found libstdc++-6.dll MinGW PATH static 找不到 DLL 环境变量 静态链接",
 }
 
 #: Where a runtime's own report of a kind has other words than the C/C++ terms above: the expansion follows the
@@ -348,12 +453,25 @@ WINDOWS_STATUS: dict[int, tuple[str, str]] = {
     0xC000001D: ("STATUS_ILLEGAL_INSTRUCTION", "illegal-instruction"),
     0xC0000374: ("STATUS_HEAP_CORRUPTION", "heap-corruption"),
     0xC0000409: ("STATUS_STACK_BUFFER_OVERRUN", "buffer-overflow"),
+    # The program never started: Windows could not load a DLL it links against — MinGW's libstdc++-6.dll,
+    # libgcc_s_seh-1.dll or libwinpthread-1.dll not on PATH (STATUS_DLL_NOT_FOUND), an older copy of one found first
+    # on PATH (another tool's bin folder: STATUS_ENTRYPOINT_NOT_FOUND), or a 32-bit one for a 64-bit program
+    # (STATUS_INVALID_IMAGE_FORMAT). VS Code, Dev-C++ and CLion print these codes for the local toolchain's setup;
+    # no judge runs Windows' loader on the code, and nothing in the code is at fault.
+    0xC0000135: ("STATUS_DLL_NOT_FOUND", "windows-dll"),
+    0xC0000139: ("STATUS_ENTRYPOINT_NOT_FOUND", "windows-dll"),
+    0xC000007B: ("STATUS_INVALID_IMAGE_FORMAT", "windows-dll"),
 }
+#: Kinds that are the local toolchain's setup, not the program: no verdict of a judge's.
+SETUP_KINDS = frozenset({"windows-dll"})
+#: GNU timeout's (and BusyBox's) exit status for a command it stopped when its time ran out.
+TIMEOUT_EXIT_CODE = 124
 # "exit code 139", "exited with code 134", "Process finished with exit code -1073741819 (0xC0000005)",
 # "Process returned -1073741571 (0xC00000FD)", "returned non-zero exit status 1", "Exit code is 3", "退出码 139",
 # VS Code's Code Runner "exited with code=3221225477 in 0.4 seconds", Dev-C++'s "Process exited after 0.3 seconds
 # with return value 3221225725", Visual Studio's "已退出，返回值为 -1073741676 (0xc0000094)", cargo's "(exit code:
-# 0xc0000005, STATUS_ACCESS_VIOLATION)", GNU time's "Command exited with non-zero status 1".
+# 0xc0000005, STATUS_ACCESS_VIOLATION)", GNU time's "Command exited with non-zero status 1", HUSTOJ's
+# "data3.in:    non-zero return = 3".
 # A bare "return value" or "返回值" is a function's result ("函数返回值是 5", "a helper with return value -1"), and a
 # program that "returns" 5 is as often its answer ("我的程序返回值是 5，但是答案是 6", "my program returned 5 instead of
 # 6"): a process's return value counts only where a tool says it, after the process ended — Dev-C++'s "… seconds with
@@ -367,7 +485,7 @@ _EXIT_CODE = re.compile(
     r"(?<!checker )(?<!interactor )"
     r"(?:exit(?:ed)?[ _-]?(?:with[ ]+)?(?:error[ ]+)?(?:code|status|value)|return(?:ed)?[ ]+(?:code|status)|"
     r"(?:seconds?|exited|terminated)[ ]+with[ ]+return[ ]+value|process[ ]+(?:returned|exited)|"
-    r"program[ ]+exited|program[ ]+returned(?=[ ]*:)|exited[ ]+with|non-?zero[ ]+status|"
+    r"program[ ]+exited|program[ ]+returned(?=[ ]*:)|exited[ ]+with|non-?zero[ ]+(?:status|return)|"
     r"退出码|退出代码|結束代碼|结束代码|(?:已退出|已結束|已结束)[，,]?[ ]*返回值|"
     # Hydro's "Your program returned 1." (zh "您的程序返回了 1。"): the judge speaking of the run, not a student's
     # "my program returned 5".
@@ -396,6 +514,35 @@ _ADDRESS_BEFORE = re.compile(
     r"(?:\b(?:address|addr|offset|location|pointer|ptr|at|index|idx|pc|[re]?[bs]p|[re]?ip)\b[ \t]*[:=]?|[\[+])"
     r"[ \t]*$", re.I)
 _ADDRESS_WINDOW = 24
+# A shell asked for the last status: `./a.out < in.txt; echo $?` (cmd's `echo %errorlevel%`, PowerShell's
+# `$LASTEXITCODE`) prints it as the last line of what followed the command, before the next prompt. Read on at most
+# _ECHO_LINES lines; a prompt ("$ ", "> ", "PS C:\\…>", "user@host:~$") ends the command's output.
+_ECHO_STATUS = re.compile(r"(?:\becho[ \t]+(?:\$\?|%errorlevel%)|\$LASTEXITCODE)[ \t]*\r?$", re.I | re.M)
+_PROMPT = re.compile(r"^[ \t]*(?:[$#>][ \t]|PS[ \t]|[A-Za-z]:\\|[\w.-]{1,64}@[\w.-]{1,64}[: ])")
+_STATUS_LINE = re.compile(r"[ \t]*(-?\d{1,10})[ \t]*\r?")
+_ECHO_LINES = 30
+
+
+def _echoed_status(text: str) -> list[tuple[int, int]]:
+    """The statuses a shell echoed (`echo $?`), with where each was read."""
+    found: list[tuple[int, int]] = []
+    for m in _ECHO_STATUS.finditer(text):
+        pos, last = m.end() + 1, None
+        for _ in range(_ECHO_LINES):
+            if pos > len(text):
+                break
+            end = text.find("\n", pos)
+            end = len(text) if end < 0 else end
+            line = text[pos:end]
+            if _PROMPT.match(line):
+                break
+            number = _STATUS_LINE.fullmatch(line)
+            if number:
+                last = (int(number.group(1)), pos + number.start(1))
+            pos = end + 1
+        if last is not None:
+            found.append(last)
+    return found
 
 
 def _unsigned32(code: int) -> int:
@@ -446,6 +593,7 @@ def _exit_code(text: str) -> tuple[int | None, int]:
     alone count ("0xC0000374"), and never one in a place that names memory ("offset 0xC0000005", "a[3221225477]").
     """
     found = [(_number(m.group(1)), m.start(1)) for m in _EXIT_CODE.finditer(text)]
+    found = sorted(found + _echoed_status(text), key=lambda c: c[1])
     chosen = (next((c for c in found if signal_of_code(c[0])), None) or next((c for c in found if c[0]), None)
               or (found[0] if found else None))
     if chosen is None:
@@ -483,7 +631,10 @@ def _read_status(text: str) -> _Status:
     # The line kept as the message: the one that names the signal when the code does not mean it, else the code's.
     where = at if words and at >= 0 else (pos if pos >= 0 else at)
     words = " ".join(words.split())[:40] if words else None  # "signal:    11" as "signal: 11"
-    return _Status(code=code, signal=signal, words=words, line=_line_at(text, where) if where >= 0 else "")
+    line = _line_at(text, where) if where >= 0 else ""
+    if _STATUS_LINE.fullmatch(line):
+        line = f"exit code {line}"  # a shell's `echo $?` printed the number alone on its line
+    return _Status(code=code, signal=signal, words=words, line=line)
 
 
 def exit_status(text: str) -> tuple[int | None, str | None]:
@@ -535,7 +686,7 @@ def _signal_kind(signal: str | None) -> tuple[str | None, str | None]:
         _name, kind, verdict = SIGNALS[_SIGNAL_NUMBERS[signal]]
         return kind, verdict
     status = next((kind for name, kind in WINDOWS_STATUS.values() if name == signal), None)
-    return (status, "RE") if status else (None, None)
+    return (status, None if status in SETUP_KINDS else "RE") if status else (None, None)
 
 
 @dataclass(frozen=True)
@@ -695,6 +846,10 @@ def _read_python(text: str, f: _Findings) -> None:
         f.lines.extend(int(x[1]) for x in own[-3:])
         f.inferred = "RE"
         f.runtime = "python"
+    leetcode = [int(line) for line, func in _LEETCODE_PY_FRAME.findall(text) if func not in _LEETCODE_PY_DRIVER]
+    if leetcode:
+        f.lines.extend(leetcode[:2])
+        f.inferred, f.runtime = "RE", "python"
     found = _PY_EXCEPTION.findall(text) or _PY_FLAT_EXCEPTION.findall(text)
     if found:
         name, detail = found[-1]
@@ -744,6 +899,20 @@ def _read_compilers(text: str, f: _Findings) -> None:
     if symbol_lines or link:
         f.inferred = "CE"
         f.linked = True
+    for file, line, code, msg in _CSHARP_DIAG.findall(text):
+        f.lines.append(int(line))
+        f.messages.append(f"{file}:{line}: error {code}: {msg.strip()}")
+        f.inferred, f.runtime = "CE", "csharp"
+    for file, line, msg in _KOTLIN_DIAG.findall(text):
+        f.lines.append(int(line))
+        f.messages.append(f"{file}:{line}: error: {msg.strip()}")
+        f.inferred, f.runtime = "CE", "kotlin"
+    for file, line, msg in _PASCAL_DIAG.findall(text):
+        if msg.startswith("There were "):
+            continue  # fpc's closing count ("There were 1 errors compiling module, stopping"), no place in the code
+        f.lines.append(int(line))
+        f.messages.append(f"{file}:{line}: {msg.strip()}")
+        f.inferred = "CE"
     for file, line, kind, msg in _JAVAC_DIAG.findall(text):
         if kind == "error":
             f.lines.append(int(line))
@@ -777,6 +946,15 @@ def _read_java_and_csharp(text: str, f: _Findings) -> None:
         f.lines.extend(int(line) for _f, line in _JAVA_FRAME.findall(text)[:2])
         f.inferred = "MLE" if name.endswith("OutOfMemoryError") else "RE"
         f.runtime = "java"
+        unresolved = _ECLIPSE_UNRESOLVED.search(text)
+        if unresolved:
+            f.messages.append(unresolved.group(1).strip())
+            f.inferred = "CE"
+    leetcode = [(int(line), where) for line, where in _LEETCODE_JAVA_FRAME.findall(text)]
+    if leetcode and not m:
+        f.lines.extend([line for line, where in leetcode if not _LEETCODE_JAVA_LIBRARY.match(where)][:2])
+        f.runtime = "java"
+        f.inferred = "MLE" if (f.exception or "").endswith("OutOfMemoryError") else "RE"
     if _JAVA_LAUNCHER.search(text):
         f.runtime = "java"  # the kind and its line come from `_KINDS`
     m = _CSHARP_EXCEPTION.search(text)
@@ -829,6 +1007,20 @@ def _read_native(text: str, f: _Findings) -> None:
         f.inferred = "RE"
         if "Sanitizer" in line or _UBSAN_LINE.search(line):  # not Rust's "fatal runtime error: stack overflow"
             f.runtime = "cpp"
+    m = _ASSERTION.search(text)
+    if m:
+        f.messages.append(m.group(0).strip()[:200])
+        if not _LIBRARY_PATH.search(m.group(1)):
+            f.lines.append(int(m.group(2)))
+        f.inferred, f.runtime = "RE", "cpp"
+    if "terminate called without an active exception" in text or _MSVC_DEBUG.search(text):
+        f.inferred, f.runtime = "RE", "cpp"
+    for pattern, runtime in _OUT_OF_MEMORY:
+        oom = pattern.search(text)
+        if oom:
+            f.messages.append(_line_at(text, oom.start())[:200])
+            f.inferred, f.runtime = "MLE", runtime
+            break
     f.lines.extend(int(a or b) for a, b in _UBSAN_LINE.findall(text)[:2])
     f.lines.extend(int(x) for x in _SANITIZER_FRAME.findall(text)[:2])
     m = _RUST_PANIC.search(text)
@@ -876,6 +1068,11 @@ def _read_checker(text: str, f: _Findings) -> None:
         f.messages.append(_line_at(text, m.start())[:200])
 
 
+# Exit status 124 is GNU timeout's only where the text says a time-out: the command ("timeout 2s ./a.out"), timeout's
+# own name on its line ("timeout: sending signal TERM"), "timed out", 超时. Alone, 124 is any program's exit code.
+_GNU_TIMEOUT = re.compile(r"\btimeout\b|\btimed[ \t]out\b|超时|超時", re.I)
+
+
 def _kind(text: str) -> tuple[str | None, str | None, str]:
     """The kind, its verdict and the line that names it."""
     for pattern, kind, verdict in _KINDS:
@@ -907,6 +1104,8 @@ def parse(text: str | None, verdict_hint: str | None = None) -> JudgeReport:
     if kind is None and signal is not None:
         kind, kind_verdict = _signal_kind(signal)
         kind_line = status.line
+    if exit_code == TIMEOUT_EXIT_CODE and f.inferred is None and kind is None and _GNU_TIMEOUT.search(text):
+        f.inferred = "TLE"  # `timeout 1 ./a.out` stopped it: the time limit of a local or a script's judge
     if exit_code and f.inferred is None and kind is None:
         f.inferred = "RE"  # a non-zero status and no signal: main returned non-zero, or an uncaught error
     if (kind or exit_code) and not f.messages:
@@ -931,6 +1130,8 @@ def parse(text: str | None, verdict_hint: str | None = None) -> JudgeReport:
     verdict = hint or stated or f.inferred or kind_verdict
     if kind == "killed" and verdict == "TLE":
         kind = None  # killed when its time ran out ("Time Limit Exceeded (Killed)"): no memory to blame
+    if kind == "abort" and f.inferred == "MLE":
+        kind = None  # Rust's failed allocation aborts: the abort is how it stopped, the memory is why
     # Read from Taiwan's wording alone (see JudgeReport.searched_verdict).
     taiwan_only = from_taiwan and not hint and f.inferred is None and kind_verdict is None
     seen: set[int] = set()

@@ -30,7 +30,7 @@ from typing import Any
 from quest.code_language import NAMES as LANGUAGE_NAMES
 from quest.code_language import resolve_language
 from quest.context import Context
-from quest.judge import JUDGE_SIDE, signal_of_code
+from quest.judge import JUDGE_SIDE, SETUP_KINDS, signal_of_code
 from quest.kb.documents import Problem
 from quest.policy import MAX_CODE_LINES
 from quest.request import Request, Turn
@@ -139,6 +139,9 @@ WORDS = {
                       "Say that first: the code is not shown wrong by it; submit again later and tell the judge's "
                       "operators if it repeats. Then answer anything else the student asks; do not invent a bug "
                       "to explain the verdict.",
+        "setup": "This means Windows could not start the program at all (a DLL it needs was not found, or "
+                 "the wrong one): the local compiler's setup (PATH, or link with -static), not a bug in the code. "
+                 "Say that first; do not invent a bug to explain it.",
     },
     "zh": {
         "problem": "题目", "no_problem": "题目：未指定", "tags": "标签",
@@ -154,6 +157,9 @@ WORDS = {
         "judge_side": "SE 表示评测机自身出错（评测系统的故障），不是同学的程序的问题。请先说明这一点："
                       "这个结果不能说明代码有错；稍后重新提交，如果一直出现就联系评测平台的管理员。"
                       "然后再回答同学的其他问题；不要为了解释这个结果而编造代码里的错误。",
+        "setup": "这表示 Windows 根本没能启动程序（找不到它需要的 DLL，或找到的版本不对）：是本机编译器的"
+                 "环境问题（PATH，或用 -static 静态链接），不是代码的错误。请先说明这一点；"
+                 "不要为了解释它而编造代码里的错误。",
     },
 }
 
@@ -191,6 +197,8 @@ def _verdict_line(report: Any, lang: str) -> str:
     line = f"{w['verdict']}: " + "; ".join(parts) if parts else ""
     if getattr(report, "verdict", None) == JUDGE_SIDE:
         line += "\n" + w["judge_side"]
+    if getattr(report, "kind", None) in SETUP_KINDS:
+        line = (line + "\n" if line else "") + w["setup"]  # the local toolchain, as judge_side is the judge
     return line
 
 

@@ -419,6 +419,26 @@ ROWS: list[tuple[str, str, str, str]] = [
         "错误: 在类 Main 中找不到 main 方法, 请将 main 方法定义为:\n   public static void main(String[] args)",
         "pitfall-java-main-class",
     ),
+    # Windows' loader could not start the program (MinGW's runtime DLLs not on PATH): the setup, round 19.
+    ("cpp", "my program prints nothing in vs code", "[Done] exited with code=3221225781 in 0.2 seconds",
+     "pitfall-windows-dll-not-found"),
+    ("cpp", "Dev-C++ 运行一闪就没了", "Process exited after 0.04 seconds with return value 3221225781",
+     "pitfall-windows-dll-not-found"),
+    ("cpp", "双击 exe 弹窗", "由于找不到 libstdc++-6.dll，无法继续执行代码。重新安装程序可能会解决此问题。",
+     "pitfall-windows-dll-not-found"),
+    ("cpp", "CLion run fails", "Process finished with exit code -1073741511 (0xC0000139)",
+     "pitfall-windows-dll-not-found"),
+    # Visual Studio's debug checks, Go's out-of-memory, glibc's other allocator checks: round 19 (before: no kind, or
+    # no verdict, and the page was not among the first three).
+    ("cpp", "visual studio pops this up when main returns",
+     "Run-Time Check Failure #2 - Stack around the variable 'arr' was corrupted.", "pitfall-cpp-out-of-bounds"),
+    ("cpp", "VS 调试时弹出这个",
+     "Run-Time Check Failure #3 - The variable 'sum' is being used without being initialized.",
+     "pitfall-cpp-uninitialized"),
+    ("cpp", "vs2022 debug assertion", "Debug Assertion Failed!\n\nExpression: vector subscript out of range",
+     "pitfall-cpp-out-of-bounds"),
+    ("go", "my go program dies", "fatal error: runtime: out of memory", "faq-verdict-mle"),
+    ("cpp", "程序结束时崩溃", "malloc(): memory corruption\nAborted (core dumped)", "pitfall-glibc-invalid-free"),
 ]
 
 

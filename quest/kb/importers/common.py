@@ -29,6 +29,10 @@ from quest.lang import detect_lang
 log = logging.getLogger(__name__)
 
 FORMATS = ("fps", "hydro", "qduoj")
+#: The longest title an import keeps. A judge's titles are a line; megabytes in the title field are a broken or
+#: hostile export (the statement pasted into it), and a title goes into the catalogue every request's title match
+#: reads, the problem picker and every document's front matter.
+MAX_TITLE_CHARS = 300
 
 # Judge language names (HUSTOJ's `language_name`, QDUOJ's answers, Hydro file extensions)
 # -> the fence label and `languages` value. Exact: Python 2 is not Python; a name not
@@ -243,6 +247,13 @@ def build_result(fmt: str, parsed: Iterable[ParsedProblem], root: ExportRoot, so
             )
         seen[key] = p.origin
         p.title = " ".join(p.title.split())  # a title is one line in front matter and in the picker
+        if len(p.title) > MAX_TITLE_CHARS:
+            item = p.origin.partition("#")[2]
+            raise ImportError_(
+                f"{_name(root, p.origin)}{'#' + item if item else ''}: problem {local[:40]!r} has a title of "
+                f"{len(p.title)} characters (at most {MAX_TITLE_CHARS}): the export's title field holds something else",
+                hint="fix the title in the judge (or the export file) and export again",
+            )
         page = p.url.strip()
         p.url = page_url(page, judge)
         images_base = image_base(p.url, page, judge)

@@ -41,6 +41,50 @@ _PATH_ID = re.compile(r"/(?:problem|problems|p)/([^/?#]+)/?$", re.I)
 _UNUSED = frozenset({"test_input", "test_output", "spj", "tpj", "interactor", "prepend", "template", "append"})
 
 
+# HUSTOJ's XSS filter (RemoveXSS in include/my_func.inc.php) breaks words it fears by inserting "<x>" after their
+# second letter, in what it stores and so in what it exports: "xm<x>lns" in a MathML tag, "li<x>nked list" in text.
+# "<x>" is never markup of its own; inside a tag it breaks the tag, so it is removed before the HTML is read.
+_XSS_NERF = "<x>"
+# HUSTOJ's Markdown ($OJ_MARKDOWN): a statement in source mode embeds Markdown between [md] and [/md], or in a
+# <div class="md"> (what its bbcode turns [md] into). That text is Markdown, not HTML: read as HTML, its line breaks
+# (headings, lists, code) would run together.
+_MD_OPEN = re.compile(r"\[md\]|<div[ \t]+class=[\"']md[\"'][ \t]*>", re.I)
+_MD_CLOSE = {"[": "[/md]", "<": "</div>"}
+_MD_HEADING = re.compile(r"^(#{1,4})(?=[ \t])", re.M)
+_FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.M)
+
+
+def _demoted(markdown: str) -> str:
+    """Markdown headings two levels down (outside code fences): inside a statement field they sit below the field's own
+    `##` section, as html_to_markdown's <h2> does."""
+    parts = _FENCE.split(markdown)
+    # split() drops the fence markers: even parts are outside fences, odd ones inside; rejoin with the markers.
+    markers = _FENCE.findall(markdown)
+    out = []
+    for k, part in enumerate(parts):
+        out.append(_MD_HEADING.sub(r"##\1", part) if k % 2 == 0 else part)
+        if k < len(markers):
+            out.append(markers[k])
+    return "".join(out)
+
+
+def hustoj_to_markdown(text: str, resolve_image: Callable[[str], str | None] | None = None) -> str:
+    """A HUSTOJ statement field -> Markdown: its HTML converted, its [md] blocks kept as the Markdown they are."""
+    text = text.replace(_XSS_NERF, "")
+    lower = text.lower()  # once: the closing tags are looked up in it, each scan going on from the last
+    parts: list[str] = []
+    pos = 0
+    while (m := _MD_OPEN.search(text, pos)) is not None:
+        end = lower.find(_MD_CLOSE[m.group(0)[0]], m.end())
+        if end < 0:
+            break  # an unclosed [md]: the rest is read as HTML, as HUSTOJ shows it
+        parts.append(html_to_markdown(text[pos:m.start()], resolve_image=resolve_image))
+        parts.append(_demoted(text[m.end():end].strip("\n")).strip())
+        pos = end + len(_MD_CLOSE[m.group(0)[0]])
+    parts.append(html_to_markdown(text[pos:], resolve_image=resolve_image))
+    return "\n\n".join(part for part in parts if part)
+
+
 def _text(item: ET.Element, tag: str) -> str:
     return (item.findtext(tag) or "").strip("\n")
 
@@ -123,14 +167,14 @@ def _solutions(item: ET.Element, rel: str, index: int) -> list[Solution]:
 
 def _item(item: ET.Element, index: int, stem: str, rel: str, name: str, limits: Limits, id_from: str) -> ParsedProblem:
     where = f"{name}: item {index}"
-    title = html_to_markdown(_text(item, "title"))
+    title = html_to_markdown(_text(item, "title").replace(_XSS_NERF, ""))
     if not title:
         raise ImportError_(f"{where} has no title")
     store = ImageStore(limits.max_image_bytes, where)
     resolve = _image_resolver(item, store)
 
     def md(tag: str) -> str:
-        return html_to_markdown(_text(item, tag), resolve_image=resolve)
+        return hustoj_to_markdown(_text(item, tag), resolve_image=resolve)
 
     inputs = [el.text or "" for el in item.findall("sample_input")]
     outputs = [el.text or "" for el in item.findall("sample_output")]

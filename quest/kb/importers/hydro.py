@@ -183,6 +183,18 @@ def _statements(folder: Path, root: ExportRoot, limits: Limits, store: ImageStor
     return found
 
 
+def _other_language_statements(folder: Path) -> list[str]:
+    """The statement files in a language the base does not keep (problem_ja.md), by name, at most five."""
+    names = []
+    for sub in _STATEMENT_DIRS:
+        where = folder / sub
+        if where.is_dir():
+            names.extend(p.name for p in sorted(where.iterdir())
+                         if p.is_file() and (m := _STATEMENT.match(p.name)) and m.group(1)
+                         and _lang_of(m.group(1)) is None)
+    return names[:5]
+
+
 def _content_statements(meta: dict[str, Any], reader: _Statement, path: Path) -> dict[str, tuple[str, str]]:
     """problem.yaml's `content`, which Hydro's importer falls back to when there is no statement file.
 
@@ -238,6 +250,13 @@ def _problem(path: Path, root: ExportRoot, limits: Limits) -> ParsedProblem:
     statements = _statements(folder, root, limits, store, pid) or _content_statements(
         meta, _Statement(folder, root, limits, store, pid), path)
     if not statements:
+        others = _other_language_statements(folder)
+        if others:
+            # Hydro writes one problem_<lang>.md per language the statement has: a problem written only in Japanese or
+            # Korean has statement files, none in a language the base keeps.
+            raise ImportError_(f"{root.name(folder)}: the statement of {title!r} is only in {', '.join(others)}; "
+                               "Quest keeps zh and en statements",
+                               hint="add a Chinese or English statement in the judge and export again")
         raise ImportError_(f"{root.name(folder)}: no problem.md, problem_<lang>.md, problem.pdf or `content` "
                            f"statement for {title!r}")
     tags = meta.get("tag") or meta.get("tags") or []
