@@ -43,7 +43,7 @@ from quest.errors import InputError, LLMError, QuestError, Stopped
 from quest.events import Done, Event, Held, Notice, Replace, Sources, Thinking, Token
 from quest.i18n import ASSISTANT_TEXT as TEXT
 from quest.i18n import TIER_NAMES
-from quest.judge import JUDGE_SIDE
+from quest.judge import JUDGE_SIDE, SETUP_KINDS
 from quest.kb.documents import Document, Problem
 from quest.llm import ChatModel, generation_options, stats_summary
 from quest.markdown_blocks import unclosed_fence
@@ -210,6 +210,10 @@ class Assistant:
         if planned.report.verdict == JUDGE_SIDE:
             # Said by Quest itself, whatever the model (or its absence) makes of it: not the student's bug.
             yield Notice("judge_side", TEXT[lang]["judge_side"], "warning")
+        elif planned.report.kind in SETUP_KINDS:
+            # Windows' loader could not start the program (a missing MinGW DLL, 0xC0000135): the student's own
+            # machine, not the code; said by Quest whatever the model makes of it, as for the judge's own failures.
+            yield Notice("local_setup", TEXT[lang]["local_setup"], "warning")
         if self.lock.check(planned.problem_id, now).locked:
             # Only the retrieval consensus named a locked problem: nothing from it was shown.
             planned = dataclasses.replace(planned, problem=None)

@@ -276,6 +276,9 @@ ASSISTANT_TEXT: dict[str, dict[str, Any]] = {
         "judge_side": "The judge reported a System Error: the judge itself failed while testing your submission. "
                       "That says nothing about your code. Submit again later; if it keeps happening, tell the "
                       "judge's operators or your teacher.",
+        "local_setup": "Windows could not start your program (a missing or mismatched DLL, e.g. MinGW's "
+                       "libstdc++-6.dll): that is your computer's compiler setup, not a bug in your code. Link "
+                       "statically (-static) or add the compiler's bin folder to PATH; a judge will not see this.",
         "weak_sources": "The knowledge base has only weak matches for this question; check the sources "
                         "before relying on them.",
         "from_sources": "What the knowledge base says (no generated answer):",
@@ -312,6 +315,9 @@ ASSISTANT_TEXT: dict[str, dict[str, Any]] = {
         "retrieval_failed": "检索知识库失败；本次回答没有资料可引用。",
         "judge_side": "评测机返回了系统错误（System Error）：是评测系统自己在测试你的提交时出了故障，"
                       "这并不说明你的代码有问题。请稍后重新提交；如果一直出现，请告诉评测平台的管理员或老师。",
+        "local_setup": "Windows 没能启动你的程序（缺少或不匹配的 DLL，例如 MinGW 的 libstdc++-6.dll）："
+                       "这是你电脑上编译环境的问题，不是代码的错误。可以静态链接（-static），或把编译器的 bin "
+                       "目录加入 PATH；提交到评测机不会遇到它。",
         "weak_sources": "知识库中只找到相关度较低的资料，请先核对来源再参考。",
         "from_sources": "知识库中的相关内容（未生成回答）：",
         "also": "其他资料：",
