@@ -155,6 +155,10 @@ _ABBREV_ALIASES = {"RTE": "RE", "UKE": JUDGE_SIDE, "IE": JUDGE_SIDE, "QLE": "WA"
 # full name as the site shows it, "Invalid Return", in title case: a compiler's "invalid return type" is no verdict.
 _DMOJ_IR = re.compile(r"\b(?:[Tt]est )?[Cc]ase[ \t]*#?[ \t]*\d{1,4}[ \t]*[:：]?[ \t]*IR\b|"
                       r"\bInvalid Return\b(?! [Tt]ype)")
+# Hydro's status "Unknown Error" (its STATUS_ETC: the judge could not tell what happened; Hydro's own scoreboard
+# export files it as a system error) and Luogu's, which its tables abbreviate UKE. In title case, as the judges print
+# it: a student's "an unknown error" is no status.
+_UNKNOWN_ERROR = re.compile(r"\bUnknown Error\b")
 # "accepted" inside a verdict that is not one: Luogu's overall "Unaccepted", QDUOJ's "Partial Accepted", a student's
 # "not accepted". Read as no verdict, not as Accepted.
 _NOT_ACCEPTED = re.compile(r"(?:\bun|\bnot[ \t]+|\bpartial(?:ly)?[ \t]+)accepted", re.I)
@@ -216,6 +220,14 @@ _CSHARP_DIAG = re.compile(r"^[ \t]*([^\s:()]{1,200}\.cs)\((\d{1,7}),\d{1,7}\):[ 
 _KOTLIN_DIAG = re.compile(r"^[ \t]*([^\s:]{1,200}\.kts?):(\d{1,7}):\d{1,7}:[ \t]*error:[ \t]*([^\n]{1,300})$", re.M)
 _PASCAL_DIAG = re.compile(r"^[ \t]*([^\s:()]{1,200}\.(?:pas|pp|dpr|lpr))\((\d{1,7}),\d{1,7}\)[ \t]+"
                           r"(?:Error|Fatal):[ \t]*([^\n]{1,300})$", re.M)
+# tsc: "src/main.ts(5,3): error TS2322: …" (plain, as CI logs print it), "src/main.ts:5:3 - error TS2322: …" (its pretty
+# output, a terminal's default), and LeetCode's "Line 4: Char 11: error TS2339: …" (the lines LeetCode adds above the
+# student's code are numbered negative: no line of theirs). Bounded, line by line.
+_TSC_DIAG = re.compile(r"^[ \t]*(?:([^\s:()]{1,200}\.(?:ts|tsx|mts|cts))"
+                       r"(?:\((\d{1,7}),\d{1,7}\):|:(\d{1,7}):\d{1,7} -)|Line (-?\d{1,7}): Char \d{1,7}:)"
+                       r"[ \t]*error[ \t]+(TS\d{4,5}):[ \t]*([^\n]{1,300}?)[ \t]*\r?$", re.M)
+# LeetCode's Go compile errors name the file last: "Line 60: Char 19: undefined: Deserializer (solution.go)".
+_LEETCODE_GO_DIAG = re.compile(r"^[ \t]*Line (\d{1,7}): Char \d{1,7}: ([^\n]{1,300}?) \(solution\.go\)[ \t]*\r?$", re.M)
 # Eclipse runs a class that did not compile and throws at the first call that reached the broken code: "Exception in
 # thread "main" java.lang.Error: Unresolved compilation problem:" with the compiler's message on the next line. The
 # code does not compile: javac, as a judge runs it, reports the same problem as a compile error.
@@ -266,6 +278,21 @@ _CSHARP_EXCEPTION = re.compile(r"Unhandled exception\.\s+(System\.[\w.]+)(?::\s*
 _CSHARP_FRAME = re.compile(r"\.cs:line (\d+)")
 _JS_FRAME = re.compile(r"^\s*at .*?[\w.-]+\.(?:js|ts|mjs|cjs):(\d+):\d+\)?$", re.M)
 _GO_FRAME = re.compile(r"^\s+\S+\.go:(\d+)", re.M)
+# LeetCode's JavaScript and TypeScript runtime errors: "Line 14 in solution.js" over the source line and a caret, the
+# error, then its frames "    Line 14: Char 18 in solution.js (mergeTwoLists)". LeetCode's driver runs in the same
+# file after the student's code ("(Object.<anonymous>)", "(helper_select_method)") and in runner.js; a library's
+# frames name its own file (priorityQueue.js). The student's frames are solution.js's others.
+_LEETCODE_JS_FRAME = re.compile(r"^[ \t]*Line (\d{1,7}): Char \d{1,7} in solution\.(js|ts) "
+                                r"\(([^\n]{1,200})\)[ \t]*\r?$", re.M)
+_LEETCODE_JS_HEADER = re.compile(r"^Line \d{1,7} in solution\.(js|ts)[ \t]*\r?$", re.M)
+_LEETCODE_JS_DRIVER = frozenset({"Object.<anonymous>", "helper_select_method", "Object.runner"})
+# LeetCode's Go panics: each frame's function, then "solution.go, line 10" (no goroutine header, no tab):
+# "main.solve(…)", "main.(*Trie).Insert(...)", "main.walk.func1(…)"; the driver's main.__helper__,
+# main.(*DriverSolution)… and main.main after. Also pasted flattened onto one line. The runtime's own frames name
+# their files (panic.go, line 992).
+_LEETCODE_GO_FRAME = re.compile(r"(?:^|[ \t])(main\.\S{1,200}?)\([^\n]{0,300}?\)[ \t]*(?:\r?\n)?[ \t]*"
+                                r"solution\.go, line (\d{1,7})\b", re.M)
+_LEETCODE_GO_DRIVER = ("main.__", "main.main", "main.(*DriverSolution)")
 _RUST_PANIC = re.compile(r"thread '[^']*' panicked at (?:'([^']*)',\s*)?[\w/.-]+\.rs:(\d+):\d+:?(?:\s*\n(.+))?")
 # Rust's guard page: "thread 'main' has overflowed its stack" (newer releases put the thread id in parentheses), then
 # "fatal runtime error: stack overflow" and the abort; students often paste only the first line.
@@ -331,15 +358,19 @@ _KINDS: tuple[tuple[re.Pattern[str], str, str | None], ...] = tuple((re.compile(
     (r"AddressSanitizer: (?:attempting )?double-free|double free", "double-free", "RE"),
     (r"AddressSanitizer: SEGV|SEGV on unknown address", "segv", "RE"),
     (r"LeakSanitizer|detected memory leaks", "memory-leak", "RE"),
-    (r"runtime error: signed integer overflow|attempt to (?:add|subtract|multiply) with overflow",
-     "integer-overflow", "RE"),
+    # A runtime that checks overflow: C#'s System.OverflowException (checked arithmetic, Convert, Parse; not
+    # StackOverflowException), Java's Math.addExact and kin ("integer overflow", "long overflow").
+    (r"runtime error: signed integer overflow|attempt to (?:add|subtract|multiply) with overflow|"
+     r"(?<![\w])OverflowException\b|ArithmeticException: (?:integer|long) overflow", "integer-overflow", "RE"),
     (r"runtime error: (?:shift exponent|left shift of)", "shift-overflow", "RE"),
     (r"runtime error: division by zero|integer divide by zero|divide[ _]by[ _]zero|ZeroDivisionError|"
      r"SIGFPE|floating point exception|浮点数?异常|浮點數?例外|浮点错误|"
      # musl (Alpine) names SIGFPE "Arithmetic exception"; Java's integer division by zero is an ArithmeticException
      # whose message is "/ by zero".
      r"arithmetic exception|ArithmeticException: / by zero", "division-by-zero", "RE"),
+    # Go's "slice bounds out of range [:3] with capacity 2" is a slice expression's index past the end.
     (r"runtime error: index -?\d+ out of bounds|index out of range|index out of bounds|IndexOutOfRange|"
+     r"slice bounds out of range|"
      r"runtime error: addition of unsigned offset|"  # UBSan on vector[-1] (LeetCode's stl_vector.h line)
      r"IndexOutOfBounds|list index out of range|ARRAY_BOUNDS_EXCEEDED|"
      # C++'s checked access, uncaught: vector::at's "vector::_M_range_check: __n (which is 5) >= this->size() …",
@@ -354,7 +385,9 @@ _KINDS: tuple[tuple[re.Pattern[str], str, str | None], ...] = tuple((re.compile(
      "index-out-of-range", "RE"),
     (r"runtime error: (?:load of|member access within|reference binding to) null pointer|"
      r"nil pointer dereference|NullPointerException|NullReferenceException|"
-     r"Cannot read propert(?:y|ies) of (?:undefined|null)", "null-pointer", "RE"),
+     # V8: "Cannot read properties of undefined (reading 'val')", "Cannot set properties of null (setting '0')",
+     # and before Node 16.9 "Cannot read property 'length' of undefined".
+     r"Cannot (?:read|set) propert(?:y|ies) (?:'[^'\n]{0,100}' )?of (?:undefined|null)", "null-pointer", "RE"),
     # glibc's allocator checks (malloc_printerr): "malloc(): memory corruption", "corrupted double-linked list",
     # "malloc(): unaligned tcache chunk detected", "realloc(): invalid next size", "free(): invalid size", …: a write
     # out of bounds damaged the heap earlier, and the next allocation noticed.
@@ -419,6 +452,9 @@ KIND_WORDS: dict[str, str] = {
 #: its fix is no `long long`: only the words every language shares are added (the panic's own line is kept too).
 RUNTIME_KIND_WORDS: dict[tuple[str, str], str] = {
     ("rust", "integer-overflow"): "integer overflow 整数溢出 溢出",
+    # C#'s and Java's fix is a long, not C++'s long long.
+    ("csharp", "integer-overflow"): "integer overflow 整数溢出 溢出",
+    ("java", "integer-overflow"): "integer overflow 整数溢出 溢出",
 }
 
 
@@ -759,6 +795,9 @@ def find_verdict(text: str, traditional: bool = True) -> str | None:
     fail = _TESTLIB_FAIL.search(text)
     if fail:
         found.append((fail.start(), JUDGE_SIDE))
+    unknown = _UNKNOWN_ERROR.search(text)
+    if unknown:
+        found.append((unknown.start(), JUDGE_SIDE))
     if not found:
         return None
     failed = [hit for hit in found if hit[1] != "AC"]
@@ -913,6 +952,17 @@ def _read_compilers(text: str, f: _Findings) -> None:
         f.lines.append(int(line))
         f.messages.append(f"{file}:{line}: {msg.strip()}")
         f.inferred = "CE"
+    for file, paren_line, colon_line, leetcode_line, code, msg in _TSC_DIAG.findall(text):
+        line = paren_line or colon_line or leetcode_line
+        if int(line) > 0:
+            f.lines.append(int(line))
+        where = f"{file}:{line}" if file else f"Line {line}"
+        f.messages.append(f"{where}: error {code}: {msg.strip()}")
+        f.inferred, f.runtime = "CE", "typescript"
+    for line, msg in _LEETCODE_GO_DIAG.findall(text):
+        f.lines.append(int(line))
+        f.messages.append(f"Line {line}: {msg.strip()} (solution.go)")
+        f.inferred, f.runtime = "CE", "go"
     for file, line, kind, msg in _JAVAC_DIAG.findall(text):
         if kind == "error":
             f.lines.append(int(line))
@@ -1036,11 +1086,22 @@ def _read_native(text: str, f: _Findings) -> None:
         f.inferred = "RE"
         if go_frames or "goroutine " in text:
             f.runtime = "go"
+    leetcode_go = [int(line) for name, line in _LEETCODE_GO_FRAME.findall(text)
+                   if not name.startswith(_LEETCODE_GO_DRIVER)]
+    if leetcode_go or ("solution.go, line " in text and "panic:" in text):
+        f.lines.extend(leetcode_go[:2])
+        f.runtime = "go"
     if f.exception and f.exception.endswith("Error") and not _PY_FRAME.search(text):
         js_frames = _JS_FRAME.findall(text)
         f.lines.extend(int(x) for x in js_frames[:1])
         if js_frames:
             f.runtime = "javascript"
+    leetcode_js = _LEETCODE_JS_FRAME.findall(text)
+    header = _LEETCODE_JS_HEADER.search(text)
+    if leetcode_js or header:
+        f.lines.extend([int(line) for line, _ext, name in leetcode_js if name not in _LEETCODE_JS_DRIVER][:2])
+        f.runtime = "typescript" if (header.group(1) if header else leetcode_js[0][1]) == "ts" else "javascript"
+        f.inferred = f.inferred or "RE"
 
 
 # What a checker says when the output differs: testlib's standard checkers ("wrong answer 1st numbers differ -
