@@ -309,6 +309,10 @@ _DOTNET_STACK = re.compile(
 _DOTNET_REPEAT = re.compile(r"^[ \t]*Repeat(?:ed)? \d{1,9} times:", re.M)
 _DOTNET_FRAME = re.compile(rf"^[ \t]*at ({_DOTNET_NAME})\(", re.M)
 _DOTNET_TYPE_ARGS = re.compile(r"\[\[[^\n()]*?\]\]")
+# Swift's runtime traps: "Solution.swift:7: Fatal error: Index out of range", "main/main.swift:9: Fatal error:
+# Unexpectedly found nil while unwrapping an Optional value". The standard library's own file ("Swift/
+# ContiguousArrayBuffer.swift:600") is no line of the student's.
+_SWIFT_FATAL = re.compile(r"(?<![\w/.-])([\w/.-]{1,200}\.swift):(\d{1,7}): Fatal error: ?([^\n]{0,300})")
 _CPP_THROW = re.compile(r"terminate called after throwing an instance of '([^']+)'")
 # The C library's assert() ("a.out: sol.cpp:12: int main(): Assertion `n > 0' failed.") and libstdc++'s own checks
 # (same shape, a header's path): the file and line of the check. A header's line is the library's, not the student's.
@@ -385,6 +389,8 @@ _KINDS: tuple[tuple[re.Pattern[str], str, str | None], ...] = tuple((re.compile(
      "index-out-of-range", "RE"),
     (r"runtime error: (?:load of|member access within|reference binding to) null pointer|"
      r"nil pointer dereference|NullPointerException|NullReferenceException|"
+     # Swift's force-unwrap of nil: "Fatal error: Unexpectedly found nil while unwrapping an Optional value".
+     r"Unexpectedly found nil while (?:implicitly )?unwrapping|"
      # V8: "Cannot read properties of undefined (reading 'val')", "Cannot set properties of null (setting '0')",
      # and before Node 16.9 "Cannot read property 'length' of undefined".
      r"Cannot (?:read|set) propert(?:y|ies) (?:'[^'\n]{0,100}' )?of (?:undefined|null)", "null-pointer", "RE"),
@@ -1086,6 +1092,12 @@ def _read_native(text: str, f: _Findings) -> None:
         f.inferred = "RE"
         if go_frames or "goroutine " in text:
             f.runtime = "go"
+    swift = _SWIFT_FATAL.search(text)
+    if swift:
+        f.messages.append(swift.group(0).strip()[:200])
+        if not swift.group(1).startswith("Swift/"):
+            f.lines.append(int(swift.group(2)))
+        f.inferred, f.runtime = f.inferred or "RE", "swift"
     leetcode_go = [int(line) for name, line in _LEETCODE_GO_FRAME.findall(text)
                    if not name.startswith(_LEETCODE_GO_DRIVER)]
     if leetcode_go or ("solution.go, line " in text and "panic:" in text):

@@ -170,3 +170,27 @@ def test_more_runtime_kinds(text: str, kind: str) -> None:
 def test_an_unknown_error_status_is_the_judges_side(text: str, verdict: str | None, test_number: int | None) -> None:
     report = parse(text)
     assert (report.verdict, report.test_number) == (verdict, test_number)
+
+
+@pytest.mark.parametrize(("text", "kind", "lines", "message"), [
+    # Swift's runtime traps, by file and line (before: no verdict, or no line and no runtime)
+    ("main/main.swift:9: Fatal error: Unexpectedly found nil while unwrapping an Optional value\n"
+     "Current stack trace:\n0    libswiftCore.so    0x00007f3a1c2e1d10", "null-pointer", (9,),
+     "main/main.swift:9: Fatal error: Unexpectedly found nil while unwrapping an Optional value"),
+    ("Solution.swift:14: Fatal error: Index out of range", "index-out-of-range", (14,),
+     "Solution.swift:14: Fatal error: Index out of range"),
+    # the standard library's own file is no line of the student's
+    ("Swift/ContiguousArrayBuffer.swift:600: Fatal error: Index out of range", "index-out-of-range", (),
+     "Swift/ContiguousArrayBuffer.swift:600: Fatal error: Index out of range"),
+])
+def test_swifts_fatal_errors(text: str, kind: str, lines: tuple[int, ...], message: str) -> None:
+    report = parse(text)
+    assert (report.verdict, report.kind, report.lines, report.runtime) == ("RE", kind, lines, "swift")
+    assert report.messages[0] == message
+
+
+def test_gos_lower_case_fatal_error_is_not_swifts() -> None:  # a guard: unchanged
+    report = parse("fatal error: all goroutines are asleep - deadlock!\n\ngoroutine 1 [chan receive]:\nmain.main()\n"
+                   "\t/tmp/main.go:6 +0x2d")
+    assert report.kind == "deadlock"
+    assert report.runtime != "swift"
