@@ -17,6 +17,10 @@ Round 19 (tests/test_judge_round19.py): PTA's 多种错误 and its explanations 
 shell's `echo $?`; Windows' loader failing to start the program (0xC0000135 and kin: the local setup, no verdict);
 Go's, Node's and Rust's out-of-memory; more of glibc's, ASan's, libstdc++'s and Visual Studio's checks; assert()'s
 line; the C#, Kotlin and Free Pascal compilers and Eclipse's unresolved compilation problem; HUSTOJ's run messages.
+Round 19's second pass (tests/test_judge_round19b.py): tsc's and LeetCode's TypeScript diagnostics; LeetCode's Go
+compile errors and its JavaScript, TypeScript and Go runtime frames (the student's lines, not its driver's); Swift's
+runtime traps; C#'s OverflowException and Java's Math.*Exact overflow; Hydro's and Luogu's "Unknown Error" (the
+judge's side).
 
 This module holds the ONE verdict vocabulary: the retrieval tokenizer and the knowledge-base
 validator import it from here.
