@@ -102,7 +102,10 @@ MESSAGE_VERDICT_PHRASES: dict[str, tuple[str, ...]] = {
     "RE": ("dangerous syscall", "restricted function", "security violated", "security violation", "异常退出",
            "返回非零", "run time error", "在运行过程中崩溃了",
            # HUSTOJ's sandbox: "[ERROR] solution_id:1024 called a Forbidden system call:59 [59]".
-           "forbidden system call"),
+           "forbidden system call",
+           # DOMjudge's results, hyphenated: run-error, compiler-error, wrong-answer, presentation-error (its
+           # timelimit, memory-limit, output-limit and no-output are read by `_DOMJUDGE_LIMITS`).
+           "run-error"),
     # An interactive problem's interactor judged the conversation itself wrong: old LibreOJ's "Invalid Interaction"
     # (its interactor's score -1: the program broke the protocol; LibreOJ's own migration files it as Wrong Answer),
     # AtCoder's QLE, "Query Limit Exceeded" (too many queries: testlib interactors report it as a wrong answer).
@@ -110,12 +113,12 @@ MESSAGE_VERDICT_PHRASES: dict[str, tuple[str, ...]] = {
     "WA": ("invalid interaction", "invalidinteraction", "query limit exceeded",
            # PTA's explanation of each result (its FAQ's table, shown beside the result), pasted without the
            # result's name: 答案错误, 运行超时, 内存超限, 格式错误, 输出超限, 异常退出, 编译错误.
-           "未能对评测系统的数据返回正确的结果"),
+           "未能对评测系统的数据返回正确的结果", "wrong-answer"),
     "TLE": ("未能在规定时间内运行结束",),
     "MLE": ("使用了超过限制的内存",),
-    "PE": ("输出的格式不符合要求",),
+    "PE": ("输出的格式不符合要求", "presentation-error"),
     "OLE": ("输出了过多内容",),
-    "CE": ("无法完成编译",),
+    "CE": ("无法完成编译", "compiler-error"),
 }
 # Taiwan's judges in traditional characters: LeetCode's Taiwan wording (解答錯誤, 超出時間限制, 超出記憶體限制,
 # 執行出錯), ZeroJudge's and other Taiwanese school judges' (答案錯誤, 執行超過時間限制, 超過記憶體限制, 執行時錯誤,
@@ -163,6 +166,10 @@ _DMOJ_IR = re.compile(r"\b(?:[Tt]est )?[Cc]ase[ \t]*#?[ \t]*\d{1,4}[ \t]*[:：]?
 # export files it as a system error) and Luogu's, which its tables abbreviate UKE. In title case, as the judges print
 # it: a student's "an unknown error" is no status.
 _UNKNOWN_ERROR = re.compile(r"\bUnknown Error\b")
+# DOMjudge's results whose words are a setting's name in prose ("the timelimit is 2s", "memory-limit 256"): only in
+# capitals, as its scoreboard and team pages print them. no-output (the program printed nothing) is a wrong answer.
+_DOMJUDGE_LIMITS = re.compile(r"(?<![\w-])(TIMELIMIT|MEMORY-LIMIT|OUTPUT-LIMIT|NO-OUTPUT)(?![\w-])")
+_DOMJUDGE_VERDICTS = {"TIMELIMIT": "TLE", "MEMORY-LIMIT": "MLE", "OUTPUT-LIMIT": "OLE", "NO-OUTPUT": "WA"}
 # "accepted" inside a verdict that is not one: Luogu's overall "Unaccepted", QDUOJ's "Partial Accepted", a student's
 # "not accepted". Read as no verdict, not as Accepted.
 _NOT_ACCEPTED = re.compile(r"(?:\bun|\bnot[ \t]+|\bpartial(?:ly)?[ \t]+)accepted", re.I)
@@ -808,6 +815,9 @@ def find_verdict(text: str, traditional: bool = True) -> str | None:
     unknown = _UNKNOWN_ERROR.search(text)
     if unknown:
         found.append((unknown.start(), JUDGE_SIDE))
+    limit = _DOMJUDGE_LIMITS.search(text)
+    if limit:
+        found.append((limit.start(), _DOMJUDGE_VERDICTS[limit.group(1)]))
     if not found:
         return None
     failed = [hit for hit in found if hit[1] != "AC"]

@@ -194,3 +194,23 @@ def test_gos_lower_case_fatal_error_is_not_swifts() -> None:  # a guard: unchang
                    "\t/tmp/main.go:6 +0x2d")
     assert report.kind == "deadlock"
     assert report.runtime != "swift"
+
+
+@pytest.mark.parametrize(("text", "verdict", "test_number"), [
+    # DOMjudge's results, as its pages print them (before: no verdict)
+    ("Result: run-error", "RE", None),
+    ("RUN-ERROR", "RE", None),
+    ("submission 412 (problem B): compiler-error", "CE", None),
+    ("wrong-answer on testcase 3", "WA", 3),
+    ("presentation-error", "PE", None),
+    ("TIMELIMIT", "TLE", None),
+    ("Result: MEMORY-LIMIT", "MLE", None),
+    ("OUTPUT-LIMIT", "OLE", None),
+    ("NO-OUTPUT", "WA", None),
+    # (guards) the same words as a setting's name in prose are no verdict
+    ("the timelimit is 2 seconds and memory-limit is 256MB", None, None),
+    ("what does no-output mean for an interactive task", None, None),
+])
+def test_domjudges_results(text: str, verdict: str | None, test_number: int | None) -> None:
+    report = parse(text)
+    assert (report.verdict, report.test_number) == (verdict, test_number)
