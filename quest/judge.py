@@ -105,7 +105,10 @@ MESSAGE_VERDICT_PHRASES: dict[str, tuple[str, ...]] = {
            "forbidden system call",
            # DOMjudge's results, hyphenated: run-error, compiler-error, wrong-answer, presentation-error (its
            # timelimit, memory-limit, output-limit and no-output are read by `_DOMJUDGE_LIMITS`).
-           "run-error"),
+           "run-error",
+           # PC^2's default judgements (ICPC regionals): "No - Run-time Error", "No - Time-limit Exceeded", "No -
+           # Excessive Output" (its others are read already; "No - Other - Contact Staff" names no verdict).
+           "run-time error"),
     # An interactive problem's interactor judged the conversation itself wrong: old LibreOJ's "Invalid Interaction"
     # (its interactor's score -1: the program broke the protocol; LibreOJ's own migration files it as Wrong Answer),
     # AtCoder's QLE, "Query Limit Exceeded" (too many queries: testlib interactors report it as a wrong answer).
@@ -114,10 +117,10 @@ MESSAGE_VERDICT_PHRASES: dict[str, tuple[str, ...]] = {
            # PTA's explanation of each result (its FAQ's table, shown beside the result), pasted without the
            # result's name: 答案错误, 运行超时, 内存超限, 格式错误, 输出超限, 异常退出, 编译错误.
            "未能对评测系统的数据返回正确的结果", "wrong-answer"),
-    "TLE": ("未能在规定时间内运行结束",),
+    "TLE": ("未能在规定时间内运行结束", "time-limit exceeded"),
     "MLE": ("使用了超过限制的内存",),
     "PE": ("输出的格式不符合要求", "presentation-error"),
-    "OLE": ("输出了过多内容",),
+    "OLE": ("输出了过多内容", "excessive output"),
     "CE": ("无法完成编译", "compiler-error"),
 }
 # Taiwan's judges in traditional characters: LeetCode's Taiwan wording (解答錯誤, 超出時間限制, 超出記憶體限制,

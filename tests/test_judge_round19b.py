@@ -214,3 +214,17 @@ def test_gos_lower_case_fatal_error_is_not_swifts() -> None:  # a guard: unchang
 def test_domjudges_results(text: str, verdict: str | None, test_number: int | None) -> None:
     report = parse(text)
     assert (report.verdict, report.test_number) == (verdict, test_number)
+
+
+@pytest.mark.parametrize(("text", "verdict"), [
+    # PC^2's default judgements (before: no verdict)
+    ("No - Run-time Error", "RE"),
+    ("No - Time-limit Exceeded", "TLE"),
+    ("No - Excessive Output", "OLE"),
+    # (unchanged) its others, and the one that names no verdict
+    ("No - Compilation Error", "CE"),
+    ("No - Output Format Error", "PE"),
+    ("No - Other - Contact Staff", None),
+])
+def test_pc2s_judgements(text: str, verdict: str | None) -> None:
+    assert parse(text).verdict == verdict
