@@ -20,7 +20,7 @@ line; the C#, Kotlin and Free Pascal compilers and Eclipse's unresolved compilat
 Round 19's second pass (tests/test_judge_round19b.py): tsc's and LeetCode's TypeScript diagnostics; LeetCode's Go
 compile errors and its JavaScript, TypeScript and Go runtime frames (the student's lines, not its driver's); Swift's
 runtime traps; C#'s OverflowException and Java's Math.*Exact overflow; Hydro's and Luogu's "Unknown Error" (the
-judge's side).
+judge's side); DOMjudge's results and PC^2's judgements.
 
 This module holds the ONE verdict vocabulary: the retrieval tokenizer and the knowledge-base
 validator import it from here.

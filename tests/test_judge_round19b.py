@@ -13,6 +13,10 @@
   property 'x' of undefined" are a null dereference.
 - Hydro's and Luogu's status "Unknown Error" (Hydro's STATUS_ETC; its own scoreboard export files it as a system
   error) is the judge's side, as Luogu's UKE already was.
+- DOMjudge's results (run-error, compiler-error, wrong-answer, presentation-error; TIMELIMIT, MEMORY-LIMIT,
+  OUTPUT-LIMIT and NO-OUTPUT only in capitals, their words being settings in prose) and PC^2's default judgements
+  ("No - Run-time Error", "No - Time-limit Exceeded", "No - Excessive Output").
+- Swift's runtime traps: "Solution.swift:14: Fatal error: Index out of range" at the student's line.
 
 The fixtures are written for these tests (names, paths and numbers are made up); each tool's line keeps its format.
 """
