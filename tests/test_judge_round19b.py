@@ -51,7 +51,7 @@ def test_leetcodes_typescript_error_above_its_code_keeps_the_compile_error_witho
     assert (report.verdict, report.lines, report.runtime) == ("CE", (), "typescript")
 
 
-def test_a_tsc_warning_free_line_is_no_diagnostic() -> None:  # a guard: prose naming an error code is no diagnostic
+def test_prose_naming_a_tsc_code_is_no_diagnostic() -> None:  # a guard: unchanged
     assert parse("I think error TS2322 means my types are wrong").verdict is None
 
 
