@@ -1146,7 +1146,8 @@ def by_mixed_head(request: Request, cat: Catalogue) -> Resolution | None:
     exactly one title pair holds both parts. Known problems the base lacks count too: one of them named so
     ("滑动窗口 Median", "最小 Depth of Binary Tree") is reported missing, as is a sequel's number after the phrase."""
     opened = opening(unicodedata.normalize("NFKC", request.question))
-    head = mixed_head(to_simplified(opened))
+    simplified = to_simplified(opened)  # positions below are in it: "反轉 Linked List II" is read as 反转's
+    head = mixed_head(simplified)
     if head is None:
         return None
     han, en, phrase, end = head
@@ -1157,8 +1158,8 @@ def by_mixed_head(request: Request, cat: Catalogue) -> Resolution | None:
     if phrase.startswith(han):  # the English words come last: the phrase ends with the last one taken
         words = list(re.finditer(r"[A-Za-z]+", phrase))
         phrase = phrase[:words[taken - 1].end()]
-        end = opened.find(phrase) + len(phrase)
-    mark = sequel_after(normalize(opened), end)
+        end = simplified.find(phrase) + len(phrase)
+    mark = sequel_after(simplified.casefold(), end)  # normalize(opened): `opened` is NFKC already
     if mark is not None or pid not in cat.problems:  # a sequel, or a known problem the base lacks ("滑动窗口 Median")
         named = f"{phrase} {_sequel_shown(mark)}" if mark is not None else phrase
         return Resolution(None, "name", named, missing_id=named)
@@ -1195,9 +1196,14 @@ def _known_qualifier(question: str, found: Resolution, cat: Catalogue) -> Resolu
     written, text = normalize(question), squash(normalize(question))
     for qualifier, title in cat.known_qualifiers.get(found.problem_id, ()):
         glued = squash(title) in written
-        if glued or (qualifier in text and (cat.topics is None or cat.topics.own_words(qualifier))):
+        said = any(not _NEGATED.search(text, 0, m.start()) for m in re.finditer(re.escape(qualifier), text))
+        if glued or (said and (cat.topics is None or cat.topics.own_words(qualifier))):
             return Resolution(None, "title", title, missing_id=title)
     return None
+
+
+# A qualifier denied is the base problem's own case: "买卖股票的最佳时机 不含手续费" is 121, "3Sum, not closest" 15.
+_NEGATED = re.compile(r"(?:[不没无未非]|not|non|no)$")
 
 
 def by_reworded_title(name: str, cat: Catalogue) -> Resolution | None:
