@@ -1196,14 +1196,14 @@ def _known_qualifier(question: str, found: Resolution, cat: Catalogue) -> Resolu
     written, text = normalize(question), squash(normalize(question))
     for qualifier, title in cat.known_qualifiers.get(found.problem_id, ()):
         glued = squash(title) in written
-        said = any(not _NEGATED.search(text, 0, m.start()) for m in re.finditer(re.escape(qualifier), text))
+        said = re.search(_NOT_NEGATED + re.escape(qualifier), text) is not None
         if glued or (said and (cat.topics is None or cat.topics.own_words(qualifier))):
             return Resolution(None, "title", title, missing_id=title)
     return None
 
 
 # A qualifier denied is the base problem's own case: "买卖股票的最佳时机 不含手续费" is 121, "3Sum, not closest" 15.
-_NEGATED = re.compile(r"(?:[不没无未非]|not|non|no)$")
+_NOT_NEGATED = r"(?<![不没无未非])(?<!not)(?<!non)(?<!no)"
 
 
 def by_reworded_title(name: str, cat: Catalogue) -> Resolution | None:

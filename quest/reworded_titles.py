@@ -205,8 +205,8 @@ def mixed_problems(han: str, en: str, titles: Mapping[str, MixedTitle]) -> tuple
             stems.append(_stem(w))
         counted.append(len(stems))
     for n in range(len(written), 0, -1):
-        if counted[n - 1] > longest:
-            continue
+        if not 0 < counted[n - 1] <= longest or (n < len(written) and counted[n] == counted[n - 1]):
+            continue  # no word, too many, or the same words as one more (a small word after them), already tried
         words = tuple(stems[:counted[n - 1]])
         found = {key for key, title in titles.items() if mixed_matches(han, words, title)}
         if found:

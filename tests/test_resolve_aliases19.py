@@ -230,3 +230,8 @@ def test_a_long_english_run_is_not_tried_word_by_word_against_every_title():
     # a pasted paragraph after the title: only runs as long as the longest English title (3 words) are tried
     assert mixed_problems("反转", "Linked List " + "word " * 2000, titles) == ({"206"}, 2)
     assert titles.walks <= 3
+    titles.walks = 0  # small words only: nothing to try
+    assert mixed_problems("反转", "a " * 2000, titles) == (set(), 0)
+    assert titles.walks == 0
+    assert mixed_problems("反转", "Linked List the " + "a " * 2000, titles) == ({"206"}, 2003)  # as before
+    assert titles.walks == 1
