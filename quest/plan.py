@@ -1190,7 +1190,8 @@ def _known_qualifier(question: str, found: Resolution, cat: Catalogue) -> Resolu
     Stock with cooldown"): the known title (`quest.known_problems`) is the base title and that qualifier, so the
     question is about that problem, reported missing (round 19). A sequel's number is read where it follows the title
     (`sequel_after`); only qualifiers in words count here. Set apart, only words no general page uses: "有效的括号
-    字符串为空" is 20 and a string; "有效的括号字符串" written as one is 678."""
+    字符串为空" is 20 and a string; "有效的括号字符串" written as one is 678. Denied ("不含手续费", "not closest"), a
+    qualifier set apart is the base problem's own case."""
     if found.problem_id is None or found.rule not in ("title", "reworded"):
         return None
     written, text = normalize(question), squash(normalize(question))
