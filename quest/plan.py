@@ -1146,7 +1146,8 @@ def by_mixed_head(request: Request, cat: Catalogue) -> Resolution | None:
     exactly one title pair holds both parts. Known problems the base lacks count too: one of them named so
     ("滑动窗口 Median", "最小 Depth of Binary Tree") is reported missing, as is a sequel's number after the phrase."""
     opened = opening(unicodedata.normalize("NFKC", request.question))
-    head = mixed_head(to_simplified(opened))
+    simplified = to_simplified(opened)  # positions below are in it: "反轉 Linked List II" is read as 反转's
+    head = mixed_head(simplified)
     if head is None:
         return None
     han, en, phrase, end = head
@@ -1157,8 +1158,8 @@ def by_mixed_head(request: Request, cat: Catalogue) -> Resolution | None:
     if phrase.startswith(han):  # the English words come last: the phrase ends with the last one taken
         words = list(re.finditer(r"[A-Za-z]+", phrase))
         phrase = phrase[:words[taken - 1].end()]
-        end = opened.find(phrase) + len(phrase)
-    mark = sequel_after(normalize(opened), end)
+        end = simplified.find(phrase) + len(phrase)
+    mark = sequel_after(simplified.casefold(), end)  # normalize(opened): `opened` is NFKC already
     if mark is not None or pid not in cat.problems:  # a sequel, or a known problem the base lacks ("滑动窗口 Median")
         named = f"{phrase} {_sequel_shown(mark)}" if mark is not None else phrase
         return Resolution(None, "name", named, missing_id=named)
@@ -1189,15 +1190,21 @@ def _known_qualifier(question: str, found: Resolution, cat: Catalogue) -> Resolu
     Stock with cooldown"): the known title (`quest.known_problems`) is the base title and that qualifier, so the
     question is about that problem, reported missing (round 19). A sequel's number is read where it follows the title
     (`sequel_after`); only qualifiers in words count here. Set apart, only words no general page uses: "有效的括号
-    字符串为空" is 20 and a string; "有效的括号字符串" written as one is 678."""
+    字符串为空" is 20 and a string; "有效的括号字符串" written as one is 678. Denied ("不含手续费", "not closest"), a
+    qualifier set apart is the base problem's own case."""
     if found.problem_id is None or found.rule not in ("title", "reworded"):
         return None
     written, text = normalize(question), squash(normalize(question))
     for qualifier, title in cat.known_qualifiers.get(found.problem_id, ()):
         glued = squash(title) in written
-        if glued or (qualifier in text and (cat.topics is None or cat.topics.own_words(qualifier))):
+        said = re.search(_NOT_NEGATED + re.escape(qualifier), text) is not None
+        if glued or (said and (cat.topics is None or cat.topics.own_words(qualifier))):
             return Resolution(None, "title", title, missing_id=title)
     return None
+
+
+# A qualifier denied is the base problem's own case: "买卖股票的最佳时机 不含手续费" is 121, "3Sum, not closest" 15.
+_NOT_NEGATED = r"(?<![不没无未非])(?<!not)(?<!non)(?<!no)"
 
 
 def by_reworded_title(name: str, cat: Catalogue) -> Resolution | None:

@@ -137,8 +137,9 @@ def reworded_problem(name: str, titles: Mapping[str, Counter[str]], index: Mappi
 
 # A question's opening in two scripts: a run of Chinese characters and a run of English words, either first, set off
 # from what follows by a space, a mark or the end ("反转 Linked List 递归…", "Reverse 链表，…", "二叉树 Maximum Depth").
-_MIXED_HEAD = re.compile(r"^\s*(?:(?P<han1>[\u4e00-\u9fff]{2,})\s*(?P<en1>[A-Za-z]+(?:[ \-][A-Za-z]+)*)|"
-                         r"(?P<en2>[A-Za-z]+(?:[ \-][A-Za-z]+)*)\s*(?P<han2>[\u4e00-\u9fff]{2,}))")
+# The English words may be set apart by more than one space or tab ("反转  Linked  List  II").
+_MIXED_HEAD = re.compile(r"^\s*(?:(?P<han1>[\u4e00-\u9fff]{2,})\s*(?P<en1>[A-Za-z]+(?:[ \t\-]+[A-Za-z]+)*)|"
+                         r"(?P<en2>[A-Za-z]+(?:[ \t\-]+[A-Za-z]+)*)\s*(?P<han2>[\u4e00-\u9fff]{2,}))")
 # Together the two parts say at least this much of the title (shares of the Chinese title's characters and of the
 # English title's words): "反转 Linked List" 2/4 + 2/3, "Reverse 链表" 1/3 + 2/4, "二叉树 Maximum Depth" 3/7 + 2/4;
 # one word beside a common piece ("Merge 链表": 1/4 + 2/7 of 21) says too little to tell which problem it is.
@@ -193,9 +194,20 @@ def mixed_problems(han: str, en: str, titles: Mapping[str, MixedTitle]) -> tuple
     """The keys of `titles` whose two titles the parts say (`mixed_matches`), and how many of the English words as
     written they took: the most that match, since the English run may run on into the student's own words ("反转
     Linked List TLE")."""
-    written = re.findall(r"[A-Za-z]+", en)
+    written = [w.casefold() for w in re.findall(r"[A-Za-z]+", en)]
+    # More words than the longest English title holds match no piece of it: a pasted paragraph is not tried word
+    # by word against every title (that was quadratic in its length).
+    longest = max((len(title.en) for title in titles.values()), default=0)
+    stems: list[str] = []
+    counted: list[int] = []  # stems[:counted[n - 1]] are the stems of written[:n]
+    for w in written:
+        if w not in _EN_FILLERS:
+            stems.append(_stem(w))
+        counted.append(len(stems))
     for n in range(len(written), 0, -1):
-        words = tuple(_stem(w) for w in (x.casefold() for x in written[:n]) if w not in _EN_FILLERS)
+        if not 0 < counted[n - 1] <= longest or (n < len(written) and counted[n] == counted[n - 1]):
+            continue  # no word, too many, or the same words as one more (a small word after them), already tried
+        words = tuple(stems[:counted[n - 1]])
         found = {key for key, title in titles.items() if mixed_matches(han, words, title)}
         if found:
             return found, n

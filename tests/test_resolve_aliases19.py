@@ -184,3 +184,54 @@ def test_a_mixed_name_two_problems_hold_names_neither():
                      "2": Problem(id="2", title_zh="甲乙丁", title_en="Alpha Beta Delta")})
     assert res(cat, "甲乙 Gamma 问题") == Resolution("1", "reworded", "甲乙 Gamma")
     assert res(cat, "甲乙 Alpha Beta 问题") == Resolution()  # 2/3 + 2/3 of both
+
+
+@pytest.mark.parametrize("question,pid,evidence", [
+    # a known title's qualifier denied is the base problem's own case, not the known problem (review, round 19)
+    ("买卖股票的最佳时机 不含手续费 为什么还是错", "121", "买卖股票的最佳时机"),
+    ("买卖股票的最佳时机（不含冷冻期）贪心可以吗", "121", "买卖股票的最佳时机"),
+    ("股票最大利润 不含手续费的版本 一次遍历", "121", "股票最大利润"),
+    ("3Sum, not closest: duplicates keep showing up", "15", "3sum"),
+])
+def test_a_qualifier_denied_names_the_base_problem(base, question, pid, evidence):
+    assert res(base, question) == Resolution(pid, "title", evidence)
+
+
+def test_a_qualifier_denied_then_asked_still_names_the_known_problem(base):
+    name = "买卖股票的最佳时机含手续费"
+    assert res(base, "买卖股票的最佳时机 不含手续费，那含手续费呢") == Resolution(None, "title", name, missing_id=name)
+
+
+@pytest.mark.parametrize("question,found", [
+    # traditional characters: the sequel's number is read after the phrase as written (review, round 19)
+    ("反轉 Linked List II 區間", Resolution(None, "name", "反转 Linked List II", missing_id="反转 Linked List II")),
+    ("反轉 Linked List 遞迴寫法", Resolution("206", "reworded", "反转 Linked List")),
+    # English words set apart by two spaces are one run: the sequel after them is read too
+    ("反转  Linked  List  II", Resolution(None, "name", "反转  Linked  List II", missing_id="反转  Linked  List II")),
+    ("反转  Linked  List 递归", Resolution("206", "reworded", "反转  Linked  List")),
+])
+def test_a_mixed_name_in_traditional_or_wide_spacing_reads_its_sequel(base, question, found):
+    assert res(base, question) == found
+
+
+class _CountingTitles(dict):
+    """A title map that counts how often the rule walks it."""
+
+    walks = 0
+
+    def items(self):  # type: ignore[override]
+        self.walks += 1
+        return super().items()
+
+
+def test_a_long_english_run_is_not_tried_word_by_word_against_every_title():
+    titles = _CountingTitles({"206": mixed_title("反转链表", "Reverse Linked List"),
+                              "141": mixed_title("环形链表", "Linked List Cycle")})
+    # a pasted paragraph after the title: only runs as long as the longest English title (3 words) are tried
+    assert mixed_problems("反转", "Linked List " + "word " * 2000, titles) == ({"206"}, 2)
+    assert titles.walks <= 3
+    titles.walks = 0  # small words only: nothing to try
+    assert mixed_problems("反转", "a " * 2000, titles) == (set(), 0)
+    assert titles.walks == 0
+    assert mixed_problems("反转", "Linked List the " + "a " * 2000, titles) == ({"206"}, 2003)  # as before
+    assert titles.walks == 1

@@ -16,6 +16,7 @@ import pytest
 
 from quest.errors import ImportError_
 from quest.kb.importers import import_export, read_export
+from quest.kb.importers.fps import hustoj_to_markdown
 
 FPS_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n<fps version="1.5"><generator name="HUSTOJ"/>'
 
@@ -92,3 +93,9 @@ def test_a_hydro_problem_written_only_in_japanese_says_so(tmp_path: Path) -> Non
     # before: "no problem.md, problem_<lang>.md, problem.pdf or `content` statement", beside a problem_ja.md
     assert str(exc.value) == (f"{export}/1: the statement of 'Sum' is only in problem_ja.md; Quest keeps zh and en "
                               "statements (add a Chinese or English statement in the judge and export again)")
+
+
+def test_a_character_lowercasing_lengthens_does_not_shift_the_markdown_block() -> None:
+    # "İ".lower() is two characters: the block's end is found in the text as written (review, round 19)
+    assert hustoj_to_markdown("İstanbul [md]# Input\nTwo numbers.[/MD] tail") == (
+        "İstanbul\n\n### Input\nTwo numbers.\n\ntail")

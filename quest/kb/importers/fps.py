@@ -49,7 +49,7 @@ _XSS_NERF = "<x>"
 # <div class="md"> (what its bbcode turns [md] into). That text is Markdown, not HTML: read as HTML, its line breaks
 # (headings, lists, code) would run together.
 _MD_OPEN = re.compile(r"\[md\]|<div[ \t]+class=[\"']md[\"'][ \t]*>", re.I)
-_MD_CLOSE = {"[": "[/md]", "<": "</div>"}
+_MD_CLOSE = {"[": re.compile(r"\[/md\]", re.I), "<": re.compile(r"</div>", re.I)}
 _MD_HEADING = re.compile(r"^(#{1,4})(?=[ \t])", re.M)
 _FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.M)
 
@@ -71,16 +71,17 @@ def _demoted(markdown: str) -> str:
 def hustoj_to_markdown(text: str, resolve_image: Callable[[str], str | None] | None = None) -> str:
     """A HUSTOJ statement field -> Markdown: its HTML converted, its [md] blocks kept as the Markdown they are."""
     text = text.replace(_XSS_NERF, "")
-    lower = text.lower()  # once: the closing tags are looked up in it, each scan going on from the last
     parts: list[str] = []
     pos = 0
     while (m := _MD_OPEN.search(text, pos)) is not None:
-        end = lower.find(_MD_CLOSE[m.group(0)[0]], m.end())
-        if end < 0:
+        # Looked up in the text itself, each scan going on from the last: a lowercased copy's positions drift
+        # where lowercasing lengthens a character ("İ").
+        close = _MD_CLOSE[m.group(0)[0]].search(text, m.end())
+        if close is None:
             break  # an unclosed [md]: the rest is read as HTML, as HUSTOJ shows it
         parts.append(html_to_markdown(text[pos:m.start()], resolve_image=resolve_image))
-        parts.append(_demoted(text[m.end():end].strip("\n")).strip())
-        pos = end + len(_MD_CLOSE[m.group(0)[0]])
+        parts.append(_demoted(text[m.end():close.start()].strip("\n")).strip())
+        pos = close.end()
     parts.append(html_to_markdown(text[pos:], resolve_image=resolve_image))
     return "\n\n".join(part for part in parts if part)
 
