@@ -49,7 +49,11 @@ _XSS_NERF = "<x>"
 # <div class="md"> (what its bbcode turns [md] into). That text is Markdown, not HTML: read as HTML, its line breaks
 # (headings, lists, code) would run together.
 _MD_OPEN = re.compile(r"\[md\]|<div[ \t]+class=[\"']md[\"'][ \t]*>", re.I)
-_MD_CLOSE = {"[": re.compile(r"\[/md\]", re.I), "<": re.compile(r"</div>", re.I)}
+_MD_CLOSE = re.compile(r"\[/md\]", re.I)
+# Inside a <div class="md"> a statement may hold divs of its own (an author's HTML kept in the Markdown): the block
+# ends at the </div> that closes it, found by counting opens and closes in one pass.
+# [^<>]: a "<div" that never closes its tag stops at the next "<", so a run of them is not rescanned to the end.
+_DIV_TAG = re.compile(r"<(/?)div\b[^<>]*>", re.I)
 _MD_HEADING = re.compile(r"^(#{1,4})(?=[ \t])", re.M)
 _FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.M)
 
@@ -68,6 +72,24 @@ def _demoted(markdown: str) -> str:
     return "".join(out)
 
 
+def _block_end(text: str, opener: re.Match[str]) -> tuple[int, int] | None:
+    """(start, end) of what closes a Markdown block: [/md] for [md], the matching </div> for a div."""
+    if opener.group(0)[0] == "[":
+        close = _MD_CLOSE.search(text, opener.end())
+        return (close.start(), close.end()) if close else None
+    return _div_close(text, opener.end())
+
+
+def _div_close(text: str, start: int) -> tuple[int, int] | None:
+    """(start, end) of the </div> that closes a div opened just before `start`, or None when it is never closed."""
+    depth = 1
+    for tag in _DIV_TAG.finditer(text, start):
+        depth += -1 if tag.group(1) else 1
+        if depth == 0:
+            return tag.start(), tag.end()
+    return None
+
+
 def hustoj_to_markdown(text: str, resolve_image: Callable[[str], str | None] | None = None) -> str:
     """A HUSTOJ statement field -> Markdown: its HTML converted, its [md] blocks kept as the Markdown they are."""
     text = text.replace(_XSS_NERF, "")
@@ -76,12 +98,12 @@ def hustoj_to_markdown(text: str, resolve_image: Callable[[str], str | None] | N
     while (m := _MD_OPEN.search(text, pos)) is not None:
         # Looked up in the text itself, each scan going on from the last: a lowercased copy's positions drift
         # where lowercasing lengthens a character ("İ").
-        close = _MD_CLOSE[m.group(0)[0]].search(text, m.end())
+        close = _block_end(text, m)
         if close is None:
             break  # an unclosed [md]: the rest is read as HTML, as HUSTOJ shows it
         parts.append(html_to_markdown(text[pos:m.start()], resolve_image=resolve_image))
-        parts.append(_demoted(text[m.end():close.start()].strip("\n")).strip())
-        pos = close.end()
+        parts.append(_demoted(text[m.end():close[0]].strip("\n")).strip())
+        pos = close[1]
     parts.append(html_to_markdown(text[pos:], resolve_image=resolve_image))
     return "\n\n".join(part for part in parts if part)
 
