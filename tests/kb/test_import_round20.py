@@ -9,6 +9,13 @@ Hydro's model/problem.ts and ui-default zipDownloader, QDUOJ's ExportProblemSeri
 """
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+import pytest
+
+from quest.errors import ImportError_
+from quest.kb.importers import import_export, read_export
 from quest.kb.importers.fps import hustoj_to_markdown
 
 
@@ -22,3 +29,60 @@ def test_a_markdown_div_holding_divs_of_its_own_ends_at_its_own_close() -> None:
 
 def test_a_markdown_div_never_closed_is_read_as_html() -> None:
     assert hustoj_to_markdown('<div class="md">a<div>b</div>') == "a\n\nb"
+
+
+def _hydro_japanese_only(tmp_path: Path, title: str) -> Path:
+    export = tmp_path / "hydro"
+    (export / "1").mkdir(parents=True)
+    (export / "1" / "problem.yaml").write_text(f"pid: P9\ntitle: {json.dumps(title)}\n", encoding="utf-8")
+    (export / "1" / "problem_ja.md").write_text("二つの整数の和を出力せよ。", encoding="utf-8")
+    return export
+
+
+def test_the_japanese_only_message_quotes_a_bounded_escaped_title(tmp_path: Path) -> None:
+    export = _hydro_japanese_only(tmp_path, "\x1b[2J" + "y" * 100_000)
+    with pytest.raises(ImportError_) as exc:
+        read_export("hydro", export)
+    # before: the whole 100 004-character title, its terminal escape sequence as it was
+    assert str(exc.value) == (f"{export}/1: the statement of '\\x1b[2J{'y' * 56}'... (100004 characters) is only in "
+                              "problem_ja.md; Quest keeps zh and en statements (add a Chinese or English statement in "
+                              "the judge and export again)")
+
+
+def test_a_limit_holding_a_page_of_text_is_quoted_short(tmp_path: Path) -> None:
+    export = tmp_path / "qduoj"
+    (export / "1").mkdir(parents=True)
+    (export / "1" / "problem.json").write_text(json.dumps({
+        "display_id": "7", "title": "Sum", "time_limit": "z" * 50_000,
+        "description": {"format": "html", "value": "<p>d</p>"}}), encoding="utf-8")
+    with pytest.raises(ImportError_) as exc:
+        read_export("qduoj", export)
+    # before: time_limit 'zzz…' fifty thousand characters long
+    assert str(exc.value) == f"{export}/1/problem.json: time_limit {'z' * 20!r}... (50000 characters) is not a number"
+
+
+def test_an_id_field_holding_a_page_of_text_is_refused(tmp_path: Path) -> None:
+    export = tmp_path / "qduoj"
+    (export / "1").mkdir(parents=True)
+    (export / "1" / "problem.json").write_text(json.dumps({
+        "display_id": "P" * 5000, "title": "Sum",
+        "description": {"format": "html", "value": "<p>d</p>"}}), encoding="utf-8")
+    into = tmp_path / "kb" / "imported"
+    with pytest.raises(ImportError_) as exc:
+        import_export("qduoj", export, into)
+    # before: a 5000-character id, its file name too long to write ("cannot write the import")
+    assert str(exc.value) == (f"{export}/1/problem.json: problem id {'P' * 40!r}... (5000 characters) is longer than "
+                              "128 characters: the export's id field holds something else (fix the id in the judge "
+                              "(or the export file) and export again)")
+    assert not into.exists()
+
+
+def test_a_missing_pdf_link_is_quoted_short(tmp_path: Path) -> None:
+    export = tmp_path / "hydro"
+    (export / "1").mkdir(parents=True)
+    (export / "1" / "problem.yaml").write_text("pid: P9\ntitle: Sum\n", encoding="utf-8")
+    (export / "1" / "problem.md").write_text(f"@[PDF](file://{'a' * 3000}.pdf)", encoding="utf-8")
+    with pytest.raises(ImportError_) as exc:
+        read_export("hydro", export)
+    assert str(exc.value) == (f"{export}/1/problem.md: links {'a' * 60!r}... (3004 characters) but the export has no "
+                              "such file")

@@ -32,7 +32,7 @@ from quest.errors import ImportError_
 from quest.kb.importers.common import ParsedProblem, Solution, number, slug, solution_language
 from quest.kb.importers.html2md import html_to_markdown
 from quest.kb.importers.images import ImageStore
-from quest.kb.importers.safety import ExportRoot, Limits, parse_xml_file
+from quest.kb.importers.safety import ExportRoot, Limits, parse_xml_file, quoted
 
 ID_SOURCES = ("url", "order", "title-hash")
 _PATH_ID = re.compile(r"/(?:problem|problems|p)/([^/?#]+)/?$", re.I)
@@ -245,7 +245,7 @@ def parse(root: ExportRoot, limits: Limits, id_from: str = "url") -> list[Parsed
         name = root.name(path)
         tree = parse_xml_file(path, name, limits, drop=_UNUSED)
         if tree.tag != "fps":
-            raise ImportError_(f"{name}: not an FPS file (root element <{tree.tag}>, expected <fps>)")
+            raise ImportError_(f"{name}: not an FPS file (root element <{quoted(tree.tag, 40)[1:-1]}>, expected <fps>)")
         items = tree.findall("item")
         if not items:
             raise ImportError_(f"{name}: the FPS file has no <item>")

@@ -33,7 +33,7 @@ from quest.kb.importers.common import ParsedProblem, detect_lang, read_solutions
 from quest.kb.importers.html2md import html_to_markdown
 from quest.kb.importers.images import ImageStore
 from quest.kb.importers.pdf import pdf_statement
-from quest.kb.importers.safety import TEST_DATA_DIRS, ExportRoot, Limits, check_size, read_text
+from quest.kb.importers.safety import TEST_DATA_DIRS, ExportRoot, Limits, check_size, quoted, read_text
 from quest.markdown_blocks import split_code
 from quest.safe_yaml import UnsafeYAML, load_yaml
 
@@ -75,7 +75,8 @@ def _lang_of(code: str) -> str | None:
 def _find_file(folder: Path, file_name: str) -> Path | None:
     """A `file://name` target: the problem's additional files first, then its statement folders."""
     name = file_name.split("?")[0].split("#")[0]
-    if "/" in name or "\\" in name or name in ("", ".", ".."):
+    # Longer than a file name can be: no export holds it, and asking the file system raises ENAMETOOLONG.
+    if "/" in name or "\\" in name or name in ("", ".", "..") or len(name.encode("utf-8", "replace")) > 255:
         return None
     for sub in _FILE_DIRS:
         path = folder / sub / name
@@ -107,7 +108,8 @@ class _Statement:
         if pdf and not _PDF_LINK.sub("", text).strip():
             target = _find_file(self.folder, pdf.group(1))
             if target is None:
-                raise ImportError_(f"{self.root.name(where)}: links {pdf.group(1)} but the export has no such file")
+                raise ImportError_(f"{self.root.name(where)}: links {quoted(pdf.group(1))} but the export has no "
+                                   "such file")
             return self._pdf(target, lang_code or lang)
         if _HTML.match(text):
             text = html_to_markdown(text, resolve_image=self._image, heading_offset=0)
@@ -132,7 +134,7 @@ class _Statement:
     def _copy(self, name: str) -> str | None:
         path = _find_file(self.folder, name)
         if path is None:
-            log.warning("import: %s: file://%s is not in the export", self.root.name(self.folder), name)
+            log.warning("import: %s: file://%s is not in the export", self.root.name(self.folder), quoted(name)[1:-1])
             return None
         check_size(path, self.limits.max_file_bytes)
         if path.stat().st_size > self.limits.max_image_bytes:
@@ -212,8 +214,8 @@ def _content_statements(meta: dict[str, Any], reader: _Statement, path: Path) ->
             continue
         lang, body = reader.text(text, str(code), path)
         if lang is None:
-            log.info("import: skipping %s content in language %r (only zh and en are kept)",
-                     reader.root.name(path), code)
+            log.info("import: skipping %s content in language %s (only zh and en are kept)",
+                     reader.root.name(path), quoted(code, 20))
         elif body.strip():
             found.setdefault(lang, (body, reader.root.relative(path) + "#content"))
     return found
@@ -254,11 +256,11 @@ def _problem(path: Path, root: ExportRoot, limits: Limits) -> ParsedProblem:
         if others:
             # Hydro writes one problem_<lang>.md per language the statement has: a problem written only in Japanese or
             # Korean has statement files, none in a language the base keeps.
-            raise ImportError_(f"{root.name(folder)}: the statement of {title!r} is only in {', '.join(others)}; "
+            raise ImportError_(f"{root.name(folder)}: the statement of {quoted(title)} is only in {', '.join(others)}; "
                                "Quest keeps zh and en statements",
                                hint="add a Chinese or English statement in the judge and export again")
         raise ImportError_(f"{root.name(folder)}: no problem.md, problem_<lang>.md, problem.pdf or `content` "
-                           f"statement for {title!r}")
+                           f"statement for {quoted(title)}")
     tags = meta.get("tag") or meta.get("tags") or []
     if isinstance(tags, str):
         tags = [t.strip() for t in tags.split(",")]
