@@ -86,3 +86,20 @@ def test_a_missing_pdf_link_is_quoted_short(tmp_path: Path) -> None:
         read_export("hydro", export)
     assert str(exc.value) == (f"{export}/1/problem.md: links {'a' * 60!r}... (3004 characters) but the export has no "
                               "such file")
+
+
+def _qduoj(tmp_path: Path, **fields: object) -> Path:
+    export = tmp_path / "qduoj"
+    (export / "1").mkdir(parents=True)
+    problem = {"display_id": "7", "title": "Sum", "description": {"format": "html", "value": "<p>Add two numbers.</p>"},
+               "time_limit": 1000, "memory_limit": 256, **fields}
+    (export / "1" / "problem.json").write_text(json.dumps(problem), encoding="utf-8")
+    return export
+
+
+def test_a_qduoj_source_written_as_format_and_value_reads_as_its_text(tmp_path: Path) -> None:
+    # QDUOJ itself writes source as text; Hydro's import-qduoj also takes {format, value}, as forks write it
+    export = _qduoj(tmp_path, source={"format": "html", "value": "<p>Spring <b>contest</b></p>"})
+    text = next(d.text for d in read_export("qduoj", export).documents if d.kind == "problem_statement")
+    # before: "## Source\n\n{'format': 'html', 'value': '<p>Spring <b>contest</b></p>'}"
+    assert "## Source\n\nSpring **contest**\n\n" in text

@@ -2,7 +2,8 @@
 
     <n>/problem.json   display_id, title, description / input_description /
                        output_description / hint ({"format": "html"|"markdown", "value": ...}),
-                       samples [{input, output}], time_limit (ms), memory_limit (MB), tags, source,
+                       samples [{input, output}], time_limit (ms), memory_limit (MB), tags,
+                       source (text, or {"format", "value"} in forks),
                        answers [{language, code}] (the newest accepted submission per language),
                        template, spj, test_case_score, rule_type (ignored)
     <n>/solution/*     Markdown or source files -> official solutions (not QDUOJ's, kept for hand-made sets)
@@ -38,6 +39,13 @@ def _rich(value: Any, name: str, field: str, resolve: Callable[[str], str | None
     if str(value.get("format", "html")).lower() == "markdown":
         return text.strip()
     return html_to_markdown(text, resolve_image=resolve)
+
+
+def _source(value: Any, name: str) -> str:
+    """`source`: text (a number is taken as its text), or {format, value}."""
+    if isinstance(value, dict):
+        return _rich(value, name, "source")
+    return html_to_markdown(str(value or ""))
 
 
 def _answers(data: dict[str, Any], name: str, origin: str) -> list[Solution]:
@@ -85,7 +93,9 @@ def _problem(path: Path, root: ExportRoot, limits: Limits) -> ParsedProblem:
         output=_rich(data.get("output_description"), name, "output_description", resolve),
         samples=samples,
         hint=_rich(data.get("hint"), name, "hint", resolve),
-        source=html_to_markdown(str(data.get("source") or "")),
+        # QDUOJ writes `source` as text; forks write it as {format, value} like the other fields (Hydro's
+        # import-qduoj accepts both): read as text, the mapping came out as its Python form.
+        source=_source(data.get("source"), name),
         time_ms=round(time_ms) if time_ms is not None else None,
         memory_mb=round(memory_mb) if memory_mb is not None else None,
         tags=[str(t) for t in tags if str(t).strip()] if isinstance(tags, list) else [str(tags)],
