@@ -9,6 +9,8 @@ Hydro's model/problem.ts and ui-default zipDownloader, QDUOJ's ExportProblemSeri
 """
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 from pathlib import Path
 
@@ -103,3 +105,23 @@ def test_a_qduoj_source_written_as_format_and_value_reads_as_its_text(tmp_path: 
     text = next(d.text for d in read_export("qduoj", export).documents if d.kind == "problem_statement")
     # before: "## Source\n\n{'format': 'html', 'value': '<p>Spring <b>contest</b></p>'}"
     assert "## Source\n\nSpring **contest**\n\n" in text
+
+
+# A 1x1 PNG, as HUSTOJ's exporter embeds a picture: base64 in <img><base64> beside its absolute <src>.
+_DOT_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC"
+_FPS_HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n<fps version="1.6"><generator name="HUSTOJ"/>'
+
+
+def test_a_picture_a_markdown_block_shows_is_saved_from_the_export(tmp_path: Path) -> None:
+    src = "http://oj.example.edu/upload/image/20240301/grid.png"
+    export = tmp_path / "export.xml"
+    export.write_text(f"{_FPS_HEAD}<item><title><![CDATA[Grid]]></title><url>http://oj.example.edu/problem.php?id=1010"
+                      f"</url><img><src><![CDATA[{src}]]></src><base64><![CDATA[{_DOT_PNG}]]></base64></img>"
+                      f"<description><![CDATA[[md]The grid:\n\n![img]({src})\n\n`![img]({src})` stays code.[/md]]]>"
+                      "</description></item></fps>", encoding="utf-8")
+    result = read_export("fps", export)
+    text = next(d.text for d in result.documents if d.kind == "problem_statement")
+    name = "grid-" + hashlib.sha1(base64.b64decode(_DOT_PNG)).hexdigest()[:10] + ".png"
+    # before: the picture stayed a link to the judge and its embedded copy was dropped
+    assert f"The grid:\n\n![img](images/{name})\n\n`![img]({src})` stays code." in text
+    assert list(result.images["1010"]) == [name]

@@ -33,6 +33,7 @@ from quest.kb.importers.common import ParsedProblem, Solution, number, slug, sol
 from quest.kb.importers.html2md import html_to_markdown
 from quest.kb.importers.images import ImageStore
 from quest.kb.importers.safety import ExportRoot, Limits, parse_xml_file, quoted
+from quest.markdown_blocks import split_code
 
 ID_SOURCES = ("url", "order", "title-hash")
 _PATH_ID = re.compile(r"/(?:problem|problems|p)/([^/?#]+)/?$", re.I)
@@ -54,6 +55,9 @@ _MD_CLOSE = re.compile(r"\[/md\]", re.I)
 # ends at the </div> that closes it, found by counting opens and closes in one pass.
 # [^<>]: a "<div" that never closes its tag stops at the next "<", so a run of them is not rescanned to the end.
 _DIV_TAG = re.compile(r"<(/?)div\b[^<>]*>", re.I)
+# HUSTOJ's exporter embeds the pictures a Markdown block shows as ![img](src) too (getImages in
+# problem_export_xml.php), in the same <img><src><base64> pairs as an HTML <img>'s.
+_MD_IMAGE = re.compile(r"(!\[[^\]\n]{0,500}\]\()([^)\s]{1,2000})(\))")
 _MD_HEADING = re.compile(r"^(#{1,4})(?=[ \t])", re.M)
 _FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.M)
 
@@ -70,6 +74,18 @@ def _demoted(markdown: str) -> str:
         if k < len(markers):
             out.append(markers[k])
     return "".join(out)
+
+
+def _md_images(markdown: str, resolve_image: Callable[[str], str | None] | None) -> str:
+    """A Markdown block's pictures that the export embeds, pointed at their saved copies; code is left as written."""
+    if resolve_image is None:
+        return markdown
+
+    def saved(m: re.Match[str]) -> str:
+        target = resolve_image(m.group(2))
+        return f"{m.group(1)}{target}{m.group(3)}" if target else m.group(0)
+
+    return "".join(piece if is_code else _MD_IMAGE.sub(saved, piece) for is_code, piece in split_code(markdown))
 
 
 def _block_end(text: str, opener: re.Match[str]) -> tuple[int, int] | None:
@@ -102,7 +118,7 @@ def hustoj_to_markdown(text: str, resolve_image: Callable[[str], str | None] | N
         if close is None:
             break  # an unclosed [md]: the rest is read as HTML, as HUSTOJ shows it
         parts.append(html_to_markdown(text[pos:m.start()], resolve_image=resolve_image))
-        parts.append(_demoted(text[m.end():close[0]].strip("\n")).strip())
+        parts.append(_md_images(_demoted(text[m.end():close[0]].strip("\n")).strip(), resolve_image))
         pos = close[1]
     parts.append(html_to_markdown(text[pos:], resolve_image=resolve_image))
     return "\n\n".join(part for part in parts if part)
