@@ -125,3 +125,15 @@ def test_a_picture_a_markdown_block_shows_is_saved_from_the_export(tmp_path: Pat
     # before: the picture stayed a link to the judge and its embedded copy was dropped
     assert f"The grid:\n\n![img](images/{name})\n\n`![img]({src})` stays code." in text
     assert list(result.images["1010"]) == [name]
+
+
+def test_an_icpc_style_package_s_limits_are_read_as_hydro_reads_them(tmp_path: Path) -> None:
+    # Hydro's importer: problem.yaml `limits.time_limit` is seconds, `limits.memory` MB, each overriding config.yaml
+    export = tmp_path / "hydro"
+    (export / "1" / "testdata").mkdir(parents=True)
+    (export / "1" / "problem.yaml").write_text("pid: P9\ntitle: Sum\nlimits:\n  time_limit: 2.5\n  memory: 512\n",
+                                               encoding="utf-8")
+    (export / "1" / "problem.md").write_text("Add two numbers.", encoding="utf-8")
+    (export / "1" / "testdata" / "config.yaml").write_text("time: 1s\nmemory: 128m\n", encoding="utf-8")
+    problem = read_export("hydro", export).problems[0]
+    assert problem.limits == {"time_ms": 2500, "memory_mb": 512}  # before: {"time_ms": 1000, "memory_mb": 128}

@@ -7,6 +7,7 @@
     <docId>/additional_file/*       images, PDFs and other files a statement links as `file://name`
     <docId>/solution/*              Markdown or source files -> official solutions
     <docId>/testdata/config.yaml    time: 1s, memory: 256m (limits; the test data is ignored)
+    problem.yaml `limits`           time_limit: 2 (seconds), memory: 512 (MB), as an ICPC-style package has them
 
 The problem id is `pid`, kept exactly (`P1` stays `P1`), or the folder name when a problem
 has none. Its page on the judge is `p/<pid>` (made absolute with the operator's `--judge-url`,
@@ -282,7 +283,20 @@ def _problem(path: Path, root: ExportRoot, limits: Limits) -> ParsedProblem:
         if isinstance(judge, dict):
             problem.time_ms = _seconds_ms(judge["time"]) if "time" in judge else None
             problem.memory_mb = _memory_mb(judge["memory"]) if "memory" in judge else None
+    _package_limits(meta, problem)
     return problem
+
+
+def _package_limits(meta: dict[str, Any], problem: ParsedProblem) -> None:
+    """An ICPC-style package's `limits` in problem.yaml (time_limit in seconds, memory in MB): Hydro's importer
+    lets each one it finds override testdata/config.yaml's."""
+    limits = meta.get("limits")
+    if not isinstance(limits, dict):
+        return
+    if limits.get("time_limit") and (time_ms := _seconds_ms(limits["time_limit"])) is not None:
+        problem.time_ms = time_ms
+    if limits.get("memory") and (memory_mb := _memory_mb(limits["memory"])) is not None:
+        problem.memory_mb = memory_mb
 
 
 def _folder_id(folder: Path, root: ExportRoot) -> str:
