@@ -90,7 +90,9 @@ JUDGE_SIDE_PHRASES: dict[str, tuple[str, ...]] = {
            "denial of judgement", "denial of judgment", "内部错误",
            # HUSTOJ's judge_client when the problem's test data is broken: "missing out file 1.out, report to system
            # administrator!", "no test data : no *.in file found".
-           "missing out file", "no *.in file found"),
+           "missing out file", "no *.in file found",
+           # The CCS judgement list (PC^2's acronyms, the ICPC event feed): JE, "Judging Error".
+           "judging error"),
 }
 #: More judges' words for a verdict, read on a judge's message only: kept out of VERDICT_PHRASES, whose phrases the
 #: search tokenizer turns into verdict tokens (adding them there changes every index's tokens). The sandbox stopping a

@@ -95,3 +95,9 @@ def test_a_judges_own_verdict_beside_the_sanitizers_report_is_kept() -> None:
     report = parse("Runtime Error\n==7==ERROR: AddressSanitizer: allocator is out of memory trying to allocate "
                    "0x100000000 bytes")
     assert report.verdict == "RE"
+
+
+@pytest.mark.parametrize("text", ["Judging Error", "Run 17: Judging Error - contact staff"])
+def test_a_contest_systems_judging_error_is_the_judges_side(text: str) -> None:
+    # PC^2's list of CCS judgements: "JE Judging Error" (before: no verdict)
+    assert parse(text).verdict == "SE"
