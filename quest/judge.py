@@ -1197,6 +1197,7 @@ def _read_checker(text: str, f: _Findings) -> None:
 
 # Exit status 124 is GNU timeout's only where the text says a time-out: the command ("timeout 2s ./a.out"), timeout's
 # own name on its line ("timeout: sending signal TERM"), "timed out", 超时. Alone, 124 is any program's exit code.
+_LOADER_TITLE = re.compile(r"\.exe[ \t]*-[ \t]*(?:System Error|系统错误|系統錯誤)", re.I)
 _SANITIZER_NAME = re.compile(r"AddressSanitizer", re.I)
 _GNU_TIMEOUT = re.compile(r"\btimeout\b|\btimed[ \t]out\b|超时|超時", re.I)
 
@@ -1242,7 +1243,9 @@ def parse(text: str | None, verdict_hint: str | None = None) -> JudgeReport:
         line = kind_line or status.line
         if line:
             f.messages.append(line[:200])
-    stated = find_verdict(text)
+    # The title of Windows' loader dialog ("main.exe - System Error", "Launcher.exe - 系统错误") names the dialog, not
+    # a judge's System Error: read as one, a missing DLL on the student's machine was reported as the judge failing.
+    stated = find_verdict(_LOADER_TITLE.sub(lambda m: " " * len(m.group(0)), text))
     if stated == "RE" and f.inferred == "MLE" and find_verdict(_SANITIZER_NAME.sub("", text)) is None:
         stated = None  # "AddressSanitizer" names the tool, not a verdict: its out-of-memory report is the memory's
     from_taiwan = stated is not None and find_verdict(text, traditional=False) is None

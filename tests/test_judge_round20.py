@@ -101,3 +101,18 @@ def test_a_judges_own_verdict_beside_the_sanitizers_report_is_kept() -> None:
 def test_a_contest_systems_judging_error_is_the_judges_side(text: str) -> None:
     # PC^2's list of CCS judgements: "JE Judging Error" (before: no verdict)
     assert parse(text).verdict == "SE"
+
+
+@pytest.mark.parametrize("text", [
+    "main.exe - System Error\nThe code execution cannot proceed because libstdc++-6.dll was not found.",
+    "a.exe - 系统错误\n由于找不到 libgcc_s_seh-1.dll，无法继续执行代码。",
+])
+def test_the_windows_loader_dialogs_title_is_no_judges_system_error(text: str) -> None:
+    # The dialog's title is "<program>.exe - System Error" (zh: "- 系统错误"); before: verdict SE, and the student was
+    # told the judge had failed instead of their machine's setup
+    report = parse(text)
+    assert (report.verdict, report.kind) == (None, "windows-dll")
+
+
+def test_a_judges_system_error_is_still_one() -> None:
+    assert parse("Result: System Error").verdict == "SE"
