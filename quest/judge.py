@@ -292,8 +292,9 @@ _JAVA_CAUSE = re.compile(r"^\s*Caused by:\s+([\w.$]+)(?::\s*(.*))?$", re.M)
 # A frame: "at Main.main(Main.java:7)"; Java 9+ prefixes a module's frames with its name ("at java.base/java.util.
 # Scanner.next(Scanner.java:1594)"), Java 8 does not ("at java.util.Scanner.next(Scanner.java:1485)").
 _JAVA_FRAME = re.compile(
-    r"^[ \t]*at[ \t]+((?:[\w.$@-]{1,100}/){0,2})([\w.$<>]{1,300})\(([\w$]{1,100}\.java):(\d{1,7})\)", re.M)
-_JDK_CLASS = re.compile(r"^(?:java|javax|jdk|sun|com\.sun)\.")
+    r"^[ \t]*at[ \t]+((?:[\w.$@-]{1,100}/){0,2})([\w.$<>-]{1,300})\(([\w$]{1,100}\.(?:java|kt)):(\d{1,7})\)", re.M)
+# The JDK's classes, and Kotlin's standard library (kotlin.collections.ArraysKt..., kotlin.text.StringsKt...).
+_JDK_CLASS = re.compile(r"^(?:java|javax|jdk|sun|com\.sun|kotlin|kotlinx)\.")
 _CSHARP_EXCEPTION = re.compile(r"Unhandled exception\.\s+(System\.[\w.]+)(?::\s*([^\n]*))?")
 _CSHARP_FRAME = re.compile(r"\.cs:line (\d+)")
 _JS_FRAME = re.compile(r"^\s*at .*?[\w.-]+\.(?:js|ts|mjs|cjs):(\d+):\d+\)?$", re.M)
@@ -1027,10 +1028,11 @@ def _read_compiler_crash(text: str, f: _Findings) -> str:
     return _COMPILER_CRASH.sub("", text)
 
 
-def _java_own_lines(text: str) -> list[int]:
-    """The lines of the student's frames: an exception thrown inside the JDK (Integer.parseInt, Scanner.nextInt,
-    ArrayList.get) lists the JDK's frames first, and their lines are in the JDK's files."""
-    return [int(line) for module, name, _file, line in _JAVA_FRAME.findall(text)
+def _java_own_frames(text: str) -> list[tuple[str, int]]:
+    """(file, line) of the student's frames: an exception thrown inside the JDK (Integer.parseInt, Scanner.nextInt,
+    ArrayList.get) lists the JDK's frames first, and their lines are in the JDK's files. A Kotlin program's frames
+    are in .kt files ("at MainKt.main(Main.kt:4)"); its bridge frame without a line ("(Main.kt)") is not read."""
+    return [(file, int(line)) for module, name, file, line in _JAVA_FRAME.findall(text)
             if not module and not _JDK_CLASS.match(name)]
 
 
@@ -1042,9 +1044,10 @@ def _read_java_and_csharp(text: str, f: _Findings) -> None:
         name, detail = causes[-1] if causes else (m.group(1), m.group(2) or "")
         f.exception = name
         f.messages.append(f"{name}: {detail}".rstrip(": "))
-        f.lines.extend(_java_own_lines(text)[:2])
+        own = _java_own_frames(text)
+        f.lines.extend(line for _file, line in own[:2])
         f.inferred = "MLE" if name.endswith("OutOfMemoryError") else "RE"
-        f.runtime = "java"
+        f.runtime = "kotlin" if own and own[0][0].endswith(".kt") else "java"
         unresolved = _ECLIPSE_UNRESOLVED.search(text)
         if unresolved:
             f.messages.append(unresolved.group(1).strip())

@@ -116,3 +116,19 @@ def test_the_windows_loader_dialogs_title_is_no_judges_system_error(text: str) -
 
 def test_a_judges_system_error_is_still_one() -> None:
     assert parse("Result: System Error").verdict == "SE"
+
+
+@pytest.mark.parametrize(("text", "lines"), [
+    ("Exception in thread \"main\" java.lang.NumberFormatException: For input string: \"\"\n"
+     "\tat java.base/java.lang.NumberFormatException.forInputString(NumberFormatException.java:67)\n"
+     "\tat java.base/java.lang.Integer.parseInt(Integer.java:672)\n\tat MainKt.main(Main.kt:4)\n"
+     "\tat MainKt.main(Main.kt)", (4,)),
+    # Kotlin's own library is no frame of the student's either
+    ("Exception in thread \"main\" java.util.NoSuchElementException: List is empty.\n"
+     "\tat kotlin.collections.CollectionsKt___CollectionsKt.first(_Collections.kt:214)\n"
+     "\tat MainKt.solve(Main.kt:12)\n\tat MainKt.main(Main.kt:3)", (12, 3)),
+])
+def test_a_kotlin_programs_exception_points_at_its_kt_lines(text: str, lines: tuple[int, ...]) -> None:
+    report = parse(text)
+    # before: no line (only .java frames were read) and runtime java
+    assert (report.verdict, report.runtime, report.lines) == ("RE", "kotlin", lines)
