@@ -137,3 +137,16 @@ def test_an_icpc_style_package_s_limits_are_read_as_hydro_reads_them(tmp_path: P
     (export / "1" / "testdata" / "config.yaml").write_text("time: 1s\nmemory: 128m\n", encoding="utf-8")
     problem = read_export("hydro", export).problems[0]
     assert problem.limits == {"time_ms": 2500, "memory_mb": 512}  # before: {"time_ms": 1000, "memory_mb": 128}
+
+
+def test_a_picture_of_unknown_type_is_named_short_in_the_log(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    src = "http://oj.example.edu/upload/" + "q" * 4000 + ".bin"
+    export = tmp_path / "export.xml"
+    export.write_text(f"{_FPS_HEAD}<item><title>Grid</title><url>http://oj.example.edu/problem.php?id=1011</url>"
+                      f"<img><src><![CDATA[{src}]]></src><base64>AAAA</base64></img>"
+                      f'<description><![CDATA[<p><img src="{src}"></p>]]></description></item></fps>', encoding="utf-8")
+    with caplog.at_level("WARNING", logger="quest.kb.importers.images"):
+        read_export("fps", export)
+    # before: the whole 4000-character address in the warning
+    assert [r.getMessage() for r in caplog.records] == [
+        f"import: {export}: item 1: {src[:120]!r}... (4033 characters) is not a known image type; left out"]
