@@ -150,3 +150,19 @@ def test_a_picture_of_unknown_type_is_named_short_in_the_log(tmp_path: Path, cap
     # before: the whole 4000-character address in the warning
     assert [r.getMessage() for r in caplog.records] == [
         f"import: {export}: item 1: {src[:120]!r}... (4033 characters) is not a known image type; left out"]
+
+
+@pytest.mark.parametrize(("time", "time_ms"), [
+    ("1000", 1000),  # before: 1000000 (a bare number was read as seconds)
+    ("'1500'", 1500),
+    ("1s", 1000), ("1.5s", 1500), ("2", 2), ("500ms", 500), ("'1.5'", 1500), ("800us", 1),
+    ("1.5", 2),  # a YAML number: milliseconds, as Hydro's judge applies it
+])
+def test_a_config_time_is_read_as_hydros_parse_time_ms_reads_it(tmp_path: Path, time: str, time_ms: int) -> None:
+    # Hydro's parseTimeMS: a number or whole-number text is milliseconds; otherwise seconds unless marked ms / us
+    export = tmp_path / "hydro"
+    (export / "1" / "testdata").mkdir(parents=True)
+    (export / "1" / "problem.yaml").write_text("pid: P9\ntitle: Sum\n", encoding="utf-8")
+    (export / "1" / "problem.md").write_text("Add two numbers.", encoding="utf-8")
+    (export / "1" / "testdata" / "config.yaml").write_text(f"time: {time}\nmemory: 256\n", encoding="utf-8")
+    assert read_export("hydro", export).problems[0].limits == {"time_ms": time_ms, "memory_mb": 256}

@@ -6,7 +6,8 @@
                                     (also looked for in statement/ and problem_statement/)
     <docId>/additional_file/*       images, PDFs and other files a statement links as `file://name`
     <docId>/solution/*              Markdown or source files -> official solutions
-    <docId>/testdata/config.yaml    time: 1s, memory: 256m (limits; the test data is ignored)
+    <docId>/testdata/config.yaml    time: 1s, memory: 256m (limits, read as Hydro reads them: a bare number of
+                                    time is milliseconds; the test data is ignored)
     problem.yaml `limits`           time_limit: 2 (seconds), memory: 512 (MB), as an ICPC-style package has them
 
 The problem id is `pid`, kept exactly (`P1` stays `P1`), or the folder name when a problem
@@ -222,12 +223,29 @@ def _content_statements(meta: dict[str, Any], reader: _Statement, path: Path) ->
     return found
 
 
-def _seconds_ms(value: object) -> int | None:
-    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?|\.\d+)\s*(ms|s)?\s*", str(value))
+def _config_time_ms(value: object) -> int | None:
+    """config.yaml's `time` as Hydro reads it (parseTimeMS): a number, or a whole number without a unit, is
+    milliseconds ("1000"); otherwise seconds unless marked ms or us ("1s", "1.5", "500ms", "800us")."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return round(value) if value >= 0 else None
+    text = str(value).strip()
+    if text.isdigit():
+        return int(text)
+    m = re.fullmatch(r"(\d+(?:\.\d*)?|\.\d+)\s*([mu]?)s?", text, re.I)
     if not m:
         return None
-    n = float(m.group(1))
-    return round(n if m.group(2) == "ms" else n * 1000)
+    return round(float(m.group(1)) * {"": 1000, "m": 1, "u": 0.001}[m.group(2).lower()])
+
+
+def _seconds_ms(value: object) -> int | None:
+    """An ICPC-style package's time_limit: seconds."""
+    try:
+        seconds = float(str(value).strip())
+    except ValueError:
+        return None
+    return round(seconds * 1000) if 0 <= seconds < float("inf") else None
 
 
 def _memory_mb(value: object) -> int | None:
@@ -281,7 +299,7 @@ def _problem(path: Path, root: ExportRoot, limits: Limits) -> ParsedProblem:
     if config is not None:
         judge = read_yaml(config, root, limits)
         if isinstance(judge, dict):
-            problem.time_ms = _seconds_ms(judge["time"]) if "time" in judge else None
+            problem.time_ms = _config_time_ms(judge["time"]) if "time" in judge else None
             problem.memory_mb = _memory_mb(judge["memory"]) if "memory" in judge else None
     _package_limits(meta, problem)
     return problem
