@@ -23,8 +23,12 @@ __all__ = ["browser"]  # the shared Chromium fixture, used by name
 
 WIDTH, HEIGHT = 390, 844
 # Our wording of what Dev-C++ and Windows print when a MinGW build cannot find its runtime DLL at start-up.
-LOADER_ERROR = ("main.exe - System Error: The code execution cannot proceed because libstdc++-6.dll was not found.\n"
-                "Process exited after 0.1 seconds with return value 3221225781")
+# The dialog's title names the program and says "System Error" (zh: 系统错误), as Windows titles it.
+LOADER_ERROR = {
+    "en": "main.exe - System Error: The code execution cannot proceed because libstdc++-6.dll was not found.\n"
+          "Process exited after 0.1 seconds with return value 3221225781",
+    "zh": "main.exe - 系统错误\n由于找不到 libgcc_s_seh-1.dll，无法继续执行代码。重新安装程序可能会解决此问题。",
+}
 QUESTION = 'It will not even start <img src=x onerror="window.__questPwned=1"> <b>why</b>?'
 
 NOTICE = """() => {
@@ -48,15 +52,16 @@ NOTICE = """() => {
 }"""
 
 
-@pytest.fixture
-def phone_page(browser: Any, live_app: RunningApp) -> Iterator[Any]:
-    context = browser.new_context(locale="en-US", viewport={"width": WIDTH, "height": HEIGHT}, device_scale_factor=2,
-                                  is_mobile=True, has_touch=True)
+@pytest.fixture(params=["en-US", "zh-CN"])
+def phone_page(browser: Any, live_app: RunningApp, request: pytest.FixtureRequest) -> Iterator[Any]:
+    context = browser.new_context(locale=request.param, viewport={"width": WIDTH, "height": HEIGHT},
+                                  device_scale_factor=2, is_mobile=True, has_touch=True)
     page = context.new_page()
     page.set_default_timeout(60_000)
     page.goto(live_app.url, wait_until="load")
     page.wait_for_selector("#q-send")
     page.wait_for_function("document.querySelector('#q-status-line .q-dot-ok') !== null")
+    page.lang = request.param[:2]
     yield page
     context.close()
 
@@ -64,14 +69,14 @@ def phone_page(browser: Any, live_app: RunningApp) -> Iterator[Any]:
 def test_the_local_setup_notice_is_readable_on_a_390px_phone(phone_page: Any, live_app: RunningApp) -> None:
     live_app.ollama.tokens = ["Fix the setup first, then run the samples again. ", "Done."]
     page = phone_page
-    page.locator("#q-error textarea").fill(LOADER_ERROR)
+    page.locator("#q-error textarea").fill(LOADER_ERROR[page.lang])
     page.locator("#q-question textarea").fill(QUESTION)
     page.locator("#q-send").tap()
     _wait_until(lambda: "Done." in _last_answer(page).inner_text(), what="the streamed answer")
     _idle(page)
     g = page.evaluate(NOTICE)
     assert g is not None, "no notice quoted above the answer"
-    assert " ".join(g["text"].split()) == ASSISTANT_TEXT["en"]["local_setup"]
+    assert " ".join(g["text"].split()) == " ".join(ASSISTANT_TEXT[page.lang]["local_setup"].split())
     # Fits: the page does not scroll sideways, the quote lies inside the screen, nothing in the chat overflows.
     assert g["scrollWidth"] <= g["innerWidth"] == WIDTH, (g["scrollWidth"], g["innerWidth"])
     assert 0 <= g["left"] < g["right"] <= WIDTH, g
