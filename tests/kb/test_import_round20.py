@@ -166,3 +166,23 @@ def test_a_config_time_is_read_as_hydros_parse_time_ms_reads_it(tmp_path: Path, 
     (export / "1" / "problem.md").write_text("Add two numbers.", encoding="utf-8")
     (export / "1" / "testdata" / "config.yaml").write_text(f"time: {time}\nmemory: 256\n", encoding="utf-8")
     assert read_export("hydro", export).problems[0].limits == {"time_ms": time_ms, "memory_mb": 256}
+
+
+def test_a_qduoj_export_from_before_2018_reads_its_id_and_limits(tmp_path: Path) -> None:
+    # QDUOJ's ExportProblemSerializer before commit 82890a9 (2018-01-07): `_id`, and limits as {"unit", "value"}
+    export = tmp_path / "qduoj"
+    (export / "1").mkdir(parents=True)
+    (export / "1" / "problem.json").write_text(json.dumps({
+        "_id": "A100", "title": "Sum", "description": {"format": "html", "value": "<p>Add two numbers.</p>"},
+        "time_limit": {"unit": "ms", "value": 2000}, "memory_limit": {"unit": "MB", "value": 128},
+        "spj": {"enabled": False, "code": None, "language": None}, "source": "Spring contest"}), encoding="utf-8")
+    problem = read_export("qduoj", export).problems[0]
+    # before: refused ("time_limit {'unit': 'ms', 'value': 2000} is not a number")
+    assert (problem.local_id, problem.limits) == ("A100", {"time_ms": 2000, "memory_mb": 128})
+
+
+def test_a_limit_in_an_unknown_unit_is_refused_by_name(tmp_path: Path) -> None:
+    export = _qduoj(tmp_path, time_limit={"unit": "fortnights", "value": 1})
+    with pytest.raises(ImportError_) as exc:
+        read_export("qduoj", export)
+    assert str(exc.value) == f"{export}/1/problem.json: time_limit unit 'fortnights' is not one of ms, s"
