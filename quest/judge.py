@@ -302,7 +302,11 @@ _GO_FRAME = re.compile(r"^\s+\S+\.go:(\d+)", re.M)
 # A goroutine's frame: the function's line, then its file and line ("main.main()" / "\t/box/main.go:9 +0x2d"). The
 # standard library's frames (sync.(*WaitGroup).Wait, runtime.gopark) come first where it is the library that waits.
 _GO_CALL = re.compile(r"^([\w./*()-]{1,300}?)\([^\n]{0,300}\)[ \t]*\r?\n[ \t]+[^\s:]{1,300}\.go:(\d{1,7})\b", re.M)
-_GO_DEADLOCK = "all goroutines are asleep"
+# Go's runtime stopping the program without a panic (runtime.throw): "fatal error: all goroutines are asleep -
+# deadlock!", "fatal error: concurrent map writes", "fatal error: stack overflow", then the goroutines' stacks. The
+# stacks tell it from a C compiler's "fatal error:" line.
+_GO_FATAL = re.compile(r"^fatal error: ([^\n]{1,200})$", re.M)
+_GO_STACKS = re.compile(r"^goroutine \d{1,9} [^\n]{0,100}\[|^runtime stack:", re.M)
 # LeetCode's JavaScript and TypeScript runtime errors: "Line 14 in solution.js" over the source line and a caret, the
 # error, then its frames "    Line 14: Char 18 in solution.js (mergeTwoLists)". LeetCode's driver runs in the same
 # file after the student's code ("(Object.<anonymous>)", "(helper_select_method)") and in runner.js; a library's
@@ -1144,11 +1148,11 @@ def _read_native(text: str, f: _Findings) -> None:
         f.inferred = "RE"
         if go_frames or "goroutine " in text:
             f.runtime = "go"
-    elif _GO_DEADLOCK in text:
-        # Go's runtime stops a program whose goroutines all wait ("fatal error: all goroutines are asleep -
-        # deadlock!"): no panic line, the goroutines' stacks after it. The kind and its line come from `_KINDS`.
+    elif (fatal := _GO_FATAL.search(text)) and _GO_STACKS.search(text):
+        # No panic line: the runtime's own line says what stopped it (a deadlock's kind comes from `_KINDS`).
+        f.messages.append(fatal.group(0).strip())
         f.lines.extend(_go_own_lines(text))
-        f.inferred, f.runtime = "RE", "go"
+        f.inferred, f.runtime = f.inferred or "RE", "go"  # "fatal error: runtime: out of memory" stays MLE
     swift = _SWIFT_FATAL.search(text)
     if swift:
         f.messages.append(swift.group(0).strip()[:200])

@@ -132,3 +132,46 @@ def test_a_kotlin_programs_exception_points_at_its_kt_lines(text: str, lines: tu
     report = parse(text)
     # before: no line (only .java frames were read) and runtime java
     assert (report.verdict, report.runtime, report.lines) == ("RE", "kotlin", lines)
+
+
+GO_STACK_OVERFLOW = """runtime: goroutine stack exceeds 1000000000-byte limit
+runtime: sp=0xc020160398 stack=[0xc020160000, 0xc040160000]
+fatal error: stack overflow
+
+runtime stack:
+runtime.throw({0x4a5b2e?, 0x0?})
+\t/usr/local/go/src/runtime/panic.go:1047 +0x5d fp=0x7ffd5a8 sp=0x7ffd578 pc=0x4331fd
+
+goroutine 1 [running]:
+main.dfs(0x1?)
+\t/box/main.go:6 +0x46 fp=0xc0201603a8 sp=0xc0201603a0 pc=0x4553c6
+main.dfs(0x0?)
+\t/box/main.go:7 +0x1c fp=0xc0201603c0 sp=0xc0201603a8 pc=0x4553bc
+exit status 2"""
+GO_MAP_WRITES = """fatal error: concurrent map writes
+
+goroutine 18 [running]:
+runtime.throw({0x4b6d1b?, 0x0?})
+\t/usr/local/go/src/runtime/panic.go:1047 +0x5d fp=0xc00004e6f0 sp=0xc00004e6c0 pc=0x4331fd
+main.worker(0xc000012345)
+\t/box/main.go:14 +0x5c
+created by main.main in goroutine 1
+\t/box/main.go:21 +0x8a
+exit status 2"""
+
+
+@pytest.mark.parametrize(("text", "kind", "message", "lines"), [
+    (GO_STACK_OVERFLOW, "stack-overflow", "fatal error: stack overflow", (6,)),
+    (GO_MAP_WRITES, None, "fatal error: concurrent map writes", (14,)),  # before: message "exit status 2"
+])
+def test_gos_other_fatal_errors_name_go_their_line_and_mains_frame(
+        text: str, kind: str | None, message: str, lines: tuple[int, ...]) -> None:
+    report = parse(text)
+    # before: no runtime and no line
+    assert (report.verdict, report.kind, report.runtime, report.lines) == ("RE", kind, "go", lines)
+    assert report.messages[0] == message
+
+
+def test_a_c_compilers_fatal_error_is_no_gos() -> None:  # a guard: unchanged
+    report = parse("sol.cpp:1:10: fatal error: bits/stdc++.h: No such file or directory")
+    assert (report.verdict, report.runtime) == ("CE", "cpp")
