@@ -5,7 +5,8 @@
     <fps version="1.5|1.6"><generator name="HUSTOJ"/><item>
       <title/> <url>http://oj/problem.php?id=1007</url>
       <time_limit unit="s|ms"/> <memory_limit unit="mb|kb"/>
-      <img><src>http://oj/upload/a.png</src><base64>...</base64></img> (repeatable)
+      <img><src>http://oj/upload/a.png</src><base64>...</base64></img> (repeatable; for an HTML <img> and for a
+        Markdown ![img](src) in an [md] block or a <div class="md">, whose end is the </div> that matches it)
       <description/> <input/> <output/> (HTML, usually in CDATA; KaTeX/MathJax math)
       <sample_input/> <sample_output/> (repeatable, paired in order)
       <test_input/> <test_output/> (ignored) <hint/> <source/> <remote_oj/> <remote_id/>
