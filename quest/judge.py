@@ -90,7 +90,9 @@ JUDGE_SIDE_PHRASES: dict[str, tuple[str, ...]] = {
            "denial of judgement", "denial of judgment", "内部错误",
            # HUSTOJ's judge_client when the problem's test data is broken: "missing out file 1.out, report to system
            # administrator!", "no test data : no *.in file found".
-           "missing out file", "no *.in file found"),
+           "missing out file", "no *.in file found",
+           # The CCS judgement list (PC^2's acronyms, the ICPC event feed): JE, "Judging Error".
+           "judging error"),
 }
 #: More judges' words for a verdict, read on a judge's message only: kept out of VERDICT_PHRASES, whose phrases the
 #: search tokenizer turns into verdict tokens (adding them there changes every index's tokens). The sandbox stopping a
@@ -287,11 +289,24 @@ _JAVA_LAUNCHER = re.compile(_JAVA_LAUNCHER_WORDS, re.I)
 _JAVAC_DIAG = re.compile(r"^([^\s:]+\.java):(\d+):\s*(error|warning):\s*(.+)$", re.M)
 _JAVA_EXCEPTION = re.compile(r"Exception in thread \"[^\"]*\"\s+([\w.$]+)(?::\s*(.*))?")
 _JAVA_CAUSE = re.compile(r"^\s*Caused by:\s+([\w.$]+)(?::\s*(.*))?$", re.M)
-_JAVA_FRAME = re.compile(r"^\s*at\s+[\w.$<>]+\(([\w$]+\.java):(\d+)\)", re.M)
+# A frame: "at Main.main(Main.java:7)"; Java 9+ prefixes a module's frames with its name ("at java.base/java.util.
+# Scanner.next(Scanner.java:1594)"), Java 8 does not ("at java.util.Scanner.next(Scanner.java:1485)").
+_JAVA_FRAME = re.compile(
+    r"^[ \t]*at[ \t]+((?:[\w.$@-]{1,100}/){0,2})([\w.$<>-]{1,300})\(([\w$]{1,100}\.(?:java|kt)):(\d{1,7})\)", re.M)
+# The JDK's classes, and Kotlin's standard library (kotlin.collections.ArraysKt..., kotlin.text.StringsKt...).
+_JDK_CLASS = re.compile(r"^(?:java|javax|jdk|sun|com\.sun|kotlin|kotlinx)\.")
 _CSHARP_EXCEPTION = re.compile(r"Unhandled exception\.\s+(System\.[\w.]+)(?::\s*([^\n]*))?")
 _CSHARP_FRAME = re.compile(r"\.cs:line (\d+)")
 _JS_FRAME = re.compile(r"^\s*at .*?[\w.-]+\.(?:js|ts|mjs|cjs):(\d+):\d+\)?$", re.M)
 _GO_FRAME = re.compile(r"^\s+\S+\.go:(\d+)", re.M)
+# A goroutine's frame: the function's line, then its file and line ("main.main()" / "\t/box/main.go:9 +0x2d"). The
+# standard library's frames (sync.(*WaitGroup).Wait, runtime.gopark) come first where it is the library that waits.
+_GO_CALL = re.compile(r"^([\w./*()-]{1,300}?)\([^\n]{0,300}\)[ \t]*\r?\n[ \t]+[^\s:]{1,300}\.go:(\d{1,7})\b", re.M)
+# Go's runtime stopping the program without a panic (runtime.throw): "fatal error: all goroutines are asleep -
+# deadlock!", "fatal error: concurrent map writes", "fatal error: stack overflow", then the goroutines' stacks. The
+# stacks tell it from a C compiler's "fatal error:" line.
+_GO_FATAL = re.compile(r"^fatal error: ([^\n]{1,200})$", re.M)
+_GO_STACKS = re.compile(r"^goroutine \d{1,9} [^\n]{0,100}\[|^runtime stack:", re.M)
 # LeetCode's JavaScript and TypeScript runtime errors: "Line 14 in solution.js" over the source line and a caret, the
 # error, then its frames "    Line 14: Char 18 in solution.js (mergeTwoLists)". LeetCode's driver runs in the same
 # file after the student's code ("(Object.<anonymous>)", "(helper_select_method)") and in runner.js; a library's
@@ -343,9 +358,18 @@ _OUT_OF_MEMORY: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"fatal error: runtime: out of memory"), "go"),
     (re.compile(r"JavaScript heap out of memory"), "javascript"),
     (re.compile(r"\bmemory allocation of \d{1,20} bytes failed"), "rust"),
+    # AddressSanitizer's allocator, where the plain program's `new` would throw std::bad_alloc: out of memory
+    # ("allocator is out of memory trying to allocate 0x… bytes", older "out of memory: allocator is trying to
+    # allocate"), or a size past its 1 TB maximum ("requested allocation size 0x… exceeds maximum supported size",
+    # usually a negative count converted to size_t).
+    (re.compile(r"AddressSanitizer: (?:allocator is out of memory|out of memory: allocator is trying|"
+                r"requested allocation size 0x[0-9a-f]{1,16} )|AddressSanitizer failed to allocate 0x"), "cpp"),
 )
 _SANITIZER_LINE = re.compile(r"^.*(?:ERROR: (?:Address|Leak)Sanitizer|runtime error:).*$", re.M)
 _SANITIZER_FRAME = re.compile(r"#\d+ 0x[0-9a-f]+ in .*?[\w.-]+\.(?:c|cc|cpp|cxx):(\d+)")
+# The sanitizer's own frames (its malloc and operator new, "asan_new_delete.cpp:99", in compiler-rt or GCC's
+# libsanitizer) come first in an allocation report; their lines are in the sanitizer's files.
+_SANITIZER_RUNTIME = re.compile(r"compiler-rt/|libsanitizer/|/asan/|/sanitizer_common/|\basan_\w+\.cpp:")
 # "sol.cpp:9:28: runtime error:" (UBSan) and LeetCode's "Line 9: Char 28: runtime error:".
 # The path starts where a run of path characters starts: tried from every digit of a long number, the run was read
 # to its end and back at each one (seconds on a pasted 100 000-digit number).
@@ -1008,6 +1032,14 @@ def _read_compiler_crash(text: str, f: _Findings) -> str:
     return _COMPILER_CRASH.sub("", text)
 
 
+def _java_own_frames(text: str) -> list[tuple[str, int]]:
+    """(file, line) of the student's frames: an exception thrown inside the JDK (Integer.parseInt, Scanner.nextInt,
+    ArrayList.get) lists the JDK's frames first, and their lines are in the JDK's files. A Kotlin program's frames
+    are in .kt files ("at MainKt.main(Main.kt:4)"); its bridge frame without a line ("(Main.kt)") is not read."""
+    return [(file, int(line)) for module, name, file, line in _JAVA_FRAME.findall(text)
+            if not module and not _JDK_CLASS.match(name)]
+
+
 def _read_java_and_csharp(text: str, f: _Findings) -> None:
     m = _JAVA_EXCEPTION.search(text)
     if m:
@@ -1016,9 +1048,10 @@ def _read_java_and_csharp(text: str, f: _Findings) -> None:
         name, detail = causes[-1] if causes else (m.group(1), m.group(2) or "")
         f.exception = name
         f.messages.append(f"{name}: {detail}".rstrip(": "))
-        f.lines.extend(int(line) for _f, line in _JAVA_FRAME.findall(text)[:2])
+        own = _java_own_frames(text)
+        f.lines.extend(line for _file, line in own[:2])
         f.inferred = "MLE" if name.endswith("OutOfMemoryError") else "RE"
-        f.runtime = "java"
+        f.runtime = "kotlin" if own and own[0][0].endswith(".kt") else "java"
         unresolved = _ECLIPSE_UNRESOLVED.search(text)
         if unresolved:
             f.messages.append(unresolved.group(1).strip())
@@ -1065,6 +1098,11 @@ def _read_stack_overflows(text: str, f: _Findings) -> None:
         f.inferred, f.runtime = "RE", "rust"
 
 
+def _go_own_lines(text: str) -> list[int]:
+    """The line of the first frame in package main (the student's), or nothing."""
+    return [int(line) for name, line in _GO_CALL.findall(text) if name.startswith("main.")][:1]
+
+
 def _read_native(text: str, f: _Findings) -> None:
     """Sanitizers, C++ exceptions, Rust panics, and the frames of JS and Go errors."""
     m = _CPP_THROW.search(text)
@@ -1095,7 +1133,8 @@ def _read_native(text: str, f: _Findings) -> None:
             f.inferred, f.runtime = "MLE", runtime
             break
     f.lines.extend(int(a or b) for a, b in _UBSAN_LINE.findall(text)[:2])
-    f.lines.extend(int(x) for x in _SANITIZER_FRAME.findall(text)[:2])
+    f.lines.extend([int(m.group(1)) for m in _SANITIZER_FRAME.finditer(text)
+                    if not _SANITIZER_RUNTIME.search(m.group(0))][:2])
     m = _RUST_PANIC.search(text)
     if m:
         detail = (m.group(1) or m.group(3) or "").strip()
@@ -1105,10 +1144,15 @@ def _read_native(text: str, f: _Findings) -> None:
     if "panic:" in text:
         f.messages.append(text[text.index("panic:"):].splitlines()[0].strip())
         go_frames = _GO_FRAME.findall(text)
-        f.lines.extend(int(x) for x in go_frames[:1])
+        f.lines.extend(_go_own_lines(text) or [int(x) for x in go_frames[:1]])
         f.inferred = "RE"
         if go_frames or "goroutine " in text:
             f.runtime = "go"
+    elif (fatal := _GO_FATAL.search(text)) and _GO_STACKS.search(text):
+        # No panic line: the runtime's own line says what stopped it (a deadlock's kind comes from `_KINDS`).
+        f.messages.append(fatal.group(0).strip())
+        f.lines.extend(_go_own_lines(text))
+        f.inferred, f.runtime = f.inferred or "RE", "go"  # "fatal error: runtime: out of memory" stays MLE
     swift = _SWIFT_FATAL.search(text)
     if swift:
         f.messages.append(swift.group(0).strip()[:200])
@@ -1160,6 +1204,8 @@ def _read_checker(text: str, f: _Findings) -> None:
 
 # Exit status 124 is GNU timeout's only where the text says a time-out: the command ("timeout 2s ./a.out"), timeout's
 # own name on its line ("timeout: sending signal TERM"), "timed out", 超时. Alone, 124 is any program's exit code.
+_LOADER_TITLE = re.compile(r"\.exe[ \t]*-[ \t]*(?:System Error|系统错误|系統錯誤)", re.I)
+_SANITIZER_NAME = re.compile(r"AddressSanitizer", re.I)
 _GNU_TIMEOUT = re.compile(r"\btimeout\b|\btimed[ \t]out\b|超时|超時", re.I)
 
 
@@ -1204,7 +1250,11 @@ def parse(text: str | None, verdict_hint: str | None = None) -> JudgeReport:
         line = kind_line or status.line
         if line:
             f.messages.append(line[:200])
-    stated = find_verdict(text)
+    # The title of Windows' loader dialog ("main.exe - System Error", "Launcher.exe - 系统错误") names the dialog, not
+    # a judge's System Error: read as one, a missing DLL on the student's machine was reported as the judge failing.
+    stated = find_verdict(_LOADER_TITLE.sub(lambda m: " " * len(m.group(0)), text))
+    if stated == "RE" and f.inferred == "MLE" and find_verdict(_SANITIZER_NAME.sub("", text)) is None:
+        stated = None  # "AddressSanitizer" names the tool, not a verdict: its out-of-memory report is the memory's
     from_taiwan = stated is not None and find_verdict(text, traditional=False) is None
     qduoj, qduoj_case = _qduoj_result(text)
     if stated is None:

@@ -23,7 +23,7 @@ from pathlib import Path
 from quest.errors import ImportError_
 from quest.kb.documents import Document, Problem, kind_label, qualified_problem_id
 from quest.kb.importers.links import fix_links, image_base, judge_base, page_url
-from quest.kb.importers.safety import ExportRoot, Limits, read_text
+from quest.kb.importers.safety import ExportRoot, Limits, quoted, read_text
 from quest.lang import detect_lang
 
 log = logging.getLogger(__name__)
@@ -33,6 +33,8 @@ FORMATS = ("fps", "hydro", "qduoj")
 #: hostile export (the statement pasted into it), and a title goes into the catalogue every request's title match
 #: reads, the problem picker and every document's front matter.
 MAX_TITLE_CHARS = 300
+# QDUOJ's importer takes a display_id of at most 128 characters (ImportProblemSerializer); an id is a file name here.
+MAX_ID_CHARS = 128
 
 # Judge language names (HUSTOJ's `language_name`, QDUOJ's answers, Hydro file extensions)
 # -> the fence label and `languages` value. Exact: Python 2 is not Python; a name not
@@ -236,11 +238,18 @@ def build_result(fmt: str, parsed: Iterable[ParsedProblem], root: ExportRoot, so
         local = " ".join(str(p.pid).split())
         if not local:
             raise ImportError_(f"{_name(root, p.origin)}: problem has no id")
+        if len(local) > MAX_ID_CHARS:
+            item = p.origin.partition("#")[2]
+            raise ImportError_(
+                f"{_name(root, p.origin)}{'#' + item if item else ''}: problem id {quoted(local, 40)} is longer than "
+                f"{MAX_ID_CHARS} characters: the export's id field holds something else",
+                hint="fix the id in the judge (or the export file) and export again",
+            )
         key = slug(local)
         if key in seen:
             item = p.origin.partition("#")[2]  # an FPS item: say which of the file's items
             raise ImportError_(
-                f"{_name(root, p.origin)}{'#' + item if item else ''}: problem id {local!r} is already used by "
+                f"{_name(root, p.origin)}{'#' + item if item else ''}: problem id {quoted(local)} is already used by "
                 f"{seen[key]}",
                 hint="import the files separately with different --source names, or use --id-from order"
                 if fmt == "fps" else None,
@@ -250,7 +259,7 @@ def build_result(fmt: str, parsed: Iterable[ParsedProblem], root: ExportRoot, so
         if len(p.title) > MAX_TITLE_CHARS:
             item = p.origin.partition("#")[2]
             raise ImportError_(
-                f"{_name(root, p.origin)}{'#' + item if item else ''}: problem {local[:40]!r} has a title of "
+                f"{_name(root, p.origin)}{'#' + item if item else ''}: problem {quoted(local, 40)} has a title of "
                 f"{len(p.title)} characters (at most {MAX_TITLE_CHARS}): the export's title field holds something else",
                 hint="fix the title in the judge (or the export file) and export again",
             )
@@ -285,11 +294,11 @@ def _problem_entry(p: ParsedProblem, pid: str, local: str, source_name: str) -> 
 def _statements(p: ParsedProblem, pid: str, base: str, source_name: str, root: ExportRoot,
                 images_base: str = "") -> list[Document]:
     lang = p.lang or detect_lang(p.title, p.description)
-    where = f"{_name(root, p.origin)}: problem {p.pid}"
+    where = f"{_name(root, p.origin)}: problem {quoted(p.pid)}"
     if not p.statement_markdown:
         body = fix_links(_with_limits(statement_body(p, lang), p, lang), images_base, lang, where)
         if not body.strip():
-            raise ImportError_(f"{_name(root, p.origin)}: problem {p.pid} has an empty statement")
+            raise ImportError_(f"{_name(root, p.origin)}: problem {quoted(p.pid)} has an empty statement")
         return [_document(f"{base}-statement", "problem_statement", p.title, body, lang, pid, p, source_name)]
     # The primary language gets the plain id; others are suffixed with their language.
     order = sorted(p.statement_markdown, key=lambda lg: (lg != lang, lg))
@@ -373,7 +382,7 @@ def number(value: object, name: str, what: str) -> float | None:
     try:
         result = float(str(value).strip())
     except ValueError:
-        raise ImportError_(f"{name}: {what} {value!r} is not a number") from None
+        raise ImportError_(f"{name}: {what} {quoted(value, 20)} is not a number") from None
     if not result >= 0 or result == float("inf"):
-        raise ImportError_(f"{name}: {what} {value!r} is not a usable limit")
+        raise ImportError_(f"{name}: {what} {quoted(value, 20)} is not a usable limit")
     return result

@@ -5,7 +5,8 @@
     <fps version="1.5|1.6"><generator name="HUSTOJ"/><item>
       <title/> <url>http://oj/problem.php?id=1007</url>
       <time_limit unit="s|ms"/> <memory_limit unit="mb|kb"/>
-      <img><src>http://oj/upload/a.png</src><base64>...</base64></img> (repeatable)
+      <img><src>http://oj/upload/a.png</src><base64>...</base64></img> (repeatable; for an HTML <img> and for a
+        Markdown ![img](src) in an [md] block or a <div class="md">, whose end is the </div> that matches it)
       <description/> <input/> <output/> (HTML, usually in CDATA; KaTeX/MathJax math)
       <sample_input/> <sample_output/> (repeatable, paired in order)
       <test_input/> <test_output/> (ignored) <hint/> <source/> <remote_oj/> <remote_id/>
@@ -32,7 +33,8 @@ from quest.errors import ImportError_
 from quest.kb.importers.common import ParsedProblem, Solution, number, slug, solution_language
 from quest.kb.importers.html2md import html_to_markdown
 from quest.kb.importers.images import ImageStore
-from quest.kb.importers.safety import ExportRoot, Limits, parse_xml_file
+from quest.kb.importers.safety import ExportRoot, Limits, parse_xml_file, quoted
+from quest.markdown_blocks import split_code
 
 ID_SOURCES = ("url", "order", "title-hash")
 _PATH_ID = re.compile(r"/(?:problem|problems|p)/([^/?#]+)/?$", re.I)
@@ -49,7 +51,14 @@ _XSS_NERF = "<x>"
 # <div class="md"> (what its bbcode turns [md] into). That text is Markdown, not HTML: read as HTML, its line breaks
 # (headings, lists, code) would run together.
 _MD_OPEN = re.compile(r"\[md\]|<div[ \t]+class=[\"']md[\"'][ \t]*>", re.I)
-_MD_CLOSE = {"[": re.compile(r"\[/md\]", re.I), "<": re.compile(r"</div>", re.I)}
+_MD_CLOSE = re.compile(r"\[/md\]", re.I)
+# Inside a <div class="md"> a statement may hold divs of its own (an author's HTML kept in the Markdown): the block
+# ends at the </div> that closes it, found by counting opens and closes in one pass.
+# [^<>]: a "<div" that never closes its tag stops at the next "<", so a run of them is not rescanned to the end.
+_DIV_TAG = re.compile(r"<(/?)div\b[^<>]*>", re.I)
+# HUSTOJ's exporter embeds the pictures a Markdown block shows as ![img](src) too (getImages in
+# problem_export_xml.php), in the same <img><src><base64> pairs as an HTML <img>'s.
+_MD_IMAGE = re.compile(r"(!\[[^\]\n]{0,500}\]\()([^)\s]{1,2000})(\))")
 _MD_HEADING = re.compile(r"^(#{1,4})(?=[ \t])", re.M)
 _FENCE = re.compile(r"^[ \t]*(?:```|~~~)", re.M)
 
@@ -68,6 +77,36 @@ def _demoted(markdown: str) -> str:
     return "".join(out)
 
 
+def _md_images(markdown: str, resolve_image: Callable[[str], str | None] | None) -> str:
+    """A Markdown block's pictures that the export embeds, pointed at their saved copies; code is left as written."""
+    if resolve_image is None:
+        return markdown
+
+    def saved(m: re.Match[str]) -> str:
+        target = resolve_image(m.group(2))
+        return f"{m.group(1)}{target}{m.group(3)}" if target else m.group(0)
+
+    return "".join(piece if is_code else _MD_IMAGE.sub(saved, piece) for is_code, piece in split_code(markdown))
+
+
+def _block_end(text: str, opener: re.Match[str]) -> tuple[int, int] | None:
+    """(start, end) of what closes a Markdown block: [/md] for [md], the matching </div> for a div."""
+    if opener.group(0)[0] == "[":
+        close = _MD_CLOSE.search(text, opener.end())
+        return (close.start(), close.end()) if close else None
+    return _div_close(text, opener.end())
+
+
+def _div_close(text: str, start: int) -> tuple[int, int] | None:
+    """(start, end) of the </div> that closes a div opened just before `start`, or None when it is never closed."""
+    depth = 1
+    for tag in _DIV_TAG.finditer(text, start):
+        depth += -1 if tag.group(1) else 1
+        if depth == 0:
+            return tag.start(), tag.end()
+    return None
+
+
 def hustoj_to_markdown(text: str, resolve_image: Callable[[str], str | None] | None = None) -> str:
     """A HUSTOJ statement field -> Markdown: its HTML converted, its [md] blocks kept as the Markdown they are."""
     text = text.replace(_XSS_NERF, "")
@@ -76,12 +115,12 @@ def hustoj_to_markdown(text: str, resolve_image: Callable[[str], str | None] | N
     while (m := _MD_OPEN.search(text, pos)) is not None:
         # Looked up in the text itself, each scan going on from the last: a lowercased copy's positions drift
         # where lowercasing lengthens a character ("İ").
-        close = _MD_CLOSE[m.group(0)[0]].search(text, m.end())
+        close = _block_end(text, m)
         if close is None:
             break  # an unclosed [md]: the rest is read as HTML, as HUSTOJ shows it
         parts.append(html_to_markdown(text[pos:m.start()], resolve_image=resolve_image))
-        parts.append(_demoted(text[m.end():close.start()].strip("\n")).strip())
-        pos = close.end()
+        parts.append(_md_images(_demoted(text[m.end():close[0]].strip("\n")).strip(), resolve_image))
+        pos = close[1]
     parts.append(html_to_markdown(text[pos:], resolve_image=resolve_image))
     return "\n\n".join(part for part in parts if part)
 
@@ -223,7 +262,7 @@ def parse(root: ExportRoot, limits: Limits, id_from: str = "url") -> list[Parsed
         name = root.name(path)
         tree = parse_xml_file(path, name, limits, drop=_UNUSED)
         if tree.tag != "fps":
-            raise ImportError_(f"{name}: not an FPS file (root element <{tree.tag}>, expected <fps>)")
+            raise ImportError_(f"{name}: not an FPS file (root element <{quoted(tree.tag, 40)[1:-1]}>, expected <fps>)")
         items = tree.findall("item")
         if not items:
             raise ImportError_(f"{name}: the FPS file has no <item>")

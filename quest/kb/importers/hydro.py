@@ -6,7 +6,9 @@
                                     (also looked for in statement/ and problem_statement/)
     <docId>/additional_file/*       images, PDFs and other files a statement links as `file://name`
     <docId>/solution/*              Markdown or source files -> official solutions
-    <docId>/testdata/config.yaml    time: 1s, memory: 256m (limits; the test data is ignored)
+    <docId>/testdata/config.yaml    time: 1s, memory: 256m (limits, read as Hydro reads them: a bare number of
+                                    time is milliseconds; the test data is ignored)
+    problem.yaml `limits`           time_limit: 2 (seconds), memory: 512 (MB), as an ICPC-style package has them
 
 The problem id is `pid`, kept exactly (`P1` stays `P1`), or the folder name when a problem
 has none. Its page on the judge is `p/<pid>` (made absolute with the operator's `--judge-url`,
@@ -33,7 +35,7 @@ from quest.kb.importers.common import ParsedProblem, detect_lang, read_solutions
 from quest.kb.importers.html2md import html_to_markdown
 from quest.kb.importers.images import ImageStore
 from quest.kb.importers.pdf import pdf_statement
-from quest.kb.importers.safety import TEST_DATA_DIRS, ExportRoot, Limits, check_size, read_text
+from quest.kb.importers.safety import TEST_DATA_DIRS, ExportRoot, Limits, check_size, quoted, read_text
 from quest.markdown_blocks import split_code
 from quest.safe_yaml import UnsafeYAML, load_yaml
 
@@ -75,7 +77,8 @@ def _lang_of(code: str) -> str | None:
 def _find_file(folder: Path, file_name: str) -> Path | None:
     """A `file://name` target: the problem's additional files first, then its statement folders."""
     name = file_name.split("?")[0].split("#")[0]
-    if "/" in name or "\\" in name or name in ("", ".", ".."):
+    # Longer than a file name can be: no export holds it, and asking the file system raises ENAMETOOLONG.
+    if "/" in name or "\\" in name or name in ("", ".", "..") or len(name.encode("utf-8", "replace")) > 255:
         return None
     for sub in _FILE_DIRS:
         path = folder / sub / name
@@ -107,7 +110,8 @@ class _Statement:
         if pdf and not _PDF_LINK.sub("", text).strip():
             target = _find_file(self.folder, pdf.group(1))
             if target is None:
-                raise ImportError_(f"{self.root.name(where)}: links {pdf.group(1)} but the export has no such file")
+                raise ImportError_(f"{self.root.name(where)}: links {quoted(pdf.group(1))} but the export has no "
+                                   "such file")
             return self._pdf(target, lang_code or lang)
         if _HTML.match(text):
             text = html_to_markdown(text, resolve_image=self._image, heading_offset=0)
@@ -132,7 +136,7 @@ class _Statement:
     def _copy(self, name: str) -> str | None:
         path = _find_file(self.folder, name)
         if path is None:
-            log.warning("import: %s: file://%s is not in the export", self.root.name(self.folder), name)
+            log.warning("import: %s: file://%s is not in the export", self.root.name(self.folder), quoted(name)[1:-1])
             return None
         check_size(path, self.limits.max_file_bytes)
         if path.stat().st_size > self.limits.max_image_bytes:
@@ -212,19 +216,36 @@ def _content_statements(meta: dict[str, Any], reader: _Statement, path: Path) ->
             continue
         lang, body = reader.text(text, str(code), path)
         if lang is None:
-            log.info("import: skipping %s content in language %r (only zh and en are kept)",
-                     reader.root.name(path), code)
+            log.info("import: skipping %s content in language %s (only zh and en are kept)",
+                     reader.root.name(path), quoted(code, 20))
         elif body.strip():
             found.setdefault(lang, (body, reader.root.relative(path) + "#content"))
     return found
 
 
-def _seconds_ms(value: object) -> int | None:
-    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?|\.\d+)\s*(ms|s)?\s*", str(value))
+def _config_time_ms(value: object) -> int | None:
+    """config.yaml's `time` as Hydro reads it (parseTimeMS): a number, or a whole number without a unit, is
+    milliseconds ("1000"); otherwise seconds unless marked ms or us ("1s", "1.5", "500ms", "800us")."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return round(value) if value >= 0 else None
+    text = str(value).strip()
+    if text.isdigit():
+        return int(text)
+    m = re.fullmatch(r"(\d+(?:\.\d*)?|\.\d+)\s*([mu]?)s?", text, re.I)
     if not m:
         return None
-    n = float(m.group(1))
-    return round(n if m.group(2) == "ms" else n * 1000)
+    return round(float(m.group(1)) * {"": 1000, "m": 1, "u": 0.001}[m.group(2).lower()])
+
+
+def _seconds_ms(value: object) -> int | None:
+    """An ICPC-style package's time_limit: seconds."""
+    try:
+        seconds = float(str(value).strip())
+    except ValueError:
+        return None
+    return round(seconds * 1000) if 0 <= seconds < float("inf") else None
 
 
 def _memory_mb(value: object) -> int | None:
@@ -254,11 +275,11 @@ def _problem(path: Path, root: ExportRoot, limits: Limits) -> ParsedProblem:
         if others:
             # Hydro writes one problem_<lang>.md per language the statement has: a problem written only in Japanese or
             # Korean has statement files, none in a language the base keeps.
-            raise ImportError_(f"{root.name(folder)}: the statement of {title!r} is only in {', '.join(others)}; "
+            raise ImportError_(f"{root.name(folder)}: the statement of {quoted(title)} is only in {', '.join(others)}; "
                                "Quest keeps zh and en statements",
                                hint="add a Chinese or English statement in the judge and export again")
         raise ImportError_(f"{root.name(folder)}: no problem.md, problem_<lang>.md, problem.pdf or `content` "
-                           f"statement for {title!r}")
+                           f"statement for {quoted(title)}")
     tags = meta.get("tag") or meta.get("tags") or []
     if isinstance(tags, str):
         tags = [t.strip() for t in tags.split(",")]
@@ -278,9 +299,22 @@ def _problem(path: Path, root: ExportRoot, limits: Limits) -> ParsedProblem:
     if config is not None:
         judge = read_yaml(config, root, limits)
         if isinstance(judge, dict):
-            problem.time_ms = _seconds_ms(judge["time"]) if "time" in judge else None
+            problem.time_ms = _config_time_ms(judge["time"]) if "time" in judge else None
             problem.memory_mb = _memory_mb(judge["memory"]) if "memory" in judge else None
+    _package_limits(meta, problem)
     return problem
+
+
+def _package_limits(meta: dict[str, Any], problem: ParsedProblem) -> None:
+    """An ICPC-style package's `limits` in problem.yaml (time_limit in seconds, memory in MB): Hydro's importer
+    lets each one it finds override testdata/config.yaml's."""
+    limits = meta.get("limits")
+    if not isinstance(limits, dict):
+        return
+    if limits.get("time_limit") and (time_ms := _seconds_ms(limits["time_limit"])) is not None:
+        problem.time_ms = time_ms
+    if limits.get("memory") and (memory_mb := _memory_mb(limits["memory"])) is not None:
+        problem.memory_mb = memory_mb
 
 
 def _folder_id(folder: Path, root: ExportRoot) -> str:

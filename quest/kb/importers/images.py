@@ -13,6 +13,8 @@ import hashlib
 import logging
 import re
 
+from quest.kb.importers.safety import quoted
+
 log = logging.getLogger(__name__)
 
 IMAGE_DIR = "images"
@@ -52,7 +54,8 @@ class ImageStore:
             return None
         suffix = image_suffix(data, name_hint)
         if suffix is None:
-            log.warning("import: %s: %s is not a known image type; left out", self.where, name_hint or "an image")
+            log.warning("import: %s: %s is not a known image type; left out", self.where,
+                        quoted(name_hint, 120) if name_hint else "an image")
             return None
         stem = re.sub(r"[^0-9A-Za-z_-]+", "-", name_hint.rsplit("/", 1)[-1].rsplit(".", 1)[0]).strip("-")[:40]
         # The content hash keeps names unique and makes re-imports byte-identical.
@@ -64,7 +67,7 @@ class ImageStore:
         try:
             data = base64.b64decode("".join(text.split()), validate=True)
         except (binascii.Error, ValueError):
-            log.warning("import: %s: image data %s is not valid base64; left out", self.where, name_hint)
+            log.warning("import: %s: image data %s is not valid base64; left out", self.where, quoted(name_hint, 120))
             return None
         return self.add(data, name_hint)
 

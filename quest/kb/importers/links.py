@@ -31,6 +31,7 @@ from urllib.parse import urljoin, urlsplit
 
 from quest.errors import ImportError_
 from quest.kb.importers.images import IMAGE_DIR
+from quest.kb.importers.safety import quoted
 from quest.markdown_blocks import code_ranges, split_code
 
 log = logging.getLogger(__name__)
@@ -157,7 +158,7 @@ def fix_image_links(markdown: str, base: str, lang: str, where: str = "") -> str
     text = "".join(piece if is_code else prose(piece) for is_code, piece in split_code(markdown))
     if dropped:
         log.info("import: %s: %d image link(s) point at the judge and no --judge-url was given; kept their alt text "
-                 "(first: %s)", where or "a statement", len(dropped), dropped[0][:120])
+                 "(first: %s)", where or "a statement", len(dropped), quoted(dropped[0], 120))
     return text
 
 
@@ -238,5 +239,5 @@ def fix_links(markdown: str, base: str, lang: str, where: str = "") -> str:
     text = _outside_code(text, html_link, _HTML_LINK)
     if dropped:
         log.info("import: %s: %d link(s) point at the judge and no --judge-url was given (or cannot be followed); "
-                 "kept their text (first: %s)", where or "a statement", len(dropped), dropped[0][:120])
+                 "kept their text (first: %s)", where or "a statement", len(dropped), quoted(dropped[0], 120))
     return text

@@ -38,7 +38,7 @@ def pdf_text(path: Path, name: str, limits: Limits) -> str:
         raise
     except (PyPdfError, ValueError, KeyError, TypeError, OSError, RecursionError) as exc:
         reason = " ".join(str(exc).split()) or type(exc).__name__
-        raise ImportError_(f"{name}: not a readable PDF ({reason})") from exc
+        raise ImportError_(f"{name}: not a readable PDF ({reason[:200]})") from exc
     text = "\n\n".join(t.strip() for t in texts if t.strip())
     return re.sub(r"[ \t]+\n", "\n", text)
 

@@ -2,15 +2,16 @@
 
     <n>/problem.json   display_id, title, description / input_description /
                        output_description / hint ({"format": "html"|"markdown", "value": ...}),
-                       samples [{input, output}], time_limit (ms), memory_limit (MB), tags, source,
+                       samples [{input, output}], time_limit (ms), memory_limit (MB), tags,
+                       source (text, or {"format", "value"} in forks),
                        answers [{language, code}] (the newest accepted submission per language),
                        template, spj, test_case_score, rule_type (ignored)
     <n>/solution/*     Markdown or source files -> official solutions (not QDUOJ's, kept for hand-made sets)
     <n>/testcase/      ignored
 
-The problem id is `display_id` exactly as written (any Unicode, e.g. `排序1`), or the folder
-name when it is missing. `answers` become official solutions, one per language, labelled as
-accepted code from the export.
+The problem id is `display_id` exactly as written (any Unicode, e.g. `排序1`; `_id` in exports before January
+2018, which also wrote limits as {"unit", "value"}), or the folder name when it is missing. `answers` become
+official solutions, one per language, labelled as accepted code from the export.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from quest.errors import ImportError_
 from quest.kb.importers.common import ParsedProblem, Solution, number, read_solutions, solution_language
 from quest.kb.importers.html2md import html_to_markdown
 from quest.kb.importers.images import ImageStore
-from quest.kb.importers.safety import TEST_DATA_DIRS, ExportRoot, Limits, load_json, read_text
+from quest.kb.importers.safety import TEST_DATA_DIRS, ExportRoot, Limits, load_json, quoted, read_text
 
 
 def _rich(value: Any, name: str, field: str, resolve: Callable[[str], str | None] | None = None) -> str:
@@ -38,6 +39,27 @@ def _rich(value: Any, name: str, field: str, resolve: Callable[[str], str | None
     if str(value.get("format", "html")).lower() == "markdown":
         return text.strip()
     return html_to_markdown(text, resolve_image=resolve)
+
+
+def _limit(value: Any, name: str, field: str, units: dict[str, float]) -> float | None:
+    """A limit as a number (ms, MB), or as QDUOJ's exports before January 2018 wrote it: {"unit": "ms", "value": 1000},
+    {"unit": "MB", "value": 256}."""
+    if not isinstance(value, dict):
+        return number(value, name, field)
+    unit = str(value.get("unit") or "").strip().lower()
+    amount = number(value.get("value"), name, field)
+    if amount is None:
+        return None
+    if unit not in units and unit:
+        raise ImportError_(f"{name}: {field} unit {quoted(unit, 20)} is not one of {', '.join(units)}")
+    return amount * units.get(unit, 1)
+
+
+def _source(value: Any, name: str) -> str:
+    """`source`: text (a number is taken as its text), or {format, value}."""
+    if isinstance(value, dict):
+        return _rich(value, name, "source")
+    return html_to_markdown(str(value or ""))
 
 
 def _answers(data: dict[str, Any], name: str, origin: str) -> list[Solution]:
@@ -71,13 +93,13 @@ def _problem(path: Path, root: ExportRoot, limits: Limits) -> ParsedProblem:
         if not isinstance(sample, dict):
             raise ImportError_(f"{name}: sample {i} must be {{input, output}}")
         samples.append((str(sample.get("input") or "").strip("\n"), str(sample.get("output") or "").strip("\n")))
-    time_ms = number(data.get("time_limit"), name, "time_limit")
-    memory_mb = number(data.get("memory_limit"), name, "memory_limit")
+    time_ms = _limit(data.get("time_limit"), name, "time_limit", {"ms": 1, "s": 1000})
+    memory_mb = _limit(data.get("memory_limit"), name, "memory_limit", {"mb": 1, "kb": 1 / 1024, "gb": 1024})
     tags = data.get("tags") or []
     store = ImageStore(limits.max_image_bytes, name)
     resolve = store.add_data_uri
     return ParsedProblem(
-        pid=str(data.get("display_id") or path.parent.name).strip(),
+        pid=str(data.get("display_id") or data.get("_id") or path.parent.name).strip(),
         title=title,
         origin=root.relative(path),
         description=_rich(data.get("description"), name, "description", resolve),
@@ -85,7 +107,9 @@ def _problem(path: Path, root: ExportRoot, limits: Limits) -> ParsedProblem:
         output=_rich(data.get("output_description"), name, "output_description", resolve),
         samples=samples,
         hint=_rich(data.get("hint"), name, "hint", resolve),
-        source=html_to_markdown(str(data.get("source") or "")),
+        # QDUOJ writes `source` as text; forks write it as {format, value} like the other fields (Hydro's
+        # import-qduoj accepts both): read as text, the mapping came out as its Python form.
+        source=_source(data.get("source"), name),
         time_ms=round(time_ms) if time_ms is not None else None,
         memory_mb=round(memory_mb) if memory_mb is not None else None,
         tags=[str(t) for t in tags if str(t).strip()] if isinstance(tags, list) else [str(tags)],

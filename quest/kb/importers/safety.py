@@ -65,6 +65,16 @@ class Limits:
     max_json_depth: int = 64
 
 
+def quoted(value: object, limit: int = 60) -> str:
+    """Text from an export as a message quotes it: escaped by repr (a control character cannot reach the operator's
+    terminal or log as itself) and cut to `limit` characters, its full length said, so a field that holds megabytes
+    is not echoed whole."""
+    text = str(value)
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text)} characters)"
+
+
 def _size(n: float) -> str:
     return f"{n / MB:.1f} MB" if n >= MB else f"{int(n)} bytes"
 
@@ -288,9 +298,10 @@ def extract_zip(archive: Path, dest: Path, limits: Limits) -> None:
         for info in infos:
             parts = _entry_parts(info.filename)
             if parts is None:
-                raise ImportError_(f"{archive}: entry {info.filename!r} would be written outside the import folder")
+                raise ImportError_(f"{archive}: entry {quoted(info.filename)} would be written outside the import "
+                                   "folder")
             if stat.S_ISLNK(info.external_attr >> 16):
-                raise ImportError_(f"{archive}: entry {info.filename!r} is a symbolic link")
+                raise ImportError_(f"{archive}: entry {quoted(info.filename)} is a symbolic link")
             if info.is_dir() or not parts or _is_test_data(parts):
                 continue
             declared += info.file_size
@@ -313,7 +324,7 @@ def extract_zip(archive: Path, dest: Path, limits: Limits) -> None:
             except (zipfile.BadZipFile, OSError, EOFError, RuntimeError, zlib.error) as exc:
                 # RuntimeError: encrypted entries; BadZipFile: CRC mismatch; zlib.error: corrupt deflate data.
                 reason = " ".join(str(exc).split()) or type(exc).__name__
-                raise ImportError_(f"{archive}: cannot extract {info.filename!r} ({reason})") from exc
+                raise ImportError_(f"{archive}: cannot extract {quoted(info.filename)} ({reason[:200]})") from exc
 
 
 @dataclass(frozen=True)
