@@ -45,5 +45,8 @@ def test_the_qualifier_rule_reads_a_pasted_megabyte_once(base, monkeypatch):
     # 200 KB: the title, then thousands of far qualifiers and titles in other clauses
     question = "3Sum: " + "should I pick the closest one? 3Sum. " * 5500
     assert len(question) > 200_000
-    assert res(base, question) == Resolution("15", "title", "3sum")
-    assert sorted(calls) == ["_clause_breaks", "_title_ends"]  # each pass once, not once per occurrence
+    assert plan_module._known_qualifier(question, Resolution("15", "title", "3sum"), base) is None
+    assert plan_module._known_qualifier(question + " 3Sum closest", Resolution("15", "title", "3sum"), base) == \
+        Resolution(None, "title", "3Sum Closest", missing_id="3Sum Closest")
+    # each pass once a question, not once per occurrence
+    assert sorted(calls) == ["_clause_breaks", "_clause_breaks", "_title_ends", "_title_ends"]
