@@ -56,7 +56,7 @@ from quest.judge import VERDICT_NAMES, VERDICTS, JudgeReport, find_verdict, pars
 from quest.judge_problems import judge_problem
 from quest.kb.catalogue import resolve_problem
 from quest.kb.documents import Problem, normalize_problem_id
-from quest.known_problems import KNOWN_PROBLEMS, KnownProblem
+from quest.known_problems import CONFUSED_WITH, KNOWN_PROBLEMS, KnownProblem
 from quest.leading_ids import leading_title
 from quest.loose_titles import LooseTitles, stem
 from quest.policy import excluded_kinds
@@ -143,6 +143,23 @@ def slug(title: str) -> str:
 
 
 @dataclass(frozen=True)
+class Alternative:
+    """A base problem the notice offers for a missing one students often confuse with it."""
+
+    problem_id: str
+    title_zh: str = ""
+    title_en: str = ""
+
+    def label(self, lang: str = "en") -> str:
+        """"problem 5 (Longest Palindromic Substring)", "第 5 题（最长回文子串）"."""
+        if lang == "zh":
+            title = self.title_zh or self.title_en
+            return f"第 {self.problem_id} 题（{title}）" if title else f"第 {self.problem_id} 题"
+        title = self.title_en or self.title_zh
+        return f"problem {self.problem_id} ({title})" if title else f"problem {self.problem_id}"
+
+
+@dataclass(frozen=True)
 class Resolution:
     problem_id: str | None = None
     rule: str = "none"  # one of RULES
@@ -151,9 +168,23 @@ class Resolution:
     missing_id: str | None = None
     # Several imported problem sets share the id named: which ones (qualified ids), to ask.
     candidates: tuple[str, ...] = ()
+    # A missing problem named by a name students often give a base problem (`quest.known_problems.CONFUSED_WITH`):
+    # the base problems they may mean, offered in the notice; the search still keeps to general documents.
+    alternatives: tuple[Alternative, ...] = ()
+    known_as: str | None = None  # the missing problem's judge and id ("LeetCode 409"), when it has alternatives
 
     def describe(self, lang: str = "en") -> str:
         """One line for the UI, `search` and the API."""
+        if self.alternatives and self.missing_id is not None:
+            named = f"「{self.missing_id}」（{self.known_as}）" if self.known_as else f"「{self.missing_id}」"
+            if lang == "zh":
+                options = "、".join(a.label("zh") for a in self.alternatives)
+                return (f"题目{named}不在知识库中。你是不是想问{options}？"
+                        f"在题号栏填入 {self.alternatives[0].problem_id} 即可检索该题。")
+            named = f'"{self.missing_id}" ({self.known_as})' if self.known_as else f'"{self.missing_id}"'
+            options = " or ".join(a.label("en") for a in self.alternatives)
+            return (f"problem {named} is not in the knowledge base; did you mean {options}? "
+                    f"Put {self.alternatives[0].problem_id} in the problem field to search it.")
         if self.candidates:
             options = "; ".join(self.candidates)
             return (f"有多个题目是 {self.evidence}，你指的是哪一个：{options}？" if lang == "zh"
@@ -375,7 +406,7 @@ class Plan:
     def to_dict(self) -> dict[str, Any]:
         r = self.resolution
         return {"problem_id": self.problem_id, "rule": r.rule, "evidence": r.evidence, "missing_id": r.missing_id,
-                "candidates": list(r.candidates),
+                "candidates": list(r.candidates), "alternatives": [a.problem_id for a in r.alternatives],
                 "resolution": r.describe(self.lang), "direct": self.direct, "verdict": self.report.verdict,
                 "kind": self.report.kind, "exception": self.report.exception, "parts": self.parts.as_dict(),
                 "exclude_kinds": sorted(self.exclude_kinds), "lang": self.lang}
@@ -1362,7 +1393,7 @@ def plan(request: Request, retriever: Any, resolution: Resolution | None = None)
     cat = catalogue_of(retriever)
     weak: tuple[WeakName, ...] = ()
     if resolution is None:
-        resolution = resolve(request, cat)
+        resolution = with_alternatives(resolve(request, cat), cat)
         if resolution == Resolution():  # no rule named anything: keep the weak names for the search to confirm
             weak = (*bare_ids(request.question, cat.problems), *fuzzy_names(request.question, cat.fuzzy, cat.titles))
     problem = cat.get(resolution.problem_id)
@@ -1391,6 +1422,23 @@ def plan(request: Request, retriever: Any, resolution: Resolution | None = None)
     return Plan(request=request, problem=problem, resolution=resolution, report=report, parts=parts,
                 exclude_kinds=excluded_kinds(request.tier), lang=request.answer_lang(), direct=direct,
                 extra={"weak": weak} if weak and not direct else {})
+
+
+def with_alternatives(resolution: Resolution, cat: Catalogue) -> Resolution:
+    """`resolution` with the base problems a missing name is often said for (`quest.known_problems.CONFUSED_WITH`):
+    "最长回文串" is 409's title, and many who write it mean 5. Only a name counts (rules "title" and "name"): an id
+    ("LeetCode 409") says which problem exactly. The problem stays missing and unmapped — the search keeps to general
+    documents, as for any missing problem — and the notice offers the base problem to ask again with."""
+    if resolution.missing_id is None or resolution.rule not in ("title", "name"):
+        return resolution
+    known = cat.known.get(squash(resolution.missing_id))
+    if known is None or known.judge != "LeetCode":
+        return resolution
+    offered = tuple(Alternative(pid, p.title_zh or "", p.title_en or "")
+                    for pid in CONFUSED_WITH.get(known.id, ()) if (p := cat.problems.get(pid)) is not None)
+    if not offered:
+        return resolution
+    return dataclasses.replace(resolution, alternatives=offered, known_as=f"{known.judge} {known.id}")
 
 
 def student_language(p: Plan, prose: bool = False) -> str | None:

@@ -2,15 +2,30 @@
 
 - A known title's qualifier counts only where it belongs to the name: right after the base title, in the same clause
   (`quest.plan._known_qualifier`). "3Sum: should I return the closest triple…" asks about 3Sum.
+- A missing problem whose name students often give a base problem ("最长回文串" is 409's title; many mean 5) stays
+  missing, and the plan offers the base problem (`quest.plan.with_alternatives`); the notice reaches `search`, `ask`
+  and the API.
 """
 
 from __future__ import annotations
 
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 import quest.plan as plan_module
-from quest.plan import Resolution
+from quest.plan import Alternative, Resolution, with_alternatives
 from tests.fakes.catalogue import resolved as res
+from tests.fakes.ollama_server import FakeOllama
+
+ROOT = Path(__file__).resolve().parents[1]
+P5 = Alternative("5", "最长回文子串", "Longest Palindromic Substring")
+P84 = Alternative("84", "柱状图中最大的矩形", "Largest Rectangle in Histogram")
 
 COOLDOWN = "Best Time to Buy and Sell Stock with Cooldown"
 
@@ -50,3 +65,69 @@ def test_the_qualifier_rule_reads_a_pasted_megabyte_once(base, monkeypatch):
         Resolution(None, "title", "3Sum Closest", missing_id="3Sum Closest")
     # each pass once a question, not once per occurrence
     assert sorted(calls) == ["_clause_breaks", "_clause_breaks", "_title_ends", "_title_ends"]
+
+
+@pytest.mark.parametrize("question,rule,name,known,offered", [
+    ("最长回文串 中心扩展 超时", "title", "最长回文串", "LeetCode 409", P5),
+    ("Longest Palindrome: expand around center TLE", "name", "Longest Palindrome", "LeetCode 409", P5),
+    ("回文子串 中心扩展 怎么记录起点", "name", "回文子串", "LeetCode 647", P5),
+    ("最大矩形 单调栈 弹出时宽度算错", "name", "最大矩形", "LeetCode 85", P84),
+    ("Maximal Rectangle: heights array per row", "name", "Maximal Rectangle", "LeetCode 85", P84),
+])
+def test_a_name_students_give_a_base_problem_offers_it(base, question, rule, name, known, offered):
+    found = with_alternatives(res(base, question), base)
+    assert found == Resolution(None, rule, name, missing_id=name, alternatives=(offered,), known_as=known)
+
+
+def test_the_offer_is_said_in_both_languages(base):
+    found = with_alternatives(res(base, "最长回文串 中心扩展 超时"), base)
+    assert found.describe("en") == (
+        'problem "最长回文串" (LeetCode 409) is not in the knowledge base; did you mean problem 5 (Longest Palindromic '
+        'Substring)? Put 5 in the problem field to search it.')
+    assert found.describe("zh") == (
+        "题目「最长回文串」（LeetCode 409）不在知识库中。你是不是想问第 5 题（最长回文子串）？"
+        "在题号栏填入 5 即可检索该题。")
+
+
+@pytest.mark.parametrize("question,found", [
+    # an id says exactly which problem: nothing to offer
+    ("LeetCode 409 最长回文串 哈希计数", Resolution(None, "id", "LeetCode 409", missing_id="409")),
+    # a missing name students do not confuse with a base problem: the plain notice
+    ("最长回文子序列 dp 下标", Resolution(None, "name", "最长回文子序列", missing_id="最长回文子序列")),
+])
+def test_no_offer_without_a_confusable_name(base, question, found):
+    assert with_alternatives(res(base, question), base) == found
+
+
+@pytest.fixture(scope="module")
+def kb_copy(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A snapshot of the starter base and one data folder, so the index is built once."""
+    root = tmp_path_factory.mktemp("aliases20")
+    shutil.copytree(ROOT / "knowledge", root / "knowledge")
+    return root / "knowledge", root / "data"
+
+
+def _quest(kb_copy: tuple[Path, Path], *args: str) -> dict:
+    kb, data = kb_copy
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("QUEST_", "OLLAMA_"))}
+    out = subprocess.run([sys.executable, "-m", "quest", "--kb", str(kb), "--data-dir", str(data), "--model", "none",
+                          *args, "--json"], cwd=ROOT, capture_output=True, text=True, timeout=300, env=env)
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def test_search_offers_the_base_problem_and_keeps_to_general_documents(kb_copy):
+    result = _quest(kb_copy, "search", "最长回文串 中心扩展 超时")
+    plan = result["plan"]
+    assert (plan["problem_id"], plan["missing_id"], plan["alternatives"]) == (None, "最长回文串", ["5"])
+    assert ('problem "最长回文串" (LeetCode 409) is not in the knowledge base; did you mean problem 5 (Longest '
+            "Palindromic Substring)? Put 5 in the problem field to search it.") in result["notices"]
+    assert {s["problem_id"] for s in result["sources"]} <= {None}  # never problem 5's material unasked
+
+
+def test_ask_tells_the_student_in_their_language(kb_copy, fake_ollama: FakeOllama):
+    fake_ollama.tokens = ["看看边界 [1]。"]
+    payload = _quest(kb_copy, "ask", "最大矩形 单调栈 弹出时宽度算错", "--ollama-host", fake_ollama.url)
+    assert payload["stats"]["plan"]["alternatives"] == ["84"]
+    assert ("题目「最大矩形」（LeetCode 85）不在知识库中。你是不是想问第 84 题（柱状图中最大的矩形）？"
+            "在题号栏填入 84 即可检索该题。") in [n["text"] for n in payload["notices"]]
