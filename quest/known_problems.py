@@ -260,3 +260,11 @@ KNOWN_PROBLEMS: tuple[KnownProblem, ...] = _parse("LeetCode", _LEETCODE) + _pars
 # the notice offers the base problem, to ask again with its id (`quest.plan.Resolution.describe`).
 # Known id -> the base problems (LeetCode ids) students mean by its name, most likely first.
 CONFUSED_WITH: dict[str, tuple[str, ...]] = {"409": ("5",), "85": ("84",), "647": ("5",)}
+
+
+# Problems whose title is also a topic's name, so their exact title never names them (平衡二叉树 is an AVL tree as
+# often as LeetCode 110), but a question that asks the task does: "判断是否为平衡二叉树", "判断平衡二叉树" (round 20,
+# `quest.plan.by_known_reworded_head`: the title reworded with a verb or 是否, never as written).
+ASKED_ONLY: tuple[KnownProblem, ...] = _parse("LeetCode", """
+110 | 平衡二叉树 | Balanced Binary Tree
+""")

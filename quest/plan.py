@@ -56,7 +56,7 @@ from quest.judge import VERDICT_NAMES, VERDICTS, JudgeReport, find_verdict, pars
 from quest.judge_problems import judge_problem
 from quest.kb.catalogue import resolve_problem
 from quest.kb.documents import Problem, normalize_problem_id
-from quest.known_problems import CONFUSED_WITH, KNOWN_PROBLEMS, KnownProblem
+from quest.known_problems import ASKED_ONLY, CONFUSED_WITH, KNOWN_PROBLEMS, KnownProblem
 from quest.leading_ids import leading_title
 from quest.loose_titles import LooseTitles, stem
 from quest.policy import excluded_kinds
@@ -325,6 +325,21 @@ class Catalogue:
     def reword_index(self) -> dict[str, list[str]]:
         """`reword_units` by unit (`quest.reworded_titles.units_index`)."""
         return units_index(self.reword_units)
+
+    @functools.cached_property
+    def known_reword_units(self) -> dict[str, Counter[str]]:
+        """The titles of the known problems the base lacks (`quest.known_problems`, and `ASKED_ONLY`'s) for
+        `by_known_reworded_head`, keyed "<id>:<n>"; a title that is also a base title is the base's."""
+        return {f"{k.id}:{n}": title_units(t) for k in (*KNOWN_PROBLEMS, *ASKED_ONLY) if k.id not in self.problems
+                for n, t in enumerate(k.titles) if squash(t) not in self.titles}
+
+    @functools.cached_property
+    def known_reword_index(self) -> dict[str, list[str]]:
+        return units_index(self.known_reword_units)
+
+    @functools.cached_property
+    def known_reword_ids(self) -> dict[str, str]:
+        return {key: key.rsplit(":", 1)[0] for key in self.known_reword_units}
 
     @functools.cached_property
     def title_unit_items(self) -> list[tuple[str, Counter[str]]]:
@@ -668,7 +683,14 @@ def _opens_with(question: str, key: str) -> bool:
     """The question opens with the short title `key`, set off by a space or a punctuation mark ("子集 回溯…",
     "【求助】子集：…"): the student names the problem. Inside a sentence ("求子集的时候") it is only a word."""
     text = opening(unicodedata.normalize("NFKC", question))
-    return squash(text[:len(key)]) == key and (text[len(key):len(key) + 1] or " ") in _SET_OFF
+    if squash(text[:len(key)]) != key:
+        return False
+    asked = _ASKED_AFTER_SHORT.match(text, len(key))  # "子集问题 回溯…", "子集这道题": the problem, named so
+    after = asked.end() if asked else len(key)
+    return (text[after:after + 1] or " ") in _SET_OFF
+
+
+_ASKED_AFTER_SHORT = re.compile(r"问题|这道题|这题|题")
 
 
 _SET_OFF = frozenset(" \t\n:：,，?？!！;；")
@@ -1156,13 +1178,22 @@ def by_sibling_head(request: Request, cat: Catalogue) -> Resolution | None:
     return Resolution(None, "name", head, missing_id=head)
 
 
-_HAN_HEAD = re.compile(r"^[\u4e00-\u9fff]+(?=$|[\s:：,，?？!！;；(（\-–—])")
+# A run of Chinese characters set off, with a letter or two inside ("第K大的数", round 20).
+_HAN_HEAD = re.compile(r"^[\u4e00-\u9fff](?:[\u4e00-\u9fff]|[A-Za-z0-9]{1,2}(?=[\u4e00-\u9fff]))*"
+                       r"(?=$|[\s:：,，?？!！;；(（\-–—])")
+# One digit glued to the Chinese run: a title's numeral typed as a digit ("3数之和", round 20), which `opening` takes
+# for a list's number ("11盛水…"); tried as written first.
+_DIGIT_HAN_HEAD = re.compile(r"^\d[\u4e00-\u9fff]+(?=$|[\s:：,，?？!！;；(（\-–—])")
 
 
 def by_reworded_head(request: Request, cat: Catalogue) -> Resolution | None:
     """A question that opens with a base title reworded (`by_reworded_title`) where no rule read its opening as a
     title: a run of Chinese characters set off by a space or a mark ("判断链表是否有环，…", "链表有没有环 怎么判断"), or
     the opening phrase up to a clause mark ("detect linked list cycle: …")."""
+    glued = _DIGIT_HAN_HEAD.match(to_simplified(unicodedata.normalize("NFKC", request.question)).lstrip())
+    found = by_reworded_title(glued.group(0), cat) if glued else None
+    if found is not None:
+        return found
     opened = opening(unicodedata.normalize("NFKC", request.question))
     han = _HAN_HEAD.match(to_simplified(opened))
     head = han.group(0) if han else opening_phrase(opened)
@@ -1197,8 +1228,77 @@ def by_mixed_head(request: Request, cat: Catalogue) -> Resolution | None:
     return Resolution(pid, "reworded", phrase)
 
 
+# Words that say a title's opposite (`by_opposite_title`): "第K小的数" is 215's sibling, not 215.
+_OPPOSITE_WORDS = (("小", "大"), ("大", "小"), ("smallest", "largest"), ("largest", "smallest"),
+                   ("minimum", "maximum"), ("maximum", "minimum"))
+_ASKED_ONLY_TITLES = frozenset(squash(t) for k in ASKED_ONLY for t in k.titles)
+
+
+def by_opposite_title(name: str, cat: Catalogue) -> bool:
+    """Whether `name`, with one word said the other way round, rewords a base title (`by_reworded_title`): the
+    sibling problem ("第K小的数" of 第K大元素, "kth smallest element" of Kth Largest Element), which the base lacks."""
+    low = name.casefold()
+    for mine, theirs in _OPPOSITE_WORDS:
+        if low.count(mine) == 1 and by_reworded_title(low.replace(mine, theirs), cat) is not None:
+            return True
+    return False
+
+
+def by_known_reworded_head(request: Request, cat: Catalogue) -> Resolution | None:
+    """A question that opens with a known problem's title reworded (`quest.known_problems`, by the rules of
+    `quest.reworded_titles`: a verb, 是否, a listed synonym, any order), or with a base title's opposite: a
+    problem the base lacks, reported missing (round 20). "单链表排序" is 148 排序链表, "判断是否为回文链表" 234,
+    "判断是否为平衡二叉树" 110, "第K小的数" the sibling of 215. Tried after every rule that reads a base title in
+    the opening. A title of `ASKED_ONLY` counts only reworded: as written it is a topic's name."""
+    opened = opening(unicodedata.normalize("NFKC", request.question))
+    han = _HAN_HEAD.match(to_simplified(opened))
+    if han is None or len(han.group(0)) > 16:  # a clause, not a name
+        return None
+    head = han.group(0)
+    if by_reworded_title(head, cat) is not None:
+        return None
+    known = reworded_problem(head, cat.known_reword_units, cat.known_reword_index, cat.known_reword_ids)
+    if known is not None and squash(head) not in _ASKED_ONLY_TITLES:
+        return Resolution(None, "name", head, missing_id=head)
+    return Resolution(None, "name", head, missing_id=head) if by_opposite_title(head, cat) else None
+
+
+# The longest English opening tried word by word (`by_reworded_run`): more words than any starter title has.
+RUN_WORDS = 8
+_LATIN_RUN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[ \t]+[A-Za-z0-9]+)*")
+
+
+def by_reworded_run(request: Request, cat: Catalogue) -> Resolution | None:
+    """An English question that runs on from a base title reworded without a mark to end it ("valid parenthesis stack
+    pops on empty"): the longest opening of at most `RUN_WORDS` words that rewords one base title (round 20). Words
+    that make it a known problem's title ("valid parenthesis string …", 678) or a sequel ("… ii") name that problem,
+    missing, as does an opening that rewords a base title's opposite ("kth smallest element …"). At most
+    `RUN_WORDS` lookups a question, each in the units index: a pasted page costs the same."""
+    run = _LATIN_RUN.match(opening(unicodedata.normalize("NFKC", request.question)))
+    if run is None:
+        return None
+    words = run.group(0).split()[:RUN_WORDS + 3]
+    for n in range(min(len(words), RUN_WORDS), 1, -1):
+        name = " ".join(words[:n])
+        found = by_reworded_title(name, cat)
+        if found is None:
+            if by_opposite_title(name, cat):
+                return Resolution(None, "name", name, missing_id=name)
+            continue
+        for more in range(n + 1, min(len(words), n + 3) + 1):  # a longer known title that starts so
+            longer = " ".join(words[:more])
+            if squash(longer) in cat.known:
+                return Resolution(None, "name", longer, missing_id=longer)
+        if n < len(words) and _SEQUEL_ONLY.fullmatch(words[n].casefold()):
+            named = f"{name} {_sequel_shown(words[n].casefold())}"
+            return Resolution(None, "name", named, missing_id=named)
+        return found
+    return None
+
+
 RESOLVERS = (by_field, by_judge_problem, by_id, by_title, by_shape, by_known_head, by_taiwan_title,
-             by_reworded_phrase, by_reworded_head, by_mixed_head, by_sibling_head)
+             by_reworded_phrase, by_reworded_head, by_mixed_head, by_reworded_run, by_known_reworded_head,
+             by_sibling_head)
 
 
 def resolve(request: Request, cat: Catalogue) -> Resolution:
