@@ -1279,6 +1279,8 @@ def by_reworded_run(request: Request, cat: Catalogue) -> Resolution | None:
         return None
     words = run.group(0).split()[:RUN_WORDS + 3]
     for n in range(min(len(words), RUN_WORDS), 1, -1):
+        if words[n - 1].casefold() in _TITLE_FILLERS:  # "check valid parenthesis with a": the shorter name's
+            continue
         name = " ".join(words[:n])
         found = by_reworded_title(name, cat)
         if found is None:

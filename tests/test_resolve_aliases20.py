@@ -5,6 +5,12 @@
 - A missing problem whose name students often give a base problem ("最长回文串" is 409's title; many mean 5) stays
   missing, and the plan offers the base problem (`quest.plan.with_alternatives`); the notice reaches `search`, `ask`
   and the API.
+- Aliases left unread: a digit for a title's numeral ("3数之和"), a short title asked as "子集问题", what 84 asks
+  ("…面积"), 字串 typed for 子串, "第K大的数", an English opening that runs on ("valid parenthesis stack pops…", the
+  singular of Valid Parentheses); and problems the base lacks named by their title reworded ("单链表排序" 148,
+  "判断是否为回文链表" 234, "判断是否为平衡二叉树" 110) or a base title's opposite ("第K小的数").
+  Probes are our own questions in the shapes students post (a Glassdoor interview note says "valid parenthesis
+  leetcode question (use a stack…)"; solution posts restate 234 as "判断该链表是否为回文链表").
 """
 
 from __future__ import annotations
@@ -131,3 +137,55 @@ def test_ask_tells_the_student_in_their_language(kb_copy, fake_ollama: FakeOllam
     assert payload["stats"]["plan"]["alternatives"] == ["84"]
     assert ("题目「最大矩形」（LeetCode 85）不在知识库中。你是不是想问第 84 题（柱状图中最大的矩形）？"
             "在题号栏填入 84 即可检索该题。") in [n["text"] for n in payload["notices"]]
+
+
+@pytest.mark.parametrize("question,pid,rule,evidence", [
+    ("3数之和 排序加双指针还是超时", "15", "reworded", "3数之和"),
+    ("2数之和 哈希表存下标", "1", "reworded", "2数之和"),
+    ("子集问题 回溯 结果全是空列表", "78", "title", "子集"),
+    ("子集这道题 path 要不要拷贝", "78", "title", "子集"),
+    ("直方图最大矩形面积 单调栈", "84", "reworded", "直方图最大矩形面积"),
+    ("最长回文字串 中心扩展 WA", "5", "reworded", "最长回文字串"),
+    ("第K大的数 快排分区写错了", "215", "reworded", "第K大的数"),
+    ("valid parenthesis stack pops on empty", "20", "reworded", "valid parenthesis"),
+    ("valid parenthesis leetcode question using a stack gives wrong answer for ([)]", "20", "reworded",
+     "valid parenthesis"),
+    ("check valid parenthesis with a stack fails on ]", "20", "reworded", "check valid parenthesis"),
+    ("detect cycle in linked list fast pointer becomes null", "141", "reworded", "detect cycle in linked list"),
+])
+def test_an_alias_left_unread_names_the_base_problem(base, question, pid, rule, evidence):
+    assert res(base, question) == Resolution(pid, rule, evidence)
+
+
+@pytest.mark.parametrize("question,name", [
+    ("单链表排序 归并 找中点死循环", "单链表排序"),  # 148 排序链表
+    ("链表排序 归并 O(1) 空间", "链表排序"),
+    ("判断是否为回文链表 快慢指针 反转后半段", "判断是否为回文链表"),  # 234
+    ("判断是否为平衡二叉树 递归求高度", "判断是否为平衡二叉树"),  # 110, named only when asked
+    ("第K小的数 快排", "第K小的数"),  # 215's opposite
+    ("第k小的数 用堆", "第k小的数"),
+    # a longer known title or a sequel after an English run-on
+    ("valid parenthesis string greedy low high", "valid parenthesis string"),  # 678
+    ("valid parenthesis ii what changes", "valid parenthesis II"),
+])
+def test_a_problem_the_base_lacks_named_so_is_reported(base, question, name):
+    assert res(base, question) == Resolution(None, "name", name, missing_id=name)
+
+
+@pytest.mark.parametrize("question", [
+    "子集和问题 dp",  # subset sum, not 78
+    "平衡二叉树的旋转 怎么写",  # an AVL tree: the asked-only title as written names no problem here
+])
+def test_what_the_new_readings_leave_alone(base, question):
+    found = res(base, question)
+    assert found.problem_id is None and found.rule != "reworded"
+
+
+def test_an_english_run_is_tried_at_most_run_words_times(base, monkeypatch):
+    tried: list[str] = []
+    real = plan_module.by_reworded_title
+    monkeypatch.setattr(plan_module, "by_reworded_title", lambda name, cat: tried.append(name) or real(name, cat))
+    from quest.request import Request
+    assert plan_module.by_reworded_run(Request(question="word " * 40_000), base) is None
+    # each opening of 8 words down to 2 (no opposite word to swap here): not once per word of the page
+    assert len(tried) == plan_module.RUN_WORDS - 1
