@@ -1254,18 +1254,13 @@ def by_known_reworded_head(request: Request, cat: Catalogue) -> Resolution | Non
     han = _HAN_HEAD.match(to_simplified(opened))
     if han is None or len(han.group(0)) > 16:  # a clause, not a name
         return None
-    for head in dict.fromkeys((han.group(0), _DOING.sub("", han.group(0)))):  # "做回文链表，…": what is done
-        if len(head) < 2 or by_reworded_title(head, cat) is not None:
-            return None
-        known = reworded_problem(head, cat.known_reword_units, cat.known_reword_index, cat.known_reword_ids)
-        if (known is not None and squash(head) not in _ASKED_ONLY_TITLES) or by_opposite_title(head, cat):
-            return Resolution(None, "name", head, missing_id=head)
-    return None
-
-
-# One character saying the student does the problem, which `by_known_head` does not read as a lead-in (it opens
-# sentences as often): in a Chinese run set off as a name, what follows it is the name.
-_DOING = re.compile(r"^(?:在做|做|刷|写)(?=[\u4e00-\u9fff]{2})")
+    head = han.group(0)
+    if by_reworded_title(head, cat) is not None:
+        return None
+    known = reworded_problem(head, cat.known_reword_units, cat.known_reword_index, cat.known_reword_ids)
+    if known is not None and squash(head) not in _ASKED_ONLY_TITLES:
+        return Resolution(None, "name", head, missing_id=head)
+    return Resolution(None, "name", head, missing_id=head) if by_opposite_title(head, cat) else None
 
 
 # The longest English opening tried word by word (`by_reworded_run`): more words than any starter title has.
