@@ -22,6 +22,9 @@ The problem is resolved by small rules, tried in this order; the plan records wh
    ``reworded``  such a name, or a question's opening, that rewords exactly one base title ("三数和", "判断链表有环",
                  "最小编辑距离"; `quest.reworded_titles`): that problem, not a missing one; or an opening that says a
                  base title half in Chinese, half in English ("反转 Linked List", `by_mixed_head`);
+                 an English opening that runs on from a base title reworded ("valid parenthesis stack pops…",
+                 `by_reworded_run`); and, missing, an opening that rewords a known problem's title or says a base
+                 title's opposite ("单链表排序", "第K小的数"; `by_known_reworded_head`, round 20);
 4. ``code``      none of the above named a problem (or only a name no rule could place and no list of known problems
                  holds): the judge's function name in the code, the error or the question (``def maxSlidingWindow``,
                  ``class LRUCache``; `problems.yaml`'s ``functions``, only names no other well-known problem uses);
@@ -34,8 +37,9 @@ The problem is resolved by small rules, tried in this order; the plan records wh
 
 An id or title that is not in the base is reported (``missing_id``) and never mapped to another
 problem: the search then keeps to general documents, and the question part leaves the judge and
-the missing id or title out. An id after another judge ("AcWing 1", "POJ 1000") or a contest's
-problem number is never a (LeetCode-numbered) starter problem.
+the missing id or title out. A name students often give a base problem ("最长回文串", 409's title, for 5) offers
+that problem in the notice (``alternatives``, `with_alternatives`, round 20). An id after another judge ("AcWing
+1", "POJ 1000") or a contest's problem number is never a (LeetCode-numbered) starter problem.
 """
 
 from __future__ import annotations
