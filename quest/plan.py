@@ -333,8 +333,12 @@ class Catalogue:
     @functools.cached_property
     def known_reword_units(self) -> dict[str, Counter[str]]:
         """The titles of the known problems the base lacks (`quest.known_problems`, and `ASKED_ONLY`'s) for
-        `by_known_reworded_head`, keyed "<id>:<n>"; a title that is also a base title is the base's."""
-        return {f"{k.id}:{n}": title_units(t) for k in (*KNOWN_PROBLEMS, *ASKED_ONLY) if k.id not in self.problems
+        `by_known_reworded_head`, keyed "<id>:<n>"; a title that is also a base title is the base's. Read from
+        `known` (which a catalogue may empty: then none)."""
+        lacking = {k.id: k for k in self.known.values()}
+        if lacking:
+            lacking.update((k.id, k) for k in ASKED_ONLY if k.id not in self.problems)
+        return {f"{k.id}:{n}": title_units(t) for k in lacking.values()
                 for n, t in enumerate(k.titles) if squash(t) not in self.titles}
 
     @functools.cached_property
