@@ -63,7 +63,9 @@ _WORD = re.compile(r"[a-z0-9]+")
 
 
 # Plurals no ending rule reads: "valid parenthesis" is Valid Parentheses (20), said in the singular (round 20).
-_IRREGULAR = {"parentheses": "parenthesis", "indices": "index", "matrices": "matrix", "vertices": "vertex"}
+# "longest palindrome substring" is 5's Longest Palindromic Substring: the adjective said as the noun.
+_IRREGULAR = {"parentheses": "parenthesis", "indices": "index", "matrices": "matrix", "vertices": "vertex",
+              "palindromic": "palindrome"}
 
 
 def _stem(word: str) -> str:

@@ -153,6 +153,7 @@ def test_ask_tells_the_student_in_their_language(kb_copy, fake_ollama: FakeOllam
      "valid parenthesis"),
     ("check valid parenthesis with a stack fails on ]", "20", "reworded", "check valid parenthesis"),
     ("detect cycle in linked list fast pointer becomes null", "141", "reworded", "detect cycle in linked list"),
+    ("longest palindrome substring TLE with brute force", "5", "reworded", "longest palindrome substring"),
 ])
 def test_an_alias_left_unread_names_the_base_problem(base, question, pid, rule, evidence):
     assert res(base, question) == Resolution(pid, rule, evidence)
