@@ -192,3 +192,16 @@ def test_an_english_run_is_tried_at_most_run_words_times(base, monkeypatch):
     assert plan_module.by_reworded_run(Request(question="word " * 40_000), base) is None
     # each opening of 8 words down to 2 (no opposite word to swap here): not once per word of the page
     assert len(tried) == plan_module.RUN_WORDS - 1
+
+
+@pytest.mark.parametrize("question,most", [
+    ("单链表排序 " + "归并排序找中点" * 30_000, 4),  # the head only, not the pasted text after it
+    ("归并排序找中点" * 30_000, 0),  # a run of 200 KB is a clause, not a name: no lookup at all
+])
+def test_the_known_reworded_head_reads_the_opening_only(base, monkeypatch, question, most):
+    tried: list[str] = []
+    real = plan_module.by_reworded_title
+    monkeypatch.setattr(plan_module, "by_reworded_title", lambda name, cat: tried.append(name) or real(name, cat))
+    from quest.request import Request
+    plan_module.by_known_reworded_head(Request(question=question), base)
+    assert len(question) > 200_000 and len(tried) <= most
