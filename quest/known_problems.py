@@ -251,3 +251,20 @@ def _parse(judge: str, table: str) -> tuple[KnownProblem, ...]:
 
 
 KNOWN_PROBLEMS: tuple[KnownProblem, ...] = _parse("LeetCode", _LEETCODE) + _parse("Luogu", _LUOGU)
+
+
+# Known problems whose name students often give a base problem they mean (round 20): "最长回文串" / "Longest Palindrome"
+# (409, counting letters) is how many shorten 最长回文子串 (5); "最大矩形" (85, a 0/1 matrix) is how many name 柱状图中
+# 最大的矩形 (84), whose stack 85 reuses; "回文子串" (647, counting them) is said for 5's longest one. The name is still
+# that problem's and is reported missing (a student who means 409 must not get 5's solution as if it were 409's);
+# the notice offers the base problem, to ask again with its id (`quest.plan.Resolution.describe`).
+# Known id -> the base problems (LeetCode ids) students mean by its name, most likely first.
+CONFUSED_WITH: dict[str, tuple[str, ...]] = {"409": ("5",), "85": ("84",), "647": ("5",)}
+
+
+# Problems whose title is also a topic's name, so their exact title never names them (平衡二叉树 is an AVL tree as
+# often as LeetCode 110), but a question that asks the task does: "判断是否为平衡二叉树", "判断平衡二叉树" (round 20,
+# `quest.plan.by_known_reworded_head`: the title reworded with a verb or 是否, never as written).
+ASKED_ONLY: tuple[KnownProblem, ...] = _parse("LeetCode", """
+110 | 平衡二叉树 | Balanced Binary Tree
+""")

@@ -22,6 +22,9 @@ The problem is resolved by small rules, tried in this order; the plan records wh
    ``reworded``  such a name, or a question's opening, that rewords exactly one base title ("三数和", "判断链表有环",
                  "最小编辑距离"; `quest.reworded_titles`): that problem, not a missing one; or an opening that says a
                  base title half in Chinese, half in English ("反转 Linked List", `by_mixed_head`);
+                 an English opening that runs on from a base title reworded ("valid parenthesis stack pops…",
+                 `by_reworded_run`); and, missing, an opening that rewords a known problem's title or says a base
+                 title's opposite ("单链表排序", "第K小的数"; `by_known_reworded_head`, round 20);
 4. ``code``      none of the above named a problem (or only a name no rule could place and no list of known problems
                  holds): the judge's function name in the code, the error or the question (``def maxSlidingWindow``,
                  ``class LRUCache``; `problems.yaml`'s ``functions``, only names no other well-known problem uses);
@@ -34,8 +37,9 @@ The problem is resolved by small rules, tried in this order; the plan records wh
 
 An id or title that is not in the base is reported (``missing_id``) and never mapped to another
 problem: the search then keeps to general documents, and the question part leaves the judge and
-the missing id or title out. An id after another judge ("AcWing 1", "POJ 1000") or a contest's
-problem number is never a (LeetCode-numbered) starter problem.
+the missing id or title out. A name students often give a base problem ("最长回文串", 409's title, for 5) offers
+that problem in the notice (``alternatives``, `with_alternatives`, round 20). An id after another judge ("AcWing
+1", "POJ 1000") or a contest's problem number is never a (LeetCode-numbered) starter problem.
 """
 
 from __future__ import annotations
@@ -56,7 +60,7 @@ from quest.judge import VERDICT_NAMES, VERDICTS, JudgeReport, find_verdict, pars
 from quest.judge_problems import judge_problem
 from quest.kb.catalogue import resolve_problem
 from quest.kb.documents import Problem, normalize_problem_id
-from quest.known_problems import KNOWN_PROBLEMS, KnownProblem
+from quest.known_problems import ASKED_ONLY, CONFUSED_WITH, KNOWN_PROBLEMS, KnownProblem
 from quest.leading_ids import leading_title
 from quest.loose_titles import LooseTitles, stem
 from quest.policy import excluded_kinds
@@ -143,6 +147,23 @@ def slug(title: str) -> str:
 
 
 @dataclass(frozen=True)
+class Alternative:
+    """A base problem the notice offers for a missing one students often confuse with it."""
+
+    problem_id: str
+    title_zh: str = ""
+    title_en: str = ""
+
+    def label(self, lang: str = "en") -> str:
+        """"problem 5 (Longest Palindromic Substring)", "第 5 题（最长回文子串）"."""
+        if lang == "zh":
+            title = self.title_zh or self.title_en
+            return f"第 {self.problem_id} 题（{title}）" if title else f"第 {self.problem_id} 题"
+        title = self.title_en or self.title_zh
+        return f"problem {self.problem_id} ({title})" if title else f"problem {self.problem_id}"
+
+
+@dataclass(frozen=True)
 class Resolution:
     problem_id: str | None = None
     rule: str = "none"  # one of RULES
@@ -151,9 +172,23 @@ class Resolution:
     missing_id: str | None = None
     # Several imported problem sets share the id named: which ones (qualified ids), to ask.
     candidates: tuple[str, ...] = ()
+    # A missing problem named by a name students often give a base problem (`quest.known_problems.CONFUSED_WITH`):
+    # the base problems they may mean, offered in the notice; the search still keeps to general documents.
+    alternatives: tuple[Alternative, ...] = ()
+    known_as: str | None = None  # the missing problem's judge and id ("LeetCode 409"), when it has alternatives
 
     def describe(self, lang: str = "en") -> str:
         """One line for the UI, `search` and the API."""
+        if self.alternatives and self.missing_id is not None:
+            named = f"「{self.missing_id}」（{self.known_as}）" if self.known_as else f"「{self.missing_id}」"
+            if lang == "zh":
+                options = "、".join(a.label("zh") for a in self.alternatives)
+                return (f"题目{named}不在知识库中。你是不是想问{options}？"
+                        f"在题号栏填入 {self.alternatives[0].problem_id} 即可检索该题。")
+            named = f'"{self.missing_id}" ({self.known_as})' if self.known_as else f'"{self.missing_id}"'
+            options = " or ".join(a.label("en") for a in self.alternatives)
+            return (f"problem {named} is not in the knowledge base; did you mean {options}? "
+                    f"Put {self.alternatives[0].problem_id} in the problem field to search it.")
         if self.candidates:
             options = "; ".join(self.candidates)
             return (f"有多个题目是 {self.evidence}，你指的是哪一个：{options}？" if lang == "zh"
@@ -296,6 +331,25 @@ class Catalogue:
         return units_index(self.reword_units)
 
     @functools.cached_property
+    def known_reword_units(self) -> dict[str, Counter[str]]:
+        """The titles of the known problems the base lacks (`quest.known_problems`, and `ASKED_ONLY`'s) for
+        `by_known_reworded_head`, keyed "<id>:<n>"; a title that is also a base title is the base's. Read from
+        `known` (which a catalogue may empty: then none)."""
+        lacking = {k.id: k for k in self.known.values()}
+        if lacking:
+            lacking.update((k.id, k) for k in ASKED_ONLY if k.id not in self.problems)
+        return {f"{k.id}:{n}": title_units(t) for k in lacking.values()
+                for n, t in enumerate(k.titles) if squash(t) not in self.titles}
+
+    @functools.cached_property
+    def known_reword_index(self) -> dict[str, list[str]]:
+        return units_index(self.known_reword_units)
+
+    @functools.cached_property
+    def known_reword_ids(self) -> dict[str, str]:
+        return {key: key.rsplit(":", 1)[0] for key in self.known_reword_units}
+
+    @functools.cached_property
     def title_unit_items(self) -> list[tuple[str, Counter[str]]]:
         """`title_units` as a list, for `titles_by_unit`'s positions."""
         return list(self.title_units.items())
@@ -375,7 +429,7 @@ class Plan:
     def to_dict(self) -> dict[str, Any]:
         r = self.resolution
         return {"problem_id": self.problem_id, "rule": r.rule, "evidence": r.evidence, "missing_id": r.missing_id,
-                "candidates": list(r.candidates),
+                "candidates": list(r.candidates), "alternatives": [a.problem_id for a in r.alternatives],
                 "resolution": r.describe(self.lang), "direct": self.direct, "verdict": self.report.verdict,
                 "kind": self.report.kind, "exception": self.report.exception, "parts": self.parts.as_dict(),
                 "exclude_kinds": sorted(self.exclude_kinds), "lang": self.lang}
@@ -637,7 +691,14 @@ def _opens_with(question: str, key: str) -> bool:
     """The question opens with the short title `key`, set off by a space or a punctuation mark ("子集 回溯…",
     "【求助】子集：…"): the student names the problem. Inside a sentence ("求子集的时候") it is only a word."""
     text = opening(unicodedata.normalize("NFKC", question))
-    return squash(text[:len(key)]) == key and (text[len(key):len(key) + 1] or " ") in _SET_OFF
+    if squash(text[:len(key)]) != key:
+        return False
+    asked = _ASKED_AFTER_SHORT.match(text, len(key))  # "子集问题 回溯…", "子集这道题": the problem, named so
+    after = asked.end() if asked else len(key)
+    return (text[after:after + 1] or " ") in _SET_OFF
+
+
+_ASKED_AFTER_SHORT = re.compile(r"问题|这道题|这题|题")
 
 
 _SET_OFF = frozenset(" \t\n:：,，?？!！;；")
@@ -1125,13 +1186,22 @@ def by_sibling_head(request: Request, cat: Catalogue) -> Resolution | None:
     return Resolution(None, "name", head, missing_id=head)
 
 
-_HAN_HEAD = re.compile(r"^[\u4e00-\u9fff]+(?=$|[\s:：,，?？!！;；(（\-–—])")
+# A run of Chinese characters set off, with a letter or two inside ("第K大的数", round 20).
+_HAN_HEAD = re.compile(r"^[\u4e00-\u9fff](?:[\u4e00-\u9fff]|[A-Za-z0-9]{1,2}(?=[\u4e00-\u9fff]))*"
+                       r"(?=$|[\s:：,，?？!！;；(（\-–—])")
+# One digit glued to the Chinese run: a title's numeral typed as a digit ("3数之和", round 20), which `opening` takes
+# for a list's number ("11盛水…"); tried as written first.
+_DIGIT_HAN_HEAD = re.compile(r"^\d[\u4e00-\u9fff]+(?=$|[\s:：,，?？!！;；(（\-–—])")
 
 
 def by_reworded_head(request: Request, cat: Catalogue) -> Resolution | None:
     """A question that opens with a base title reworded (`by_reworded_title`) where no rule read its opening as a
     title: a run of Chinese characters set off by a space or a mark ("判断链表是否有环，…", "链表有没有环 怎么判断"), or
     the opening phrase up to a clause mark ("detect linked list cycle: …")."""
+    glued = _DIGIT_HAN_HEAD.match(to_simplified(unicodedata.normalize("NFKC", request.question)).lstrip())
+    found = by_reworded_title(glued.group(0), cat) if glued else None
+    if found is not None:
+        return found
     opened = opening(unicodedata.normalize("NFKC", request.question))
     han = _HAN_HEAD.match(to_simplified(opened))
     head = han.group(0) if han else opening_phrase(opened)
@@ -1166,8 +1236,79 @@ def by_mixed_head(request: Request, cat: Catalogue) -> Resolution | None:
     return Resolution(pid, "reworded", phrase)
 
 
+# Words that say a title's opposite (`by_opposite_title`): "第K小的数" is 215's sibling, not 215.
+_OPPOSITE_WORDS = (("小", "大"), ("大", "小"), ("smallest", "largest"), ("largest", "smallest"),
+                   ("minimum", "maximum"), ("maximum", "minimum"))
+_ASKED_ONLY_TITLES = frozenset(squash(t) for k in ASKED_ONLY for t in k.titles)
+
+
+def by_opposite_title(name: str, cat: Catalogue) -> bool:
+    """Whether `name`, with one word said the other way round, rewords a base title (`by_reworded_title`): the
+    sibling problem ("第K小的数" of 第K大元素, "kth smallest element" of Kth Largest Element), which the base lacks."""
+    low = name.casefold()
+    for mine, theirs in _OPPOSITE_WORDS:
+        if low.count(mine) == 1 and by_reworded_title(low.replace(mine, theirs), cat) is not None:
+            return True
+    return False
+
+
+def by_known_reworded_head(request: Request, cat: Catalogue) -> Resolution | None:
+    """A question that opens with a known problem's title reworded (`quest.known_problems`, by the rules of
+    `quest.reworded_titles`: a verb, 是否, a listed synonym, any order), or with a base title's opposite: a
+    problem the base lacks, reported missing (round 20). "单链表排序" is 148 排序链表, "判断是否为回文链表" 234,
+    "判断是否为平衡二叉树" 110, "第K小的数" the sibling of 215. Tried after every rule that reads a base title in
+    the opening. A title of `ASKED_ONLY` counts only reworded: as written it is a topic's name."""
+    opened = opening(unicodedata.normalize("NFKC", request.question))
+    han = _HAN_HEAD.match(to_simplified(opened))
+    if han is None or len(han.group(0)) > 16:  # a clause, not a name
+        return None
+    head = han.group(0)
+    if by_reworded_title(head, cat) is not None:
+        return None
+    known = reworded_problem(head, cat.known_reword_units, cat.known_reword_index, cat.known_reword_ids)
+    if known is not None and squash(head) not in _ASKED_ONLY_TITLES:
+        return Resolution(None, "name", head, missing_id=head)
+    return Resolution(None, "name", head, missing_id=head) if by_opposite_title(head, cat) else None
+
+
+# The longest English opening tried word by word (`by_reworded_run`): more words than any starter title has.
+RUN_WORDS = 8
+_LATIN_RUN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[ \t]+[A-Za-z0-9]+)*")
+
+
+def by_reworded_run(request: Request, cat: Catalogue) -> Resolution | None:
+    """An English question that runs on from a base title reworded without a mark to end it ("valid parenthesis stack
+    pops on empty"): the longest opening of at most `RUN_WORDS` words that rewords one base title (round 20). Words
+    that make it a known problem's title ("valid parenthesis string …", 678) or a sequel ("… ii") name that problem,
+    missing, as does an opening that rewords a base title's opposite ("kth smallest element …"). At most
+    `RUN_WORDS` lookups a question, each in the units index: a pasted page costs the same."""
+    run = _LATIN_RUN.match(opening(unicodedata.normalize("NFKC", request.question)))
+    if run is None:
+        return None
+    words = run.group(0).split()[:RUN_WORDS + 3]
+    for n in range(min(len(words), RUN_WORDS), 1, -1):
+        if words[n - 1].casefold() in _TITLE_FILLERS:  # "check valid parenthesis with a": the shorter name's
+            continue
+        name = " ".join(words[:n])
+        found = by_reworded_title(name, cat)
+        if found is None:
+            if by_opposite_title(name, cat):
+                return Resolution(None, "name", name, missing_id=name)
+            continue
+        for more in range(n + 1, min(len(words), n + 3) + 1):  # a longer known title that starts so
+            longer = " ".join(words[:more])
+            if squash(longer) in cat.known:
+                return Resolution(None, "name", longer, missing_id=longer)
+        if n < len(words) and _SEQUEL_ONLY.fullmatch(words[n].casefold()):
+            named = f"{name} {_sequel_shown(words[n].casefold())}"
+            return Resolution(None, "name", named, missing_id=named)
+        return found
+    return None
+
+
 RESOLVERS = (by_field, by_judge_problem, by_id, by_title, by_shape, by_known_head, by_taiwan_title,
-             by_reworded_phrase, by_reworded_head, by_mixed_head, by_sibling_head)
+             by_reworded_phrase, by_reworded_head, by_mixed_head, by_reworded_run, by_known_reworded_head,
+             by_sibling_head)
 
 
 def resolve(request: Request, cat: Catalogue) -> Resolution:
@@ -1186,21 +1327,76 @@ def resolve(request: Request, cat: Catalogue) -> Resolution:
 
 def _known_qualifier(question: str, found: Resolution, cat: Catalogue) -> Resolution | None:
     """The problem the base lacks that a base problem's title names with its qualifier set apart by a space or said
-    elsewhere in the question ("买卖股票的最佳时机 含冷冻期", "股票最大利润 含手续费", "Best Time to Buy and Sell
-    Stock with cooldown"): the known title (`quest.known_problems`) is the base title and that qualifier, so the
-    question is about that problem, reported missing (round 19). A sequel's number is read where it follows the title
-    (`sequel_after`); only qualifiers in words count here. Set apart, only words no general page uses: "有效的括号
-    字符串为空" is 20 and a string; "有效的括号字符串" written as one is 678. Denied ("不含手续费", "not closest"), a
-    qualifier set apart is the base problem's own case."""
+    just after it ("买卖股票的最佳时机 含冷冻期", "股票最大利润 含手续费", "Best Time to Buy and Sell Stock with
+    cooldown", "…Stock, the one with cooldown"): the known title (`quest.known_problems`) is the base title and that
+    qualifier, so the question is about that problem, reported missing (round 19). A sequel's number is read where it
+    follows the title (`sequel_after`); only qualifiers in words count here. Set apart, only words no general page
+    uses: "有效的括号 字符串为空" is 20 and a string; "有效的括号字符串" written as one is 678. Denied ("不含手续费",
+    "not closest"), a qualifier set apart is the base problem's own case.
+
+    Set apart, the qualifier must belong to the name (round 20): it follows the title within `QUALIFIER_GAP`
+    characters and no mark that ends a clause (: ? ! 。 ; a sentence's full stop) comes between. Said anywhere, the
+    word was the sentence's: "3Sum: should I return the closest triple…" asks about 3Sum, not 3Sum Closest."""
     if found.problem_id is None or found.rule not in ("title", "reworded"):
         return None
-    written, text = normalize(question), squash(normalize(question))
-    for qualifier, title in cat.known_qualifiers.get(found.problem_id, ()):
-        glued = squash(title) in written
-        said = re.search(_NOT_NEGATED + re.escape(qualifier), text) is not None
-        if glued or (said and (cat.topics is None or cat.topics.own_words(qualifier))):
+    qualifiers = cat.known_qualifiers.get(found.problem_id, ())
+    if not qualifiers:
+        return None
+    norm = normalize(question)
+    text, where = _squash_positions(norm)
+    ends = _title_ends(text, found, cat)
+    breaks = _clause_breaks(norm)
+    for qualifier, title in qualifiers:
+        if squash(title) in norm:  # written as one ("买卖股票的最佳时机含冷冻期"): the known title itself
             return Resolution(None, "title", title, missing_id=title)
+        if cat.topics is not None and not cat.topics.own_words(qualifier):
+            continue
+        for m in re.finditer(_NOT_NEGATED + re.escape(qualifier), text):
+            end = ends[m.start()]  # the nearest end of the title at or before the qualifier (-1: none)
+            if end >= 0 and m.start() - end <= QUALIFIER_GAP and \
+                    breaks[where[m.start()]] == breaks[where[end - 1]]:
+                return Resolution(None, "title", title, missing_id=title)
     return None
+
+
+# How far (in `squash`ed characters) after the base title a qualifier still belongs to the name: "the one with
+# cooldown" (6: "theone"), "不含手续费，那含手续费呢" (6). "should I return the closest" (16) is the sentence's.
+QUALIFIER_GAP = 8
+# Marks that end a clause: a qualifier past one is the sentence's word, not the name's. A comma or a bracket does not
+# ("…Stock, the one with cooldown", "买卖股票的最佳时机（含冷冻期）").
+_CLAUSE_BREAK = re.compile(r"[:：?？!！。;；\n]|\.(?:\s|$)")
+
+
+def _clause_breaks(norm: str) -> list[int]:
+    """For each position of `norm`, how many clause marks come before it (one pass)."""
+    out, seen = [0] * (len(norm) + 1), 0
+    marks = {m.start() for m in _CLAUSE_BREAK.finditer(norm)}
+    for i in range(len(norm) + 1):
+        out[i] = seen
+        if i in marks:
+            seen += 1
+    return out
+
+
+def _title_ends(text: str, found: Resolution, cat: Catalogue) -> list[int]:
+    """For each position of the `squash`ed question, the end of the latest occurrence of the found problem's title
+    (any of its names, or the evidence as written) that ends at or before it; -1 before the first. One pass per name:
+    linear in the question."""
+    problem = cat.problems.get(found.problem_id or "")
+    names = {squash(n) for n in ((problem.title_zh, problem.title_en, *problem.aka) if problem else ()) if n}
+    names.add(squash(found.evidence))
+    stops = [False] * (len(text) + 1)
+    for name in filter(None, names):
+        at = text.find(name)
+        while at >= 0:
+            stops[at + len(name)] = True
+            at = text.find(name, at + len(name))
+    out, last = [-1] * (len(text) + 1), -1
+    for i in range(len(text) + 1):
+        if stops[i]:
+            last = i
+        out[i] = last
+    return out
 
 
 # A qualifier denied is the base problem's own case: "买卖股票的最佳时机 不含手续费" is 121, "3Sum, not closest" 15.
@@ -1307,7 +1503,7 @@ def plan(request: Request, retriever: Any, resolution: Resolution | None = None)
     cat = catalogue_of(retriever)
     weak: tuple[WeakName, ...] = ()
     if resolution is None:
-        resolution = resolve(request, cat)
+        resolution = with_alternatives(resolve(request, cat), cat)
         if resolution == Resolution():  # no rule named anything: keep the weak names for the search to confirm
             weak = (*bare_ids(request.question, cat.problems), *fuzzy_names(request.question, cat.fuzzy, cat.titles))
     problem = cat.get(resolution.problem_id)
@@ -1336,6 +1532,23 @@ def plan(request: Request, retriever: Any, resolution: Resolution | None = None)
     return Plan(request=request, problem=problem, resolution=resolution, report=report, parts=parts,
                 exclude_kinds=excluded_kinds(request.tier), lang=request.answer_lang(), direct=direct,
                 extra={"weak": weak} if weak and not direct else {})
+
+
+def with_alternatives(resolution: Resolution, cat: Catalogue) -> Resolution:
+    """`resolution` with the base problems a missing name is often said for (`quest.known_problems.CONFUSED_WITH`):
+    "最长回文串" is 409's title, and many who write it mean 5. Only a name counts (rules "title" and "name"): an id
+    ("LeetCode 409") says which problem exactly. The problem stays missing and unmapped — the search keeps to general
+    documents, as for any missing problem — and the notice offers the base problem to ask again with."""
+    if resolution.missing_id is None or resolution.rule not in ("title", "name"):
+        return resolution
+    known = cat.known.get(squash(resolution.missing_id))
+    if known is None or known.judge != "LeetCode":
+        return resolution
+    offered = tuple(Alternative(pid, p.title_zh or "", p.title_en or "")
+                    for pid in CONFUSED_WITH.get(known.id, ()) if (p := cat.problems.get(pid)) is not None)
+    if not offered:
+        return resolution
+    return dataclasses.replace(resolution, alternatives=offered, known_as=f"{known.judge} {known.id}")
 
 
 def student_language(p: Plan, prose: bool = False) -> str | None:

@@ -48,7 +48,13 @@ _ZH_SAME = (("有环", "环形"), ("带环", "环形"), ("滑窗", "滑动窗口
             # 最大利润 is what the stock title's 最佳时机 asks ("买卖股票最大利润"; "股票的最大利润" is 121's `aka`).
             # Each holds in every title that has the word; a sequel or a longer title still adds a unit of its own.
             ("判环", "环形"), ("链表环", "环形链表"), ("单链表", "链表"), ("求和", "和"), ("之和", "总和"),
-            ("直方图", "柱状图"), ("最大利润", "最佳时机"), ("装", "盛"), ("按层", "层序"))
+            ("直方图", "柱状图"), ("最大利润", "最佳时机"), ("装", "盛"), ("按层", "层序"),
+            # round 20: 84 asks the rectangle's area ("直方图最大矩形面积"), as "最长…长度" asks a length; 字串 typed
+            # for 子串 (both zichuan: "最长回文字串" is 5, in no base title is 字串 a word of its own); "第K大的数" is
+            # 215's 第K大元素 (and "第K小的数" its sibling, `quest.plan.by_known_reworded_head`)
+            ("矩形面积", "矩形"), ("字串", "子串"), ("大的数", "大元素"), ("小的数", "小元素"))
+# A digit students type for a title's numeral: "3数之和" is 三数之和, "2数之和" 两数之和 (round 20).
+_ZH_DIGITS = (str.maketrans("123456789", "一两三四五六七八九"), str.maketrans("2", "二"))
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 # A title of fewer units is too short to tell from the words of a sentence ("子集", "Binary Search" are weak anyway).
 MIN_HAN_UNITS = 3
@@ -56,8 +62,16 @@ MIN_WORDS = 2
 _WORD = re.compile(r"[a-z0-9]+")
 
 
+# Plurals no ending rule reads: "valid parenthesis" is Valid Parentheses (20), said in the singular (round 20).
+# "longest palindrome substring" is 5's Longest Palindromic Substring: the adjective said as the noun.
+_IRREGULAR = {"parentheses": "parenthesis", "indices": "index", "matrices": "matrix", "vertices": "vertex",
+              "palindromic": "palindrome"}
+
+
 def _stem(word: str) -> str:
     """English plural endings dropped ("lists" -> "list"); the same on both sides is all that matters."""
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")) else word
@@ -75,6 +89,8 @@ def _zh_spellings(name: str) -> list[str]:
     """The Chinese name as written, without a leading verb, and each with a listed word said the title's way."""
     name = _ZH_WHETHER.sub(lambda m: "有" if m.group(0) == "有没有" else "", name)
     forms = list(dict.fromkeys((name, _ZH_VERB.sub("", name))))
+    if any(ch.isdigit() for ch in name):
+        forms = list(dict.fromkeys([*forms, *(f.translate(t) for t in _ZH_DIGITS for f in forms)]))
     for mine, theirs in _ZH_SAME:
         forms += [f.replace(mine, theirs) for f in forms if mine in f]
     # and a word students swap for the title's (`quest.sibling_heads`: 判断二叉搜索树 is 验证二叉搜索树)

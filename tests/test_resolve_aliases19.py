@@ -146,12 +146,12 @@ def test_the_aliases_left_unread_before_the_search(base):
     # word the title lacks (面积), a typo that is also another problem's word (字串: 409 is 最长回文串). Some of
     # these are named after the search (`quest.weak_names`); none is named wrongly.
     left = {r["q"] for r in _probes() if r["list"] == "a" and res(base, r["q"]).problem_id != r["pid"]}
+    # Round 20 reads six more (`tests/test_resolve_aliases20.py`): 最长回文字串, 3数之和, valid parenthesis …,
+    # 子集问题, 直方图最大矩形面积, longest palindrome substring ….
     assert left == {
-        "最长回文字串 中心扩展 WA", "longest palindrome substring TLE with brute force", "3数之和 排序加双指针还是超时",
-        "valid parenthesis stack pops on empty", "merge two sorted linked lists: null pointer",
-        "search in rotated array binary search wrong half", "查找元素的第一个和最后一个位置 二分写了两遍",
-        "trap rain water monotonic stack WA", "climb stairs recursion TLE at n = 45", "子集问题 回溯 结果全是空列表",
-        "直方图最大矩形面积 单调栈", "kth largest element quickselect worst case TLE",
+        "merge two sorted linked lists: null pointer", "search in rotated array binary search wrong half",
+        "查找元素的第一个和最后一个位置 二分写了两遍", "trap rain water monotonic stack WA",
+        "climb stairs recursion TLE at n = 45", "kth largest element quickselect worst case TLE",
     }
 
 
