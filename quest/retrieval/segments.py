@@ -307,6 +307,31 @@ class SegmentedBM25:
         out[self.deleted[rows]] = 0.0
         return out
 
+    def scores_for_spans(self, spans: Sequence[Sequence[str]], rows: np.ndarray) -> list[np.ndarray]:
+        """`[scores_for(span, rows) for span in spans]`, bit for bit, with each query term's postings looked up once
+        for all the spans over a few rows (at most `few_rows`).
+
+        A long question's detail and its overlapping windows (Retriever._best_match) name most terms two or three
+        times over the same lead rows: each lookup (a binary search per row in the term's postings) was repeated per
+        span, which made that check grow with the question (docs/bench/scale-1m-round20). The weights are still
+        computed per span, from the same counts and norms with that span's coefficient, and added in its column
+        order, so every number is the one `scores_for` gives."""
+        rows = np.asarray(rows, dtype=np.int64)
+        located = self._few_rows_located(rows) if 0 < rows.size <= self.few_rows else None
+        if located is None:
+            return [self.scores_for(span, rows) for span in spans]
+        found: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray] | None] = {}
+        dead = self.deleted[rows]
+        out = []
+        for span in spans:
+            cols, coefs = self._query(span)
+            scores = np.zeros(rows.size, dtype=np.float32)
+            if cols:
+                self._few_rows_add(located, cols, coefs, scores, found)
+                scores[dead] = 0.0
+            out.append(scores)
+        return out
+
     def _few_rows_sums(self, rows: np.ndarray, cols: list[int], coefs: list[float], out: np.ndarray) -> bool:
         """`scores_for` over a few distinct rows into `out`, each row looked up in each column's postings; False
         (nothing written) for rows that are not distinct or not all in the index, left to the general path.
@@ -314,8 +339,17 @@ class SegmentedBM25:
         The same float32 weights (`_weights` on the same term frequencies and norms) are added to a zero in the
         columns' order, one addition per row and column, as `scope_sums` adds them: the sums are bit-equal.
         """
-        if int(rows.min()) < 0 or int(rows.max()) >= self.size:
+        located = self._few_rows_located(rows)
+        if located is None:
             return False
+        self._few_rows_add(located, cols, coefs, out, {})
+        return True
+
+    def _few_rows_located(self, rows: np.ndarray) -> list[tuple[int, Any, np.ndarray, np.ndarray, np.ndarray]] | None:
+        """Per segment holding some of `rows`: (segment number, segment, its norms by position, where in `rows` they
+        are, their positions ascending); None when a row is outside the index or given twice."""
+        if int(rows.min()) < 0 or int(rows.max()) >= self.size:
+            return None
         where = np.searchsorted(self.offsets, rows, side="right") - 1
         parts = []
         for s, (seg, norm) in enumerate(zip(self.segments, self._norms_by_position, strict=True)):
@@ -326,27 +360,47 @@ class SegmentedBM25:
             sort = np.argsort(local, kind="stable")
             pos = local[sort]
             if pos.size > 1 and not bool((pos[1:] > pos[:-1]).all()):
-                return False  # a row given twice
-            parts.append((seg, norm, at[sort], pos))
-        for seg, norm, target, pos in parts:
+                return None  # a row given twice
+            parts.append((s, seg, norm, at[sort], pos))
+        return parts
+
+    def _few_rows_add(self, located: list[tuple[int, Any, np.ndarray, np.ndarray, np.ndarray]], cols: list[int],
+                      coefs: list[float], out: np.ndarray,
+                      found: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray] | None]) -> None:
+        """The columns' weights over the located rows, summed into `out`. `found` keeps each (segment, column)'s
+        lookup: which rows it holds, their term counts and norms (None: none of them), for the next span."""
+        for s, seg, norm, target, pos in located:
             acc = np.zeros(pos.size, dtype=np.float32)
-            indptr, indices, data = seg.postings.indptr, seg.postings.indices, seg.postings.data
             width = seg.postings.shape[1]
             for col, coef in zip(cols, coefs, strict=True):
                 if col >= width:
                     continue
-                lo, hi = int(indptr[col]), int(indptr[col + 1])
-                if hi == lo:
-                    continue
-                postings = np.asarray(indices[lo:hi])
-                cut = np.asarray(sorted_cuts(postings, pos), dtype=np.int64)
-                inside = cut < hi - lo
-                hit = np.zeros(pos.size, dtype=bool)
-                hit[inside] = postings[cut[inside]] == pos[inside]
-                if hit.any():
-                    acc[hit] += self._weights(np.asarray(data[lo:hi])[cut[hit]], norm[pos[hit]], coef)
+                key = (s, col)
+                if key in found:
+                    lookup = found[key]
+                else:
+                    lookup = found[key] = self._few_rows_lookup(seg, norm, pos, col)
+                if lookup is not None:
+                    hit, tf, row_norm = lookup
+                    acc[hit] += self._weights(tf, row_norm, coef)
             out[target] = acc
-        return True
+
+    @staticmethod
+    def _few_rows_lookup(seg: Any, norm: np.ndarray, pos: np.ndarray,
+                         col: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        """Which of the positions `pos` column `col` holds, with their term counts and norms; None: none."""
+        indptr, indices, data = seg.postings.indptr, seg.postings.indices, seg.postings.data
+        lo, hi = int(indptr[col]), int(indptr[col + 1])
+        if hi == lo:
+            return None
+        postings = np.asarray(indices[lo:hi])
+        cut = np.asarray(sorted_cuts(postings, pos), dtype=np.int64)
+        inside = cut < hi - lo
+        hit = np.zeros(pos.size, dtype=bool)
+        hit[inside] = postings[cut[inside]] == pos[inside]
+        if not hit.any():
+            return None
+        return hit, np.asarray(data[lo:hi])[cut[hit]], norm[pos[hit]]
 
     def _cache_for(self, segment: int, runs: ScopeRuns) -> tuple[TermCache, tuple | None]:
         """The cache for a scope's term weights and the key naming the scope there (None: not cached)."""
