@@ -1138,16 +1138,12 @@ class Retriever:
         """Each row's best BM25 over `spans`, each span's score normalized by that span's own bound."""
         at = np.asarray(rows, dtype=np.int64)
         best = np.zeros(at.size)
-        bm25 = self.index.bm25
-        bounded = [(span, bound) for span in spans if (bound := bm25.max_score(span) if span else 0.0) > 0]
-        many = getattr(bm25, "scores_for_spans", None)
-        if many is not None:  # each term's postings looked up once for every span (a long question's windows)
-            raws = many([span for span, _ in bounded], at)
-        else:
-            scored = getattr(bm25, "scores_for", None)
-            raws = [scored(span, at) if scored is not None else bm25.scores(span)[at] for span, _ in bounded]
-        for (_, bound), raw in zip(bounded, raws, strict=True):
-            best = np.maximum(best, [normalized(float(x), bound) for x in np.asarray(raw).tolist()])
+        scored = getattr(self.index.bm25, "scores_for", None)
+        for span in spans:
+            bound = self.index.bm25.max_score(span) if span else 0.0
+            if bound > 0:
+                raw = scored(span, at) if scored is not None else self.index.bm25.scores(span)[at]
+                best = np.maximum(best, [normalized(float(x), bound) for x in np.asarray(raw).tolist()])
         return dict(zip(at.tolist(), best.tolist(), strict=True))
 
     def _explains_error(self, own: Sequence[_Candidate], general: Sequence[_Candidate], attempt: _Attempt,

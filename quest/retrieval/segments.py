@@ -71,6 +71,12 @@ GATHER_UP_TO = 1024
 # each row up in each query term's postings: locating them as scope runs, then cutting every posting list at each
 # run's two ends, costs more Python than the handful of sums it serves.
 FEW_ROWS = 64
+# ... and up to SCATTERED_ROWS rows that lie in more than SCATTERED_RUNS runs of consecutive rows: a verdict check's
+# lead rows (the general documents' and the whole base's, 65-300 at 1M) are spread over the base, and cutting every
+# posting list at each run's two ends took 10-50 ms a call there against 1-2.5 ms looked up (scattered 65-256 rows,
+# 8 common terms; contiguous or few runs, the two ways cost about the same up to 256 rows: docs/bench/scale-1m-round20).
+SCATTERED_ROWS = 512
+SCATTERED_RUNS = 16
 MAX_RUNS = 16  # rows in at most this many contiguous runs are searched run by run (SegmentedDense._runs)
 # What SegmentedDense.search_rows derives from a large row set that nothing can change (read-only, as is every array
 # it is a view of) is kept by identity, for at most KEEP_SCOPES sets, the oldest dropped first: the live rows and
@@ -295,7 +301,7 @@ class SegmentedBM25:
         cols, coefs = self._query(tokens)
         if not cols or rows.size == 0:
             return out
-        if rows.size <= self.few_rows and self._few_rows_sums(rows, cols, coefs, out):
+        if self._looked_up(rows) and self._few_rows_sums(rows, cols, coefs, out):
             out[self.deleted[rows]] = 0.0
             return out
         columns = list(zip(cols, coefs, strict=True))
@@ -307,30 +313,17 @@ class SegmentedBM25:
         out[self.deleted[rows]] = 0.0
         return out
 
-    def scores_for_spans(self, spans: Sequence[Sequence[str]], rows: np.ndarray) -> list[np.ndarray]:
-        """`[scores_for(span, rows) for span in spans]`, bit for bit, with each query term's postings looked up once
-        for all the spans over a few rows (at most `few_rows`).
-
-        A long question's detail and its overlapping windows (Retriever._best_match) name most terms two or three
-        times over the same lead rows: each lookup (a binary search per row in the term's postings) was repeated per
-        span, which made that check grow with the question (docs/bench/scale-1m-round20). The weights are still
-        computed per span, from the same counts and norms with that span's coefficient, and added in its column
-        order, so every number is the one `scores_for` gives."""
-        rows = np.asarray(rows, dtype=np.int64)
-        located = self._few_rows_located(rows) if 0 < rows.size <= self.few_rows else None
-        if located is None:
-            return [self.scores_for(span, rows) for span in spans]
-        found: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray] | None] = {}
-        dead = self.deleted[rows]
-        out = []
-        for span in spans:
-            cols, coefs = self._query(span)
-            scores = np.zeros(rows.size, dtype=np.float32)
-            if cols:
-                self._few_rows_add(located, cols, coefs, scores, found)
-                scores[dead] = 0.0
-            out.append(scores)
-        return out
+    def _looked_up(self, rows: np.ndarray) -> bool:
+        """Whether `scores_for` looks `rows` up in each term's postings (`_few_rows_sums`) rather than cutting the
+        postings at the runs they form: a few rows (`few_rows`), or up to SCATTERED_ROWS spread over more than
+        SCATTERED_RUNS runs. Either way gives the same numbers; only the cost differs."""
+        if self.few_rows <= 0:
+            return False
+        if rows.size <= self.few_rows:
+            return True
+        if rows.size > SCATTERED_ROWS:
+            return False
+        return int(np.count_nonzero(np.diff(np.sort(rows)) != 1)) + 1 > SCATTERED_RUNS
 
     def _few_rows_sums(self, rows: np.ndarray, cols: list[int], coefs: list[float], out: np.ndarray) -> bool:
         """`scores_for` over a few distinct rows into `out`, each row looked up in each column's postings; False
@@ -339,17 +332,8 @@ class SegmentedBM25:
         The same float32 weights (`_weights` on the same term frequencies and norms) are added to a zero in the
         columns' order, one addition per row and column, as `scope_sums` adds them: the sums are bit-equal.
         """
-        located = self._few_rows_located(rows)
-        if located is None:
-            return False
-        self._few_rows_add(located, cols, coefs, out, {})
-        return True
-
-    def _few_rows_located(self, rows: np.ndarray) -> list[tuple[int, Any, np.ndarray, np.ndarray, np.ndarray]] | None:
-        """Per segment holding some of `rows`: (segment number, segment, its norms by position, where in `rows` they
-        are, their positions ascending); None when a row is outside the index or given twice."""
         if int(rows.min()) < 0 or int(rows.max()) >= self.size:
-            return None
+            return False
         where = np.searchsorted(self.offsets, rows, side="right") - 1
         parts = []
         for s, (seg, norm) in enumerate(zip(self.segments, self._norms_by_position, strict=True)):
@@ -360,47 +344,27 @@ class SegmentedBM25:
             sort = np.argsort(local, kind="stable")
             pos = local[sort]
             if pos.size > 1 and not bool((pos[1:] > pos[:-1]).all()):
-                return None  # a row given twice
-            parts.append((s, seg, norm, at[sort], pos))
-        return parts
-
-    def _few_rows_add(self, located: list[tuple[int, Any, np.ndarray, np.ndarray, np.ndarray]], cols: list[int],
-                      coefs: list[float], out: np.ndarray,
-                      found: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray] | None]) -> None:
-        """The columns' weights over the located rows, summed into `out`. `found` keeps each (segment, column)'s
-        lookup: which rows it holds, their term counts and norms (None: none of them), for the next span."""
-        for s, seg, norm, target, pos in located:
+                return False  # a row given twice
+            parts.append((seg, norm, at[sort], pos))
+        for seg, norm, target, pos in parts:
             acc = np.zeros(pos.size, dtype=np.float32)
+            indptr, indices, data = seg.postings.indptr, seg.postings.indices, seg.postings.data
             width = seg.postings.shape[1]
             for col, coef in zip(cols, coefs, strict=True):
                 if col >= width:
                     continue
-                key = (s, col)
-                if key in found:
-                    lookup = found[key]
-                else:
-                    lookup = found[key] = self._few_rows_lookup(seg, norm, pos, col)
-                if lookup is not None:
-                    hit, tf, row_norm = lookup
-                    acc[hit] += self._weights(tf, row_norm, coef)
+                lo, hi = int(indptr[col]), int(indptr[col + 1])
+                if hi == lo:
+                    continue
+                postings = np.asarray(indices[lo:hi])
+                cut = np.asarray(sorted_cuts(postings, pos), dtype=np.int64)
+                inside = cut < hi - lo
+                hit = np.zeros(pos.size, dtype=bool)
+                hit[inside] = postings[cut[inside]] == pos[inside]
+                if hit.any():
+                    acc[hit] += self._weights(np.asarray(data[lo:hi])[cut[hit]], norm[pos[hit]], coef)
             out[target] = acc
-
-    @staticmethod
-    def _few_rows_lookup(seg: Any, norm: np.ndarray, pos: np.ndarray,
-                         col: int) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-        """Which of the positions `pos` column `col` holds, with their term counts and norms; None: none."""
-        indptr, indices, data = seg.postings.indptr, seg.postings.indices, seg.postings.data
-        lo, hi = int(indptr[col]), int(indptr[col + 1])
-        if hi == lo:
-            return None
-        postings = np.asarray(indices[lo:hi])
-        cut = np.asarray(sorted_cuts(postings, pos), dtype=np.int64)
-        inside = cut < hi - lo
-        hit = np.zeros(pos.size, dtype=bool)
-        hit[inside] = postings[cut[inside]] == pos[inside]
-        if not hit.any():
-            return None
-        return hit, np.asarray(data[lo:hi])[cut[hit]], norm[pos[hit]]
+        return True
 
     def _cache_for(self, segment: int, runs: ScopeRuns) -> tuple[TermCache, tuple | None]:
         """The cache for a scope's term weights and the key naming the scope there (None: not cached)."""
