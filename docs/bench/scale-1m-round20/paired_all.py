@@ -13,6 +13,7 @@ average before and after.
 """
 # ruff: noqa: E402
 import functools
+import importlib.util
 import json
 import os
 import sys
@@ -26,7 +27,12 @@ sys.path.insert(0, str(HERE.parent / "scale-1m-round19"))
 sys.path.insert(0, str(HERE))
 from paired import setup  # round 19's: the index (read as it is), the probe's questions, the lookup embedder
 from tail import one
-from variants import VARIANTS
+
+# This folder's variants.py, by its path: importing round 19's paired.py put round 19's folder first on the path.
+_spec = importlib.util.spec_from_file_location("round20_variants", HERE / "variants.py")
+_variants = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_variants)
+VARIANTS = _variants.VARIANTS
 
 from quest.bench.corpus import NO_PROBLEM
 from quest.settings import Settings
