@@ -72,9 +72,10 @@ GATHER_UP_TO = 1024
 # run's two ends, costs more Python than the handful of sums it serves.
 FEW_ROWS = 64
 # ... and up to SCATTERED_ROWS rows that lie in more than SCATTERED_RUNS runs of consecutive rows: a verdict check's
-# lead rows (the general documents' and the whole base's, 65-300 at 1M) are spread over the base, and cutting every
-# posting list at each run's two ends took 10-50 ms a call there against 1-2.5 ms looked up (scattered 65-256 rows,
-# 8 common terms; contiguous or few runs, the two ways cost about the same up to 256 rows: docs/bench/scale-1m-round20).
+# lead rows (the general documents' and the whole base's: 40 at the median at 1M, 70 at p90, 152 at p99) are spread
+# over the base, and cutting every posting list at each run's two ends took 10-48 ms a call there against 1-7 ms
+# looked up (65-512 spread rows, 8 common terms); in a few runs the two ways cost about the same
+# (docs/bench/scale-1m-round20).
 SCATTERED_ROWS = 512
 SCATTERED_RUNS = 16
 MAX_RUNS = 16  # rows in at most this many contiguous runs are searched run by run (SegmentedDense._runs)
