@@ -71,6 +71,13 @@ GATHER_UP_TO = 1024
 # each row up in each query term's postings: locating them as scope runs, then cutting every posting list at each
 # run's two ends, costs more Python than the handful of sums it serves.
 FEW_ROWS = 64
+# ... and up to SCATTERED_ROWS rows that lie in more than SCATTERED_RUNS runs of consecutive rows: a verdict check's
+# lead rows (the general documents' and the whole base's: 40 at the median at 1M, 70 at p90, 152 at p99) are spread
+# over the base, and cutting every posting list at each run's two ends took 10-48 ms a call there against 1-7 ms
+# looked up (65-512 spread rows, 8 common terms); in a few runs the two ways cost about the same
+# (docs/bench/scale-1m-round20).
+SCATTERED_ROWS = 512
+SCATTERED_RUNS = 16
 MAX_RUNS = 16  # rows in at most this many contiguous runs are searched run by run (SegmentedDense._runs)
 # What SegmentedDense.search_rows derives from a large row set that nothing can change (read-only, as is every array
 # it is a view of) is kept by identity, for at most KEEP_SCOPES sets, the oldest dropped first: the live rows and
@@ -295,7 +302,7 @@ class SegmentedBM25:
         cols, coefs = self._query(tokens)
         if not cols or rows.size == 0:
             return out
-        if rows.size <= self.few_rows and self._few_rows_sums(rows, cols, coefs, out):
+        if self._looked_up(rows) and self._few_rows_sums(rows, cols, coefs, out):
             out[self.deleted[rows]] = 0.0
             return out
         columns = list(zip(cols, coefs, strict=True))
@@ -306,6 +313,18 @@ class SegmentedBM25:
             out[at if back is None else at[back]] = acc
         out[self.deleted[rows]] = 0.0
         return out
+
+    def _looked_up(self, rows: np.ndarray) -> bool:
+        """Whether `scores_for` looks `rows` up in each term's postings (`_few_rows_sums`) rather than cutting the
+        postings at the runs they form: a few rows (`few_rows`), or up to SCATTERED_ROWS spread over more than
+        SCATTERED_RUNS runs. Either way gives the same numbers; only the cost differs."""
+        if self.few_rows <= 0:
+            return False
+        if rows.size <= self.few_rows:
+            return True
+        if rows.size > SCATTERED_ROWS:
+            return False
+        return int(np.count_nonzero(np.diff(np.sort(rows)) != 1)) + 1 > SCATTERED_RUNS
 
     def _few_rows_sums(self, rows: np.ndarray, cols: list[int], coefs: list[float], out: np.ndarray) -> bool:
         """`scores_for` over a few distinct rows into `out`, each row looked up in each column's postings; False
