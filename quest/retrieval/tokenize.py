@@ -185,7 +185,8 @@ def _compound_tokens(text: str) -> list[str]:
 # "通过" where it is no acceptance: a judge's count of passed test cases, which LeetCode CN prints under a wrong
 # answer or a time limit as well ("315 / 320 个通过的测试用例", "通过测试用例：31 / 62", "已通过 20/22 个测试用例"),
 # and a negation ("不通过", "没通过", "未通过").
-_NOT_ACCEPTED = re.compile(r"(?:不|没有?|沒有?|未)通[过過]|通[过過][ \t]*的?[ \t]*(?:测试|測試)?(?:用例|資料|数据|數據)|"
+_NOT_ACCEPTED = re.compile(r"(?:不|没有?|沒有?|未)通[过過]|"
+                           r"通[过過][ \t]*的?[ \t]*(?:测试|測試)?(?:用例|資料|数据|數據)|"
                            r"通[过過][ \t]*\d+[ \t]*/[ \t]*\d+")
 
 
