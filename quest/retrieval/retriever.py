@@ -35,6 +35,9 @@ from quest.judge import VERDICT_NAMES
 from quest.kb.catalogue import resolve_problem, resolve_problem_id
 from quest.kb.documents import Chunk, Document, KnowledgeBase, Problem, normalize_problem_id
 from quest.kb.markdown import load_knowledge_base
+from quest.kb.signatures import Signature
+from quest.kb.signatures import for_attempt as signatures_for
+from quest.kb.signatures import matches as signatures_match
 from quest.plan import Catalogue, squash
 from quest.retrieval import kernels
 from quest.retrieval.chunktable import NO_PROBLEM
@@ -122,6 +125,7 @@ class _Attempt:
     language: str | None = None  # the student's programming language (`quest.plan.retrieve`), for the general lead
     # Whether the student reports a failure (`quest.plan.reports_failure`); None: not known (a caller did not plan).
     failure: bool | None = None
+    code: str = ""  # the student's code as written (the `code` part), for the error patterns' signatures
 
 
 class Retriever:
@@ -143,9 +147,12 @@ class Retriever:
         # Per problem, the verdicts its error-pattern documents explain; per error pattern, its own.
         self._bug_verdicts: dict[str, set[str]] = {}
         self._pattern_verdicts: dict[str, frozenset[str]] = {}
+        self._signatures: dict[str, tuple[Signature, ...]] = {}  # per error pattern that lists its bug's constructs
         for doc in kb.documents:
             if doc.problem_id and doc.kind == "error_pattern":
                 self._pattern_verdicts[doc.id] = frozenset(v.upper() for v in doc.verdicts)
+                if doc.signatures:
+                    self._signatures[doc.id] = tuple(doc.signatures)
                 self._bug_verdicts.setdefault(doc.problem_id, set()).update(self._pattern_verdicts[doc.id])
         # Each verdict's overview (faq-verdict-tle, …: a general FAQ tagged `verdict`) and the verdicts it covers.
         self._overviews = {doc.id: frozenset(v.upper() for v in doc.verdicts) for doc in kb.documents
@@ -279,7 +286,8 @@ class Retriever:
         s = self.settings
         scope = "general" if general_only else pid
         guessed = problem_guessed and pid is not None
-        first = _Attempt(s.candidates, s.dense_floor, s.bm25_floor, evidence, guessed, language, failure)
+        code = texts.get("code", "")
+        first = _Attempt(s.candidates, s.dense_floor, s.bm25_floor, evidence, guessed, language, failure, code)
         # A verdict a long question names in words (quest.plan) is searched only when nothing else is found.
         backup = [q for q in queries if q.name == "verdict"]
         own = [q for q in queries if q.name != "verdict"] if backup else queries
@@ -288,7 +296,7 @@ class Retriever:
         if not hits:
             widened = True
             wide = _Attempt(int(s.candidates * s.widen_factor), s.dense_floor * s.widen_floor_ratio,
-                            s.bm25_floor * s.widen_floor_ratio, evidence, guessed, language, failure)
+                            s.bm25_floor * s.widen_floor_ratio, evidence, guessed, language, failure, code)
             hits, weak = self._attempt(wide, own, scope, excluded, top_k, timings)
         if not hits and backup:
             hits, weak = self._attempt(first, queries, scope, excluded, top_k, timings)
@@ -774,6 +782,7 @@ class Retriever:
             if self.settings.own_error_lead:
                 selected = self._own_error_first(selected, queries, attempt)
             selected = self._pattern_by_code(selected, queries, attempt)
+            selected = self._pattern_by_signature(selected, queries, attempt)
             selected = self._asked_how(selected, attempt)
             if self.settings.problem_general_mix and self._general_rows.size:
                 # General documents that clear the full floor follow the problem's own (a bug that is
@@ -1102,6 +1111,44 @@ class Retriever:
         if best[table.doc_id(first.row)] <= ratio * best[lead]:
             return own
         return [first, *(c for c in own if c is not first)]
+
+    def _signature_holds(self, doc: str, verdict: str | None, attempt: _Attempt) -> bool | None:
+        """Whether the student's code holds one of the error pattern's signatures for their language and verdict;
+        None when the pattern lists none for them (or no code or language is known): it says nothing."""
+        signatures = self._signatures.get(doc)
+        if not signatures or not attempt.code:
+            return None
+        verdict = verdict if verdict in self._pattern_verdicts.get(doc, ()) else None
+        own = signatures_for(signatures, attempt.language, verdict, self._pattern_verdicts.get(doc, ()))
+        return signatures_match(own, attempt.code) if own else None
+
+    def _pattern_by_signature(self, own: list[_Candidate], queries: Sequence[_PartQuery],
+                              attempt: _Attempt) -> list[_Candidate]:
+        """A leading error pattern whose bug the student's code does not hold gives the lead away.
+
+        Inside a named problem a pattern about another bug led on the words every document of the problem shares,
+        with the official solution second; no lexical signal told the two cases apart (docs/retrieval.md, round
+        20). A pattern may list its bug as code constructs per language and verdict (front matter `signatures`:
+        300's `bisect_right` / `upper_bound`). When it lists some for the student's language (and verdict) and the
+        code holds none, the problem's first document that is no error pattern leads, or an error pattern whose
+        signature the code does hold if one comes first. Patterns without signatures for the attempt, and questions
+        without code, keep today's order."""
+        if not self.settings.pattern_signatures or len(own) < 2 or not attempt.code:
+            return own
+        table = self.index.chunks
+        lead = table.doc_id(own[0].row)
+        if lead not in self._pattern_verdicts:
+            return own
+        verdict = _named_verdict(queries)
+        if self._signature_holds(lead, verdict, attempt) is not False:
+            return own
+
+        def may_lead(c: _Candidate) -> bool:
+            doc = table.doc_id(c.row)
+            return doc not in self._pattern_verdicts or self._signature_holds(doc, verdict, attempt) is True
+
+        first = next((c for c in own if may_lead(c)), None)
+        return own if first is None else [first, *(c for c in own if c is not first)]
 
     def _asked_how(self, own: list[_Candidate], attempt: _Attempt) -> list[_Candidate]:
         """A question that reports no failure asks how or why the solution works ("why is it safe to always move the
