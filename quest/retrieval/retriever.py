@@ -239,7 +239,7 @@ class Retriever:
                parts: Mapping[str, str] | None = None, lang: str | None = None,
                general_only: bool = False, evidence: ErrorEvidence | None = None,
                problem_guessed: bool = False, language: str | None = None,
-               failure: bool | None = None) -> SearchResult:
+               failure: bool | None = None, code: str | None = None) -> SearchResult:
         """Ranked hits for `query`.
 
         `parts` (question, error, code, ...) are searched separately and fused instead of the one
@@ -254,6 +254,8 @@ class Retriever:
         that explains the pasted error as well leads one written for other languages (`_own_language_first`).
         `failure` says whether the student reports a failure of their program (`quest.plan.reports_failure`): inside a
         named problem, with none reported, an error pattern does not lead (`_asked_how`); None: not known.
+        `code` is the student's whole program (default: the `code` part): inside a named problem, an error pattern
+        whose signatures it does not hold gives way (`_pattern_by_signature`).
         `signals` limits the ranked lists
         ("bm25", "dense", "lexical"; default all available), for evaluation and benchmarks.
         """
@@ -286,7 +288,7 @@ class Retriever:
         s = self.settings
         scope = "general" if general_only else pid
         guessed = problem_guessed and pid is not None
-        code = texts.get("code", "")
+        code = code if code is not None else texts.get("code", "")
         first = _Attempt(s.candidates, s.dense_floor, s.bm25_floor, evidence, guessed, language, failure, code)
         # A verdict a long question names in words (quest.plan) is searched only when nothing else is found.
         backup = [q for q in queries if q.name == "verdict"]
