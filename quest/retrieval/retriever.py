@@ -48,7 +48,7 @@ from quest.retrieval.index import Index, UpdateReport, open_index
 from quest.retrieval.judge_name import plain_tokens, without_judge_name
 from quest.retrieval.parallel import run_all
 from quest.retrieval.sparse import normalized, top_k, top_k_among
-from quest.retrieval.tokenize import tokenize
+from quest.retrieval.tokenize import VERDICT_ALIASES, tokenize
 from quest.retrieval.topic import TOPIC_PARTS, topic_tokens
 from quest.retrieval.types import Hit, RetrieverStatus, SearchResult, Signal
 from quest.retrieval.within import WithinProblem
@@ -153,6 +153,17 @@ class Retriever:
                 self._pattern_verdicts[doc.id] = frozenset(v.upper() for v in doc.verdicts)
                 if doc.signatures:
                     self._signatures[doc.id] = tuple(doc.signatures)
+        # Per error pattern, the words of its title that name its bug: not the problem's titles, not a verdict's name
+        # (both translations': a question in either language may name it). Read by `_pattern_by_signature`.
+        self._bug_words: dict[str, frozenset[str]] = {}
+        for doc in kb.documents:
+            if doc.problem_id and doc.kind == "error_pattern":
+                problem = kb.problems.get(doc.problem_id)
+                named = " ".join((problem.title_zh, problem.title_en, *problem.aka)) if problem else ""
+                words = {t for t in tokenize(doc.title) if len(t) > 1 and not t.isdigit()} - set(tokenize(named))
+                words -= _verdict_vocabulary() | _VERDICT_WORDS | _TESTING_WORDS
+                key = translation_key(doc.id)
+                self._bug_words[key] = self._bug_words.get(key, frozenset()) | frozenset(words)
                 self._bug_verdicts.setdefault(doc.problem_id, set()).update(self._pattern_verdicts[doc.id])
         # Each verdict's overview (faq-verdict-tle, …: a general FAQ tagged `verdict`) and the verdicts it covers.
         self._overviews = {doc.id: frozenset(v.upper() for v in doc.verdicts) for doc in kb.documents
@@ -1133,8 +1144,9 @@ class Retriever:
         20). A pattern may list its bug as code constructs per language and verdict (front matter `signatures`:
         300's `bisect_right` / `upper_bound`). When it lists some for the student's language (and verdict) and the
         code holds none, the problem's first document that is no error pattern leads, or an error pattern whose
-        signature the code does hold if one comes first. Patterns without signatures for the attempt, and questions
-        without code, keep today's order."""
+        signature the code does hold if one comes first. A question whose words name the pattern's bug (a word of its
+        title that is neither the problem's title nor a verdict) keeps it first. Patterns without signatures for the
+        attempt, and questions without code, keep today's order."""
         if not self.settings.pattern_signatures or len(own) < 2 or not attempt.code:
             return own
         table = self.index.chunks
@@ -1144,6 +1156,9 @@ class Retriever:
         verdict = _named_verdict(queries)
         if self._signature_holds(lead, verdict, attempt) is not False:
             return own
+        asked = {t for q in queries if q.name == "question" for t in q.tokens}
+        if asked & self._bug_words.get(translation_key(lead), frozenset()):
+            return own  # the question's own words name the pattern's bug: the student suspects it
 
         def may_lead(c: _Candidate) -> bool:
             doc = table.doc_id(c.row)
@@ -1349,6 +1364,8 @@ def _own_words(part: str, queries: Sequence[_PartQuery]) -> list[str]:
 # the failure showed, not what caused it. Left out of what a page must match beyond the verdict (`_beyond_verdict`),
 # they no longer let the page whose own topic is the judge's testing (state kept between test cases) take the lead
 # from the page about the student's bug (round 15). They still rank: only the lead's evidence leaves them out.
+# Every word judges and students use for a verdict ("超时", "timeout"), besides its names (`_verdict_vocabulary`).
+_VERDICT_WORDS = frozenset(tokenize(" ".join(w for words in VERDICT_ALIASES.values() for w in words)))
 _TESTING_WORDS = frozenset(tokenize("测试点 测试用例 用例 样例 提交 运行 测试 "
                                     "test case testcase submit submission run"))
 
