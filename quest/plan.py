@@ -1622,6 +1622,10 @@ def retrieve(retriever: Any, p: Plan, *, top_k: int | None = None,
     if language is not None:
         options["language"] = language
     options["failure"] = reports_failure(p)
+    if p.problem is not None and p.request.code.strip():
+        # The whole program, not the code part's key lines: an error pattern's signatures are looked for in it
+        # (Retriever._pattern_by_signature; quest.kb.signatures bounds what it reads).
+        options["code"] = p.request.code
     result = retriever.search(p.parts.text(), parts=p.parts.as_dict(),
                               general_only=p.resolution.missing_id is not None, **options)
     doc_problems = _doc_problems(result)

@@ -34,6 +34,7 @@ from pydantic import (
 )
 
 from quest.kb.documents import KINDS, LANGS, is_source_name, normalize_problem_id
+from quest.kb.signatures import parse_signatures
 from quest.safe_yaml import UnsafeYAML, load_yaml
 
 Loc = tuple[str | int, ...]
@@ -128,6 +129,7 @@ RawProblemId = Annotated[Any, BeforeValidator(_raw_problem_id)]
 Moment = Annotated[AwareDatetime, BeforeValidator(_time_with_zone)]
 Words = Annotated[list[StrictStr], BeforeValidator(_word_list)]
 ProblemSet = Annotated[Any, BeforeValidator(_problem_set)]
+Signatures = Annotated[Any, BeforeValidator(parse_signatures)]
 
 
 class Strict(BaseModel):
@@ -212,6 +214,8 @@ class FrontMatterModel(Strict):
     verdicts: Words = Field(default_factory=list)
     languages: Words = Field(default_factory=list)
     examples: list[ExampleModel] = Field(default_factory=list)
+    # An error pattern's bug as code constructs per language (and verdict): quest.kb.signatures.
+    signatures: Signatures = ()
     # Where an imported document came from (importers write these).
     source: StrictStr | None = None
     url: StrictStr | None = None

@@ -115,6 +115,14 @@ class Settings:
     # best@1 +2 -0 (q224, r9-010; docs/retrieval.md, round 19); the nearest first documents it must not move are at
     # 1.03 and 1.09, the ones it moves at 1.23 and 1.80.
     code_pattern_lead: float = 1.15
+    # ...and an error pattern that lists its bug's code constructs for the student's language (and verdict) — its
+    # front matter `signatures`, quest.kb.signatures — leads only when the student's code holds one of them or the
+    # question's words name its bug (its title's own words): else the problem's first document that is no error
+    # pattern (or a pattern whose signature the code holds) leads (Retriever._pattern_by_signature). Patterns without
+    # signatures, and questions without code, are not touched. Off: on the twelve development splits (BM25) R@1
+    # 660 -> 664 (+6 -2) but best@1 537 -> 523 (+5 -19): the base's signatures are the patterns' own spellings, and
+    # students write the same bug in other words (docs/retrieval.md, round 20). QUEST_PATTERN_SIGNATURES=1 turns it on.
+    pattern_signatures: bool = False
     # No problem named: a general page written for the student's programming language (the error's runtime, else
     # the one read from the code: quest.plan.student_language) leads one written for other languages only, when it
     # explains the pasted error too (its own words at the floor; Retriever._own_language_first). Development splits:

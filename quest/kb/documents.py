@@ -84,6 +84,8 @@ class Document:
     source_name: str = ""
     url: str = ""
     remote_oj: str = ""
+    # An error pattern's bug as code constructs (front matter `signatures`; quest.kb.signatures.Signature values).
+    signatures: tuple[Any, ...] = ()
 
     @functools.cached_property
     def content_hash(self) -> str:
@@ -99,6 +101,8 @@ class Document:
             h.update(b"\x1e")
         h.update(json.dumps(self.extra, ensure_ascii=False, sort_keys=True, default=str).encode("utf-8") + b"\x1e")
         h.update(self.text.encode("utf-8"))
+        if self.signatures:  # only when written: every other document's hash stays what it was
+            h.update(b"\x1e" + repr(self.signatures).encode("utf-8"))
         return h.hexdigest()[:16]
 
 

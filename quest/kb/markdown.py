@@ -118,7 +118,7 @@ def parse_document(text: str, path: Path | str = "<text>") -> Document:
         raise KnowledgeBaseError(path, "the document has no text below its front matter")
     fm = _front_matter_model(text, meta, path)
     known = {"id", "kind", "title", "lang", "problem_id", "tags", "verdicts", "languages", "source", "url",
-             "remote_oj"}
+             "remote_oj", "signatures"}
     return Document(
         id=fm.id,
         kind=fm.kind,
@@ -134,6 +134,7 @@ def parse_document(text: str, path: Path | str = "<text>") -> Document:
         source_name=fm.source if is_source_name(fm.source) else "",
         url=fm.url or "",
         remote_oj=fm.remote_oj or "",
+        signatures=tuple(fm.signatures),
     )
 
 

@@ -35,6 +35,9 @@ from quest.judge import VERDICT_NAMES
 from quest.kb.catalogue import resolve_problem, resolve_problem_id
 from quest.kb.documents import Chunk, Document, KnowledgeBase, Problem, normalize_problem_id
 from quest.kb.markdown import load_knowledge_base
+from quest.kb.signatures import Signature
+from quest.kb.signatures import for_attempt as signatures_for
+from quest.kb.signatures import matches as signatures_match
 from quest.plan import Catalogue, squash
 from quest.retrieval import kernels
 from quest.retrieval.chunktable import NO_PROBLEM
@@ -45,7 +48,7 @@ from quest.retrieval.index import Index, UpdateReport, open_index
 from quest.retrieval.judge_name import plain_tokens, without_judge_name
 from quest.retrieval.parallel import run_all
 from quest.retrieval.sparse import normalized, top_k, top_k_among
-from quest.retrieval.tokenize import tokenize
+from quest.retrieval.tokenize import VERDICT_ALIASES, tokenize
 from quest.retrieval.topic import TOPIC_PARTS, topic_tokens
 from quest.retrieval.types import Hit, RetrieverStatus, SearchResult, Signal
 from quest.retrieval.within import WithinProblem
@@ -122,6 +125,7 @@ class _Attempt:
     language: str | None = None  # the student's programming language (`quest.plan.retrieve`), for the general lead
     # Whether the student reports a failure (`quest.plan.reports_failure`); None: not known (a caller did not plan).
     failure: bool | None = None
+    code: str = ""  # the student's code as written (the `code` part), for the error patterns' signatures
 
 
 class Retriever:
@@ -143,9 +147,23 @@ class Retriever:
         # Per problem, the verdicts its error-pattern documents explain; per error pattern, its own.
         self._bug_verdicts: dict[str, set[str]] = {}
         self._pattern_verdicts: dict[str, frozenset[str]] = {}
+        self._signatures: dict[str, tuple[Signature, ...]] = {}  # per error pattern that lists its bug's constructs
         for doc in kb.documents:
             if doc.problem_id and doc.kind == "error_pattern":
                 self._pattern_verdicts[doc.id] = frozenset(v.upper() for v in doc.verdicts)
+                if doc.signatures:
+                    self._signatures[doc.id] = tuple(doc.signatures)
+        # Per error pattern, the words of its title that name its bug: not the problem's titles, not a verdict's name
+        # (both translations': a question in either language may name it). Read by `_pattern_by_signature`.
+        self._bug_words: dict[str, frozenset[str]] = {}
+        for doc in kb.documents:
+            if doc.problem_id and doc.kind == "error_pattern":
+                problem = kb.problems.get(doc.problem_id)
+                named = " ".join((problem.title_zh, problem.title_en, *problem.aka)) if problem else ""
+                words = {t for t in tokenize(doc.title) if len(t) > 1 and not t.isdigit()} - set(tokenize(named))
+                words -= _verdict_vocabulary() | _VERDICT_WORDS | _TESTING_WORDS
+                key = translation_key(doc.id)
+                self._bug_words[key] = self._bug_words.get(key, frozenset()) | frozenset(words)
                 self._bug_verdicts.setdefault(doc.problem_id, set()).update(self._pattern_verdicts[doc.id])
         # Each verdict's overview (faq-verdict-tle, …: a general FAQ tagged `verdict`) and the verdicts it covers.
         self._overviews = {doc.id: frozenset(v.upper() for v in doc.verdicts) for doc in kb.documents
@@ -232,7 +250,7 @@ class Retriever:
                parts: Mapping[str, str] | None = None, lang: str | None = None,
                general_only: bool = False, evidence: ErrorEvidence | None = None,
                problem_guessed: bool = False, language: str | None = None,
-               failure: bool | None = None) -> SearchResult:
+               failure: bool | None = None, code: str | None = None) -> SearchResult:
         """Ranked hits for `query`.
 
         `parts` (question, error, code, ...) are searched separately and fused instead of the one
@@ -247,6 +265,8 @@ class Retriever:
         that explains the pasted error as well leads one written for other languages (`_own_language_first`).
         `failure` says whether the student reports a failure of their program (`quest.plan.reports_failure`): inside a
         named problem, with none reported, an error pattern does not lead (`_asked_how`); None: not known.
+        `code` is the student's whole program (default: the `code` part): inside a named problem, an error pattern
+        whose signatures it does not hold gives way (`_pattern_by_signature`).
         `signals` limits the ranked lists
         ("bm25", "dense", "lexical"; default all available), for evaluation and benchmarks.
         """
@@ -279,7 +299,8 @@ class Retriever:
         s = self.settings
         scope = "general" if general_only else pid
         guessed = problem_guessed and pid is not None
-        first = _Attempt(s.candidates, s.dense_floor, s.bm25_floor, evidence, guessed, language, failure)
+        code = code if code is not None else texts.get("code", "")
+        first = _Attempt(s.candidates, s.dense_floor, s.bm25_floor, evidence, guessed, language, failure, code)
         # A verdict a long question names in words (quest.plan) is searched only when nothing else is found.
         backup = [q for q in queries if q.name == "verdict"]
         own = [q for q in queries if q.name != "verdict"] if backup else queries
@@ -288,7 +309,7 @@ class Retriever:
         if not hits:
             widened = True
             wide = _Attempt(int(s.candidates * s.widen_factor), s.dense_floor * s.widen_floor_ratio,
-                            s.bm25_floor * s.widen_floor_ratio, evidence, guessed, language, failure)
+                            s.bm25_floor * s.widen_floor_ratio, evidence, guessed, language, failure, code)
             hits, weak = self._attempt(wide, own, scope, excluded, top_k, timings)
         if not hits and backup:
             hits, weak = self._attempt(first, queries, scope, excluded, top_k, timings)
@@ -774,6 +795,7 @@ class Retriever:
             if self.settings.own_error_lead:
                 selected = self._own_error_first(selected, queries, attempt)
             selected = self._pattern_by_code(selected, queries, attempt)
+            selected = self._pattern_by_signature(selected, queries, attempt)
             selected = self._asked_how(selected, attempt)
             if self.settings.problem_general_mix and self._general_rows.size:
                 # General documents that clear the full floor follow the problem's own (a bug that is
@@ -1103,6 +1125,48 @@ class Retriever:
             return own
         return [first, *(c for c in own if c is not first)]
 
+    def _signature_holds(self, doc: str, verdict: str | None, attempt: _Attempt) -> bool | None:
+        """Whether the student's code holds one of the error pattern's signatures for their language and verdict;
+        None when the pattern lists none for them (or no code or language is known): it says nothing."""
+        signatures = self._signatures.get(doc)
+        if not signatures or not attempt.code:
+            return None
+        verdict = verdict if verdict in self._pattern_verdicts.get(doc, ()) else None
+        own = signatures_for(signatures, attempt.language, verdict, self._pattern_verdicts.get(doc, ()))
+        return signatures_match(own, attempt.code) if own else None
+
+    def _pattern_by_signature(self, own: list[_Candidate], queries: Sequence[_PartQuery],
+                              attempt: _Attempt) -> list[_Candidate]:
+        """A leading error pattern whose bug the student's code does not hold gives the lead away.
+
+        Inside a named problem a pattern about another bug led on the words every document of the problem shares,
+        with the official solution second; no lexical signal told the two cases apart (docs/retrieval.md, round
+        20). A pattern may list its bug as code constructs per language and verdict (front matter `signatures`:
+        300's `bisect_right` / `upper_bound`). When it lists some for the student's language (and verdict) and the
+        code holds none, the problem's first document that is no error pattern leads, or an error pattern whose
+        signature the code does hold if one comes first. A question whose words name the pattern's bug (a word of its
+        title that is neither the problem's title nor a verdict) keeps it first. Patterns without signatures for the
+        attempt, and questions without code, keep today's order."""
+        if not self.settings.pattern_signatures or len(own) < 2 or not attempt.code:
+            return own
+        table = self.index.chunks
+        lead = table.doc_id(own[0].row)
+        if lead not in self._pattern_verdicts:
+            return own
+        verdict = _named_verdict(queries)
+        if self._signature_holds(lead, verdict, attempt) is not False:
+            return own
+        asked = {t for q in queries if q.name == "question" for t in q.tokens}
+        if asked & self._bug_words.get(translation_key(lead), frozenset()):
+            return own  # the question's own words name the pattern's bug: the student suspects it
+
+        def may_lead(c: _Candidate) -> bool:
+            doc = table.doc_id(c.row)
+            return doc not in self._pattern_verdicts or self._signature_holds(doc, verdict, attempt) is True
+
+        first = next((c for c in own if may_lead(c)), None)
+        return own if first is None else [first, *(c for c in own if c is not first)]
+
     def _asked_how(self, own: list[_Candidate], attempt: _Attempt) -> list[_Candidate]:
         """A question that reports no failure asks how or why the solution works ("why is it safe to always move the
         shorter line?", "初始化成 amount + 1 应该就够了吧？"): the problem's first document that is not an error
@@ -1300,6 +1364,8 @@ def _own_words(part: str, queries: Sequence[_PartQuery]) -> list[str]:
 # the failure showed, not what caused it. Left out of what a page must match beyond the verdict (`_beyond_verdict`),
 # they no longer let the page whose own topic is the judge's testing (state kept between test cases) take the lead
 # from the page about the student's bug (round 15). They still rank: only the lead's evidence leaves them out.
+# Every word judges and students use for a verdict ("超时", "timeout"), besides its names (`_verdict_vocabulary`).
+_VERDICT_WORDS = frozenset(tokenize(" ".join(w for words in VERDICT_ALIASES.values() for w in words)))
 _TESTING_WORDS = frozenset(tokenize("测试点 测试用例 用例 样例 提交 运行 测试 "
                                     "test case testcase submit submission run"))
 

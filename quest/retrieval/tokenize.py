@@ -182,19 +182,30 @@ def _compound_tokens(text: str) -> list[str]:
     return [re.sub(r"[^a-z0-9^()+]", "", m.group(0).lower()) for m in _COMPOUND.finditer(text)]
 
 
+# "通过" where it is no acceptance: a judge's count of passed test cases, which LeetCode CN prints under a wrong
+# answer or a time limit as well ("315 / 320 个通过的测试用例", "通过测试用例：31 / 62", "已通过 20/22 个测试用例"),
+# and a negation ("不通过", "没通过", "未通过").
+_NOT_ACCEPTED = re.compile(r"(?:不|没有?|沒有?|未)通[过過]|"
+                           r"通[过過][ \t]*的?[ \t]*(?:测试|測試)?(?:用例|資料|数据|數據)|"
+                           r"通[过過][ \t]*\d+[ \t]*/[ \t]*\d+")
+
+
 def _verdict_tokens(text: str) -> list[str]:
     lower = text.lower()
     found: list[str] = []
     for canonical, aliases in VERDICT_ALIASES.items():
+        # The acceptance's aliases are looked for in the text without its non-acceptances; every other verdict's
+        # in the whole text ("315 / 320 个通过的测试用例" still holds the time limit that precedes it).
+        searched = _NOT_ACCEPTED.sub(" ", lower) if canonical == "ac" else lower
         for alias in aliases:
             if alias.isascii() and len(alias) <= 3:
-                hit = re.search(rf"(?<![a-z0-9_]){re.escape(alias)}(?![a-z0-9_])", lower) is not None
+                hit = re.search(rf"(?<![a-z0-9_]){re.escape(alias)}(?![a-z0-9_])", searched) is not None
                 # "re", "pe", "ac", "wa" as words are ambiguous in English prose; only count them
                 # when written in capitals, as judges and students do.
                 if hit and canonical in {"re", "pe", "ac", "wa"}:
                     hit = re.search(rf"(?<![A-Za-z0-9_]){alias.upper()}(?![A-Za-z0-9_])", text) is not None
             else:
-                hit = alias in lower
+                hit = alias in searched
             if hit:
                 # The canonical token stands apart from the word itself: "tle" the word is already
                 # a token; "verdict_tle" is what a Chinese "超时" and an English "TLE" share.

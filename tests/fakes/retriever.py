@@ -126,7 +126,7 @@ class FakeRetriever:
     def search(self, query: str, *, problem_id: str | None = None, exclude_kinds: Collection[str] = (),
                top_k: int | None = None, parts: Mapping[str, str] | None = None, lang: str | None = None,
                general_only: bool = False, evidence: object = None, problem_guessed: bool = False,
-               language: str | None = None, failure: bool | None = None) -> SearchResult:
+               language: str | None = None, failure: bool | None = None, code: str | None = None) -> SearchResult:
         self.searches.append(SearchCall(query, problem_id, frozenset(exclude_kinds), top_k,
                                         tuple((parts or {}).items()), general_only, problem_guessed, language))
         excluded = set() if self.ignore_exclude else set(exclude_kinds)

@@ -82,7 +82,7 @@ def test_front_matter_mistakes_point_at_their_lines(tmp_path: Path) -> None:
         ),
         "c.md": "---\nproblem_id: 2\n---\nSome text.\n",
     })
-    known = "id, kind, title, lang, problem_id, tags, verdicts, languages, examples, source, url, remote_oj"
+    known = "id, kind, title, lang, problem_id, tags, verdicts, languages, examples, signatures, source, url, remote_oj"
     assert lines(kb) == [
         f"a.md:7: error: unknown front-matter field 'verdict' (known: {known})",
         "a.md:8: warning: unknown verdict 'XYZ' (known: AC, WA, TLE, MLE, RE, CE, PE, OLE, SE, UKE)",

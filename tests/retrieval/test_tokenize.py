@@ -35,6 +35,17 @@ def test_chinese_and_english_verdict_words_share_a_token():
     assert "verdict_tle" not in tokenize("a fast solution")
 
 
+def test_a_judge_count_of_passed_test_cases_is_no_acceptance():
+    # LeetCode CN prints "N / M 个通过的测试用例" under a wrong answer or a time limit too: only the words of an
+    # acceptance ("通过", "提交通过了") mean one; a count of passed cases or a negation ("不通过") does not.
+    for text in ("超出时间限制 315 / 320 个通过的测试用例", "解答错误 通过测试用例：31 / 62",
+                 "超出时间限制 已通过 20/22 个测试用例", "提交却不通过", "没通过"):
+        assert "verdict_ac" not in tokenize(text), text
+    assert tokenize("超出时间限制 315 / 320 个通过的测试用例").count("verdict_tle") == 1
+    for text in ("通过 执行用时：44 ms", "提交通过了，这个写法靠谱吗", "AC 了"):
+        assert "verdict_ac" in tokenize(text), text
+
+
 def test_ambiguous_short_abbreviations_need_capitals():
     assert "verdict_re" in tokenize("RE on test 2")
     assert "verdict_re" not in tokenize("we re-use the array")
