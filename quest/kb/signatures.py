@@ -13,9 +13,9 @@ wrong answer is `bisect_right` / `upper_bound`, 239's time limit is `pop(0)`. A 
 
 A signature is a literal snippet, compared with the code with all whitespace taken out of both (`pop(0)` matches
 `pop( 0 )`), or, written `re:…`, a regular expression searched in the code as written. Literals are preferred: they
-cannot be slow. A regular expression must compile, stay within MAX_CHARS, and hold no repetition inside a repetition
-and no back-reference (the shapes that backtrack exponentially), and it runs on at most CODE_CHARS of the code, each
-line cut at LINE_CHARS.
+cannot be slow. A regular expression must compile, stay within MAX_CHARS, and hold no repetition or alternation
+inside a repetition and no back-reference (the shapes that backtrack exponentially), and it runs on at most
+CODE_CHARS of the code, each line cut at LINE_CHARS.
 """
 
 from __future__ import annotations
@@ -98,8 +98,9 @@ def _language_signatures(language: str, snippets: Any, verdict: str | None) -> l
 
 def check_regex(source: str, where: str = "signature") -> None:
     """Refuse a regular expression that does not compile or could backtrack exponentially: a repetition inside a
-    repetition (`(a+)+`, `(\\w*\\s?)*`) or a back-reference. (Alternatives under one repetition that overlap can
-    still be quadratic; the code read is bounded by CODE_CHARS.)"""
+    repetition (`(a+)+`, `(\\w*\\s?)*`, also inside an atomic group), an alternation inside a repetition (`(a|aa)*`)
+    or a back-reference. (Repetitions one after another that overlap, `.*\\n?.*`, can still be polynomial; the code
+    read is bounded by CODE_CHARS and LINE_CHARS.)"""
     if not source:
         raise ValueError(f"{where}: an empty regular expression")
     try:
@@ -107,8 +108,8 @@ def check_regex(source: str, where: str = "signature") -> None:
     except re.error as exc:
         raise ValueError(f"{where}: {source!r} is no regular expression: {exc}") from None
     if _nested(tree, inside=False):
-        raise ValueError(f"{where}: {source!r} repeats a repetition or refers back to a group (slow on some code); "
-                         f"write a literal snippet or a flatter expression")
+        raise ValueError(f"{where}: {source!r} repeats a repetition or an alternation, or refers back to a group "
+                         f"(slow on some code); write a literal snippet or a flatter expression")
 
 
 def _nested(items: Iterable[Any], inside: bool) -> bool:
@@ -124,7 +125,12 @@ def _nested(items: Iterable[Any], inside: bool) -> bool:
             if _nested(arg[-1], inside):
                 return True
         elif name == "BRANCH":
-            if any(_nested(branch, inside) for branch in arg[1]):
+            # Under a repetition, alternatives that match the same text ("(a|aa)*") try every way of splitting it:
+            # exponential like a nested repetition. (Alternatives of one character each are parsed as a class.)
+            if inside or any(_nested(branch, inside) for branch in arg[1]):
+                return True
+        elif name == "ATOMIC_GROUP":  # "(?>…)" stops backtracking into it from outside only, not within
+            if _nested(arg, inside):
                 return True
         elif name in ("ASSERT", "ASSERT_NOT") and _nested(arg[1], inside):
             return True
