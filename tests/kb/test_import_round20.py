@@ -207,3 +207,10 @@ def test_a_memory_limit_no_number_can_hold_is_left_out(tmp_path: Path) -> None:
     (export / "1" / "problem.md").write_text("Add two numbers.", encoding="utf-8")
     (export / "1" / "testdata" / "config.yaml").write_text(f"time: 1s\nmemory: '{'9' * 400}m'\n", encoding="utf-8")
     assert read_export("hydro", export).problems[0].limits == {"time_ms": 1000}  # before: OverflowError
+
+
+def test_a_limit_whose_unit_makes_it_overflow_is_refused_by_name(tmp_path: Path) -> None:
+    export = _qduoj(tmp_path, time_limit={"unit": "s", "value": 1e308})
+    with pytest.raises(ImportError_) as exc:  # before: OverflowError (1e308 s is an infinite number of ms)
+        read_export("qduoj", export)
+    assert str(exc.value) == f"{export}/1/problem.json: time_limit 1e+308 s is not a usable limit"
