@@ -214,3 +214,13 @@ def test_a_limit_whose_unit_makes_it_overflow_is_refused_by_name(tmp_path: Path)
     with pytest.raises(ImportError_) as exc:  # before: OverflowError (1e308 s is an infinite number of ms)
         read_export("qduoj", export)
     assert str(exc.value) == f"{export}/1/problem.json: time_limit 1e+308 s is not a usable limit"
+
+
+def test_a_long_root_element_is_named_short_with_its_length(tmp_path: Path) -> None:
+    tag = "x" * 50
+    export = tmp_path / "export.xml"
+    export.write_text(f"<{tag}><item/></{tag}>", encoding="utf-8")
+    with pytest.raises(ImportError_) as exc:
+        read_export("fps", export)
+    # before: "<'xxx…x'... (50 characters>": the quote left in, the bracket cut off
+    assert str(exc.value) == f"{export}: not an FPS file (root element <{'x' * 40}... (50 characters)>, expected <fps>)"

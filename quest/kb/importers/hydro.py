@@ -137,7 +137,8 @@ class _Statement:
     def _copy(self, name: str) -> str | None:
         path = _find_file(self.folder, name)
         if path is None:
-            log.warning("import: %s: file://%s is not in the export", self.root.name(self.folder), quoted(name)[1:-1])
+            log.warning("import: %s: file://%s is not in the export", self.root.name(self.folder),
+                        quoted(name, bare=True))
             return None
         check_size(path, self.limits.max_file_bytes)
         if path.stat().st_size > self.limits.max_image_bytes:

@@ -54,7 +54,7 @@ def _limit(value: Any, name: str, field: str, units: dict[str, float]) -> float 
         raise ImportError_(f"{name}: {field} unit {quoted(unit, 20)} is not one of {', '.join(units)}")
     scaled = amount * units.get(unit, 1)
     if scaled == float("inf"):  # 1e308 s: a number, but no number of milliseconds
-        raise ImportError_(f"{name}: {field} {quoted(f'{amount:g} {unit}', 20)[1:-1]} is not a usable limit")
+        raise ImportError_(f"{name}: {field} {quoted(f'{amount:g} {unit}', 20, bare=True)} is not a usable limit")
     return scaled
 
 
