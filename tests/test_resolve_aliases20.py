@@ -213,3 +213,18 @@ def test_a_name_holding_every_listed_word_is_spelled_a_bounded_number_of_ways(ba
     # before: 393 216 spellings, each looked up in the titles' units (14 s to resolve the question)
     assert len(_zh_spellings(name)) <= 2 * MAX_ZH_FORMS
     assert res(base, name + " 怎么做").problem_id is None
+
+
+def test_a_title_pasted_thousands_of_times_is_read_a_bounded_number_of_times(base, monkeypatch) -> None:
+    calls: list[int] = []
+    real = plan_module._other_title
+
+    def counting(written: str, start: int, end: int, shown: str, cat: object) -> str | None:
+        calls.append(start)
+        return real(written, start, end, shown, cat)
+
+    monkeypatch.setattr(plan_module, "_other_title", counting)
+    question = "x" * 300 + " " + "买卖股票的最佳时机" * 3000 + " 冷冻期"
+    assert res(base, question).problem_id == "121"
+    # before: 3 000 mentions read, each slicing and casefolding the text before it (quadratic in the paste)
+    assert len(calls) <= 32  # plan.MAX_TITLE_SPANS
