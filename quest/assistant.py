@@ -114,7 +114,8 @@ class Retriever(Protocol):
     def search(self, query: str, *, problem_id: str | None = None, exclude_kinds: Collection[str] = (),
                top_k: int | None = None, parts: Mapping[str, str] | None = None, lang: str | None = None,
                general_only: bool = False, evidence: Any = None, problem_guessed: bool = False,
-               language: str | None = None, failure: bool | None = None) -> SearchResult: ...
+               language: str | None = None, failure: bool | None = None,
+               code: str | None = None) -> SearchResult: ...
 
     def documents(self, problem_id: str | None = None, kinds: Collection[str] | None = None) -> list[Document]: ...
 

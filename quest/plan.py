@@ -648,6 +648,11 @@ def _topic_name(name: NamedTitle, cat: Catalogue) -> bool:
     return cat.topics is not None and cat.topics.is_topic(name.text, marked=True)
 
 
+# The mentions of one title read for a longer or sequel title: each reads the text before it (`_other_title`), so a
+# paste repeating the title 3 000 times took a second (27 KB), 6 000 times four. A question names it a few times.
+MAX_TITLE_SPANS = 32
+
+
 def _title_inside(question: str, cat: Catalogue) -> Resolution | None:
     """The longest base title the question contains, unless a sequel marker follows it ("课程表 II" is
     problem 210, not 207): then that other problem is reported as not in the base."""
@@ -663,7 +668,7 @@ def _title_inside(question: str, cat: Catalogue) -> Resolution | None:
         if key in cat.weak and key != text and not (key in cat.short and _opens_with(question, key)):
             continue
         spans = [(where[m.start()], where[m.start() + len(key) - 1] + 1) for m in re.finditer(re.escape(key), text)]
-        spans = [(start, end) for start, end in spans if not _in_identifier(written, start, end)]
+        spans = [(start, end) for start, end in spans if not _in_identifier(written, start, end)][:MAX_TITLE_SPANS]
         if not spans:
             continue
         shown = cat.shown.get(key) or (cat.spelled[key][1] if key in cat.spelled else key)

@@ -53,6 +53,9 @@ _ZH_SAME = (("有环", "环形"), ("带环", "环形"), ("滑窗", "滑动窗口
             # for 子串 (both zichuan: "最长回文字串" is 5, in no base title is 字串 a word of its own); "第K大的数" is
             # 215's 第K大元素 (and "第K小的数" its sibling, `quest.plan.by_known_reworded_head`)
             ("矩形面积", "矩形"), ("字串", "子串"), ("大的数", "大元素"), ("小的数", "小元素"))
+# The most spellings of a Chinese name tried (before the swapped words): a title reworded holds two or three listed
+# words (at most 2 x 3 x 8 forms with a digit); each form is looked up in the titles' units.
+MAX_ZH_FORMS = 64
 # A digit students type for a title's numeral: "3数之和" is 三数之和, "2数之和" 两数之和 (round 20).
 _ZH_DIGITS = (str.maketrans("123456789", "一两三四五六七八九"), str.maketrans("2", "二"))
 _HAN = re.compile(r"[\u4e00-\u9fff]")
@@ -93,6 +96,7 @@ def _zh_spellings(name: str) -> list[str]:
         forms = list(dict.fromkeys([*forms, *(f.translate(t) for t in _ZH_DIGITS for f in forms)]))
     for mine, theirs in _ZH_SAME:
         forms += [f.replace(mine, theirs) for f in forms if mine in f]
+        del forms[MAX_ZH_FORMS:]  # each listed word doubles them: a name holding all of them made 10^5 (seconds)
     # and a word students swap for the title's (`quest.sibling_heads`: 判断二叉搜索树 is 验证二叉搜索树)
     return forms + ["".join(units) for f in forms for units in zh_synonym_spellings(list(f))]
 

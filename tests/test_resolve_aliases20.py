@@ -205,3 +205,26 @@ def test_the_known_reworded_head_reads_the_opening_only(base, monkeypatch, quest
     from quest.request import Request
     plan_module.by_known_reworded_head(Request(question=question), base)
     assert len(question) > 200_000 and len(tried) <= most
+
+
+def test_a_name_holding_every_listed_word_is_spelled_a_bounded_number_of_ways(base) -> None:
+    from quest.reworded_titles import _ZH_SAME, MAX_ZH_FORMS, _zh_spellings
+    name = "3" + "".join(mine for mine, _theirs in _ZH_SAME)  # 45 characters
+    # before: 393 216 spellings, each looked up in the titles' units (14 s to resolve the question)
+    assert len(_zh_spellings(name)) <= 2 * MAX_ZH_FORMS
+    assert res(base, name + " 怎么做").problem_id is None
+
+
+def test_a_title_pasted_thousands_of_times_is_read_a_bounded_number_of_times(base, monkeypatch) -> None:
+    calls: list[int] = []
+    real = plan_module._other_title
+
+    def counting(written: str, start: int, end: int, shown: str, cat: object) -> str | None:
+        calls.append(start)
+        return real(written, start, end, shown, cat)
+
+    monkeypatch.setattr(plan_module, "_other_title", counting)
+    question = "x" * 300 + " " + "买卖股票的最佳时机" * 3000 + " 冷冻期"
+    assert res(base, question).problem_id == "121"
+    # before: 3 000 mentions read, each slicing and casefolding the text before it (quadratic in the paste)
+    assert len(calls) <= 32  # plan.MAX_TITLE_SPANS

@@ -186,3 +186,41 @@ def test_a_limit_in_an_unknown_unit_is_refused_by_name(tmp_path: Path) -> None:
     with pytest.raises(ImportError_) as exc:
         read_export("qduoj", export)
     assert str(exc.value) == f"{export}/1/problem.json: time_limit unit 'fortnights' is not one of ms, s"
+
+
+@pytest.mark.parametrize("time", [".inf", "'²'", "'" + "9" * 400 + "s'"])
+def test_a_config_time_no_number_of_milliseconds_can_hold_is_left_out(tmp_path: Path, time: str) -> None:
+    # before: OverflowError (an infinite time rounded) or ValueError ("²" is a digit to str.isdigit, not to int)
+    export = tmp_path / "hydro"
+    (export / "1" / "testdata").mkdir(parents=True)
+    (export / "1" / "problem.yaml").write_text("pid: P9\ntitle: Sum\nlimits:\n  time_limit: '1e308'\n",
+                                               encoding="utf-8")
+    (export / "1" / "problem.md").write_text("Add two numbers.", encoding="utf-8")
+    (export / "1" / "testdata" / "config.yaml").write_text(f"time: {time}\nmemory: 256\n", encoding="utf-8")
+    assert read_export("hydro", export).problems[0].limits == {"memory_mb": 256}
+
+
+def test_a_memory_limit_no_number_can_hold_is_left_out(tmp_path: Path) -> None:
+    export = tmp_path / "hydro"
+    (export / "1" / "testdata").mkdir(parents=True)
+    (export / "1" / "problem.yaml").write_text("pid: P9\ntitle: Sum\n", encoding="utf-8")
+    (export / "1" / "problem.md").write_text("Add two numbers.", encoding="utf-8")
+    (export / "1" / "testdata" / "config.yaml").write_text(f"time: 1s\nmemory: '{'9' * 400}m'\n", encoding="utf-8")
+    assert read_export("hydro", export).problems[0].limits == {"time_ms": 1000}  # before: OverflowError
+
+
+def test_a_limit_whose_unit_makes_it_overflow_is_refused_by_name(tmp_path: Path) -> None:
+    export = _qduoj(tmp_path, time_limit={"unit": "s", "value": 1e308})
+    with pytest.raises(ImportError_) as exc:  # before: OverflowError (1e308 s is an infinite number of ms)
+        read_export("qduoj", export)
+    assert str(exc.value) == f"{export}/1/problem.json: time_limit 1e+308 s is not a usable limit"
+
+
+def test_a_long_root_element_is_named_short_with_its_length(tmp_path: Path) -> None:
+    tag = "x" * 50
+    export = tmp_path / "export.xml"
+    export.write_text(f"<{tag}><item/></{tag}>", encoding="utf-8")
+    with pytest.raises(ImportError_) as exc:
+        read_export("fps", export)
+    # before: "<'xxx…x'... (50 characters>": the quote left in, the bracket cut off
+    assert str(exc.value) == f"{export}: not an FPS file (root element <{'x' * 40}... (50 characters)>, expected <fps>)"

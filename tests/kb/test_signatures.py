@@ -51,6 +51,15 @@ def test_literals_lose_their_whitespace_expressions_keep_theirs_and_verdicts_key
     ({"python": ["re:(a+)+$"]}, "repeats a repetition"),
     ({"python": ["re:(?:x\\s*)*y"]}, "repeats a repetition"),
     ({"python": ["re:(a)\\1"]}, "refers back to a group"),
+    # an atomic group still backtracks inside itself, and alternatives that can match the same text under a
+    # repetition try every way of splitting it: each took seconds on 24 characters ("a" * 24)
+    ({"python": ["re:(?>(a+)+b)"]}, "repeats a repetition"),
+    ({"python": ["re:(a|a)*b"]}, "repeats a repetition or an alternation"),
+    ({"python": ["re:(?:\\w|\\w\\w)+;"]}, "repeats a repetition or an alternation"),
+    # tried at each start, the two runs split each line every way: the base's own double-loop signature took 1.2 s
+    # on 20 000 characters of crafted code ("xfor(" * 60 a line)
+    ({"cpp": ["re:for[ \\t]*\\(.*\\n?.*\\bfor[ \\t]*\\("]}, "two runs of any character one after another"),
+    ({"python": ["re:for .*.*:"]}, "two runs of any character one after another"),
     ({"WA": ["x"]}, "signatures.WA must map a programming language"),
     ({"python": ["x"] * 65}, "at most 64 signatures"),
     (["python"], "'signatures' must map"),
@@ -61,7 +70,10 @@ def test_malformed_signatures_are_refused_with_the_reason(value, message):
 
 
 def test_flat_expressions_pass_the_check():
-    for source in (r"while[ \t]+fast[ \t]*:", r"return[ \t]+head[ \t]*(?:#|$)", r"\.pop\(\)[ \t]*\n(?![ \t]*x)"):
+    for source in (r"while[ \t]+fast[ \t]*:", r"return[ \t]+head[ \t]*(?:#|$)", r"\.pop\(\)[ \t]*\n(?![ \t]*x)",
+                   # alternatives of one character each are one character class; a common start is read once
+                   r"(?:\w|_)+x", r"(?:ab|ac)*;", r"(?>\w+)\(",
+                   r"for[ \t]*\(.*\bfor[ \t]*\(|for[ \t]*\(.*\n.*\bfor[ \t]*\(", r"for .+:\n.*\n[ \t]+for "):
         check_regex(source)
 
 

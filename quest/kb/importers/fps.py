@@ -262,7 +262,8 @@ def parse(root: ExportRoot, limits: Limits, id_from: str = "url") -> list[Parsed
         name = root.name(path)
         tree = parse_xml_file(path, name, limits, drop=_UNUSED)
         if tree.tag != "fps":
-            raise ImportError_(f"{name}: not an FPS file (root element <{quoted(tree.tag, 40)[1:-1]}>, expected <fps>)")
+            raise ImportError_(f"{name}: not an FPS file (root element <{quoted(tree.tag, 40, bare=True)}>, "
+                               "expected <fps>)")
         items = tree.findall("item")
         if not items:
             raise ImportError_(f"{name}: the FPS file has no <item>")

@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import math
 import re
 from pathlib import Path
 from typing import Any
@@ -136,7 +137,8 @@ class _Statement:
     def _copy(self, name: str) -> str | None:
         path = _find_file(self.folder, name)
         if path is None:
-            log.warning("import: %s: file://%s is not in the export", self.root.name(self.folder), quoted(name)[1:-1])
+            log.warning("import: %s: file://%s is not in the export", self.root.name(self.folder),
+                        quoted(name, bare=True))
             return None
         check_size(path, self.limits.max_file_bytes)
         if path.stat().st_size > self.limits.max_image_bytes:
@@ -229,14 +231,19 @@ def _config_time_ms(value: object) -> int | None:
     if isinstance(value, bool):
         return None
     if isinstance(value, int | float):
-        return round(value) if value >= 0 else None
+        return _whole(value)
     text = str(value).strip()
-    if text.isdigit():
+    if text.isdecimal():  # not isdigit: "²" is a digit that int() refuses
         return int(text)
     m = re.fullmatch(r"(\d+(?:\.\d*)?|\.\d+)\s*([mu]?)s?", text, re.I)
     if not m:
         return None
-    return round(float(m.group(1)) * {"": 1000, "m": 1, "u": 0.001}[m.group(2).lower()])
+    return _whole(float(m.group(1)) * {"": 1000, "m": 1, "u": 0.001}[m.group(2).lower()])
+
+
+def _whole(value: float) -> int | None:
+    """`value` rounded, or None where no limit can be: negative, NaN, infinite (".inf", 400 digits read as a float)."""
+    return round(value) if math.isfinite(value) and value >= 0 else None
 
 
 def _seconds_ms(value: object) -> int | None:
@@ -245,7 +252,7 @@ def _seconds_ms(value: object) -> int | None:
         seconds = float(str(value).strip())
     except ValueError:
         return None
-    return round(seconds * 1000) if 0 <= seconds < float("inf") else None
+    return _whole(seconds * 1000)
 
 
 def _memory_mb(value: object) -> int | None:
@@ -254,7 +261,8 @@ def _memory_mb(value: object) -> int | None:
         return None
     n = float(m.group(1))
     factor = {"k": 1 / 1024, "m": 1, "g": 1024}[(m.group(2) or "m").lower()]
-    return max(1, round(n * factor))
+    mb = _whole(n * factor)
+    return None if mb is None else max(1, mb)
 
 
 def _problem(path: Path, root: ExportRoot, limits: Limits) -> ParsedProblem:

@@ -52,7 +52,10 @@ def _limit(value: Any, name: str, field: str, units: dict[str, float]) -> float 
         return None
     if unit not in units and unit:
         raise ImportError_(f"{name}: {field} unit {quoted(unit, 20)} is not one of {', '.join(units)}")
-    return amount * units.get(unit, 1)
+    scaled = amount * units.get(unit, 1)
+    if scaled == float("inf"):  # 1e308 s: a number, but no number of milliseconds
+        raise ImportError_(f"{name}: {field} {quoted(f'{amount:g} {unit}', 20, bare=True)} is not a usable limit")
+    return scaled
 
 
 def _source(value: Any, name: str) -> str:

@@ -65,14 +65,13 @@ class Limits:
     max_json_depth: int = 64
 
 
-def quoted(value: object, limit: int = 60) -> str:
+def quoted(value: object, limit: int = 60, *, bare: bool = False) -> str:
     """Text from an export as a message quotes it: escaped by repr (a control character cannot reach the operator's
     terminal or log as itself) and cut to `limit` characters, its full length said, so a field that holds megabytes
-    is not echoed whole."""
+    is not echoed whole. `bare`: without repr's quotes (where the message sets the text off itself)."""
     text = str(value)
-    if len(text) <= limit:
-        return repr(text)
-    return f"{text[:limit]!r}... ({len(text)} characters)"
+    shown = repr(text[:limit])[1:-1] if bare else repr(text[:limit])
+    return shown if len(text) <= limit else f"{shown}... ({len(text)} characters)"
 
 
 def _size(n: float) -> str:
