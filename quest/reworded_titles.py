@@ -60,7 +60,7 @@ _HAN = re.compile(r"[\u4e00-\u9fff]")
 MIN_HAN_UNITS = 3
 MIN_WORDS = 2
 # Title words a name may leave out (one at a time, `name_spellings`): they say the input's kind (round 20b).
-_IMPLIED = ("array", "sorted")
+_IMPLIED = ("array", "sorted", "character")
 OMIT_MIN_WORDS = 3
 _WORD = re.compile(r"[a-z0-9]+")
 
@@ -136,7 +136,8 @@ def name_spellings(name: str) -> list[tuple[Counter[str], Counter[str]]]:
         units = Counter(_stem(w) for w in form)
         out += [(units, Counter()), *((units, Counter({w: 1})) for w in _EN_SUPERLATIVES if w in units)]
         # a name of three words or more may leave out the input's kind the rest implies: "search in rotated
-        # array" (rotated: sorted), "kth largest element" (of an array); never a word the name has
+        # array" (rotated: sorted), "kth largest element" (of an array), "longest substring without repeating";
+        # not "element", which tells problems apart ("top k frequent" is also the start of 692's Words)
         if units.total() >= OMIT_MIN_WORDS:
             out += [(units + Counter({w: 1}), Counter()) for w in _IMPLIED if w not in units]
     return out

@@ -26,6 +26,7 @@ from tests.fakes.catalogue import resolved as res
     ("reversing a linked list iteratively loses the head", "206", "reversing a linked list"),
     ("merging intervals sort first then what", "56", "merging intervals"),
     ("rotated array search", "33", "rotated array search"),  # any order, as before
+    ("longest substring without repeating sliding window", "3", "longest substring without repeating"),
 ])
 def test_a_shortened_english_name_names_the_base_problem(base, question, pid, evidence):
     assert res(base, question) == Resolution(pid, "reworded", evidence)
@@ -58,6 +59,7 @@ def test_a_sequel_or_a_longer_title_stays_missing(base, question, name):
     "merge sorted array from the end",
     "find minimum in rotated sorted array",  # 153, not 33
     "merge k sorted linked lists heap",  # 23, not 21
+    "top k frequent words heap",  # 692: "element" is no implied word, "top k frequent" is no name of 347
     "largest element in an array is wrong",  # no kth: the title's word, not an implied one
     "rotated array: why does binary search fail",  # two words and an implied one: too short to tell
 ])
