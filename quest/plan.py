@@ -1296,14 +1296,16 @@ def by_reworded_run(request: Request, cat: Catalogue) -> Resolution | None:
             continue
         name = " ".join(words[:n])
         found = by_reworded_title(name, cat)
-        if found is None:
-            if by_opposite_title(name, cat):
-                return Resolution(None, "name", name, missing_id=name)
+        if found is None and not by_opposite_title(name, cat):
             continue
         for more in range(n + 1, min(len(words), n + 3) + 1):  # a longer known title that starts so
             longer = " ".join(words[:more])
-            if squash(longer) in cat.known:
+            # as written or reworded ("kth smallest element in a bst", "kth largest element stream": 230, 703)
+            if squash(longer) in cat.known or reworded_problem(
+                    longer, cat.known_reword_units, cat.known_reword_index, cat.known_reword_ids) is not None:
                 return Resolution(None, "name", longer, missing_id=longer)
+        if found is None:  # a base title's opposite ("kth smallest element …")
+            return Resolution(None, "name", name, missing_id=name)
         if n < len(words) and _SEQUEL_ONLY.fullmatch(words[n].casefold()):
             named = f"{name} {_sequel_shown(words[n].casefold())}"
             return Resolution(None, "name", named, missing_id=named)

@@ -62,6 +62,9 @@ _HAN = re.compile(r"[\u4e00-\u9fff]")
 # A title of fewer units is too short to tell from the words of a sentence ("子集", "Binary Search" are weak anyway).
 MIN_HAN_UNITS = 3
 MIN_WORDS = 2
+# Title words a name may leave out (one at a time, `name_spellings`): they say the input's kind (round 20b).
+_IMPLIED = ("array", "sorted", "character")
+OMIT_MIN_WORDS = 3
 _WORD = re.compile(r"[a-z0-9]+")
 
 
@@ -71,13 +74,28 @@ _IRREGULAR = {"parentheses": "parenthesis", "indices": "index", "matrices": "mat
               "palindromic": "palindrome"}
 
 
+# Short words students type for a title's (round 20b): "max depth of binary tree" is 104, "min window substring" 76.
+_SHORT = {"max": "maximum", "min": "minimum"}
+
+
+_IRREGULAR_OF = frozenset(_IRREGULAR.values())
+
+
 def _stem(word: str) -> str:
-    """English plural endings dropped ("lists" -> "list"); the same on both sides is all that matters."""
-    if word in _IRREGULAR:
-        return _IRREGULAR[word]
+    """English plural endings dropped ("lists" -> "list"), and a verb's -ing form said as the verb and a final e
+    dropped, so "trapping"/"trap", "climbing"/"climb" and "reversing"/"reverse" meet (round 20b); the same on both
+    sides is all that matters. A stem keeps at least four letters: "string" and "ring" stay whole."""
+    word = _IRREGULAR.get(word) or _SHORT.get(word, word)
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
-    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")) else word
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")) and word not in _IRREGULAR_OF:
+        word = word[:-1]
+    if len(word) >= 7 and word.endswith("ing"):
+        word = word[:-3]
+        # "trapping" -> "trapp" -> "trap"; not a doubled l, s, z or f ("spelling" is "spell")
+        if word[-1] == word[-2] and word[-1] not in "aeioulszf":
+            word = word[:-1]
+    return word[:-1] if len(word) > 4 and word.endswith("e") and not word.endswith("ee") else word
 
 
 def title_units(title: str) -> Counter[str]:
@@ -112,11 +130,20 @@ def name_spellings(name: str) -> list[tuple[Counter[str], Counter[str]]]:
             out += [(units, Counter(word)) for word in _ZH_SUPERLATIVES if word in form]
         return out
     words = [w for w in _WORD.findall(text) if w not in _EN_FILLERS]
+    # "merge two sorted linked lists" is Merge Two Sorted Lists: a title's list is a linked list (the titles that
+    # say "Linked List" keep their word: "reverse list" is no name of 206)
+    unlinked = [w for i, w in enumerate(words) if w != "linked" or _stem("".join(words[i + 1:i + 2])) != "list"]
+    forms = [words] if unlinked == words else [words, unlinked]
     out = []
     # as written, and without its verb ("Find First and Last Position …" holds its verb: 34)
-    for form in (words, words[1:]) if words and words[0] in _EN_VERBS else (words,):
+    for form in [f[1:] for f in forms if f[0] in _EN_VERBS] + forms if words else forms:
         units = Counter(_stem(w) for w in form)
         out += [(units, Counter()), *((units, Counter({w: 1})) for w in _EN_SUPERLATIVES if w in units)]
+        # a name of three words or more may leave out the input's kind the rest implies: "search in rotated
+        # array" (rotated: sorted), "kth largest element" (of an array), "longest substring without repeating";
+        # not "element", which tells problems apart ("top k frequent" is also the start of 692's Words)
+        if units.total() >= OMIT_MIN_WORDS:
+            out += [(units + Counter({w: 1}), Counter()) for w in _IMPLIED if w not in units]
     return out
 
 

@@ -194,10 +194,16 @@ def test_a_head_with_a_chinese_synonym_is_the_base_title(base, question, pid, ev
 @pytest.mark.parametrize("question", [
     "verify binary search tree: my inorder check fails",  # verify / check for validate
     "check binary search tree: only comparing children is wrong?",
-    "kth largest element in a list: heap of size k",  # a Python list is an array
 ])
 def test_a_head_with_an_english_synonym_is_no_sibling(base, question):
     assert res(base, question) == Resolution()
+
+
+def test_a_head_that_leaves_out_the_array_is_215(base):
+    # round 20b: "kth largest element" names 215 before the search (the input's kind left out,
+    # `quest.reworded_titles._IMPLIED`); "in a list" after it is a Python list, an array
+    question = "kth largest element in a list: heap of size k"
+    assert res(base, question) == Resolution("215", "reworded", "kth largest element")
 
 
 @pytest.mark.parametrize("question,missing", [
@@ -221,7 +227,7 @@ def starter(tmp_path_factory: pytest.TempPathFactory) -> Retriever:
 @pytest.mark.slow
 @pytest.mark.parametrize("question,pid,rule,first", [
     ("verify binary search tree: my inorder check fails", "98", "title", "p98-official-en"),  # confirmed by search
-    ("kth largest element in a list: heap of size k", "215", "title", "p215-explain-en"),
+    ("kth largest element in a list: heap of size k", "215", "reworded", "p215-explain-en"),  # round 20b
     ("二叉树的最大高度：递归返回什么", "104", "title", "p104-official-zh"),  # the base title, read by its shape
 ])
 def test_a_title_said_another_way_is_answered_from_its_problem(starter, question, pid, rule, first):
