@@ -26,7 +26,7 @@ IMPORTED = ("---\nid: hydro-p1000\nkind: problem_statement\ntitle: A+B\nlang: en
 
 def test_the_allowed_keys_are_one_clear_list_each() -> None:
     assert FRONT_MATTER_KEYS == ("id", "kind", "title", "lang", "problem_id", "tags", "verdicts", "languages",
-                                 "examples", "source", "url", "remote_oj")
+                                 "examples", "signatures", "source", "url", "remote_oj")
     assert PROBLEM_KEYS == ("id", "title_zh", "title_en", "aka", "functions", "difficulty", "tags", "limits", "source",
                             "url", "remote_oj")
 
