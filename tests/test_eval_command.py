@@ -134,13 +134,13 @@ def test_the_dec_held_out_split_is_reported_as_a_fourth_split(small_kb, tmp_path
     assert (dec["modes"]["bm25"]["n"], dec["modes"]["bm25"]["n_unanswerable"]) == (1, 1)
 
 
-def test_every_split_is_reported_in_order_with_the_round_20_held_out_split_last(small_kb, tmp_path):
+def test_every_split_is_reported_in_order_with_the_round_21_held_out_split_last(small_kb, tmp_path):
     eval_dir = small_kb / "eval"
     for name in ("heldout.jsonl", "heldout-fresh.jsonl", "heldout-dec.jsonl", "heldout-r5.jsonl", "heldout-r6.jsonl",
                  "heldout-r7.jsonl", "heldout-r8.jsonl", "heldout-r9.jsonl", "heldout-r10.jsonl",
                  "heldout-r11.jsonl", "heldout-r12.jsonl", "heldout-r13.jsonl", "heldout-r15.jsonl",
                  "heldout-r16.jsonl", "heldout-r17.jsonl", "heldout-r18.jsonl", "heldout-r19.jsonl",
-                 "heldout-r20.jsonl"):
+                 "heldout-r20.jsonl", "heldout-r21.jsonl"):
         write_queries(eval_dir / name, SMALL_QUERIES[:1])
     write_queries(eval_dir / "heldout-r4.jsonl", SMALL_QUERIES[1:])
     write_queries(eval_dir / "dev-r7.jsonl", SMALL_QUERIES[1:])
@@ -170,6 +170,7 @@ def test_every_split_is_reported_in_order_with_the_round_20_held_out_split_last(
         f"1 queries from {eval_dir / 'heldout-r18.jsonl'} (held-out (round 18))",
         f"1 queries from {eval_dir / 'heldout-r19.jsonl'} (held-out (round 19))",
         f"1 queries from {eval_dir / 'heldout-r20.jsonl'} (held-out (round 20))",
+        f"1 queries from {eval_dir / 'heldout-r21.jsonl'} (held-out (round 21))",
     ]
     out = run_quest("eval", "--json", "--modes", "bm25", kb=small_kb, data_dir=tmp_path / "data")
     assert out.returncode == 0, out.stderr
@@ -182,7 +183,7 @@ def test_every_split_is_reported_in_order_with_the_round_20_held_out_split_last(
                             "development (round 12, retired held-out)", "development (round 16)",
                             "held-out (round 13)", "held-out (round 15)", "held-out (round 16)",
                             "held-out (round 17)", "held-out (round 18)", "held-out (round 19)",
-                            "held-out (round 20)"]
+                            "held-out (round 20)", "held-out (round 21)"]
     r4 = splits["development (round 4)"]
     assert r4["queries_file"] == str(eval_dir / "heldout-r4.jsonl")
     # Only s2 (answered first) and s3 (off-topic, nothing found): the numbers of this file alone.

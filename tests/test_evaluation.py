@@ -322,6 +322,7 @@ R17 = ROOT / "knowledge" / "eval" / "heldout-r17.jsonl"
 R18 = ROOT / "knowledge" / "eval" / "heldout-r18.jsonl"
 R19 = ROOT / "knowledge" / "eval" / "heldout-r19.jsonl"
 R20 = ROOT / "knowledge" / "eval" / "heldout-r20.jsonl"
+R21 = ROOT / "knowledge" / "eval" / "heldout-r21.jsonl"
 EARLIER_SPLITS = [ROOT / "knowledge" / "eval" / name
                   for name in ("queries.jsonl", "heldout.jsonl", "heldout-fresh.jsonl")]
 
@@ -333,9 +334,9 @@ def _sources(path: Path) -> list[str]:
 
 
 @pytest.mark.parametrize("split", [DEC, R4, R5, R6, R7, R8, R9, R10, R11, R12, R13, R15, R16, R17, R18, R19,
-                                   R20],
+                                   R20, R21],
                          ids=["dec", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "r13", "r15", "r16",
-                              "r17", "r18", "r19", "r20"])
+                              "r17", "r18", "r19", "r20", "r21"])
 def test_late_held_out_labels_name_existing_documents_and_problems(kb, split):
     """Checks the labels against the base; never runs retrieval on the set (it must stay unseen)."""
     queries = load_queries(split)
@@ -516,7 +517,8 @@ R7_GROUPS = ("no_field", "not_in_base", "general", "off_topic")
 @pytest.mark.parametrize("split", ["heldout-r7.jsonl", "heldout-r8.jsonl", "heldout-r9.jsonl", "heldout-r10.jsonl",
                                    "heldout-r11.jsonl", "heldout-r12.jsonl", "heldout-r13.jsonl",
                                    "heldout-r15.jsonl", "heldout-r16.jsonl", "heldout-r17.jsonl",
-                                   "heldout-r18.jsonl", "heldout-r19.jsonl", "heldout-r20.jsonl"])
+                                   "heldout-r18.jsonl", "heldout-r19.jsonl", "heldout-r20.jsonl",
+                                   "heldout-r21.jsonl"])
 def test_round_held_out_tags_say_what_each_question_holds(split: str):
     for q in load_queries(ROOT / "knowledge" / "eval" / split):
         assert "real" in q.tags, q.id
@@ -570,7 +572,7 @@ class HeldOutMix:
         return [f"{prefix}{n:03d}" for n in range(1, 61)]
 
 
-# Rounds 7 to 12 were measured in their round and are development splits now; rounds 13, 15 to 20 stay held-out.
+# Rounds 7 to 12 were measured in their round and are development splits now; rounds 13, 15 to 21 stay held-out.
 HELD_OUT_MIXES = [
     HeldOutMix(7, "2026-12-01", groups=(25, 12, 12, 3), with_problem=8, langs={"zh": 32, "en": 28},
                traditional_sanitizer_cross=(8, 4, 11), unknown_title_only=(2, 5), urls_in_not_in_base=1,
@@ -644,6 +646,14 @@ HELD_OUT_MIXES = [
                unanswerable=6, general_with_error=10, runtime_reports=16, ubsan=4, asan=4, csharp_exceptions=1,
                urls_in_not_in_base=0, with_code_or_error=60, with_code_error=(58, 59),
                code_languages={"python": 18, "cpp": 17, "java": 7, "c": 5, "javascript": 4, "go": 3, "csharp": 3,
+                               "rust": 1},
+               traditional_is_zh=True),
+    HeldOutMix(21, "2026-12-04", groups=(20, 14, 10, 4),
+               with_problem=("1", "20", "200", "239", "3", "300", "322", "42", "46", "56", "70", "72"),
+               langs={"zh": 33, "en": 27}, traditional_sanitizer_cross=(13, 8, 9), unknown_title_only=(4, 0),
+               unanswerable=8, general_with_error=10, runtime_reports=18, ubsan=5, asan=3, csharp_exceptions=0,
+               urls_in_not_in_base=0, with_code_or_error=58, with_code_error=(56, 52),
+               code_languages={"python": 20, "cpp": 12, "c": 6, "go": 6, "javascript": 5, "java": 4, "csharp": 2,
                                "rust": 1},
                traditional_is_zh=True),
 ]
@@ -806,7 +816,7 @@ ALL_EVAL_FILES = {
     "heldout-r5.jsonl", "heldout-r6.jsonl", "heldout-r7.jsonl", "dev-r7.jsonl", "heldout-r8.jsonl",
     "heldout-r9.jsonl", "heldout-r10.jsonl", "heldout-r11.jsonl", "heldout-r12.jsonl", "dev-r16.jsonl",
     "heldout-r13.jsonl", "heldout-r15.jsonl", "heldout-r16.jsonl", "heldout-r17.jsonl", "heldout-r18.jsonl",
-    "heldout-r19.jsonl", "heldout-r20.jsonl"}
+    "heldout-r19.jsonl", "heldout-r20.jsonl", "heldout-r21.jsonl"}
 
 
 def test_every_eval_file_is_here():
@@ -815,7 +825,7 @@ def test_every_eval_file_is_here():
 
 
 @pytest.mark.parametrize("split", [R5, R6, R7, DEV_R7, R8, R9, R10, R11, R12, DEV_R16, R13, R15, R16, R17, R18,
-                                   R19, R20],
+                                   R19, R20, R21],
                          ids=lambda path: path.stem)
 def test_sources_are_used_once_across_all_eval_files(split):
     sources = _sources(split)
@@ -828,7 +838,7 @@ def test_sources_are_used_once_across_all_eval_files(split):
 @pytest.mark.parametrize("split,questions,problems", [
     (R8, 25, 19), (R9, 25, 12), (R10, 31, 24), (R11, 29, 22), (R12, 29, 19), (DEV_R16, 26, 19), (R13, 29, 13),
     (R15, 29, 20), (R16, 29, 23), (R17, 29, 20), (R18, 20, 18), (R19, 20, 17),
-    (R20, 20, 18)],
+    (R20, 20, 18), (R21, 20, 19)],
     ids=lambda v: v.stem if isinstance(v, Path) else str(v))
 def test_questions_naming_a_base_problem_in_their_text_label_that_problem(split, questions, problems):
     # Each `no_field` question is about one base problem, and its labels include that problem's own documents.

@@ -4,9 +4,9 @@ Measures retrieval on the labelled queries (knowledge/eval/queries.jsonl, plus t
 heldout.jsonl, heldout-fresh.jsonl, heldout-dec.jsonl, heldout-r4.jsonl, heldout-r5.jsonl, heldout-r6.jsonl,
 heldout-r7.jsonl, dev-r7.jsonl, heldout-r8.jsonl, heldout-r9.jsonl, heldout-r10.jsonl, heldout-r11.jsonl,
 heldout-r12.jsonl, dev-r16.jsonl, heldout-r13.jsonl, heldout-r15.jsonl, heldout-r16.jsonl, heldout-r17.jsonl,
-heldout-r18.jsonl, heldout-r19.jsonl and heldout-r20.jsonl beside it, each reported on its own) with whatever
-embedding model is configured (`--model`; `--model none` for BM25 only). Modes that need an embedding model are
-skipped, with a note, when none loads.
+heldout-r18.jsonl, heldout-r19.jsonl, heldout-r20.jsonl and heldout-r21.jsonl beside it, each reported on its own)
+with whatever embedding model is configured (`--model`; `--model none` for BM25 only). Modes that need an embedding
+model are skipped, with a note, when none loads.
 """
 
 from __future__ import annotations
@@ -39,8 +39,9 @@ from quest.settings import Settings
 #: 17's unseen set, written the same way on 2026-12-03 from posts no other split uses; it stays held-out.
 #: `heldout-r18.jsonl` is round 18's unseen set, written the same way later on 2026-12-03 from posts no other split
 #: uses; it stays held-out. `heldout-r19.jsonl` is round 19's unseen set, written the same way on 2026-12-03 from
-#: posts no other split uses; it stays held-out. `heldout-r20.jsonl` is the next round's unseen set, written the same
-#: way later on 2026-12-03 from posts no other split uses, reported last.
+#: posts no other split uses; it stays held-out. `heldout-r20.jsonl` is round 20's unseen set, written the same way
+#: later on 2026-12-03 from posts no other split uses; it stays held-out. `heldout-r21.jsonl` is the next round's unseen
+#: set, written the same way on 2026-12-04 from posts no other split uses, reported last.
 HELD_OUT_SPLITS = (("held-out", "heldout.jsonl"), ("development (fresh)", "heldout-fresh.jsonl"),
                    ("development (Dec)", "heldout-dec.jsonl"), ("development (round 4)", "heldout-r4.jsonl"),
                    ("held-out (round 5)", "heldout-r5.jsonl"), ("held-out (round 6)", "heldout-r6.jsonl"),
@@ -58,7 +59,8 @@ HELD_OUT_SPLITS = (("held-out", "heldout.jsonl"), ("development (fresh)", "heldo
                    ("held-out (round 17)", "heldout-r17.jsonl"),
                    ("held-out (round 18)", "heldout-r18.jsonl"),
                    ("held-out (round 19)", "heldout-r19.jsonl"),
-                   ("held-out (round 20)", "heldout-r20.jsonl"))
+                   ("held-out (round 20)", "heldout-r20.jsonl"),
+                   ("held-out (round 21)", "heldout-r21.jsonl"))
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
