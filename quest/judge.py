@@ -220,8 +220,20 @@ _LEETCODE_PY_FRAME = re.compile(r"^[ \t]*Line (\d{1,7}) in ([\w<>]{1,100}) \([\w
 _LEETCODE_PY_DRIVER = frozenset({"_driver", "<module>", "__helper__"})
 _LEETCODE_JAVA_FRAME = re.compile(r"^[ \t]*at line (\d{1,7}), ([\w.$/<>]{1,200})[ \t]*\r?$", re.M)
 _LEETCODE_JAVA_LIBRARY = re.compile(r"^(?:java\.|javax\.|jdk\.|sun\.|__Driver)")
-_GCC_DIAG = re.compile(r"^([^\s:]+\.(?:c|cc|cpp|cxx|h|hpp)):(\d+):(?:(\d+):)?\s*(fatal error|error|warning):\s*(.+)$",
-                       re.M)
+# gcc and clang: "sol.cpp:12:5: error: …". MinGW on Windows (Dev-C++, Code::Blocks) names the file with its drive,
+# "C:\\Users\\张三\\作业\\a.cpp:12:5: error: …"; gcc under a Chinese locale says 错误：/警告：/致命错误： with a
+# full-width colon ("buffer.cc:7:15: 错误：‘out_of_range’在此作用域中尚未声明", as notes on GitHub paste it).
+_GCC_DIAG = re.compile(r"^((?:[A-Za-z]:[\\/])?[^\s:]+\.(?:c|cc|cpp|cxx|h|hpp)):(\d+):(?:(\d+):)?\s*"
+                       r"(fatal error|error|warning|致命错误|错误|警告)[:：]\s*(.+)$", re.M)
+_GCC_WARNING = ("warning", "警告")
+# MSVC (cl.exe, Visual Studio's output window): "main.cpp(17): error C2065: 'x': undeclared identifier", "(17,5)"
+# with a column, a space before the colon in older releases, MSBuild's project in brackets after; a Chinese Visual
+# Studio writes the rest in Chinese (“x”: 未声明的标识符) and its documentation the word too (错误 C2143). The
+# format: learn.microsoft.com/cpp/build/formatting-the-output-of-a-custom-build-step-or-build-event.
+_MSVC_DIAG = re.compile(r"^[ \t]*((?:[A-Za-z]:[\\/])?[^\s:()]{1,300}?\.(?:c|cc|cpp|cxx|h|hpp))"
+                        r"\((\d{1,7})(?:,\d{1,7})?\)[ \t]?:[ \t]*(?:fatal error|error|致命错误|错误)[ \t]+(C\d{4}):"
+                        r"[ \t]*([^\n]{0,300}?)"
+                        r"(?:[ \t]*\[[^\n\]]{0,300}\])?[ \t]*\r?$", re.M)
 # LeetCode prints the compiler's diagnostics by line and character, without the file name.
 _LEETCODE_DIAG = re.compile(r"^Line (\d+):(?: Char \d+:)?\s*(fatal error|error):\s*(.+)$", re.M)
 # Go's compiler: "./solution.go:2:17: use of untyped nil in assignment" (a panic's frames carry no column).
@@ -957,11 +969,15 @@ def _symbol_line(text: str, pos: int) -> str:
 
 def _read_compilers(text: str, f: _Findings) -> None:
     for file, line, _col, kind, msg in _GCC_DIAG.findall(text):
-        if kind != "warning":
+        if kind not in _GCC_WARNING:
             f.lines.append(int(line))
             f.messages.append(f"{file}:{line}: {kind}: {msg.strip()}")
             f.inferred = "CE"
             f.runtime = "cpp"
+    for file, line, code, msg in _MSVC_DIAG.findall(text):
+        f.lines.append(int(line))
+        f.messages.append(f"{file}({line}): error {code}: {msg.strip()}")
+        f.inferred, f.runtime = "CE", "cpp"
     for line, kind, msg in _LEETCODE_DIAG.findall(text):
         f.lines.append(int(line))
         f.messages.append(f"Line {line}: {kind}: {msg.strip()}")
