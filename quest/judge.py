@@ -382,7 +382,7 @@ _SANITIZER_LINE = re.compile(r"^.*(?:ERROR: (?:Address|Leak)Sanitizer|WARNING: (
 _SANITIZER_FRAME = re.compile(r"#\d+ 0x[0-9a-f]+ in .*?[\w.-]+\.(?:c|cc|cpp|cxx):(\d+)")
 # ThreadSanitizer's frames have no address before the function, and the module after the place:
 # "    #0 worker(int) /home/amy/race.cpp:6:11 (a.out+0x12ab)" (the compiler-rt tests' "#0 Thread1 tiny_race.c:4 (…)").
-_TSAN_FRAME = re.compile(r"^[ \t]*#\d{1,3} [^\n]{0,300}? [^\s()]{0,300}?[\w.-]+\.(?:c|cc|cpp|cxx):(\d{1,7})"
+_TSAN_FRAME = re.compile(r"^[ \t]*#\d{1,3} [^\n]{0,300}? [^\s()]{1,300}?\.(?:c|cc|cpp|cxx):(\d{1,7})"
                          r"(?::\d{1,7})? \(", re.M)
 # Valgrind's Memcheck: each error opens with a line that names it ("==4242== Invalid read of size 4"), then its frames
 # ("==4242==    at 0x1091A6: fill (grid.c:8)", "by 0x…: main (grid.c:15)"; a library's "(in /usr/lib/…)" has no
