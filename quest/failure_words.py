@@ -13,7 +13,7 @@ is listed (a question wrongly read as a failure report keeps the order the searc
 - the result is wrong or incomplete: wrong, expected, should, missing, duplicates, empty (不对, 偏大, 漏, 重复);
 - the student describes what the program did: returns, prints, outputs, gives, got (输出, 返回, 结果, 变成);
 - it is too slow or never ends: slow, stuck, hangs, infinite, times out (超时, 慢, 卡, 死循环);
-- it does not work or pass: fails, broken, works (失败, 不行, 过不了, 不了).
+- it does not work or pass: fails, broken, works (失败, 不行, 过不了, 没有通过, 只通过了, 部分通过, 不了).
 
 "instead" is not one: "a heap instead of a deque" asks about another approach; "returns 3 instead of 2" is read
 by "returns".
@@ -30,7 +30,8 @@ _ZH_WRONG_RESULT = ("不对 不對 不正确 不正確 有误 有誤 偏大 偏�
 _ZH_OBSERVED = "输出 輸出 返回 回传 回傳 结果 結果 得到 变成 變成 成了"
 _ZH_SLOW = "超时 超時 逾时 逾時 慢 卡 死循环 死循環 跑不动 跑不動 一直"
 _ZH_NOT_WORKING = ("失败 失敗 不行 过不了 過不了 过不去 過不去 没过 沒過 没通过 沒通過 不通过 不通過 "
-                   "未通过 未通過 不了 挂 掛 当掉 當掉")
+                   "未通过 未通過 没有通过 沒有通過 没能通过 沒能通過 无法通过 無法通過 部分通过 部分通過 "
+                   "只通过 只通過 只过了 只過了 不了 挂 掛 当掉 當掉")
 ZH_FAILURE_WORDS = tuple(" ".join((_ZH_WENT_WRONG, _ZH_WRONG_RESULT, _ZH_OBSERVED, _ZH_SLOW, _ZH_NOT_WORKING)).split())
 
 # English words of the same kinds (whole words, any case).
@@ -43,8 +44,15 @@ _EN_NOT_WORKING = r"fail\w*|broken|work(?:s|ing)?|tle|wa"
 _EN_FAILURE = re.compile(r"\b(?:" + "|".join((_EN_WENT_WRONG, _EN_WRONG_RESULT, _EN_OBSERVED, _EN_SLOW,
                                                 _EN_NOT_WORKING)) + r")\b", re.IGNORECASE)
 
-# A pasted judge's result that says the submission passed ("通过 执行用时：44 ms", "Accepted", "通過"): no failure.
-_ACCEPTED = re.compile(r"^\s*(?:accepted|ac|通过|通過|答案正确|答案正確)(?![A-Za-z])", re.IGNORECASE)
+# A pasted judge's result that says the submission passed: "Accepted", LeetCode China's "通过" (above "63 / 63 个通过的
+# 测试用例" and the run time), HUSTOJ's "正确" (its Chinese name for Accepted, lang/cn.php), "通過": no failure. The
+# word alone, not the start of another ("通过率", "通过的测试用例", "正确答案", "正确输出："): Chinese has no spaces.
+_ACCEPTED = re.compile(r"^\s*(?:accepted|ac|通过|通過|答案正确|答案正確|正确|正確)了?(?![A-Za-z\u3400-\u9fff])",
+                       re.IGNORECASE)
+# ...unless a count of tests follows that is not all of them: "通过了 3/10", LeetCode China's "11 / 74 个通过的测试用例"
+# (the count it shows under a failing verdict). Looked for near the start, where the judge's summary is.
+_PASSED_COUNT = re.compile(r"(\d{1,6})[ \t]*/[ \t]*(\d{1,6})")
+_SUMMARY_CHARS = 200
 
 
 def describes_failure(text: str) -> bool:
@@ -56,4 +64,6 @@ def describes_failure(text: str) -> bool:
 
 def reports_acceptance(error: str) -> bool:
     """Whether a pasted judge's output opens by saying the submission passed."""
-    return _ACCEPTED.match(error or "") is not None
+    if _ACCEPTED.match(error or "") is None:
+        return False
+    return not any(int(m.group(1)) < int(m.group(2)) for m in _PASSED_COUNT.finditer(error[:_SUMMARY_CHARS]))

@@ -220,8 +220,20 @@ _LEETCODE_PY_FRAME = re.compile(r"^[ \t]*Line (\d{1,7}) in ([\w<>]{1,100}) \([\w
 _LEETCODE_PY_DRIVER = frozenset({"_driver", "<module>", "__helper__"})
 _LEETCODE_JAVA_FRAME = re.compile(r"^[ \t]*at line (\d{1,7}), ([\w.$/<>]{1,200})[ \t]*\r?$", re.M)
 _LEETCODE_JAVA_LIBRARY = re.compile(r"^(?:java\.|javax\.|jdk\.|sun\.|__Driver)")
-_GCC_DIAG = re.compile(r"^([^\s:]+\.(?:c|cc|cpp|cxx|h|hpp)):(\d+):(?:(\d+):)?\s*(fatal error|error|warning):\s*(.+)$",
-                       re.M)
+# gcc and clang: "sol.cpp:12:5: error: …". MinGW on Windows (Dev-C++, Code::Blocks) names the file with its drive,
+# "C:\\Users\\张三\\作业\\a.cpp:12:5: error: …"; gcc under a Chinese locale says 错误：/警告：/致命错误： with a
+# full-width colon ("buffer.cc:7:15: 错误：‘out_of_range’在此作用域中尚未声明", as notes on GitHub paste it).
+_GCC_DIAG = re.compile(r"^((?:[A-Za-z]:[\\/])?[^\s:]+\.(?:c|cc|cpp|cxx|h|hpp)):(\d+):(?:(\d+):)?\s*"
+                       r"(fatal error|error|warning|致命错误|错误|警告)[:：]\s*(.+)$", re.M)
+_GCC_WARNING = ("warning", "警告")
+# MSVC (cl.exe, Visual Studio's output window): "main.cpp(17): error C2065: 'x': undeclared identifier", "(17,5)"
+# with a column, a space before the colon in older releases, MSBuild's project in brackets after; a Chinese Visual
+# Studio writes the rest in Chinese (“x”: 未声明的标识符) and its documentation the word too (错误 C2143). The
+# format: learn.microsoft.com/cpp/build/formatting-the-output-of-a-custom-build-step-or-build-event.
+_MSVC_DIAG = re.compile(r"^[ \t]*((?:[A-Za-z]:[\\/])?[^\s:()]{1,300}?\.(?:c|cc|cpp|cxx|h|hpp))"
+                        r"\((\d{1,7})(?:,\d{1,7})?\)[ \t]?:[ \t]*(?:fatal error|error|致命错误|错误)[ \t]+(C\d{4}):"
+                        r"[ \t]*([^\n]{0,300}?)"
+                        r"(?:[ \t]*\[[^\n\]]{0,300}\])?[ \t]*\r?$", re.M)
 # LeetCode prints the compiler's diagnostics by line and character, without the file name.
 _LEETCODE_DIAG = re.compile(r"^Line (\d+):(?: Char \d+:)?\s*(fatal error|error):\s*(.+)$", re.M)
 # Go's compiler: "./solution.go:2:17: use of untyped nil in assignment" (a panic's frames carry no column).
@@ -365,8 +377,24 @@ _OUT_OF_MEMORY: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"AddressSanitizer: (?:allocator is out of memory|out of memory: allocator is trying|"
                 r"requested allocation size 0x[0-9a-f]{1,16} )|AddressSanitizer failed to allocate 0x"), "cpp"),
 )
-_SANITIZER_LINE = re.compile(r"^.*(?:ERROR: (?:Address|Leak)Sanitizer|runtime error:).*$", re.M)
+_SANITIZER_LINE = re.compile(r"^.*(?:ERROR: (?:Address|Leak)Sanitizer|WARNING: (?:Memory|Thread)Sanitizer|"
+                             r"runtime error:).*$", re.M)
 _SANITIZER_FRAME = re.compile(r"#\d+ 0x[0-9a-f]+ in .*?[\w.-]+\.(?:c|cc|cpp|cxx):(\d+)")
+# ThreadSanitizer's frames have no address before the function, and the module after the place:
+# "    #0 worker(int) /home/amy/race.cpp:6:11 (a.out+0x12ab)" (the compiler-rt tests' "#0 Thread1 tiny_race.c:4 (…)").
+_TSAN_FRAME = re.compile(r"^[ \t]*#\d{1,3} [^\n]{0,300}? [^\s()]{1,300}?\.(?:c|cc|cpp|cxx):(\d{1,7})"
+                         r"(?::\d{1,7})? \(", re.M)
+# Valgrind's Memcheck: each error opens with a line that names it ("==4242== Invalid read of size 4"), then its frames
+# ("==4242==    at 0x1091A6: fill (grid.c:8)", "by 0x…: main (grid.c:15)"; a library's "(in /usr/lib/…)" has no
+# line) and where the address is. Documented in the Valgrind manual (Memcheck), as its own tests print it
+# (memcheck/tests/*.stderr.exp).
+_VALGRIND_ERROR = re.compile(r"^==\d{1,9}== ((?:Invalid (?:read|write)|Use of uninitialised value) of size \d{1,6}|"
+                             r"Conditional jump or move depends on uninitialised value\(s\)|"
+                             r"Invalid free\(\) / delete / delete ?\[\] / realloc\(\))[ \t]*\r?$", re.M)
+_VALGRIND_FRAME = re.compile(r"^==\d{1,9}==[ \t]+(?:at|by) 0x[0-9A-Fa-f]{1,16}: ([^\n]{1,300}?) "
+                             r"\(([^\s():]{1,200}\.(?:c|cc|cpp|cxx)):(\d{1,7})\)[ \t]*\r?$", re.M)
+_VALGRIND_ADDRESS = re.compile(r"^==\d{1,9}==[ \t]+(Address 0x[0-9A-Fa-f]{1,16} [^\n]{1,200}?)[ \t]*\r?$", re.M)
+_VALGRIND_REPLACED = re.compile(r"^(?:vg_replace_\w+|mc_replace_strmem|vgpreload_\w+)\.c$")
 # The sanitizer's own frames (its malloc and operator new, "asan_new_delete.cpp:99", in compiler-rt or GCC's
 # libsanitizer) come first in an allocation report; their lines are in the sanitizer's files.
 _SANITIZER_RUNTIME = re.compile(r"compiler-rt/|libsanitizer/|/asan/|/sanitizer_common/|\basan_\w+\.cpp:")
@@ -378,7 +406,14 @@ _UBSAN_LINE = re.compile(r"(?:(?<![\w/.-])[\w/.-]+\.(?:c|cc|cpp|cxx|h):(\d+):\d+
 # (pattern, kind, verdict): what sanitizers, the C library, signal names and language runtimes print, in priority
 # order (the first that matches names the kind).
 _KINDS: tuple[tuple[re.Pattern[str], str, str | None], ...] = tuple((re.compile(p, re.I), k, v) for p, k, v in (
-    (r"AddressSanitizer: heap-use-after-free", "heap-use-after-free", "RE"),
+    # Valgrind's Memcheck names the error, then where the address is (`_VALGRIND_ERROR`): a free of a block already
+    # freed ("Invalid free() / delete / delete[] / realloc()" over "… bytes inside a block of size 40 free'd").
+    (r"Invalid free\(\) / delete / delete ?\[\] / realloc\(\)[ \t]*\r?\n(?:==\d{1,9}==[^\n]{0,300}\n){0,30}?"
+     r"==\d{1,9}==[ \t]+Address 0x[0-9a-f]{1,16} is \d{1,12} bytes inside a block of size \d{1,12} free'd",
+     "double-free", "RE"),
+    # Memcheck's read or write "… bytes inside a block of size 16 free'd".
+    (r"AddressSanitizer: heap-use-after-free|\bbytes inside a block of size \d{1,12} free'd", "heap-use-after-free",
+     "RE"),
     # The JVM could not start the program (`_JAVA_LAUNCHER`): the student's code never ran.
     (_JAVA_LAUNCHER_WORDS, "java-entry-point", "RE"),
     # glibc's stack protector ("*** stack smashing detected ***: terminated", then the abort): a write past the end
@@ -386,20 +421,30 @@ _KINDS: tuple[tuple[re.Pattern[str], str, str | None], ...] = tuple((re.compile(
     # ASan's other out-of-bounds reports: before an array's start (stack-buffer-underflow), past an alloca or VLA
     # (dynamic-stack-buffer-overflow), past a std::vector's size inside its capacity (container-overflow).
     (r"AddressSanitizer: (?:heap|stack|global|dynamic-stack)-buffer-(?:overflow|underflow)|"
+     # Memcheck: "Address 0x… is 0 bytes after a block of size 40 alloc'd" (or before one).
+     r"\bbytes (?:after|before) a block of size \d{1,12} alloc'd|"
      r"AddressSanitizer: container-overflow|stack smashing detected|"
      # Visual Studio's debug build: "Run-Time Check Failure #2 - Stack around the variable 'a' was corrupted." (a
      # local array written past its end), "Stack cookie instrumentation code detected a stack-based buffer overrun".
      r"Run-Time Check Failure #2\b|\bStack around the variable [^\n]{1,80} was corrupted|"
      r"stack-based buffer overrun", "buffer-overflow", "RE"),
     # Visual Studio's "Run-Time Check Failure #3 - The variable 'sum' is being used without being initialized."
-    (r"Run-Time Check Failure #3\b|\bis being used without being initialized", "uninitialized", "RE"),
+    # Memcheck's "Conditional jump or move depends on uninitialised value(s)" and "Use of uninitialised value of size
+    # 8"; MemorySanitizer's "WARNING: MemorySanitizer: use-of-uninitialized-value".
+    (r"Run-Time Check Failure #3\b|\bis being used without being initialized|"
+     r"Conditional jump or move depends on uninitialised value|\bUse of uninitialised value of size|"
+     r"MemorySanitizer: use-of-uninitialized-value", "uninitialized", "RE"),
     # A pointer or reference to a local that no longer exists (a returned reference to a local, a pointer kept past
     # its block).
     (r"AddressSanitizer: stack-use-after-(?:scope|return)", "use-after-scope", "RE"),
     (r"AddressSanitizer: stack-overflow", "stack-overflow", "RE"),
     (r"AddressSanitizer: (?:attempting )?double-free|double free", "double-free", "RE"),
     (r"AddressSanitizer: SEGV|SEGV on unknown address", "segv", "RE"),
-    (r"LeakSanitizer|detected memory leaks", "memory-leak", "RE"),
+    # Memcheck's leak summary ("definitely lost: 40 bytes in 1 blocks"; 0 bytes is no leak).
+    (r"LeakSanitizer|detected memory leaks|\bdefinitely lost: [1-9][\d,]{0,20} bytes|"
+     r"\bare definitely lost in loss record", "memory-leak", "RE"),
+    # ThreadSanitizer: two threads touched the same memory without a lock, one of them writing.
+    (r"ThreadSanitizer: data race", "data-race", "RE"),
     # A runtime that checks overflow: C#'s System.OverflowException (checked arithmetic, Convert, Parse; not
     # StackOverflowException), Java's Math.addExact and kin ("integer overflow", "long overflow").
     (r"runtime error: signed integer overflow|attempt to (?:add|subtract|multiply) with overflow|"
@@ -448,7 +493,9 @@ _KINDS: tuple[tuple[re.Pattern[str], str, str | None], ...] = tuple((re.compile(
     (r"all goroutines are asleep - deadlock", "deadlock", "RE"),
     # Visual Studio's "Access violation reading location 0x..." (zh: "读取位置 0x... 时发生访问冲突") and a Windows
     # judge's "Runtime Error(ACCESS_VIOLATION)".
-    (r"segmentation fault|SIGSEGV|段错误|段錯誤|access[ _]violation|访问冲突", "segv", "RE"),
+    # Memcheck's address that is no block at all: "Address 0x0 is not stack'd, malloc'd or (recently) free'd".
+    (r"segmentation fault|SIGSEGV|段错误|段錯誤|access[ _]violation|访问冲突|"
+     r"is not stack'd, malloc'd or \(recently\) free'd", "segv", "RE"),
     # An assert() that failed ("a.out: sol.cpp:12: int main(): Assertion `n > 0' failed.") and std::terminate with
     # no exception (a bare `throw;`, a joinable std::thread destroyed) abort the program.
     (r"aborted[ \t]+\(core dumped\)|SIGABRT|(?:已放弃|中止) \(核心已(?:转储|傾印)\)|"
@@ -488,6 +535,7 @@ KIND_WORDS: dict[str, str] = {
     "output-limit": "output limit SIGXFSZ 输出超限",
     "uninitialized": "uninitialized uninitialised variable initialization 未初始化 初始化",
     "use-after-scope": "stack use after scope dangling pointer dangling reference 悬空指针 悬空引用",
+    "data-race": "data race thread mutex atomic 数据竞争 线程 互斥锁",
     "windows-dll": "DLL not found libstdc++-6.dll MinGW PATH static 找不到 DLL 环境变量 静态链接",
 }
 
@@ -957,11 +1005,15 @@ def _symbol_line(text: str, pos: int) -> str:
 
 def _read_compilers(text: str, f: _Findings) -> None:
     for file, line, _col, kind, msg in _GCC_DIAG.findall(text):
-        if kind != "warning":
+        if kind not in _GCC_WARNING:
             f.lines.append(int(line))
             f.messages.append(f"{file}:{line}: {kind}: {msg.strip()}")
             f.inferred = "CE"
             f.runtime = "cpp"
+    for file, line, code, msg in _MSVC_DIAG.findall(text):
+        f.lines.append(int(line))
+        f.messages.append(f"{file}({line}): error {code}: {msg.strip()}")
+        f.inferred, f.runtime = "CE", "cpp"
     for line, kind, msg in _LEETCODE_DIAG.findall(text):
         f.lines.append(int(line))
         f.messages.append(f"Line {line}: {kind}: {msg.strip()}")
@@ -1103,6 +1155,28 @@ def _go_own_lines(text: str) -> list[int]:
     return [int(line) for name, line in _GO_CALL.findall(text) if name.startswith("main.")][:1]
 
 
+def _read_valgrind(text: str, f: _Findings) -> None:
+    """Memcheck's first error: its name, where the address is, and the lines in the student's file. Their file is the
+    one the outermost frame with a line is in (main's, as a rule): a library's frames with sources ("puts
+    (ioputs.c:37)") come first, and a runtime error has only the student's file for its code."""
+    m = _VALGRIND_ERROR.search(text)
+    if m is None:
+        return
+    following = _VALGRIND_ERROR.search(text, m.end())
+    block = text[m.end():following.start() if following else m.end() + 6000]
+    address = _VALGRIND_ADDRESS.search(block)
+    own_stack = block[:address.start()] if address else block  # after it: where the block was allocated or freed
+    frames = [(file, int(line)) for _fn, file, line in _VALGRIND_FRAME.findall(own_stack)
+              if not _VALGRIND_REPLACED.match(file)]
+    f.messages.append(m.group(1))
+    if address:
+        f.messages.append(address.group(1))
+    if frames:
+        own = frames[-1][0]
+        f.lines.extend([line for file, line in frames if file == own][:2])
+    f.inferred, f.runtime = "RE", "cpp"
+
+
 def _read_native(text: str, f: _Findings) -> None:
     """Sanitizers, C++ exceptions, Rust panics, and the frames of JS and Go errors."""
     m = _CPP_THROW.search(text)
@@ -1135,6 +1209,9 @@ def _read_native(text: str, f: _Findings) -> None:
     f.lines.extend(int(a or b) for a, b in _UBSAN_LINE.findall(text)[:2])
     f.lines.extend([int(m.group(1)) for m in _SANITIZER_FRAME.finditer(text)
                     if not _SANITIZER_RUNTIME.search(m.group(0))][:2])
+    if "ThreadSanitizer" in text:
+        f.lines.extend([int(m.group(1)) for m in _TSAN_FRAME.finditer(text)][:2])
+    _read_valgrind(text, f)
     m = _RUST_PANIC.search(text)
     if m:
         detail = (m.group(1) or m.group(3) or "").strip()

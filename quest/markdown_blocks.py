@@ -28,7 +28,7 @@ from functools import lru_cache
 # character, at least as many times, and nothing but spaces after it.
 _OPEN = re.compile(r"^ {0,3}(?P<marker>`{3,}(?=[^`]*$)|~{3,})(?P<info>.*)$")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
-_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)[^\n]+?(?<!`)\1(?!`)")
+_BACKTICKS = re.compile(r"`+")
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,10 @@ def _closes(line: str, marker: str) -> bool:
 def _parser():
     from markdown_it import MarkdownIt
 
-    return MarkdownIt("commonmark")
+    # Block rules only: fences are block tokens, and the inline rules are quadratic on
+    # hostile prose (each "![" or "[" searches the rest of the paragraph for its "]":
+    # 200 KB of "![" took seconds).
+    return MarkdownIt("commonmark").disable(["inline", "text_join"])
 
 
 def split_lines(text: str) -> list[str]:
@@ -105,11 +108,40 @@ def code_ranges(text: str) -> list[tuple[int, int]]:
         start, end = offsets[block.start_line], offsets[min(block.end_line, len(lines))]
         if start < pos:  # a block nested in one already covered
             continue
-        ranges += [(pos + m.start(), pos + m.end()) for m in _CODE_SPAN.finditer(text[pos:start])]
+        ranges += _code_spans(text, pos, start)
         ranges.append((start, end))
         pos = end
-    ranges += [(pos + m.start(), pos + m.end()) for m in _CODE_SPAN.finditer(text[pos:])]
+    ranges += _code_spans(text, pos, len(text))
     return ranges
+
+
+def _code_spans(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The inline code spans in text[start:end]: a run of backticks opens one, the next run
+    of the same length on the same line closes it (a run with no partner is plain text).
+
+    One pass over the runs of each line, not a regex, because a lazy search for the closing
+    run re-scans the line from every unmatched run: quadratic on a line of runs of
+    different lengths.
+    """
+    spans: list[tuple[int, int]] = []
+    line_start = start
+    for line in text[start:end].split("\n"):
+        runs = [m.span() for m in _BACKTICKS.finditer(line)]
+        partner: list[int | None] = [None] * len(runs)
+        later: dict[int, int] = {}  # run length -> index of the nearest later run that long
+        for i in range(len(runs) - 1, -1, -1):
+            length = runs[i][1] - runs[i][0]
+            partner[i], later[length] = later.get(length), i
+        i = 0
+        while i < len(runs):
+            j = partner[i]
+            if j is None:
+                i += 1
+                continue
+            spans.append((line_start + runs[i][0], line_start + runs[j][1]))
+            i = j + 1
+        line_start += len(line) + 1
+    return spans
 
 
 def split_code(text: str) -> list[tuple[bool, str]]:

@@ -60,6 +60,7 @@ from quest.judge import VERDICT_NAMES, VERDICTS, JudgeReport, find_verdict, pars
 from quest.judge_problems import judge_problem
 from quest.kb.catalogue import resolve_problem
 from quest.kb.documents import Problem, normalize_problem_id
+from quest.kb.importers.safety import quoted
 from quest.known_problems import ASKED_ONLY, CONFUSED_WITH, KNOWN_PROBLEMS, KnownProblem
 from quest.leading_ids import leading_title
 from quest.loose_titles import LooseTitles, stem
@@ -163,6 +164,16 @@ class Alternative:
         return f"problem {self.problem_id} ({title})" if title else f"problem {self.problem_id}"
 
 
+SHOWN_NAME_CHARS = 60  # a notice echoes at most this much of a name from the question (5,000 digits are an "id")
+
+
+def shown_name(name: str, lang: str = "en") -> str:
+    """A name the question gave, as a notice echoes it: escaped and cut, its full length said."""
+    if lang == "zh" and len(name) > SHOWN_NAME_CHARS:
+        return f"{quoted(name[:SHOWN_NAME_CHARS], bare=True)}……（共 {len(name)} 个字符）"
+    return quoted(name, SHOWN_NAME_CHARS, bare=True)
+
+
 @dataclass(frozen=True)
 class Resolution:
     problem_id: str | None = None
@@ -194,11 +205,11 @@ class Resolution:
             return (f"有多个题目是 {self.evidence}，你指的是哪一个：{options}？" if lang == "zh"
                     else f"several problems are {self.evidence}; which one do you mean: {options}?")
         if self.missing_id is not None and self.rule in ("title", "name"):  # named by its title
-            return (f"题目「{self.missing_id}」不在知识库中" if lang == "zh"
-                    else f'problem "{self.missing_id}" is not in the knowledge base')
+            return (f"题目「{shown_name(self.missing_id, lang)}」不在知识库中" if lang == "zh"
+                    else f'problem "{shown_name(self.missing_id)}" is not in the knowledge base')
         if self.missing_id is not None:
-            return (f"题目 {self.missing_id} 不在知识库中" if lang == "zh"
-                    else f"problem {self.missing_id} is not in the knowledge base")
+            return (f"题目 {shown_name(self.missing_id, lang)} 不在知识库中" if lang == "zh"
+                    else f"problem {shown_name(self.missing_id)} is not in the knowledge base")
         if self.problem_id is None:
             return "未识别出题目" if lang == "zh" else "no problem recognised"
         how = {"field": ("from the problem field", "来自题号栏"), "id": ("by its id in the text", "按文中的题号"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from hypothesis import given, settings
@@ -10,6 +11,7 @@ from hypothesis import strategies as st
 from quest.markdown_blocks import (
     FencedBlock,
     FenceTracker,
+    _code_spans,
     code_ranges,
     fenced_blocks,
     replace_fenced_blocks,
@@ -102,3 +104,47 @@ LINES = st.sampled_from(["```", "````", "~~~", "~~~~~", "```py", "``` x", "``` a
 def test_the_tracker_agrees_with_markdown_it_on_top_level_text(lines):
     text = "\n".join(lines) + "\n"
     assert tracked_spans(text) == spans(text)
+
+
+def test_split_code_on_200_kb_of_image_openers_does_no_inline_parsing(monkeypatch):
+    """Round 21: 200 KB of "![" took ~4 s in markdown-it's inline rules (each opener searched the
+    rest of the paragraph for its "]"). Fences are block tokens: the inline parser must not run."""
+    from markdown_it.parser_inline import ParserInline
+
+    calls: list[int] = []
+    monkeypatch.setattr(ParserInline, "parse", lambda self, src, *args: calls.append(len(src)))
+    text = "![" * 100_000 + "\n\n```\nx = 1\n```\n" + "`a`" + "[" * 1000
+    assert split_code(text) == [(False, "![" * 100_000 + "\n\n"), (True, "```\nx = 1\n```\n"),
+                                (True, "`a`"), (False, "[" * 1000)]
+    assert calls == []
+
+
+def test_code_spans_on_a_long_line_of_unmatched_backtick_runs():
+    """A line of backtick runs of lengths 1..629 (none pairs up) then a pair of 630-runs: only the
+    last pair is a span. The old lazy regex re-scanned the line from each unmatched run."""
+    runs = "".join("`" * k + "a" for k in range(1, 630))
+    pair = "`" * 630 + "code" + "`" * 630
+    text = runs + pair + " tail\nnext `line`"
+    assert code_ranges(text) == [(len(runs), len(runs) + len(pair)), (len(text) - 6, len(text))]
+
+
+def test_code_span_rules():
+    # a run is closed by the next run of the SAME length on the same line; others are text
+    assert split_code("`a``b` c") == [(True, "`a``b`"), (False, " c")]
+    assert split_code("```x `y`") == [(False, "```x "), (True, "`y`")]
+    assert split_code("`a\nb`") == [(False, "`a\nb`")]
+    assert split_code("``") == [(False, "``")]
+    assert split_code("` `\r`x`") == [(True, "` `"), (False, "\r"), (True, "`x`")]
+
+
+# The rule as the old regex wrote it: the linear scanner must find exactly the same spans.
+_REFERENCE_SPAN = re.compile(r"(?<!`)(`+)(?!`)[^\n]+?(?<!`)\1(?!`)")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="``a \n\r", max_size=30))
+def test_code_spans_agree_with_the_reference_rule(text):
+    assert _code_spans(text, 0, len(text)) == [m.span() for m in _REFERENCE_SPAN.finditer(text)]
+    middle = text[3:-3]
+    assert _code_spans(text, 3, 3 + len(middle)) == [(3 + a, 3 + b) for a, b in
+                                                     (m.span() for m in _REFERENCE_SPAN.finditer(middle))]

@@ -67,3 +67,16 @@ def test_a_judges_numbered_test_results_are_not_ids(error):
 def test_a_marked_id_followed_by_other_words_still_counts(question):
     found = resolve(Request(question=question), CAT)
     assert found.rule == "id" and found.problem_id == question[1]
+
+
+def test_a_question_of_5000_digits_is_echoed_short_in_the_notice():
+    """Round 21: the whole 5,000-digit "id" was echoed in the problem notice (5,037 characters)."""
+    found = resolve(Request(question="7" * 5000), CAT)
+    assert (found.rule, found.missing_id) == ("id", "7" * 5000)  # the plan keeps what was named
+    assert found.describe("en") == f"problem {'7' * 60}... (5000 characters) is not in the knowledge base"
+    assert found.describe("zh") == f"题目 {'7' * 60}……（共 5000 个字符） 不在知识库中"
+    link = resolve(Request(question="https://leetcode.com/problems/" + "a" * 3000), CAT)
+    assert link.describe("en") == f"problem {'a' * 60}... (3000 characters) is not in the knowledge base"
+    # a name of ordinary length is shown as written
+    ordinary = resolve(Request(question="#9999 why slow"), CAT)
+    assert ordinary.describe("en") == "problem 9999 is not in the knowledge base"

@@ -14,20 +14,24 @@ wrong answer is `bisect_right` / `upper_bound`, 239's time limit is `pop(0)`. A 
 A signature is a literal snippet, compared with the code with all whitespace taken out of both (`pop(0)` matches
 `pop( 0 )`), or, written `re:…`, a regular expression searched in the code as written. Literals are preferred: they
 cannot be slow. A regular expression must compile, stay within MAX_CHARS, and hold no repetition or alternation
-inside a repetition and no back-reference (the shapes that backtrack exponentially), and it runs on at most
-CODE_CHARS of the code, each line cut at LINE_CHARS.
+inside a repetition and no back-reference (the shapes that backtrack exponentially), nor two runs one after another
+that can match the same characters (`\\w*\\w*`: polynomial, seconds on 20 KB of crafted code) unless a literal start
+keeps them apart; it runs on at most CODE_CHARS of the code, each line cut at LINE_CHARS.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-try:  # Python 3.11+: the parser moved; only its tree is read, to refuse nested repetitions
+try:  # Python 3.11+: the parser moved; its tree is read to refuse slow shapes, one-character items compiled alone
+    from re import _compiler as sre_compile  # type: ignore[attr-defined]
     from re import _parser as sre_parse  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - older Pythons
+    import sre_compile  # type: ignore[no-redef]
     import sre_parse  # type: ignore[no-redef]
 
 from quest.code_language import TIE_ORDER
@@ -99,9 +103,10 @@ def _language_signatures(language: str, snippets: Any, verdict: str | None) -> l
 def check_regex(source: str, where: str = "signature") -> None:
     """Refuse a regular expression that does not compile or could backtrack exponentially: a repetition inside a
     repetition (`(a+)+`, `(\\w*\\s?)*`, also inside an atomic group), an alternation inside a repetition (`(a|aa)*`)
-    or a back-reference; and two runs of any character with only optional items between (`.*\\n?.*`). (Other
-    repetitions one after another that overlap, `\\w*\\w*`, can still be polynomial; the code read is bounded by
-    CODE_CHARS and LINE_CHARS.)"""
+    or a back-reference; and two unbounded runs that can match the same characters with only optional items between
+    (`.*\\n?.*`, `\\w*\\w*`, `\\w+\\s*\\w*`) unless they follow a literal start they cannot match (`_overlapping_runs`).
+    Runs that overlap across a mandatory character (`\\w*_\\w*`) stay polynomial at worst; the code read is bounded by
+    CODE_CHARS and LINE_CHARS."""
     if not source:
         raise ValueError(f"{where}: an empty regular expression")
     try:
@@ -111,9 +116,14 @@ def check_regex(source: str, where: str = "signature") -> None:
     if _nested(tree, inside=False):
         raise ValueError(f"{where}: {source!r} repeats a repetition or an alternation, or refers back to a group "
                          f"(slow on some code); write a literal snippet or a flatter expression")
-    if _dot_after_dot(tree):
+    overlap = _overlapping_runs(tree)
+    if overlap == "any":
         raise ValueError(f"{where}: {source!r} has two runs of any character one after another (`.*\\n?.*`: slow on "
                          f"long lines); write the ways apart (`.*X|.*\\n.*X`)")
+    if overlap:
+        raise ValueError(f"{where}: {source!r} has two repetitions one after another that can match the same "
+                         f"characters (`\\w*\\w*`, `\\w+\\s*\\w*`: slow on long lines); make them one, or put them "
+                         f"after a literal they cannot match (`while[ \\t]*\\(?[ \\t]*`)")
 
 
 def _nested(items: Iterable[Any], inside: bool) -> bool:
@@ -141,28 +151,117 @@ def _nested(items: Iterable[Any], inside: bool) -> bool:
     return False
 
 
-def _dot_after_dot(items: Iterable[Any]) -> bool:
-    """Whether an unbounded run of any character follows another with only optional items between (`.*\\n?.*`):
-    tried at each start, the two split each line every way (1.2 s on 20 000 characters of crafted code)."""
-    open_run = False
-    for op, arg in items:
+# The characters a one-character item is tried on to tell whether two runs can match the same text: ASCII and
+# Latin, and one of each kind beyond (CJK, full-width, another script's digit, Unicode line and space separators).
+_SAMPLE = (*(chr(c) for c in range(0x250)), "\u2028", "\u3000", "中", "，", "\u0661", "\u017f", "\u212a")
+_ONE_CHAR = ("LITERAL", "NOT_LITERAL", "IN", "ANY", "CATEGORY")
+_chars_cache: dict[tuple[str, int], frozenset[str]] = {}
+
+
+def _chars(item: Any) -> frozenset[str] | None:
+    """The sample characters that a one-item SubPattern (`\\w`, `[ \\t]`, `.`, `x`; possibly in a group) matches,
+    under the expression's flags; None when it is not one character."""
+    while len(item) == 1 and str(item[0][0]) == "SUBPATTERN":
+        item = item[0][1][-1]
+    if len(item) != 1 or str(item[0][0]) not in _ONE_CHAR:
+        return None
+    key = (str(item.data), item.state.flags)
+    if key not in _chars_cache:
+        one = sre_compile.compile(item)
+        _chars_cache[key] = frozenset(c for c in _SAMPLE if one.fullmatch(c))
+    return _chars_cache[key]
+
+
+_EVERY = frozenset(_SAMPLE)
+
+
+@dataclass
+class _Runs:
+    """What a left-to-right walk over an expression knows at each item."""
+
+    open: list[tuple[frozenset[str], bool]]  # unbounded runs with only optional items after them (chars, is `.`)
+    first: frozenset[str] | None = None  # what the expression's first character can be (None: not one mandatory)
+    started: bool = False  # an item that takes characters was seen
+    absorbed: frozenset[str] = frozenset()  # what the unbounded items so far can match
+    guard: frozenset[str] | None = None  # the last mandatory character...
+    anchored: bool = False  # ...and whether at most a few search starts can reach the same one
+    since: frozenset[str] | None = frozenset()  # what the items after the guard may match (None: not known)
+
+    def copy(self) -> _Runs:
+        return dataclasses.replace(self, open=list(self.open))
+
+    def take(self, chars: frozenset[str] | None, mandatory: bool, unbounded: bool) -> None:
+        """An item that takes characters (`chars`: which, None when not one kind)."""
+        if not self.started:
+            self.started = True
+            self.first = chars if mandatory and not unbounded else None
+        if unbounded:
+            self.absorbed |= chars if chars is not None else _EVERY
+        if mandatory and chars is not None and not unbounded:
+            self.open, self.guard, self.since = [], chars, frozenset()
+            # Two starts reach the same character only through a run that can hold the first one's character.
+            self.anchored = self.first is not None and not self.first & self.absorbed
+        elif mandatory and chars is None:
+            self.open, self.guard, self.since = [], None, None
+        else:
+            self.since = None if self.since is None or chars is None else self.since | chars
+
+    def guarded(self, chars: frozenset[str]) -> bool:
+        """Whether runs after the guard split text no other search start splits: they cannot match the guard's
+        character (so no start's runs cross another's guard) and few starts reach each guard."""
+        return self.guard is not None and self.anchored and self.since is not None and \
+            not self.guard & (self.since | chars)
+
+
+def _overlapping_runs(items: Any, state: _Runs | None = None) -> str | None:
+    """Whether two unbounded runs that can match the same characters follow one another with only optional items
+    between (`\\w*\\w*`, `.*\\n?.*`): each search start tries every way of splitting a line between them, and
+    starts inside the line try again (`\\w*\\w*;` on a line of 300 letters: 4.5 million steps). Allowed after a
+    character the runs cannot match, when the expression opens with a character no run before can match
+    (`while[ \\t]*\\(?[ \\t]*`): then only a few starts reach each place. "any" (two runs of `.`), "run" or None."""
+    state = state if state is not None else _Runs([])
+    for i, (op, arg) in enumerate(items):
         name = str(op)
-        if name in _REPEATS:
-            low, high, sub = arg
-            if high == sre_parse.MAXREPEAT and len(sub) == 1 and str(sub[0][0]) == "ANY":
-                if open_run:
-                    return True
-                open_run = True
-                continue
-            if _dot_after_dot(sub):
-                return True
-            if low == 0:
-                continue  # optional ("\\n?"): the run before it stays open
-        elif (name == "SUBPATTERN" and _dot_after_dot(arg[-1])) or \
-                (name == "BRANCH" and any(_dot_after_dot(branch) for branch in arg[1])):
-            return True
-        open_run = False
-    return False
+        if name == "AT":  # takes no character: "\\b", "^"
+            continue
+        if name in ("ASSERT", "ASSERT_NOT"):
+            found = _overlapping_runs(arg[1])
+            if found:
+                return found
+            continue
+        if name in ("SUBPATTERN", "ATOMIC_GROUP"):  # a group not repeated: its items are the expression's
+            found = _overlapping_runs(arg[-1] if name == "SUBPATTERN" else arg, state)
+            if found:
+                return found
+            continue
+        one = items[i:i + 1]
+        low, high = one.getwidth()
+        chars = _chars(arg[2]) if name in _REPEATS else _chars(one)
+        if chars is None:  # an alternation or a repeated group: checked alone
+            for inner in (arg[1] if name == "BRANCH" else [arg[2]] if name in _REPEATS else []):
+                found = _overlapping_runs(inner, state.copy() if name == "BRANCH" else None)
+                if found:
+                    return found
+            if name == "BRANCH" and not state.started:
+                firsts = [_chars(branch[:1]) if branch else None for branch in arg[1]]
+                state.started = True
+                state.first = None if None in firsts else frozenset().union(*firsts)
+            state.take(None, mandatory=low > 0, unbounded=high >= sre_parse.MAXREPEAT)
+            continue
+        if name in _REPEATS and arg[1] == sre_parse.MAXREPEAT:
+            dot = str(arg[2][0][0]) == "ANY"
+            for run, run_dot in state.open:
+                if run & chars and not state.guarded(chars):
+                    return "any" if dot and run_dot else "run"
+            state.take(chars, mandatory=low > 0, unbounded=True)
+            # A possessive run gives nothing back: a run after it cannot split its text with it.
+            mine = [] if name == "POSSESSIVE_REPEAT" else [(chars, dot)]
+            state.open = [*state.open, *mine] if arg[0] == 0 else mine
+        elif low > 0 and high > 1:  # "\\d{2}": mandatory, more than one character
+            state.take(None, mandatory=True, unbounded=False)
+        else:  # one character ("x", "[ \\t]") or an optional one ("\\(?")
+            state.take(chars, mandatory=low > 0, unbounded=False)
+    return None
 
 
 def for_attempt(signatures: Iterable[Signature], language: str | None, verdict: str | None,

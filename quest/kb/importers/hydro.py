@@ -45,9 +45,11 @@ log = logging.getLogger(__name__)
 _STATEMENT = re.compile(r"^problem(?:[_.]([A-Za-z_]+?))?\.(md|pdf)$", re.I)
 _STATEMENT_DIRS = (".", "statement", "problem_statement")
 _FILE_DIRS = ("additional_file", "attachments", "statement", "problem_statement", ".")
-_PDF_LINK = re.compile(r"@\[pdf\]\(file://([^)\s]+)\)", re.I)
-_FILE_IMAGE = re.compile(r"(!\[[^\]]*\]\()file://([^)\s]+)(\))")
-_FILE_IMG_TAG = re.compile(r"""(<img\b[^>]*?\bsrc\s*=\s*["'])file://([^"']+)(["'])""", re.I)
+# Each repetition is bounded (an alt text, a tag's attributes, a file name): unbounded, a statement of 200 KB of
+# "![" or "<img " was searched to its end from every opener (quadratic: seconds to minutes).
+_PDF_LINK = re.compile(r"@\[pdf\]\(file://([^)\s]{1,4096})\)", re.I)  # a long name is still reported
+_FILE_IMAGE = re.compile(r"(!\[[^\]]{0,500}\]\()file://([^)\s]{1,500})(\))")
+_FILE_IMG_TAG = re.compile(r"""(<img\b[^>]{0,2000}?\bsrc\s*=\s*["'])file://([^"']{1,500})(["'])""", re.I)
 # Any file:// destination left after the pictures: a Markdown link's or an HTML attribute's.
 _FILE_LINK = re.compile(r"""(\]\(\s*<?|\b(?:href|src)\s*=\s*["']?)file://([^\s)"'<>]{1,500})""", re.I)
 _CONFIG_NAMES = ("config.yaml", "config.yml", "Config.yaml", "Config.yml")
