@@ -96,7 +96,7 @@ class NameFits:
         found = self.fitting(units, han)
         if not found:
             return None
-        keys = tuple(sorted(found, key=lambda k: (k.startswith("known:"), k)))
+        keys = tuple(sorted(found, key=lambda k: (k.startswith("known:"), len(k), k)))  # by id
         kept = max(units.total() / t.total() for titles in found.values() for t in titles)
         exact = [k for k in keys if any(t == units for t in found[k])]
         if len(exact) == 1:

@@ -1384,8 +1384,14 @@ def _ambiguous(name: str, fit: Fit, cat: Catalogue) -> Resolution:
     offered = tuple(Alternative(k, p.title_zh or "", p.title_en or "") for k in fit.fitting
                     if (p := cat.problems.get(k)) is not None)
     lacking = {k.id: k for k in cat.known.values()}
-    named = tuple(f"{lacking[k[6:]].judge} {k[6:]}" for k in fit.fitting if k.startswith("known:") and k[6:] in lacking)
-    return Resolution(None, "name", name, candidates=named, alternatives=offered)
+    han = bool(_HAN_CHAR.search(name))
+    named = []
+    for key in fit.fitting:
+        known = lacking.get(key[6:]) if key.startswith("known:") else None
+        if known is not None:  # its title in the name's script: "LeetCode 692 (Top K Frequent Words)"
+            title = next((t for t in known.titles if bool(_HAN_CHAR.search(t)) == han), known.titles[0])
+            named.append(f"{known.judge} {known.id}（{title}）" if han else f"{known.judge} {known.id} ({title})")
+    return Resolution(None, "name", name, candidates=tuple(named), alternatives=offered)
 
 
 def _shortened_fit(found: Resolution, cat: Catalogue) -> Resolution | None:

@@ -21,6 +21,7 @@ import json
 import logging
 import sys
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 from quest.kb.markdown import load_knowledge_base
@@ -51,7 +52,7 @@ def outcome(probe: dict, found: Resolution, guess: str | None) -> str:
     return "right" if guess == expect else ("wrong" if guess is not None else "none")
 
 
-def _searcher(data_dir: Path):  # noqa: ANN202 - a probe's helper
+def _searcher(data_dir: Path) -> Callable[[str], Resolution]:
     """question -> the resolution `quest search` ends with (plan, then retrieve: weak names confirmed)."""
     from quest.plan import plan, retrieve
     from quest.request import validate_request
