@@ -326,21 +326,25 @@ class Catalogue:
         """Base problem id -> (the units a known title adds to one of its titles, whether Chinese, that known title)
         for each problem the base lacks whose title holds all of a base title's units and more ("使用最小花费爬楼梯"
         and "Min Cost Climbing Stairs" of 爬楼梯 / Climbing Stairs), for `_known_around`."""
-        out: dict[str, list[tuple[Counter[str], bool, str]]] = {}
         lacking = {k.id: k for k in self.known.values()}
+        known = [(name_units(t), bool(_HAN_CHAR.search(t)), t) for k in lacking.values() for t in k.titles]
+        by_unit: dict[str, list[int]] = {}  # an imported base has thousands of titles: each is compared with the few
+        for i, (units, _, _) in enumerate(known):  # known titles holding its rarest unit, not with all of them
+            for unit in units:
+                by_unit.setdefault(unit, []).append(i)
+        out: dict[str, list[tuple[Counter[str], bool, str]]] = {}
         for pid, p in self.problems.items():
             for base in filter(None, (p.title_zh, p.title_en, *p.aka)):
                 mine, han = name_units(base), bool(_HAN_CHAR.search(base))
                 if mine.total() < 2:  # "A + B" ("a" is a small word): too little of a title to extend
                     continue
-                for known in lacking.values():
-                    for title in known.titles:
-                        theirs = name_units(title)
-                        extra = theirs - mine
-                        # a sequel's number is read where it follows the title (`sequel_after`), not here
-                        if bool(_HAN_CHAR.search(title)) == han and mine and not mine - theirs and extra and \
-                                not all(_SEQUEL_ONLY.fullmatch(u) for u in extra):
-                            out.setdefault(pid, []).append((extra, han, title))
+                rarest = min(mine, key=lambda u: len(by_unit.get(u, ())))
+                for theirs, their_han, title in (known[i] for i in by_unit.get(rarest, ())):
+                    extra = theirs - mine
+                    # a sequel's number is read where it follows the title (`sequel_after`), not here
+                    if their_han == han and not mine - theirs and extra and \
+                            not all(_SEQUEL_ONLY.fullmatch(u) for u in extra):
+                        out.setdefault(pid, []).append((extra, han, title))
         return out
 
     @functools.cached_property
