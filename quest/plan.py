@@ -25,6 +25,11 @@ The problem is resolved by small rules, tried in this order; the plan records wh
                  an English opening that runs on from a base title reworded ("valid parenthesis stack pops…",
                  `by_reworded_run`); and, missing, an opening that rewords a known problem's title or says a base
                  title's opposite ("单链表排序", "第K小的数"; `by_known_reworded_head`, round 20);
+                 a base title inside a known sibling's name is that sibling, missing, in any case and with its
+                 words around the title ("min cost climbing stairs", "爬楼梯最小花费": 746; `_known_around`), and a
+                 name several problems' titles fit, shortened so that it drops what tells them apart, names none of
+                 them (``candidates``: "前K个高频", "buy and sell stock"; `_shortened_fit`, `by_fitting_opening`,
+                 `quest.name_fits`, round 21);
 4. ``code``      none of the above named a problem (or only a name no rule could place and no list of known problems
                  holds): the judge's function name in the code, the error or the question (``def maxSlidingWindow``,
                  ``class LRUCache``; `problems.yaml`'s ``functions``, only names no other well-known problem uses);
