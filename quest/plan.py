@@ -1483,37 +1483,42 @@ def _known_around(question: str, found: Resolution, cat: Catalogue) -> Resolutio
 
 def _qualifies(norm: str, start: int, end: int, extra: Counter[str], han: bool, cat: Catalogue) -> bool:
     """Whether the words beside norm[start:end] say the qualifier `extra` of a known title (`_known_around`)."""
-    left = list(_AROUND_UNIT.finditer(norm[max(0, start - _AROUND_CHARS):start]))[::-1]
-    right = list(_AROUND_UNIT.finditer(norm[end:end + _AROUND_CHARS]))
-    offset = max(0, start - _AROUND_CHARS)
-    left_text, right_text = norm[offset:start], norm[end:end + _AROUND_CHARS]
     want, said, glued, words = Counter(extra), Counter(), False, []
-    for tokens, side, edge in ((left, left_text, len(left_text)), (right, right_text, 0)):
-        last = edge
-        for m in tokens:
-            gap = side[m.end():last] if side is left_text else side[last:m.start()]
+    before, after = norm[max(0, start - _AROUND_CHARS):start], norm[end:end + _AROUND_CHARS]
+    for side in (_beside(before, leftward=True), _beside(after, leftward=False)):
+        for i, (token, gap) in enumerate(side):
             if gap.strip():
                 break  # a mark between: the clause ends
-            unit = m.group(0) if _HAN_CHAR.match(m.group(0)) else stem_word(m.group(0))
+            unit = token if _HAN_CHAR.match(token) else _stem_word(token)
             if unit in _FITS_FILLERS:
-                last = m.start() if side is left_text else m.end()
                 continue
             if want[unit] <= said[unit]:
                 break
             said[unit] += 1
-            words.append(m.group(0))
-            glued = glued or (han and last == edge and not gap)  # touching the title itself
-            last = m.start() if side is left_text else m.end()
+            words.append(token)
+            glued = glued or (han and i == 0 and not gap)  # touching the title itself
     if 2 * said.total() < extra.total() or not any(u not in _SUPERLATIVE_UNITS for u in said):
         return False
     own = cat.topics is not None and bool(cat.topics.own_words(("" if han else " ").join(words)))
     return (han and glued) or own or (not han and said.total() >= 2)
 
 
+def _beside(text: str, *, leftward: bool) -> list[tuple[str, str]]:
+    """The units of the text on one side of a title, nearest first, each with what lies between it and the unit
+    (or the title) nearer the title."""
+    units = list(_AROUND_UNIT.finditer(text))
+    if leftward:
+        units.reverse()
+        edges = [len(text), *(m.start() for m in units)]
+        return [(m.group(0), text[m.end():edge]) for m, edge in zip(units, edges, strict=False)]
+    edges = [0, *(m.end() for m in units)]
+    return [(m.group(0), text[edge:m.start()]) for m, edge in zip(units, edges, strict=False)]
+
+
 _FITS_FILLERS = frozenset("的之个") | {"a", "an", "the", "of", "in", "to", "with", "and", "for"}
 
 
-def stem_word(word: str) -> str:
+def _stem_word(word: str) -> str:
     """An English word's stem as `quest.name_fits` reads titles."""
     units = name_units(word)
     return next(iter(units)) if units else word
