@@ -194,7 +194,9 @@ _LEETCODE = """
 583 | 两个字符串的删除操作 | Delete Operation for Two Strings
 617 | 合并二叉树 | Merge Two Binary Trees
 647 | 回文子串 | Palindromic Substrings
+673 | 最长递增子序列的个数 | Number of Longest Increasing Subsequence
 678 | 有效的括号字符串 | Valid Parenthesis String
+692 | 前K个高频单词 | Top K Frequent Words
 695 | 岛屿的最大面积 | Max Area of Island
 703 | 数据流中的第 K 大元素 | Kth Largest Element in a Stream
 713 | 乘积小于 K 的子数组 | Subarray Product Less Than K

@@ -25,6 +25,11 @@ The problem is resolved by small rules, tried in this order; the plan records wh
                  an English opening that runs on from a base title reworded ("valid parenthesis stack pops…",
                  `by_reworded_run`); and, missing, an opening that rewords a known problem's title or says a base
                  title's opposite ("单链表排序", "第K小的数"; `by_known_reworded_head`, round 20);
+                 a base title inside a known sibling's name is that sibling, missing, in any case and with its
+                 words around the title ("min cost climbing stairs", "爬楼梯最小花费": 746; `_known_around`), and a
+                 name several problems' titles fit, shortened so that it drops what tells them apart, names none of
+                 them (``candidates``: "前K个高频", "buy and sell stock"; `_shortened_fit`, `by_fitting_opening`,
+                 `quest.name_fits`, round 21);
 4. ``code``      none of the above named a problem (or only a name no rule could place and no list of known problems
                  holds): the judge's function name in the code, the error or the question (``def maxSlidingWindow``,
                  ``class LRUCache``; `problems.yaml`'s ``functions``, only names no other well-known problem uses);
@@ -64,6 +69,7 @@ from quest.kb.importers.safety import quoted
 from quest.known_problems import ASKED_ONLY, CONFUSED_WITH, KNOWN_PROBLEMS, KnownProblem
 from quest.leading_ids import leading_title
 from quest.loose_titles import LooseTitles, stem
+from quest.name_fits import Fit, NameFits, name_units
 from quest.policy import excluded_kinds
 from quest.problem_names import (
     JUDGES,
@@ -200,6 +206,14 @@ class Resolution:
             options = " or ".join(a.label("en") for a in self.alternatives)
             return (f"problem {named} is not in the knowledge base; did you mean {options}? "
                     f"Put {self.alternatives[0].problem_id} in the problem field to search it.")
+        if self.candidates and self.rule in ("title", "name"):  # a shortened name several problems' titles fit
+            options = [a.label(lang) for a in self.alternatives] + list(self.candidates)
+            if lang == "zh":
+                return (f"「{self.evidence}」可能指几道题：{'、'.join(options)}，你指的是哪一道？在题号栏填入题号即可"
+                        "检索该题（不在知识库中的题只能参考通用资料）。")
+            return (f'"{self.evidence}" may name several problems: {", ".join(options)}; which one do you mean? '
+                    "Put its id in the problem field (a problem not in the knowledge base gets general material "
+                    "only).")
         if self.candidates:
             options = "; ".join(self.candidates)
             return (f"有多个题目是 {self.evidence}，你指的是哪一个：{options}？" if lang == "zh"
@@ -313,6 +327,40 @@ class Catalogue:
                 rest = key[cut:]
                 if pid is not None and not _SEQUEL_ONLY.fullmatch(rest) and (rest, title) not in out.get(pid, []):
                     out.setdefault(pid, []).append((rest, title))
+        return out
+
+    @functools.cached_property
+    def name_fits(self) -> NameFits:
+        """The base's titles by id and the known problems' it lacks as "known:<id>", for what a shortened name fits
+        (`quest.name_fits`)."""
+        lacking = {k.id: k for k in self.known.values()}
+        return NameFits([*((self.titles[key], title) for key, title in self.shown.items()),
+                         *((f"known:{k.id}", t) for k in lacking.values() for t in k.titles)])
+
+    @functools.cached_property
+    def known_supersets(self) -> dict[str, list[tuple[Counter[str], bool, str]]]:
+        """Base problem id -> (the units a known title adds to one of its titles, whether Chinese, that known title)
+        for each problem the base lacks whose title holds all of a base title's units and more ("使用最小花费爬楼梯"
+        and "Min Cost Climbing Stairs" of 爬楼梯 / Climbing Stairs), for `_known_around`."""
+        lacking = {k.id: k for k in self.known.values()}
+        known = [(name_units(t), bool(_HAN_CHAR.search(t)), t) for k in lacking.values() for t in k.titles]
+        by_unit: dict[str, list[int]] = {}  # an imported base has thousands of titles: each is compared with the few
+        for i, (units, _, _) in enumerate(known):  # known titles holding its rarest unit, not with all of them
+            for unit in units:
+                by_unit.setdefault(unit, []).append(i)
+        out: dict[str, list[tuple[Counter[str], bool, str]]] = {}
+        for pid, p in self.problems.items():
+            for base in filter(None, (p.title_zh, p.title_en, *p.aka)):
+                mine, han = name_units(base), bool(_HAN_CHAR.search(base))
+                if mine.total() < 2:  # "A + B" ("a" is a small word): too little of a title to extend
+                    continue
+                rarest = min(mine, key=lambda u: len(by_unit.get(u, ())))
+                for theirs, their_han, title in (known[i] for i in by_unit.get(rarest, ())):
+                    extra = theirs - mine
+                    # a sequel's number is read where it follows the title (`sequel_after`), not here
+                    if their_han == han and not mine - theirs and extra and \
+                            not all(_SEQUEL_ONLY.fullmatch(u) for u in extra):
+                        out.setdefault(pid, []).append((extra, han, title))
         return out
 
     @functools.cached_property
@@ -1336,11 +1384,197 @@ def resolve(request: Request, cat: Catalogue) -> Resolution:
         found = rule(request, cat)
         if found is not None:
             if found.missing_id is None or found.rule not in ("title", "name") or squash(found.missing_id) in cat.known:
-                return _known_qualifier(request.question, found, cat) or found
+                return _siblings_checked(request.question, found, cat)
             coded = by_code_function(request, cat) if found.rule == "name" else None
             reworded = by_reworded_title(found.missing_id, cat)
-            return coded or (reworded and (_known_qualifier(request.question, reworded, cat) or reworded)) or found
-    return by_code_function(request, cat) or Resolution()
+            return coded or (reworded and _siblings_checked(request.question, reworded, cat)) or found
+    return by_code_function(request, cat) or by_fitting_opening(request, cat) or Resolution()
+
+
+def _siblings_checked(question: str, found: Resolution, cat: Catalogue) -> Resolution:
+    """`found`, unless the name around or behind a base problem's title is a sibling's the base lacks (a qualifier
+    beside the title: `_known_qualifier`, `_known_around`) or a shortening several titles fit (`_shortened_fit`)."""
+    return (_known_qualifier(question, found, cat) or _known_around(question, found, cat) or
+            _shortened_fit(found, cat) or found)
+
+
+def _ambiguous(name: str, fit: Fit, cat: Catalogue) -> Resolution:
+    """A name several problems' titles fit: nothing resolved, and the notice lists them to ask which one (the base
+    ones to put in the problem field, the known ones the base lacks by their judge's id)."""
+    offered = tuple(Alternative(k, p.title_zh or "", p.title_en or "") for k in fit.fitting
+                    if (p := cat.problems.get(k)) is not None)
+    lacking = {k.id: k for k in cat.known.values()}
+    han = bool(_HAN_CHAR.search(name))
+    named = []
+    for key in fit.fitting:
+        known = lacking.get(key[6:]) if key.startswith("known:") else None
+        if known is not None:  # its title in the name's script: "LeetCode 692 (Top K Frequent Words)"
+            title = next((t for t in known.titles if bool(_HAN_CHAR.search(t)) == han), known.titles[0])
+            named.append(f"{known.judge} {known.id}（{title}）" if han else f"{known.judge} {known.id} ({title})")
+    return Resolution(None, "name", name, candidates=tuple(named), alternatives=offered)
+
+
+def _shortened_fit(found: Resolution, cat: Catalogue) -> Resolution | None:
+    """A base problem found by a name that is no title as written ("前K个高频", "最长回文", "最大子数组"), when that
+    name fits other problems' titles too and its dropped words told them apart (`quest.name_fits`): ambiguous, or
+    the known problem it names instead. A name that rewords the title whole (`by_reworded_title`: its units with a
+    listed word said the title's way, "第K大的数" is 第K大元素; or the input's kind left out) keeps what was found:
+    only a name with words dropped is read here."""
+    if found.problem_id is None or found.rule not in ("title", "reworded") or squash(found.evidence) in cat.titles:
+        return None
+    if by_reworded_title(found.evidence, cat) is not None:
+        return None
+    fit = cat.name_fits.fit(found.evidence)
+    if fit is None or fit.named == found.problem_id or found.problem_id not in fit.fitting:
+        return None
+    if fit.named is None:
+        return _ambiguous(found.evidence, fit, cat)
+    if fit.named.startswith("known:"):
+        return Resolution(None, "name", found.evidence, missing_id=found.evidence)
+    return None
+
+
+def _known_title_shown(key: str, known: KnownProblem) -> str:
+    """The known problem's title as published for its normalized key (a number spelled the other way: its title in
+    the key's script)."""
+    return next((t for t in known.titles if squash(t) == key), None) or next(
+        (t for t in known.titles if t.isascii() == key.isascii()), known.titles[0])
+
+
+_HAN_GAP = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
+# How far around the base title `_known_around` reads a qualifier: longer than any known title's extra words.
+_AROUND_CHARS = 48
+_SUPERLATIVE_UNITS = frozenset("最小大多少") | {"minimum", "maximum", "minimal", "maximal", "largest", "smallest"}
+_AROUND_UNIT = re.compile(r"[\u4e00-\u9fff]|[a-z0-9]+")
+
+
+def _known_around(question: str, found: Resolution, cat: Catalogue) -> Resolution | None:
+    """The problem the base lacks that the words around a base title make ("min cost climbing stairs dp",
+    "longest valid parentheses", "sliding window median" in any case; "爬楼梯最小花费", "climbing stairs min cost"):
+    a base title is the whole name only when the words beside it are not the rest of a known title (round 21).
+
+    Written whole (case aside), a known title that holds the base title is that problem; Chinese characters set apart
+    by a space are two phrases ("有效的括号 字符串为空" is 20 and a string). Otherwise the words right beside the
+    title, glued or after spaces, are read while each is one the known title adds (`Catalogue.known_supersets`):
+    they must say half of what it adds and more than a superlative, and be glued to a Chinese title, two English
+    words or more, or words no general page uses ("valid parentheses string" is 20 and a string, as
+    "climbing stairs minimum" is 70 asked for a minimum)."""
+    if found.problem_id is None or found.rule not in ("title", "reworded"):
+        return None
+    problem = cat.problems.get(found.problem_id)
+    if problem is None:
+        return None
+    names = {squash(n) for n in (problem.title_zh, problem.title_en, *problem.aka, found.evidence) if n}
+    names.discard("")
+    text = squash(_HAN_GAP.sub("|", normalize(question)))
+    for key, known in cat.known.items():
+        # a sequel's number is read where it follows the title (`_title_inside`): "Course Schedule II: … as Course
+        # Schedule" names 210 first, then 207 written as a title
+        if any(n in key and len(key) > len(n) and not _SEQUEL_ONLY.fullmatch(key.replace(n, "", 1)) for n in names) \
+                and key in text:
+            title = _known_title_shown(key, known)
+            return Resolution(None, "title", title, missing_id=title)
+    supersets = cat.known_supersets.get(found.problem_id)
+    if not supersets:
+        return None
+    norm = normalize(question)
+    squashed, where = _squash_positions(norm)
+    for name in sorted(names, key=len, reverse=True):
+        at = squashed.find(name)
+        for _ in range(MAX_TITLE_SPANS):
+            if at < 0:
+                break
+            start, end = where[at], where[at + len(name) - 1] + 1
+            for extra, han, title in supersets:
+                if _qualifies(norm, start, end, extra, han, cat):
+                    return Resolution(None, "title", title, missing_id=title)
+            at = squashed.find(name, at + len(name))
+    return None
+
+
+def _qualifies(norm: str, start: int, end: int, extra: Counter[str], han: bool, cat: Catalogue) -> bool:
+    """Whether the words beside norm[start:end] say the qualifier `extra` of a known title (`_known_around`)."""
+    want, said, glued, words = Counter(extra), Counter(), False, []
+    before, after = norm[max(0, start - _AROUND_CHARS):start], norm[end:end + _AROUND_CHARS]
+    for side in (_beside(before, leftward=True), _beside(after, leftward=False)):
+        for i, (token, gap) in enumerate(side):
+            if gap.strip():
+                break  # a mark between: the clause ends
+            unit = token if _HAN_CHAR.match(token) else _stem_word(token)
+            if unit in _FITS_FILLERS:
+                continue
+            if want[unit] <= said[unit]:
+                break
+            said[unit] += 1
+            words.append(token)
+            glued = glued or (han and i == 0 and not gap)  # touching the title itself
+    if 2 * said.total() < extra.total() or not any(u not in _SUPERLATIVE_UNITS for u in said):
+        return False
+    own = cat.topics is not None and bool(cat.topics.own_words(("" if han else " ").join(words)))
+    return (han and glued) or own or (not han and said.total() >= 2)
+
+
+def _beside(text: str, *, leftward: bool) -> list[tuple[str, str]]:
+    """The units of the text on one side of a title, nearest first, each with what lies between it and the unit
+    (or the title) nearer the title."""
+    units = list(_AROUND_UNIT.finditer(text))
+    if leftward:
+        units.reverse()
+        edges = [len(text), *(m.start() for m in units)]
+        return [(m.group(0), text[m.end():edge]) for m, edge in zip(units, edges, strict=False)]
+    edges = [0, *(m.end() for m in units)]
+    return [(m.group(0), text[edge:m.start()]) for m, edge in zip(units, edges, strict=False)]
+
+
+_FITS_FILLERS = frozenset("的之个") | {"a", "an", "the", "of", "in", "to", "with", "and", "for"}
+
+
+def _stem_word(word: str) -> str:
+    """An English word's stem as `quest.name_fits` reads titles."""
+    units = name_units(word)
+    return next(iter(units)) if units else word
+
+
+def by_fitting_opening(request: Request, cat: Catalogue) -> Resolution | None:
+    """A question no rule resolved that opens with a shortened name (`quest.name_fits`): several problems' titles
+    fit it ("buy and sell stock", "top k frequent", "二叉树深度") — ambiguous, asked, never handed to a weak name or the
+    search's consensus; or only a known problem's the base lacks ("top k frequent words heap", "binary tree preorder
+    traversal", "buy and sell stock with cooldown", in lowercase) — reported missing, as is a known title of two
+    words written whole when a word of it is no general page's ("palindromic substrings", "house robber dp"; not
+    "sort list", "path sum": `by_known_head` reads those only capitalized). The longest opening that fits a title
+    counts (at most `RUN_WORDS` words; a run of Chinese characters set off, whole); a known title shortened into a
+    topic's words names nothing."""
+    opened = opening(unicodedata.normalize("NFKC", request.question))
+    han = _HAN_HEAD.match(to_simplified(opened))
+    if han is not None:  # set off whole: glued to more, the characters run on into a sentence ("…出现了两次")
+        names = [han.group(0)] if len(han.group(0)) <= 16 else []
+    else:
+        run = _NAME_RUN.match(opened)
+        words = re.split(r"[ \t]+", run.group(0))[:RUN_WORDS] if run else []
+        names = [" ".join(words[:n]) for n in range(len(words), 1, -1)]
+    for name in names:
+        if squash(name) in cat.known and known_title(name, cat) is not None and cat.topics is not None and \
+                cat.topics.own_words(name):
+            return Resolution(None, "name", name, missing_id=name)
+        fit = cat.name_fits.fit(name)
+        if fit is None:
+            continue
+        topic = cat.topics is not None and cat.topics.is_topic(name)
+        if topic and fit.kept < TOPIC_NAME_KEPT:
+            return None  # "排序数组", "层序遍历": a topic's words that a title holds among others
+        if fit.named is None:  # only a base problem among them could be picked silently ("用栈实现" fits 225, 232)
+            return _ambiguous(name, fit, cat) if any(k in cat.problems for k in fit.fitting) else None
+        if fit.named.startswith("known:") and (squash(name) in cat.known or not topic):
+            return Resolution(None, "name", name, missing_id=name)
+        return None  # a base problem's shortening: the weak names and the search decide, as before
+    return None
+
+
+# Made of a topic's words, an opening is a shortened name only when it keeps this much of a title ("二叉树深度" 5 of
+# 二叉树最大深度's 7 characters); less is the topic ("排序数组" is 4 of 搜索旋转排序数组's 8, "层序遍历" 4 of 7).
+TOPIC_NAME_KEPT = 0.7
+# An English opening run for `by_fitting_opening`: words, also joined by a hyphen ("n-ary tree …").
+_NAME_RUN = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:(?:[ \t]+|-)[A-Za-z0-9]+)*")
 
 
 def _known_qualifier(question: str, found: Resolution, cat: Catalogue) -> Resolution | None:
@@ -1604,8 +1838,8 @@ def reports_failure(p: Plan) -> bool:
 
 def with_consensus(p: Plan, doc_problems: Sequence[str | None], cat: Catalogue) -> Plan:
     """The plan with the consensus problem filled in when no rule named one."""
-    if p.problem is not None or p.resolution.missing_id is not None:
-        return p
+    if p.problem is not None or p.resolution.missing_id is not None or p.resolution.candidates:
+        return p  # a name several problems fit is the student's to choose, not the search's
     pid = by_consensus(doc_problems)
     problem = cat.get(pid)
     if problem is None:
