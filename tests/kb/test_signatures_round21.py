@@ -139,6 +139,37 @@ CASES = [
      "    return max(go(i - 1, j), go(i, j - 1))\n",
      "dp = [[0] * (n + 1) for _ in range(m + 1)]\nfor i in range(1, m + 1):\n    for j in range(1, n + 1):\n"
      "        dp[i][j] = dp[i - 1][j - 1] + 1 if x[i - 1] == y[j - 1] else max(dp[i - 1][j], dp[i][j - 1])\n"),
+    # Other languages than the pattern's own, written the same way.
+    ("p33-error-strict-compare-wa-en", "javascript", "WA",
+     "while (lo <= hi) {\n  const mid = (lo + hi) >> 1;\n  if (a[mid] === t) return mid;\n"
+     "  if (a[lo] < a[mid]) {\n    if (a[lo] <= t && t < a[mid]) hi = mid - 1; else lo = mid + 1;\n"
+     "  } else {\n    if (a[mid] < t && t <= a[hi]) lo = mid + 1; else hi = mid - 1;\n  }\n}\n",
+     "while (lo <= hi) {\n  const mid = (lo + hi) >> 1;\n  if (a[mid] === t) return mid;\n"
+     "  if (a[lo] <= a[mid]) {\n    if (a[lo] <= t && t < a[mid]) hi = mid - 1; else lo = mid + 1;\n"
+     "  } else {\n    if (a[mid] < t && t <= a[hi]) lo = mid + 1; else hi = mid - 1;\n  }\n}\n"),
+    ("p33-error-strict-compare-wa-en", "cpp", "TLE",
+     "for (int i = 0; i < nums.size(); i++)\n    if (nums[i] == target) return i;\nreturn -1;\n",
+     "int lo = 0, hi = nums.size() - 1;\nwhile (lo <= hi) {\n    int mid = lo + (hi - lo) / 2;\n"
+     "    if (nums[mid] == target) return mid;\n    if (nums[lo] <= nums[mid]) {\n"
+     "        if (nums[lo] <= target && target < nums[mid]) hi = mid - 1; else lo = mid + 1;\n"
+     "    } else {\n        if (nums[mid] < target && target <= nums[hi]) lo = mid + 1; else hi = mid - 1;\n"
+     "    }\n}\nreturn -1;\n"),
+    ("p560-error-sliding-window-zh", "java", "WA",
+     "int l = 0, s = 0, cnt = 0;\nfor (int r = 0; r < a.length; r++) {\n    s += a[r];\n"
+     "    while (s > k && l <= r) s -= a[l++];\n    if (s == k) cnt++;\n}\n",
+     "Map<Integer, Integer> seen = new HashMap<>();\nseen.put(0, 1);\nint s = 0, cnt = 0;\n"
+     "for (int x : a) {\n    s += x;\n    cnt += seen.getOrDefault(s - k, 0);\n"
+     "    seen.merge(s, 1, Integer::sum);\n}\n"),
+    ("p206-error-lost-next-en", "cpp", "WA",
+     "ListNode* prev = nullptr;\nListNode* cur = head;\nwhile (cur) {\n    cur->next = prev;\n    prev = cur;\n"
+     "    cur = cur->next;\n}\nreturn head;\n",
+     "ListNode* prev = nullptr;\nListNode* cur = head;\nwhile (cur) {\n    ListNode* nxt = cur->next;\n"
+     "    cur->next = prev;\n    prev = cur;\n    cur = nxt;\n}\nreturn prev;\n"),
+    ("p206-error-lost-next-en", "java", "WA",
+     "ListNode prev = null, cur = head;\nwhile (cur != null) {\n    cur.next = prev;\n    prev = cur;\n"
+     "    cur = cur.next;\n}\nreturn prev;\n",
+     "ListNode prev = null, cur = head;\nwhile (cur != null) {\n    ListNode nxt = cur.next;\n"
+     "    cur.next = prev;\n    prev = cur;\n    cur = nxt;\n}\nreturn prev;\n"),
 ]
 
 
