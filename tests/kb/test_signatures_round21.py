@@ -170,6 +170,30 @@ CASES = [
      "    cur = cur.next;\n}\nreturn prev;\n",
      "ListNode prev = null, cur = head;\nwhile (cur != null) {\n    ListNode nxt = cur.next;\n"
      "    cur.next = prev;\n    prev = cur;\n    cur = nxt;\n}\nreturn prev;\n"),
+    ("p206-error-lost-next-en", "cpp", "WA",
+     # the pointers are saved, but the walking pointer (null after the loop) is returned
+     "ListNode *prev = nullptr, *cur = head;\nwhile (cur) {\n    ListNode* nxt = cur->next;\n"
+     "    cur->next = prev;\n    prev = cur;\n    cur = nxt;\n}\nreturn cur;\n",
+     "ListNode *prev = nullptr, *cur = head;\nwhile (cur) {\n    ListNode* nxt = cur->next;\n"
+     "    cur->next = prev;\n    prev = cur;\n    cur = nxt;\n}\nreturn prev;\n"),
+    ("p206-error-lost-next-en", "python", "WA",
+     "prev, cur = None, head\nwhile cur:\n    cur.next, prev, cur = prev, cur, cur.next\nreturn cur\n",
+     "prev, cur = None, head\nwhile cur:\n    cur.next, prev, cur = prev, cur, cur.next\nreturn prev\n"),
+    ("p560-error-sliding-window-zh", "java", "WA",
+     # the empty prefix is never counted: a subarray starting at index 0 is missed
+     "Map<Integer, Integer> pre = new HashMap<>();\nint s = 0, cnt = 0;\nfor (int x : a) {\n    s += x;\n"
+     "    cnt += pre.getOrDefault(s - k, 0);\n    pre.merge(s, 1, Integer::sum);\n}\n",
+     "Map<Integer, Integer> pre = new HashMap<>();\npre.put(0, 1);\nint s = 0, cnt = 0;\nfor (int x : a) {\n"
+     "    s += x;\n    cnt += pre.getOrDefault(s - k, 0);\n    pre.merge(s, 1, Integer::sum);\n}\n"),
+    ("p560-error-sliding-window-zh", "python", "WA",
+     "cnt = defaultdict(int)\ns = ans = 0\nfor x in nums:\n    s += x\n    ans += cnt[s - k]\n    cnt[s] += 1\n",
+     "cnt = defaultdict(int)\ncnt[0] = 1\ns = ans = 0\nfor x in nums:\n    s += x\n    ans += cnt[s - k]\n"
+     "    cnt[s] += 1\n"),
+    ("p560-error-sliding-window-zh", "cpp", "WA",
+     "unordered_map<int, int> pre;\nint s = 0, cnt = 0;\nfor (int x : a) {\n    s += x;\n"
+     "    if (pre.count(s - k)) cnt += pre[s - k];\n    pre[s]++;\n}\n",
+     "unordered_map<int, int> pre{{0, 1}};\nint s = 0, cnt = 0;\nfor (int x : a) {\n    s += x;\n"
+     "    if (pre.count(s - k)) cnt += pre[s - k];\n    pre[s]++;\n}\n"),
 ]
 
 
