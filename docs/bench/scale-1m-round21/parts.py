@@ -1,6 +1,7 @@
 """Where fusion and the general documents' dense pass spend their time at 1M (warm, one thread, no-problem questions).
 
-    PYTHONPATH=. flock /work/bench.lock python docs/bench/scale-1m-round21/parts.py INDEX CHUNKS SHARE [PASSES] [cprofile]
+    PYTHONPATH=. flock /work/bench.lock python docs/bench/scale-1m-round21/parts.py INDEX CHUNKS SHARE [PASSES] \
+        [cprofile]
 
 Wraps the methods inside `Retriever._rank`'s fusion step and `DenseIndex.search_range` with timers and sums them per
 question; prints each part's per-question median and p95 over the passes' questions (least of the passes per
