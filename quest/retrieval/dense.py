@@ -191,6 +191,11 @@ def _best(sims: np.ndarray, k: int, ids: np.ndarray | None = None) -> np.ndarray
     return part[np.lexsort((keys, -sims[part]))]
 
 
+def _pairs(rows: np.ndarray, values: np.ndarray, order: np.ndarray) -> list[tuple[int, float]]:
+    """[(int(rows[i]), float(values[i])) for i in order]: tolist gives those very ints and floats, in one call each."""
+    return list(zip(rows[order].tolist(), values[order].tolist(), strict=True))
+
+
 def cosines(rows: np.ndarray, query: np.ndarray) -> np.ndarray:
     """Each row's inner product with the query in float32, a number that depends on that row alone.
 
@@ -411,7 +416,7 @@ class DenseIndex:
             _, ids = self.index.search(q, min(k + TIE_EXTRA, self.size), params=params)
         rows = ids[0][ids[0] >= 0].astype(np.int64)
         sims = self.rescore(rows, q)
-        return [(int(rows[i]), float(sims[i])) for i in _best(sims, k, rows)]
+        return _pairs(rows, sims, _best(sims, k, rows))
 
     def search_range(self, query: np.ndarray, lo: int, hi: int, k: int) -> list[tuple[int, float]]:
         """Exact top-k among rows lo..hi-1 (one problem's rows, or the general documents': stored together,
@@ -442,7 +447,7 @@ class DenseIndex:
         sims = cosines(self.float32_rows(rows), q)
         if hi - lo <= READ_AHEAD_RUNS_UP_TO:
             self._keep_recent(lo, hi)
-        return [(int(rows[i]), float(sims[i])) for i in _best(sims, k, rows)]
+        return _pairs(rows, sims, _best(sims, k, rows))
 
     def _keep_recent(self, lo: int, hi: int) -> None:
         """Count rows lo..hi-1 among the recently searched runs; give back the pages of those pushed out past
@@ -511,7 +516,7 @@ class DenseIndex:
             mask[rows] = True
             return self.search(query, k, mask)
         sims = self.rescore(rows, query)
-        return [(int(rows[i]), float(sims[i])) for i in _best(sims, k, rows)]
+        return _pairs(rows, sims, _best(sims, k, rows))
 
     def save(self, path: Path) -> None:
         faiss.write_index(self.index, str(path))

@@ -226,7 +226,8 @@ def frozen(array: Any) -> bool:
 def _ranked(vals: np.ndarray, ids: np.ndarray) -> list[tuple[int, float]]:
     """A heap's entries best first: score descending, row ascending (the order `sparse.top_k_among` gives)."""
     order = np.lexsort((ids, -vals))
-    return [(int(ids[i]), float(vals[i])) for i in order]
+    # (tolist gives the same Python ints and floats as int() and float() of each element, in one call)
+    return list(zip(ids[order].tolist(), vals[order].tolist(), strict=True))
 
 
 def warm(kernel: Kernel | None, index: Any) -> float | None:
