@@ -3,11 +3,12 @@
 `before` is main's (ad4731f) code for what this round changes, put back for the length of each of its searches: the
 fused rows' cosines (`Retriever._fused_rows`: float16 rows gathered, copied into place and cast by numpy inside the
 product), fusion's tie keys (`Retriever._fused_on_ties`), the IVF candidates' and a run's kept rows' cosines
-(`DenseIndex.rescore`, `DenseIndex.search_range`, `SegmentedDense.search_rows`: numpy's cast), each loaded from git
-as a module of its own, and the index's columns as np.memmap objects again (a shallow copy of the index whose chunk
-table holds the mapped arrays themselves, not plain views of them). `after` is the library. Both share one index:
-everything else runs the very same code on the very same arrays (one thread: nothing else runs while a search has
-main's code in place).
+(`DenseIndex.rescore`, `DenseIndex.search_range`, `SegmentedDense.search_rows`: numpy's cast), the ranked lists'
+conversion per element (those three, `DenseIndex.search`, `SegmentedDense.search` and `kernels._ranked`), each
+loaded from git as a module of its own, and the index's columns as np.memmap objects again (a shallow copy of the
+index whose chunk table holds the mapped arrays themselves, not plain views of them). `after` is the library. Both
+share one index: everything else runs the very same code on the very same arrays (one thread: nothing else runs while
+a search has main's code in place).
 """
 
 import contextlib
@@ -20,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from quest.retrieval import kernels
 from quest.retrieval.dense import DenseIndex
 from quest.retrieval.retriever import Retriever
 from quest.retrieval.segments import SegmentedDense
@@ -44,16 +46,23 @@ _MAIN_DENSE = module_at(BASE, "quest/retrieval/dense.py", "main_dense")
 _MAIN_SEGMENTS = module_at(BASE, "quest/retrieval/segments.py", "main_segments")
 
 
+_MAIN_KERNELS = module_at(BASE, "quest/retrieval/kernels.py", "main_kernels")
+# (class, attribute, main's) put back during a `before` search
+_PUT_BACK = [(DenseIndex, n, getattr(_MAIN_DENSE.DenseIndex, n)) for n in ("rescore", "search_range", "search")]
+_PUT_BACK += [(SegmentedDense, n, getattr(_MAIN_SEGMENTS.SegmentedDense, n)) for n in ("search_rows", "search")]
+_PUT_BACK += [(kernels, "_ranked", _MAIN_KERNELS._ranked)]
+
+
 @contextlib.contextmanager
 def mains_dense():
-    saved = (DenseIndex.rescore, DenseIndex.search_range, SegmentedDense.search_rows)
-    DenseIndex.rescore = _MAIN_DENSE.DenseIndex.rescore
-    DenseIndex.search_range = _MAIN_DENSE.DenseIndex.search_range
-    SegmentedDense.search_rows = _MAIN_SEGMENTS.SegmentedDense.search_rows
+    saved = [(owner, name, getattr(owner, name)) for owner, name, _ in _PUT_BACK]
+    for owner, name, main in _PUT_BACK:
+        setattr(owner, name, main)
     try:
         yield
     finally:
-        DenseIndex.rescore, DenseIndex.search_range, SegmentedDense.search_rows = saved
+        for owner, name, kept in saved:
+            setattr(owner, name, kept)
 
 
 def with_mapped_columns(index):
