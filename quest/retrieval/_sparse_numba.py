@@ -69,6 +69,23 @@ def compact_scores(codes, lo, hi, weights, out):
 
 
 @_jit
+def half_rows(bits, rows, table, out):
+    """out[i] = the float32 bits of float16 row rows[i] of `bits` (the rows' uint16 view), by `table` (every float16
+    bit pattern's float32 bits, as numpy's cast gives them): exact, as any cast of a float16 is. BAD_ROW, with
+    nothing read, when a row is outside `bits` (a negative one included)."""
+    n = np.uint64(bits.shape[0])
+    for i in range(rows.size):
+        if np.uint64(rows[i]) >= n:
+            return BAD_ROW
+    dim = bits.shape[1]
+    for i in range(rows.size):
+        r = rows[i]
+        for d in range(dim):
+            out[i, d] = table[bits[r, d]]
+    return 0
+
+
+@_jit
 def _worse(v1, r1, v2, r2):
     """Whether (v1, r1) ranks after (v2, r2): a lower score, or the same score and a higher row."""
     return v1 < v2 or (v1 == v2 and r1 > r2)
@@ -299,8 +316,8 @@ def lexical_segment_f32(rows, indptr, indices, data, cols, weights, order, ident
 
 
 # Callees before callers: a caller compiled again binds the callees' new dispatchers (looked up in this module).
-KERNELS = ("_worse", "_push", "_replace_root", "_gate", "subset_blocks", "_passing", "_take", "_select", "_span",
-           "bm25_segment", "lexical_segment", "lexical_segment_f32")
+KERNELS = ("half_rows", "_worse", "_push", "_replace_root", "_gate", "subset_blocks", "_passing", "_take", "_select",
+           "_span", "bm25_segment", "lexical_segment", "lexical_segment_f32")
 FAST_KERNELS = ("compact_scores",)
 
 

@@ -194,6 +194,10 @@ class IndexChunks(Sequence[Chunk]):
         self.doc = _concat([t.doc + np.int32(s) if s else t.doc for t, s in zip(self.tables, shifts, strict=True)],
                            np.int32)
         self.ordinal = _concat([t.ordinal for t in self.tables], np.int32)
+        # Plain views of the (one segment's) mapped columns: the same pages, but reading one row of a np.memmap runs
+        # its Python __getitem__ (~0.4 us): fusion's tie keys and the floors read a few hundred rows a question.
+        self.kind, self.problem, self.doc, self.ordinal = (np.asarray(c) for c in (self.kind, self.problem, self.doc,
+                                                                                      self.ordinal))
 
     def __len__(self) -> int:
         return int(self.starts[-1])

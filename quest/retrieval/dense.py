@@ -191,6 +191,11 @@ def _best(sims: np.ndarray, k: int, ids: np.ndarray | None = None) -> np.ndarray
     return part[np.lexsort((keys, -sims[part]))]
 
 
+def _pairs(rows: np.ndarray, values: np.ndarray, order: np.ndarray) -> list[tuple[int, float]]:
+    """[(int(rows[i]), float(values[i])) for i in order]: tolist gives those very ints and floats, in one call each."""
+    return list(zip(rows[order].tolist(), values[order].tolist(), strict=True))
+
+
 def cosines(rows: np.ndarray, query: np.ndarray) -> np.ndarray:
     """Each row's inner product with the query in float32, a number that depends on that row alone.
 
@@ -237,6 +242,31 @@ class DenseIndex:
         self._recent_lock = threading.Lock()
         self._compact: tuple[CompactRun, ...] = ()  # 8-bit codes of long runs (`compact_run`)
         self._compact_scores = None  # their compiled pass (kernels.Kernel.compact_scores)
+        self._half_rows: Callable | None = None  # the compiled float16 -> float32 gather (`convert_with`), or numpy's
+
+    def convert_with(self, half_rows: Callable | None) -> None:
+        """Gather rows as float32 with `half_rows(vectors, rows)` (kernels.Kernel.half_rows: the same values as numpy's
+        cast, which takes ~2 ns an element); None: numpy's cast."""
+        self._half_rows = half_rows
+
+    def float32_rows(self, rows: np.ndarray, read_ahead: bool = False) -> np.ndarray:
+        """`vectors[rows]` as float32, the very values numpy's cast gives (every float16 is a float32); `read_ahead`:
+        their pages asked for first where pages are given back (`gather`)."""
+        rows = np.asarray(rows)
+        if read_ahead and READ_AHEAD_GATHERS and rows.size > 1 and self._releases():
+            pages.will_need_rows(self.vectors, rows)
+        convert = self._half_rows
+        if convert is not None and rows.ndim == 1 and rows.dtype.kind in "iu":
+            try:
+                out = convert(self.vectors, rows)
+            except Exception as exc:  # the compiled gather failing: numpy's cast from now on
+                log.warning("the compiled float16 gather failed (%s: %s); numpy casts the rows",
+                            type(exc).__name__, exc)
+                self._half_rows = None
+            else:
+                if out is not None:
+                    return out
+        return self.vectors[rows].astype(np.float32)
 
     def compact_run(self, lo: int, hi: int, scores: Callable) -> bool:
         """Keep 8-bit codes of rows lo..hi-1 (a run searched by every request: the general documents), for
@@ -349,8 +379,8 @@ class DenseIndex:
         return ids
 
     def rescore(self, rows: np.ndarray, query: np.ndarray) -> np.ndarray:
-        """Cosine of `rows` against the query, computed in float32."""
-        return cosines(self.gather(rows), query)
+        """Cosine of `rows` against the query, computed in float32 (the rows read ahead as `gather` reads them)."""
+        return cosines(self.float32_rows(rows, read_ahead=True), query)
 
     def gather(self, rows: np.ndarray) -> np.ndarray:
         """The float16 `rows` (any order). Where the file's pages may have been given back (`_releases`), they are
@@ -386,7 +416,7 @@ class DenseIndex:
             _, ids = self.index.search(q, min(k + TIE_EXTRA, self.size), params=params)
         rows = ids[0][ids[0] >= 0].astype(np.int64)
         sims = self.rescore(rows, q)
-        return [(int(rows[i]), float(sims[i])) for i in _best(sims, k, rows)]
+        return _pairs(rows, sims, _best(sims, k, rows))
 
     def search_range(self, query: np.ndarray, lo: int, hi: int, k: int) -> list[tuple[int, float]]:
         """Exact top-k among rows lo..hi-1 (one problem's rows, or the general documents': stored together,
@@ -414,10 +444,10 @@ class DenseIndex:
             rows = self._scan_run(q, lo, hi, kk)
         # The scan just read these rows, so `rescore`'s read-ahead (`gather`: one request for all their pages, ~0.1-0.35
         # ms at 1M) would only ask for resident pages.
-        sims = cosines(self.vectors[rows], q)
+        sims = cosines(self.float32_rows(rows), q)
         if hi - lo <= READ_AHEAD_RUNS_UP_TO:
             self._keep_recent(lo, hi)
-        return [(int(rows[i]), float(sims[i])) for i in _best(sims, k, rows)]
+        return _pairs(rows, sims, _best(sims, k, rows))
 
     def _keep_recent(self, lo: int, hi: int) -> None:
         """Count rows lo..hi-1 among the recently searched runs; give back the pages of those pushed out past
@@ -486,7 +516,7 @@ class DenseIndex:
             mask[rows] = True
             return self.search(query, k, mask)
         sims = self.rescore(rows, query)
-        return [(int(rows[i]), float(sims[i])) for i in _best(sims, k, rows)]
+        return _pairs(rows, sims, _best(sims, k, rows))
 
     def save(self, path: Path) -> None:
         faiss.write_index(self.index, str(path))

@@ -27,7 +27,7 @@ from quest.errors import IndexError_
 from quest.kb.documents import Chunk
 from quest.retrieval import maxscore
 from quest.retrieval.chunktable import ChunkTable
-from quest.retrieval.dense import DenseIndex, _best, cosines
+from quest.retrieval.dense import DenseIndex, _best, _pairs, cosines
 from quest.retrieval.kernels import frozen
 from quest.retrieval.scatter import add_at
 from quest.retrieval.scopes import (
@@ -607,6 +607,24 @@ class SegmentedDense:
         seg = np.searchsorted(self.offsets, rows, side="right") - 1
         return seg, rows - self.offsets[seg]
 
+    def convert_with(self, half_rows: Callable | None) -> None:
+        """Every segment gathers rows as float32 with `half_rows` (DenseIndex.convert_with)."""
+        for part in self.parts:
+            part.convert_with(half_rows)
+
+    def float32_rows(self, rows: np.ndarray) -> np.ndarray:
+        """`vectors[rows].astype(np.float32)`, the same values, each segment's rows read ahead and cast in one step
+        (DenseIndex.float32_rows) instead of gathered, copied into place and cast by numpy."""
+        rows = np.asarray(rows, dtype=np.int64)
+        if len(self.parts) == 1 and (rows.size == 0 or rows.min() >= 0):  # (a negative row: located as before)
+            return self.parts[0].float32_rows(rows, read_ahead=True)
+        out = np.empty((rows.size, self.dim), dtype=np.float32)
+        seg, local = self.locate(rows)
+        for s in np.unique(seg):
+            at = seg == s
+            out[at] = self.parts[int(s)].float32_rows(local[at], read_ahead=True)
+        return out
+
     def _allowed(self, s: int, extra: np.ndarray | None) -> np.ndarray | None:
         lo, hi = self.offsets[s], self.offsets[s + 1]
         dead = self.deleted[lo:hi]
@@ -627,7 +645,7 @@ class SegmentedDense:
             return []
         rows = np.asarray([r for r, _ in found], dtype=np.int64)
         sims = np.asarray([v for _, v in found], dtype=np.float32)
-        return [(int(rows[i]), float(sims[i])) for i in _best(sims, k, rows)]
+        return _pairs(rows, sims, _best(sims, k, rows))
 
     def _runs(self, rows: np.ndarray) -> list[tuple[int, int, int]] | None:
         """`rows` (ascending) as at most MAX_RUNS (segment, local start, local end) runs, or None if scattered.
@@ -688,11 +706,11 @@ class SegmentedDense:
                      for r, v in self.parts[s].search_range(query, lo, hi, k)]
             found_rows = np.asarray([r for r, _ in found], dtype=np.int64)
             sims = np.asarray([v for _, v in found], dtype=np.float32)
-            return [(int(found_rows[i]), float(sims[i])) for i in _best(sims, k, found_rows)]
+            return _pairs(found_rows, sims, _best(sims, k, found_rows))
         if scope.mask is not None:
             # Many rows: one FAISS scan of the float16 codes with a bitmap of the allowed rows costs
             # ~1 ns per skipped row, where gathering and converting 50k rows costs tens of ms. Most
             # of the base (hint tier) may use the IVF index; fewer rows (general documents) are exact.
             return self.search(query, k, scope.mask, exact=scope.live * 4 < self.size)
-        sims = cosines(self.vectors[rows], query)
-        return [(int(rows[i]), float(sims[i])) for i in _best(sims, k, rows)]
+        sims = cosines(self.float32_rows(rows), query)
+        return _pairs(rows, sims, _best(sims, k, rows))

@@ -8,6 +8,7 @@ lists (and within one), fused scores and strengths tie, and a NaN or a negative 
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import shutil
 from collections.abc import Callable, Mapping, Sequence
@@ -18,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from quest.retrieval import kernels
 from quest.retrieval.fusion import reciprocal_rank_fusion, rrf_scores, tie_key, ties_last
 from quest.retrieval.retriever import Retriever, build_retriever, signals_of
 from quest.retrieval.sparse import normalized
@@ -272,3 +274,24 @@ def test_a_nan_strength_keeps_the_old_order(base):
                          lambda p: (-p[1], -round(strength.get(p[0], 0.0), 9)),
                          lambda p: (table.doc_id(p[0]), int(table.ordinal[p[0]]), tie_key(p[0])))
     assert [row for row, _ in one_sort] == [9, 3, 8]  # what the fallback is for
+
+
+@pytest.mark.skipif(importlib.util.find_spec("numba") is None, reason="numba is not installed")
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data(), texts=st.sampled_from(PARTS), scope=st.sampled_from(["general", "global"]))
+def test_rank_with_the_compiled_gather_equals_the_old_code(base, data, texts, scope):
+    """Round 21: the fused rows' vectors read as float32 by the compiled lookup (kernels.Kernel.half_rows, as a base of
+    a million rows reads them) and multiplied by the parts: the old code's float16 product, bit for bit."""
+    lists = data.draw(_lists(base.index.size, texts))
+    queries = base._part_queries(texts, frozenset(("bm25", "dense", "lexical")), {}, [])
+    old = OldFusion(base.settings, base.index, base.kb, base.embedder, lists=lists)
+    expected = old._rank(None, 30, queries, {}, scope)
+    calls = []
+    half_rows = kernels.load("numba").half_rows
+    base.index.dense.convert_with(lambda vectors, rows: calls.append(rows.size) or half_rows(vectors, rows))
+    try:
+        got = Given(base.settings, base.index, base.kb, base.embedder, lists=lists)._rank(None, 30, queries, {}, scope)
+    finally:
+        base.index.dense.convert_with(None)
+    assert exact(got) == exact(expected)
+    assert calls == ([len(expected)] if expected else [])
