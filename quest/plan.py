@@ -180,6 +180,15 @@ def shown_name(name: str, lang: str = "en") -> str:
     return quoted(name, SHOWN_NAME_CHARS, bare=True)
 
 
+def carried_name(name: str | None) -> str | None:
+    """A name from the question as the plan's JSON (`search --json`, `ask`'s stats, the feedback log) carries it:
+    whole up to `SHOWN_NAME_CHARS`, else that much of it and its length, so a 5,000-digit "id" is still recognisable
+    without the plan repeating the paste. Not escaped: JSON escapes what it must."""
+    if name is None or len(name) <= SHOWN_NAME_CHARS:
+        return name
+    return f"{name[:SHOWN_NAME_CHARS]}... ({len(name)} characters)"
+
+
 @dataclass(frozen=True)
 class Resolution:
     problem_id: str | None = None
@@ -487,7 +496,8 @@ class Plan:
 
     def to_dict(self) -> dict[str, Any]:
         r = self.resolution
-        return {"problem_id": self.problem_id, "rule": r.rule, "evidence": r.evidence, "missing_id": r.missing_id,
+        return {"problem_id": self.problem_id, "rule": r.rule, "evidence": carried_name(r.evidence),
+                "missing_id": carried_name(r.missing_id),
                 "candidates": list(r.candidates), "alternatives": [a.problem_id for a in r.alternatives],
                 "resolution": r.describe(self.lang), "direct": self.direct, "verdict": self.report.verdict,
                 "kind": self.report.kind, "exception": self.report.exception, "parts": self.parts.as_dict(),
