@@ -27,6 +27,7 @@ import pytest
 import quest.plan as plan_module
 from quest.plan import Alternative, Resolution
 from tests.fakes.catalogue import resolved as res
+from tests.fakes.ollama_server import FakeOllama
 from tests.probe_names21 import PROBES, outcome
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -169,13 +170,17 @@ def kb_copy(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return root / "knowledge", root / "data"
 
 
-def _search(kb_copy: tuple[Path, Path], question: str) -> dict:
+def _quest(kb_copy: tuple[Path, Path], *args: str) -> dict:
     kb, data = kb_copy
     env = {k: v for k, v in os.environ.items() if not k.startswith(("QUEST_", "OLLAMA_"))}
     out = subprocess.run([sys.executable, "-m", "quest", "--kb", str(kb), "--data-dir", str(data), "--model", "none",
-                          "search", question, "--json"], cwd=ROOT, capture_output=True, text=True, timeout=300, env=env)
+                          *args, "--json"], cwd=ROOT, capture_output=True, text=True, timeout=300, env=env)
     assert out.returncode == 0, out.stderr
     return json.loads(out.stdout)
+
+
+def _search(kb_copy: tuple[Path, Path], question: str) -> dict:
+    return _quest(kb_copy, "search", question)
 
 
 def test_the_search_neither_confirms_nor_votes_for_an_ambiguous_name(kb_copy):
@@ -190,3 +195,35 @@ def test_the_search_tells_a_lowercase_sibling_missing(kb_copy):
     # before: 347 (a weak name the search confirmed)
     plan = _search(kb_copy, "top k frequent words")["plan"]
     assert (plan["problem_id"], plan["missing_id"]) == (None, "top k frequent words")
+
+
+# The ambiguity notice in each entry point (review 21: only `search` in English was tested). The page and `/ask`:
+# tests/test_app_api.py.
+AMBIGUOUS_EN = ('"buy and sell stock" may name several problems: problem 121 (Best Time to Buy and Sell Stock), '
+                "LeetCode 122 (Best Time to Buy and Sell Stock II), "
+                "LeetCode 123 (Best Time to Buy and Sell Stock III), "
+                "LeetCode 309 (Best Time to Buy and Sell Stock with Cooldown), "
+                "LeetCode 714 (Best Time to Buy and Sell Stock with Transaction Fee); which one do you mean? "
+                "Put its id in the problem field (a problem not in the knowledge base gets general material only).")
+AMBIGUOUS_ZH = ("「二叉树深度」可能指几道题：第 104 题（二叉树的最大深度）、LeetCode 111（二叉树的最小深度），"
+                "你指的是哪一道？在题号栏填入题号即可检索该题（不在知识库中的题只能参考通用资料）。")
+
+
+def test_search_asks_which_problem_a_chinese_shortening_means(kb_copy):
+    result = _search(kb_copy, "二叉树深度 递归的终止条件怎么写")
+    plan = result["plan"]
+    assert (plan["problem_id"], plan["alternatives"], plan["candidates"]) == (
+        None, ["104"], ["LeetCode 111（二叉树的最小深度）"])
+    assert (plan["resolution"], result["problem_id"]) == (AMBIGUOUS_ZH, None)  # nor did the search pick one
+
+
+@pytest.mark.parametrize("question,notice", [
+    ("buy and sell stock: my greedy misses the second transaction", AMBIGUOUS_EN),
+    ("二叉树深度 递归的终止条件怎么写", AMBIGUOUS_ZH),
+])
+def test_ask_asks_which_problem_a_shortened_name_means(kb_copy, fake_ollama: FakeOllama, question, notice):
+    fake_ollama.tokens = ["Check the base case [1]."]
+    payload = _quest(kb_copy, "ask", question, "--ollama-host", fake_ollama.url)
+    plan = payload["stats"]["plan"]
+    assert (plan["problem_id"], plan["rule"], plan["missing_id"]) == (None, "name", None)
+    assert notice in [n["text"] for n in payload["notices"]]
