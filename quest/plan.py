@@ -217,10 +217,11 @@ class Resolution:
                     f"Put {self.alternatives[0].problem_id} in the problem field to search it.")
         if self.candidates and self.rule in ("title", "name"):  # a shortened name several problems' titles fit
             options = [a.label(lang) for a in self.alternatives] + list(self.candidates)
+            named = shown_name(self.evidence, lang)  # a fitting name is a title's length; bounded all the same
             if lang == "zh":
-                return (f"「{self.evidence}」可能指几道题：{'、'.join(options)}，你指的是哪一道？在题号栏填入题号即可"
+                return (f"「{named}」可能指几道题：{'、'.join(options)}，你指的是哪一道？在题号栏填入题号即可"
                         "检索该题（不在知识库中的题只能参考通用资料）。")
-            return (f'"{self.evidence}" may name several problems: {", ".join(options)}; which one do you mean? '
+            return (f'"{named}" may name several problems: {", ".join(options)}; which one do you mean? '
                     "Put its id in the problem field (a problem not in the knowledge base gets general material "
                     "only).")
         if self.candidates:
@@ -1561,7 +1562,8 @@ def by_fitting_opening(request: Request, cat: Catalogue) -> Resolution | None:
     else:
         run = _NAME_RUN.match(opened)
         words = re.split(r"[ \t]+", run.group(0))[:RUN_WORDS] if run else []
-        names = [" ".join(words[:n]) for n in range(len(words), 1, -1)]
+        # A small word ends no name: "top k frequent with a heap" fits as "top k frequent", and is echoed so.
+        names = [" ".join(words[:n]) for n in range(len(words), 1, -1) if words[n - 1].casefold() not in _FITS_FILLERS]
     for name in names:
         if squash(name) in cat.known and known_title(name, cat) is not None and cat.topics is not None and \
                 cat.topics.own_words(name):

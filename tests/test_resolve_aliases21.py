@@ -73,6 +73,12 @@ def test_the_words_of_the_sentence_beside_a_base_title_keep_it(base, question, p
         "LeetCode 714 (Best Time to Buy and Sell Stock with Transaction Fee)")),
     ("top k frequent heap", "top k frequent", (P347,), ("LeetCode 692 (Top K Frequent Words)",)),
     ("前K个高频 堆", "前K个高频", (P347,), ("LeetCode 692（前K个高频单词）",)),
+    # review 21: the notice echoed "top k frequent with a" (small words close no name)
+    ("top k frequent with a heap", "top k frequent", (P347,), ("LeetCode 692 (Top K Frequent Words)",)),
+    ("buy and sell stock for the second time", "buy and sell stock", (P121,), (
+        "LeetCode 122 (Best Time to Buy and Sell Stock II)", "LeetCode 123 (Best Time to Buy and Sell Stock III)",
+        "LeetCode 309 (Best Time to Buy and Sell Stock with Cooldown)",
+        "LeetCode 714 (Best Time to Buy and Sell Stock with Transaction Fee)")),
 ])
 def test_a_name_several_problems_fit_is_asked_about(base, question, name, offered, asked):
     assert res(base, question) == Resolution(None, "name", name, candidates=asked, alternatives=offered)
