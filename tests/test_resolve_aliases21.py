@@ -16,11 +16,6 @@ confirmation), none after.
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -28,9 +23,9 @@ import quest.plan as plan_module
 from quest.plan import Alternative, Resolution
 from tests.fakes.catalogue import resolved as res
 from tests.fakes.ollama_server import FakeOllama
+from tests.fakes.quest_cli import StarterCopy, run_quest, starter_copy
 from tests.probe_names21 import PROBES, outcome
 
-ROOT = Path(__file__).resolve().parents[1]
 MIN_COST_EN, MIN_COST_ZH = "Min Cost Climbing Stairs", "使用最小花费爬楼梯"
 P121 = Alternative("121", "买卖股票的最佳时机", "Best Time to Buy and Sell Stock")
 P347 = Alternative("347", "前 K 个高频元素", "Top K Frequent Elements")
@@ -169,23 +164,16 @@ def test_the_words_around_a_pasted_title_are_read_a_bounded_number_of_times(base
 
 
 @pytest.fixture(scope="module")
-def kb_copy(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+def kb_copy(tmp_path_factory: pytest.TempPathFactory) -> StarterCopy:
     """A snapshot of the starter base and one data folder, so the index is built once."""
-    root = tmp_path_factory.mktemp("aliases21")
-    shutil.copytree(ROOT / "knowledge", root / "knowledge")
-    return root / "knowledge", root / "data"
+    return starter_copy(tmp_path_factory, "aliases21")
 
 
-def _quest(kb_copy: tuple[Path, Path], *args: str) -> dict:
-    kb, data = kb_copy
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("QUEST_", "OLLAMA_"))}
-    out = subprocess.run([sys.executable, "-m", "quest", "--kb", str(kb), "--data-dir", str(data), "--model", "none",
-                          *args, "--json"], cwd=ROOT, capture_output=True, text=True, timeout=300, env=env)
-    assert out.returncode == 0, out.stderr
-    return json.loads(out.stdout)
+def _quest(kb_copy: StarterCopy, *args: str) -> dict:
+    return run_quest(kb_copy, *args)
 
 
-def _search(kb_copy: tuple[Path, Path], question: str) -> dict:
+def _search(kb_copy: StarterCopy, question: str) -> dict:
     return _quest(kb_copy, "search", question)
 
 
@@ -233,3 +221,16 @@ def test_ask_asks_which_problem_a_shortened_name_means(kb_copy, fake_ollama: Fak
     plan = payload["stats"]["plan"]
     assert (plan["problem_id"], plan["rule"], plan["missing_id"]) == (None, "name", None)
     assert notice in [n["text"] for n in payload["notices"]]
+
+
+def test_the_ambiguity_notice_shows_no_html_on_the_page():
+    # guard (review 21): an imported base's title and the name are the notice's; the page escapes both
+    from quest.events import Notice
+    from quest.ui.render import answer_markdown
+
+    found = Resolution(None, "name", "<b>x</b>", candidates=("LeetCode 1 (<script>)",),
+                       alternatives=(Alternative("9", "", "<img src=x onerror=alert(1)>"),))
+    shown = answer_markdown("", [Notice("problem", found.describe("en"), "info")], lang="en", streaming=False)
+    assert shown == ('> "&lt;b>x&lt;/b>" may name several problems: problem 9 (&lt;img src=x onerror=alert(1)>), '
+                     "LeetCode 1 (&lt;script>); which one do you mean? Put its id in the problem field (a problem "
+                     "not in the knowledge base gets general material only).")
