@@ -20,10 +20,16 @@ import json
 import pytest
 
 import quest.plan as plan_module
-from quest.plan import Alternative, Resolution
+from quest.assistant import Assistant
+from quest.events import Notice
+from quest.kb.documents import Problem
+from quest.plan import Alternative, Catalogue, Resolution, catalogue_of, plan, with_consensus
+from quest.request import Request
+from quest.settings import Settings
 from tests.fakes.catalogue import resolved as res
 from tests.fakes.ollama_server import FakeOllama
 from tests.fakes.quest_cli import StarterCopy, run_quest, starter_copy
+from tests.fakes.retriever import FakeRetriever
 from tests.probe_names21 import PROBES, outcome
 
 MIN_COST_EN, MIN_COST_ZH = "Min Cost Climbing Stairs", "使用最小花费爬楼梯"
@@ -234,3 +240,51 @@ def test_the_ambiguity_notice_shows_no_html_on_the_page():
     assert shown == ('> "&lt;b>x&lt;/b>" may name several problems: problem 9 (&lt;img src=x onerror=alert(1)>), '
                      "LeetCode 1 (&lt;script>); which one do you mean? Put its id in the problem field (a problem "
                      "not in the knowledge base gets general material only).")
+
+
+# Review 21: a name that fits only problems the base holds (an imported base with both 104 and 111) was resolved to
+# nothing with no notice ("no problem recognised"), and the search's consensus could then pick one of them.
+DEPTHS = {"104": Problem(id="104", title_zh="二叉树的最大深度", title_en="Maximum Depth of Binary Tree"),
+          "111": Problem(id="111", title_zh="二叉树的最小深度", title_en="Minimum Depth of Binary Tree")}
+BOTH_IN_BASE_EN = ('"binary tree depth" may name several problems: problem 104 (Maximum Depth of Binary Tree), '
+                   "problem 111 (Minimum Depth of Binary Tree); which one do you mean? "
+                   "Put its id in the problem field.")
+BOTH_IN_BASE_ZH = ("「二叉树深度」可能指几道题：第 104 题（二叉树的最大深度）、第 111 题（二叉树的最小深度），"
+                   "你指的是哪一道？在题号栏填入题号即可检索该题。")
+
+
+def test_a_name_only_base_problems_fit_is_asked_about():
+    found = res(Catalogue(DEPTHS), "binary tree depth recursion")
+    assert found.ambiguous and (found.problem_id, found.candidates) == (None, ())
+    assert found.describe("en") == BOTH_IN_BASE_EN
+    assert res(Catalogue(DEPTHS), "二叉树深度 递归").describe("zh") == BOTH_IN_BASE_ZH
+
+
+def test_the_consensus_does_not_pick_among_base_problems_a_name_fits():
+    retriever = FakeRetriever()
+    retriever.problems = dict(DEPTHS)
+    planned = plan(Request(question="binary tree depth recursion"), retriever)
+    assert with_consensus(planned, ["104"] * 5, catalogue_of(retriever)).problem is None
+
+
+def test_the_assistant_tells_a_name_only_base_problems_fit(tmp_path):
+    retriever = FakeRetriever()
+    retriever.problems = dict(DEPTHS)
+    assistant = Assistant(Settings(data_dir=tmp_path), retriever, None)
+    events = list(assistant.ask(Request(question="二叉树深度 递归的终止条件怎么写")))
+    assert [e.text for e in events if isinstance(e, Notice) and e.code == "problem"] == [BOTH_IN_BASE_ZH]
+
+
+def test_the_notice_lists_a_few_of_the_many_titles_a_name_fits():
+    # review 21: an imported base's 676 "Magic Stone Garden …" titles would each have been listed
+    words = ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo",
+             "lima", "mike")
+    gardens = {str(1000 + i): Problem(id=str(1000 + i), title_en=f"Magic Stone Garden {a} {b}")
+               for i, (a, b) in enumerate((a, b) for a in words for b in words)}
+    found = res(Catalogue(gardens), "magic stone garden with a heap")
+    assert found.ambiguous and len(found.alternatives) == 169
+    assert found.describe("en") == (
+        '"magic stone garden" may name several problems: '
+        + ", ".join(f"problem {1000 + i} (Magic Stone Garden alpha {b})" for i, b in enumerate(words[:6]))
+        + ", 163 more; which one do you mean? Put its id in the problem field.")
+    assert found.describe("zh").count("第 ") == plan_module.SHOWN_OPTIONS and "另外 163 道题" in found.describe("zh")
