@@ -389,7 +389,7 @@ class Assistant:
         stats["confirm_search_ms"] = round(planned.confirm_timings.get("total", 0.0), 1)  # the first of them, or 0
         resolution = planned.resolution  # after retrieval: the consensus rule may have named the problem
         named_in_text = resolution.rule in ("id", "title", "reworded", "code", "consensus") and not planned.direct
-        if resolution.missing_id is not None or resolution.candidates or named_in_text:
+        if resolution.missing_id is not None or resolution.candidates or resolution.ambiguous or named_in_text:
             events.append(Notice("problem", resolution.describe(planned.lang), "info"))
         events.extend(Notice("retrieval", text, "info") for text in search_notices)
         return planned, hits, events

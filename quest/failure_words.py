@@ -50,8 +50,16 @@ _EN_FAILURE = re.compile(r"\b(?:" + "|".join((_EN_WENT_WRONG, _EN_WRONG_RESULT, 
 _ACCEPTED = re.compile(r"^\s*(?:accepted|ac|通过|通過|答案正确|答案正確|正确|正確)了?(?![A-Za-z\u3400-\u9fff])",
                        re.IGNORECASE)
 # ...unless a count of tests follows that is not all of them: "通过了 3/10", LeetCode China's "11 / 74 个通过的测试用例"
-# (the count it shows under a failing verdict). Looked for near the start, where the judge's summary is.
-_PASSED_COUNT = re.compile(r"(\d{1,6})[ \t]*/[ \t]*(\d{1,6})")
+# (the count it shows under a failing verdict). Looked for near the start, where the judge's summary is, and only
+# right after the word or beside a word for tests: any "a/b" there also read a date ("10/13 12:30") or an input's
+# fraction under an acceptance as a partial pass.
+_COUNT = r"(\d{1,6})[ \t]*/[ \t]*(\d{1,6})"
+_TESTS = r"(?:通过|通過|测试|測試|用例|test|case)"
+_PASSED_COUNT = re.compile(
+    r"^\s*(?:accepted|ac|通过|通過)了?[ \t:：]*" + _COUNT  # "Accepted 3/10", "通过了 3/10"
+    + r"|" + _COUNT + r"[ \t]*(?:个|個|组|組)?[ \t]*" + _TESTS  # "11 / 74 个通过的测试用例", "7/20 tests"
+    + r"|" + _TESTS + r"[^\n\d]{0,12}?" + _COUNT,  # "通过的测试用例：11 / 74", "passed tests: 3/10"
+    re.IGNORECASE)
 _SUMMARY_CHARS = 200
 
 
@@ -66,4 +74,8 @@ def reports_acceptance(error: str) -> bool:
     """Whether a pasted judge's output opens by saying the submission passed."""
     if _ACCEPTED.match(error or "") is None:
         return False
-    return not any(int(m.group(1)) < int(m.group(2)) for m in _PASSED_COUNT.finditer(error[:_SUMMARY_CHARS]))
+    for m in _PASSED_COUNT.finditer(error[:_SUMMARY_CHARS]):
+        passed, total = (int(n) for n in m.groups() if n is not None)
+        if passed < total:
+            return False
+    return True

@@ -170,6 +170,7 @@ class Alternative:
         return f"problem {self.problem_id} ({title})" if title else f"problem {self.problem_id}"
 
 
+SHOWN_OPTIONS = 6  # the ambiguity notice lists at most this many of the problems a name fits, then how many more
 SHOWN_NAME_CHARS = 60  # a notice echoes at most this much of a name from the question (5,000 digits are an "id")
 
 
@@ -178,6 +179,15 @@ def shown_name(name: str, lang: str = "en") -> str:
     if lang == "zh" and len(name) > SHOWN_NAME_CHARS:
         return f"{quoted(name[:SHOWN_NAME_CHARS], bare=True)}……（共 {len(name)} 个字符）"
     return quoted(name, SHOWN_NAME_CHARS, bare=True)
+
+
+def carried_name(name: str | None) -> str | None:
+    """A name from the question as the plan's JSON (`search --json`, `ask`'s stats, the feedback log) carries it:
+    whole up to `SHOWN_NAME_CHARS`, else that much of it and its length, so a 5,000-digit "id" is still recognisable
+    without the plan repeating the paste. Not escaped: JSON escapes what it must."""
+    if name is None or len(name) <= SHOWN_NAME_CHARS:
+        return name
+    return f"{name[:SHOWN_NAME_CHARS]}... ({len(name)} characters)"
 
 
 @dataclass(frozen=True)
@@ -194,6 +204,14 @@ class Resolution:
     alternatives: tuple[Alternative, ...] = ()
     known_as: str | None = None  # the missing problem's judge and id ("LeetCode 409"), when it has alternatives
 
+    @property
+    def ambiguous(self) -> bool:
+        """A shortened name several problems' titles fit (`_ambiguous`): nothing resolved, the student is asked which.
+        Its options are the base problems (`alternatives`) and the known ones the base lacks (`candidates`): either
+        may be empty (an imported base may hold every problem the name fits)."""
+        return self.problem_id is None and self.missing_id is None and self.rule in ("title", "name") and \
+            bool(self.candidates or self.alternatives)
+
     def describe(self, lang: str = "en") -> str:
         """One line for the UI, `search` and the API."""
         if self.alternatives and self.missing_id is not None:
@@ -206,14 +224,19 @@ class Resolution:
             options = " or ".join(a.label("en") for a in self.alternatives)
             return (f"problem {named} is not in the knowledge base; did you mean {options}? "
                     f"Put {self.alternatives[0].problem_id} in the problem field to search it.")
-        if self.candidates and self.rule in ("title", "name"):  # a shortened name several problems' titles fit
+        if self.ambiguous:
             options = [a.label(lang) for a in self.alternatives] + list(self.candidates)
+            if len(options) > SHOWN_OPTIONS:  # an imported base: a shortening may fit hundreds of its titles
+                more = len(options) - SHOWN_OPTIONS
+                options = [*options[:SHOWN_OPTIONS], f"另外 {more} 道题" if lang == "zh" else f"{more} more"]
+            named = shown_name(self.evidence, lang)  # a fitting name is a title's length; bounded all the same
             if lang == "zh":
-                return (f"「{self.evidence}」可能指几道题：{'、'.join(options)}，你指的是哪一道？在题号栏填入题号即可"
-                        "检索该题（不在知识库中的题只能参考通用资料）。")
-            return (f'"{self.evidence}" may name several problems: {", ".join(options)}; which one do you mean? '
-                    "Put its id in the problem field (a problem not in the knowledge base gets general material "
-                    "only).")
+                lacking = "（不在知识库中的题只能参考通用资料）" if self.candidates else ""
+                return (f"「{named}」可能指几道题：{'、'.join(options)}，你指的是哪一道？在题号栏填入题号即可"
+                        f"检索该题{lacking}。")
+            lacking = " (a problem not in the knowledge base gets general material only)" if self.candidates else ""
+            return (f'"{named}" may name several problems: {", ".join(options)}; which one do you mean? '
+                    f"Put its id in the problem field{lacking}.")
         if self.candidates:
             options = "; ".join(self.candidates)
             return (f"有多个题目是 {self.evidence}，你指的是哪一个：{options}？" if lang == "zh"
@@ -487,7 +510,8 @@ class Plan:
 
     def to_dict(self) -> dict[str, Any]:
         r = self.resolution
-        return {"problem_id": self.problem_id, "rule": r.rule, "evidence": r.evidence, "missing_id": r.missing_id,
+        return {"problem_id": self.problem_id, "rule": r.rule, "evidence": carried_name(r.evidence),
+                "missing_id": carried_name(r.missing_id),
                 "candidates": list(r.candidates), "alternatives": [a.problem_id for a in r.alternatives],
                 "resolution": r.describe(self.lang), "direct": self.direct, "verdict": self.report.verdict,
                 "kind": self.report.kind, "exception": self.report.exception, "parts": self.parts.as_dict(),
@@ -1551,7 +1575,8 @@ def by_fitting_opening(request: Request, cat: Catalogue) -> Resolution | None:
     else:
         run = _NAME_RUN.match(opened)
         words = re.split(r"[ \t]+", run.group(0))[:RUN_WORDS] if run else []
-        names = [" ".join(words[:n]) for n in range(len(words), 1, -1)]
+        # A small word ends no name: "top k frequent with a heap" fits as "top k frequent", and is echoed so.
+        names = [" ".join(words[:n]) for n in range(len(words), 1, -1) if words[n - 1].casefold() not in _FITS_FILLERS]
     for name in names:
         if squash(name) in cat.known and known_title(name, cat) is not None and cat.topics is not None and \
                 cat.topics.own_words(name):
@@ -1838,7 +1863,8 @@ def reports_failure(p: Plan) -> bool:
 
 def with_consensus(p: Plan, doc_problems: Sequence[str | None], cat: Catalogue) -> Plan:
     """The plan with the consensus problem filled in when no rule named one."""
-    if p.problem is not None or p.resolution.missing_id is not None or p.resolution.candidates:
+    if p.problem is not None or p.resolution.missing_id is not None or p.resolution.candidates or \
+            p.resolution.ambiguous:
         return p  # a name several problems fit is the student's to choose, not the search's
     pid = by_consensus(doc_problems)
     problem = cat.get(pid)

@@ -16,6 +16,7 @@ from quest.i18n import t
 from quest.ratelimit import RateLimiter
 from tests.fakes.app_server import LOCKED_PROBLEM, RunningApp
 from tests.fakes.ollama_server import DEFAULT_TOKENS
+from tests.test_resolve_aliases21 import AMBIGUOUS_EN, AMBIGUOUS_ZH
 
 pytestmark = pytest.mark.slow
 
@@ -200,6 +201,39 @@ def test_a_problem_the_base_lacks_named_by_its_title_is_said_so(live_app: Runnin
     assert answer.startswith("> 题目「课程表 II」不在知识库中")
     assert all(s["problem_id"] is None for s in json.loads(sources))  # never problem 207's material
 
+
+
+@pytest.mark.parametrize("question,lang,notice", [
+    ("buy and sell stock: my greedy misses the second transaction", "en", AMBIGUOUS_EN),
+    ("二叉树深度 递归的终止条件怎么写", "zh", AMBIGUOUS_ZH),
+])
+def test_a_shortened_name_several_problems_fit_is_asked_about(live_app: RunningApp, question, lang, notice):
+    """Round 21's ambiguity notice reaches `/ask` (review 21: tested in `search` only)."""
+    answer, _sources, status = _ask(live_app, question=question, lang=lang)[-1]
+    assert status in ("done", "fallback")
+    assert answer.startswith(f"> {notice}\n\n")
+
+
+@pytest.mark.parametrize("question,lang,notice", [
+    ("buy and sell stock: my greedy misses the second transaction", "en", AMBIGUOUS_EN),
+    ("二叉树深度 递归的终止条件怎么写", "zh", AMBIGUOUS_ZH),
+])
+def test_the_page_asks_which_problem_a_shortened_name_means(live_app: RunningApp, question, lang, notice):
+    """The page's chat generator (what Send runs) with the live app's desk: the notice quoted above the answer."""
+    from pathlib import Path
+
+    from quest.ui.app import load_problems
+    from quest.ui.page import QuestPage
+    from quest.ui.session import Session
+
+    page = QuestPage(live_app.settings, live_app.desk, load_problems(Path(live_app.settings.kb_dir)))
+    session = Session()
+    page.begin_turn(session)
+    for _ in page.stream_answer(question, "", "auto", "", "", "", "explain", False, lang, session, None):
+        pass
+    user, answer = session.messages()
+    assert user["role"] == "user" and answer["role"] == "assistant"
+    assert answer["content"].startswith(f"> {notice}\n\n")
 
 CPP_CODE = ("class Solution {\npublic:\n    int maxSubArray(vector<int>& nums) {\n        int best = 0, cur = 0;\n"
             "        for (int x : nums) { cur = max(x, cur + x); best = max(best, cur); }\n        return best;\n"

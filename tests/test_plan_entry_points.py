@@ -2,35 +2,20 @@
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
 from tests.fakes.ollama_server import FakeOllama
-
-ROOT = Path(__file__).resolve().parents[1]
+from tests.fakes.quest_cli import StarterCopy, run_quest, starter_copy
 
 
 @pytest.fixture(scope="module")
-def base(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+def base(tmp_path_factory: pytest.TempPathFactory) -> StarterCopy:
     """A snapshot of the starter base and one data folder, so the index is built once."""
-    root = tmp_path_factory.mktemp("plan")
-    shutil.copytree(ROOT / "knowledge", root / "knowledge")
-    return root / "knowledge", root / "data"
+    return starter_copy(tmp_path_factory, "plan")
 
 
-def quest(base: tuple[Path, Path], *args: str) -> dict:
-    kb, data = base
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("QUEST_", "OLLAMA_"))}
-    out = subprocess.run([sys.executable, "-m", "quest", "--kb", str(kb), "--data-dir", str(data), "--model", "none",
-                          *args, "--json"], cwd=ROOT, capture_output=True, text=True, timeout=300, env=env)
-    assert out.returncode == 0, out.stderr
-    return json.loads(out.stdout)
+def quest(base: StarterCopy, *args: str) -> dict:
+    return run_quest(base, *args)
 
 
 @pytest.mark.parametrize("question", ["239", "#239", "Sliding Window Maximum", "滑动窗口最大值"])

@@ -3,7 +3,7 @@
 import pytest
 
 from quest.kb.documents import Problem
-from quest.plan import Catalogue, resolve
+from quest.plan import Catalogue, plan, resolve
 from quest.request import Request
 
 PROBLEMS = {
@@ -80,3 +80,17 @@ def test_a_question_of_5000_digits_is_echoed_short_in_the_notice():
     # a name of ordinary length is shown as written
     ordinary = resolve(Request(question="#9999 why slow"), CAT)
     assert ordinary.describe("en") == "problem 9999 is not in the knowledge base"
+
+
+def test_the_plans_json_carries_a_5000_digit_name_cut_with_its_length():
+    """Review 21: `search --json`, `ask`'s stats and the feedback log carried the whole 5,000-digit "id" twice (as
+    `missing_id` and `evidence`) though the notice cut it."""
+    from tests.fakes.retriever import FakeRetriever
+
+    carried = plan(Request(question="7" * 5000), FakeRetriever()).to_dict()
+    assert (carried["rule"], carried["missing_id"]) == ("id", f"{'7' * 60}... (5000 characters)")
+    assert carried["evidence"] == f"{'7' * 60}... (5000 characters)"
+    assert carried["resolution"] == f"problem {'7' * 60}... (5000 characters) is not in the knowledge base"
+    # an ordinary name is carried as written
+    ordinary = plan(Request(question="#9999 why slow"), FakeRetriever()).to_dict()
+    assert (ordinary["missing_id"], ordinary["evidence"]) == ("9999", "#9999")

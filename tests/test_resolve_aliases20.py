@@ -15,21 +15,14 @@
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
 import quest.plan as plan_module
 from quest.plan import Alternative, Resolution, with_alternatives
 from tests.fakes.catalogue import resolved as res
 from tests.fakes.ollama_server import FakeOllama
+from tests.fakes.quest_cli import StarterCopy, run_quest, starter_copy
 
-ROOT = Path(__file__).resolve().parents[1]
 P5 = Alternative("5", "最长回文子串", "Longest Palindromic Substring")
 P84 = Alternative("84", "柱状图中最大的矩形", "Largest Rectangle in Histogram")
 
@@ -107,20 +100,13 @@ def test_no_offer_without_a_confusable_name(base, question, found):
 
 
 @pytest.fixture(scope="module")
-def kb_copy(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+def kb_copy(tmp_path_factory: pytest.TempPathFactory) -> StarterCopy:
     """A snapshot of the starter base and one data folder, so the index is built once."""
-    root = tmp_path_factory.mktemp("aliases20")
-    shutil.copytree(ROOT / "knowledge", root / "knowledge")
-    return root / "knowledge", root / "data"
+    return starter_copy(tmp_path_factory, "aliases20")
 
 
-def _quest(kb_copy: tuple[Path, Path], *args: str) -> dict:
-    kb, data = kb_copy
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("QUEST_", "OLLAMA_"))}
-    out = subprocess.run([sys.executable, "-m", "quest", "--kb", str(kb), "--data-dir", str(data), "--model", "none",
-                          *args, "--json"], cwd=ROOT, capture_output=True, text=True, timeout=300, env=env)
-    assert out.returncode == 0, out.stderr
-    return json.loads(out.stdout)
+def _quest(kb_copy: StarterCopy, *args: str) -> dict:
+    return run_quest(kb_copy, *args)
 
 
 def test_search_offers_the_base_problem_and_keeps_to_general_documents(kb_copy):

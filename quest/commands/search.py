@@ -54,7 +54,7 @@ def run(args: argparse.Namespace, settings: Settings) -> int:
     stages["confirm_search"] = planned.confirm_timings.get("total", 0.0)
     stages.update({f"search.{k}": v for k, v in result.timings.items()})
     missing = [planned.resolution.describe("en")] if (
-        planned.resolution.missing_id or planned.resolution.candidates) else []
+        planned.resolution.missing_id or planned.resolution.candidates or planned.resolution.ambiguous) else []
     t = time.perf_counter()
     lang = request.answer_lang()
     context = build_context(result.hits, lang=lang, max_chars=settings.context_max_chars)

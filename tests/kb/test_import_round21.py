@@ -59,6 +59,14 @@ def test_a_hydro_statement_of_200_kb_of_openers_keeps_its_pictures(tmp_path: Pat
     assert doc.text == f"{noise}\n\nSee ![grid]({saved}) and <img alt='g' src='{saved}'>."
 
 
+def test_an_img_tags_attributes_end_at_the_next_opener() -> None:
+    """Review 21: bounded at 2,000 characters, each "<img " of a MB of them still tried "src=" at 2,000 places (21 s);
+    read to the next "<" only, the openers' scans do not overlap (linear)."""
+    found = hydro._FILE_IMG_TAG.search("<img <img alt='a' src='file://a.png'>")
+    assert (found.start(), found.group(1)) == (5, "<img alt='a' src='")  # before: from 0, across the first opener
+    assert hydro._FILE_IMG_TAG.search("<img title='<' src='file://a.png'>") is None  # the price: a "<" in a value
+
+
 class _CountingRanges(list):
     """The code ranges, counting how many of them the rewriter looks at."""
 

@@ -46,10 +46,11 @@ _STATEMENT = re.compile(r"^problem(?:[_.]([A-Za-z_]+?))?\.(md|pdf)$", re.I)
 _STATEMENT_DIRS = (".", "statement", "problem_statement")
 _FILE_DIRS = ("additional_file", "attachments", "statement", "problem_statement", ".")
 # Each repetition is bounded (an alt text, a tag's attributes, a file name): unbounded, a statement of 200 KB of
-# "![" or "<img " was searched to its end from every opener (quadratic: seconds to minutes).
+# "![" or "<img " was searched to its end from every opener (quadratic: seconds to minutes). A tag's attributes stop
+# at the next "<" too: bounded only, each of 200,000 "<img " openers still tried "src=" at 2,000 places (21 s a MB).
 _PDF_LINK = re.compile(r"@\[pdf\]\(file://([^)\s]{1,4096})\)", re.I)  # a long name is still reported
 _FILE_IMAGE = re.compile(r"(!\[[^\]]{0,500}\]\()file://([^)\s]{1,500})(\))")
-_FILE_IMG_TAG = re.compile(r"""(<img\b[^>]{0,2000}?\bsrc\s*=\s*["'])file://([^"']{1,500})(["'])""", re.I)
+_FILE_IMG_TAG = re.compile(r"""(<img\b[^<>]{0,2000}?\bsrc\s*=\s*["'])file://([^"']{1,500})(["'])""", re.I)
 # Any file:// destination left after the pictures: a Markdown link's or an HTML attribute's.
 _FILE_LINK = re.compile(r"""(\]\(\s*<?|\b(?:href|src)\s*=\s*["']?)file://([^\s)"'<>]{1,500})""", re.I)
 _CONFIG_NAMES = ("config.yaml", "config.yml", "Config.yaml", "Config.yml")
