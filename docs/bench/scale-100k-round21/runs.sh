@@ -3,7 +3,8 @@
 OUT=/work/wt/bench100k/docs/bench/scale-100k-round21
 order=(main flip21 flip21 main main flip21 flip21 main main flip21 flip21 main)
 declare -A tree=([main]=/tmp/bench_main [flip21]=/work/wt/bench100k)
-declare -A n=([main]=0 [flip21]=0)
+start=${1:-0}  # first run number minus one (a second batch: 6)
+declare -A n=([main]=$start [flip21]=$start)
 for v in "${order[@]}"; do
   n[$v]=$((n[$v]+1))
   cd "${tree[$v]}"
