@@ -78,8 +78,14 @@ limit_search_threads()
 # instead of the exact scan; NPROBE lists are visited. Both chosen by `python -m quest bench`
 # (docs/bench/README.md): the smallest size where the exact scan passes ~15 ms on 2 cores, and
 # an nprobe whose recall@30 against exact is >= 0.99 on the bench's queries (at 1M it was the same
-# from 8 to 32 probes: docs/bench/scale-1m-global7; 16 reads half the lists 32 did).
-APPROXIMATE_FROM = 150_000
+# from 8 to 32 probes: docs/bench/scale-1m-global7; 16 reads half the lists 32 did). The scan was
+# 10-13 ms per 100k rows in round 12 (150k then) and 16.6 ms on the quiet machine of round 22, so
+# from 100k rows, the size where the sparse search changes path too (retriever.PRUNE_FROM). At 100k
+# the IVF gave recall@30 1.000 and the same hits on all 267 of the bench's questions
+# (docs/bench/scale-100k-round22). A question far from every cluster loses recall at 16 probes
+# (0.93 on the first 65k of those rows, which lack many questions' problems; 0.73 for random
+# directions, whose exact top 30 are all below any floor): one more reason not to go lower.
+APPROXIMATE_FROM = 100_000
 NPROBE = 16
 # The IVF lists hold 4-bit codes (512 B per 1024-d row, a quarter of float16). Questions that name no
 # problem visit every list over time, so the whole IVF file joins the working set: with 8-bit codes
