@@ -265,7 +265,10 @@ def _approximate_sections(sizes: list[dict[str, Any]]) -> list[str]:
                 f"| method | build s | recall@{c['k']} | search p50 / p95 | note |", "|---|---:|---:|---|---|"]
         for row in c["methods"]:
             recall = row.get(f"recall_at_{c['k']}")
-            out.append(f"| {row['method']} | {_fmt(row['build_seconds'], 1)} | {_fmt(recall, 3)} | "
+            # Rows of one method differ only by their search parameter: show it, or they read as repeats.
+            params = ", ".join(f"{key} {row[key]}" for key in ("nprobe", "efSearch") if row.get(key) is not None)
+            method = f"{row['method']}, {params}" if params else row["method"]
+            out.append(f"| {method} | {_fmt(row['build_seconds'], 1)} | {_fmt(recall, 3)} | "
                        f"{_fmt(row.get('search_p50'))} / {_fmt(row.get('search_p95'))} | {row.get('note', '')} |")
         out.append("")
     return out

@@ -98,3 +98,26 @@ def test_bench_extras_missing_means_a_note_not_a_crash(tmp_path, monkeypatch):
     md = (tmp_path / "report.md").read_text(encoding="utf-8")
     assert f"Skipped: {skipped['skipped']}" in md
     assert "latency.png" not in md and not (tmp_path / "latency.png").exists()
+
+
+def test_approximate_rows_name_their_search_parameter():
+    """Rows of one index differ only by nprobe / efSearch: without it the table read as five identical lines."""
+    methods = [
+        {"method": "exact: Quest", "build_seconds": 0.0, "recall_at_30": 1.0, "search_p50": 18.4, "search_p95": 20.7},
+        {"method": "IVF304,SQ4bit (its own order)", "build_seconds": None, "nprobe": 8, "recall_at_30": 0.776,
+         "search_p50": 1.6, "search_p95": 2.46, "note": "own"},
+        {"method": "IVF304,SQ4bit (its own order)", "build_seconds": None, "nprobe": 16, "recall_at_30": 0.776,
+         "search_p50": 2.4, "search_p95": 3.14, "note": "own"},
+        {"method": "HNSW32,SQfp16", "build_seconds": 23.6, "efSearch": 64, "recall_at_30": 0.918,
+         "search_p50": 0.17, "search_p95": 0.34},
+    ]
+    sized = {**size(100_000, 8.0, 45.0, 2.5, 1.4, 5200),
+             "compare_approximate": {"vectors": 100_000, "dim": 1024, "k": 30, "methods": methods}}
+    lines = report.markdown(results(sizes=[sized]), chart=None).splitlines()
+    start = lines.index("### Exact against approximate global search (100,000 x 1024, recall@30)")
+    assert lines[start + 4:start + 8] == [
+        "| exact: Quest | 0.0 | 1.000 | 18.40 / 20.70 |  |",
+        "| IVF304,SQ4bit (its own order), nprobe 8 | – | 0.776 | 1.60 / 2.46 | own |",
+        "| IVF304,SQ4bit (its own order), nprobe 16 | – | 0.776 | 2.40 / 3.14 | own |",
+        "| HNSW32,SQfp16, efSearch 64 | 23.6 | 0.918 | 0.17 / 0.34 |  |",
+    ]
