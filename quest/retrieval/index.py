@@ -478,7 +478,18 @@ def load_index(folder: Path, *, verify: bool | None = None) -> Index:
         raise IndexError_(f"{folder}: the segments' parts do not match the manifest")
     if int(deleted.sum()) != manifest.deleted_rows:
         raise IndexError_(f"{folder}: {int(deleted.sum())} deleted rows but the manifest says {manifest.deleted_rows}")
+    _note_missing_approximate(index, folder)
     return index
+
+
+def _note_missing_approximate(index: Index, folder: Path) -> None:
+    """One INFO line when a segment saved before the IVF threshold came down (150k -> 100k rows, round 22) is
+    searched exactly: correct, only slower, until `python -m quest index --compact` writes its IVF."""
+    exact = [s for s in index.segments if s.dense is not None and s.dense.ivf is None
+             and s.dense.size >= dense_module.APPROXIMATE_FROM]
+    if exact:
+        log.info("%s: %d segment(s) of %d rows or more have no IVF index and are searched exactly (slower); "
+                 "`python -m quest index --compact` adds one", folder, len(exact), dense_module.APPROXIMATE_FROM)
 
 
 def _check_fits(index: Index, model: str, embedder: Embedder | None, settings: Settings) -> None:

@@ -249,3 +249,28 @@ def test_rows_regrouped_after_an_update_equal_a_full_grouping(settings, kb_dir):
     assert updated.rows_by_problem.keys() == reloaded.rows_by_problem.keys()
     for pid, rows in reloaded.rows_by_problem.items():
         assert updated.rows_by_problem[pid].tolist() == rows.tolist()
+
+
+def test_a_large_segment_saved_without_an_ivf_is_named_on_load_and_compaction_adds_one(settings, kb_dir, monkeypatch,
+                                                                                       caplog):
+    """An index saved while the threshold was higher (150k until round 22) loads, is searched exactly, says so once,
+    and `python -m quest index --compact` (open_index(compact=True)) writes its IVF."""
+    import quest.retrieval.dense as dense_module
+
+    embedder = HashingEmbedder()
+    kb = load_knowledge_base(kb_dir)
+    monkeypatch.setattr(dense_module, "APPROXIMATE_FROM", 10**9)
+    open_index(kb, settings, embedder)
+    folder = index_dir_for(settings, embedder.name)
+    monkeypatch.setattr(dense_module, "APPROXIMATE_FROM", 10)
+    caplog.set_level(logging.INFO, logger="quest.retrieval.index")
+    loaded = load_index(folder)
+    assert loaded.segments[0].dense.ivf is None
+    notes = [r.getMessage() for r in caplog.records if "no IVF index" in r.getMessage()]
+    assert notes == [f"{folder}: 1 segment(s) of 10 rows or more have no IVF index and are searched exactly "
+                     "(slower); `python -m quest index --compact` adds one"]
+    compacted, report = open_index(kb, settings, embedder, compact=True)
+    assert report.action == "compacted" and compacted.segments[0].dense.ivf is not None
+    caplog.clear()
+    assert load_index(folder).segments[0].dense.ivf is not None
+    assert not [r for r in caplog.records if "no IVF index" in r.getMessage()]
