@@ -23,8 +23,10 @@ from quest.bench.corpus import make_problems
 from quest.fuzzy_titles import FuzzyMatch, FuzzyTitles, fuzzy_titles, units_of
 from quest.kb.documents import Problem
 from quest.kb.markdown import load_knowledge_base
-from quest.plan import REWORDED, Catalogue, _reworded_base_title, _shortened, _units
 from quest.problem_names import normalize
+from quest.resolution import Catalogue
+from quest.resolution.misremembered import REWORDED, _reworded_base_title, _shortened
+from quest.resolution.words import _units
 from quest.weak_names import _BARE, _DATA_AFTER, _DATA_BEFORE, MIN_BARE_DIGITS, WeakName, bare_ids
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from quest.kb.documents import Problem
-from quest.plan import Catalogue, Resolution
+from quest.resolution import Catalogue, Resolution
 from quest.reworded_titles import _stem, mixed_head, mixed_matches, mixed_problems, mixed_title
 from tests.fakes.catalogue import resolved as res
 

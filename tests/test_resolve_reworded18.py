@@ -20,7 +20,8 @@ from collections import Counter
 import pytest
 
 from quest.kb.documents import Problem
-from quest.plan import Catalogue, Resolution, by_reworded_title, without_names
+from quest.plan import without_names
+from quest.resolution import Catalogue, Resolution, by_reworded_title
 from quest.reworded_titles import name_spellings, reworded, title_units, units_index
 from tests.fakes.catalogue import resolved as res
 

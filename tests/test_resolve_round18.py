@@ -27,8 +27,8 @@ import pytest
 from quest.errors import KnowledgeBaseError
 from quest.kb.documents import Problem
 from quest.kb.markdown import load_catalogue
-from quest.plan import Catalogue, Resolution, by_code_function, resolve
 from quest.request import Request
+from quest.resolution import Catalogue, Resolution, by_code_function, resolve
 from tests.fakes.catalogue import resolved as res
 
 

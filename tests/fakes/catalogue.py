@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 
 from quest.kb.markdown import load_knowledge_base
-from quest.plan import Catalogue, Resolution, resolve
 from quest.request import Request
+from quest.resolution import Catalogue, Resolution, resolve
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
