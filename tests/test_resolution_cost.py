@@ -1,6 +1,6 @@
 """Resolution's cost (issue 9, round 12 review): the same answers as before, without work that grows with the
 input times its numbers (`quest.weak_names.bare_ids`) or with the catalogue (`quest.fuzzy_titles`, the reworded
-title rule of `quest.plan`).
+title rule of `quest.resolution`).
 
 Each change is checked against the code it replaced, kept here: on the development splits' questions (never a
 held-out split), on seeded random strings of numbers and data markers, and on the starter base's titles and a

@@ -1,10 +1,10 @@
 """Round 20: what round 19 left in problem resolution from free text (issue 9, item 2).
 
 - A known title's qualifier counts only where it belongs to the name: right after the base title, in the same clause
-  (`quest.plan._known_qualifier`). "3Sum: should I return the closest triple…" asks about 3Sum.
+  (`quest.resolution.siblings._known_qualifier`). "3Sum: should I return the closest triple…" asks about 3Sum.
 - A missing problem whose name students often give a base problem ("最长回文串" is 409's title; many mean 5) stays
-  missing, and the plan offers the base problem (`quest.plan.with_alternatives`); the notice reaches `search`, `ask`
-  and the API.
+  missing, and the plan offers the base problem (`quest.resolution.with_alternatives`); the notice reaches `search`,
+  `ask` and the API.
 - Aliases left unread: a digit for a title's numeral ("3数之和"), a short title asked as "子集问题", what 84 asks
   ("…面积"), 字串 typed for 子串, "第K大的数", an English opening that runs on ("valid parenthesis stack pops…", the
   singular of Valid Parentheses); and problems the base lacks named by their title reworded ("单链表排序" 148,

@@ -1,11 +1,11 @@
 """Round 21: a named problem is resolved exactly; a sibling the base lacks is told, never mapped (issue 9, rule 2).
 
 - A base title inside a known sibling's name is the sibling, in any case and with its words around it: "min cost
-  climbing stairs dp", "爬楼梯最小花费" are LeetCode 746, not 70 (`quest.plan._known_around`).
+  climbing stairs dp", "爬楼梯最小花费" are LeetCode 746, not 70 (`quest.resolution.siblings._known_around`).
 - A shortened name that fits several problems' titles — the base's and the known ones it lacks — is asked about,
   never resolved nor handed to a weak name or the search's consensus: "buy and sell stock", "top k frequent",
-  "二叉树深度" (`quest.name_fits`, `quest.plan.by_fitting_opening`, `_shortened_fit`). A shortening whose dropped
-  words tell it from no sibling still names its problem ("股票最佳时机", "kth largest element").
+  "二叉树深度" (`quest.name_fits`, `quest.resolution.fits.by_fitting_opening`, `_shortened_fit`). A shortening whose
+  dropped words tell it from no sibling still names its problem ("股票最佳时机", "kth largest element").
 - A known sibling's title at the opening in lowercase ("top k frequent words heap") is reported missing.
 
 The names are our own, from how students shorten and translate titles; `tests/data/resolve_names21.jsonl` holds the

@@ -1,4 +1,4 @@
-"""Round 18: a base title reworded names that problem (`quest.plan.by_reworded_title`,
+"""Round 18: a base title reworded names that problem (`quest.resolution.reworded.by_reworded_title`,
 `quest.reworded_titles`).
 
 A question that opens with a base title in other words ("三数和" for 三数之和, "判断链表有环" for

@@ -19,6 +19,12 @@ def squash(text: str) -> str:
     return _PUNCT.sub("", text)
 
 
+def _squash_positions(text: str) -> tuple[str, list[int]]:
+    """`squash` of an already normalized text, with each kept character's position in `text`."""
+    kept = [(i, ch) for i, ch in enumerate(text) if not _PUNCT.fullmatch(ch)]
+    return "".join(ch for _, ch in kept), [i for i, _ in kept]
+
+
 def slug(title: str) -> str:
     """'Implement Trie (Prefix Tree)' -> 'implement-trie-prefix-tree', as judges write it in URLs."""
     return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")
@@ -46,12 +52,7 @@ def _sequel_shown(mark: str) -> str:
     return mark.upper() if _ROMAN_OR_DIGIT.fullmatch(mark) else mark
 
 
-def _squash_positions(text: str) -> tuple[str, list[int]]:
-    """`squash` of an already normalized text, with each kept character's position in `text`."""
-    kept = [(i, ch) for i, ch in enumerate(text) if not _PUNCT.fullmatch(ch)]
-    return "".join(ch for _, ch in kept), [i for i, _ in kept]
-
-
+# Words a title holds that say nothing of which problem it is: left out of its units (`_units`).
 _TITLE_FILLERS = frozenset(("the", "a", "an", "of", "in", "to", "with", "and", "for", "的"))
 
 # Words students swap for a title's own: "岛屿个数" is 岛屿数量 (Number of Islands); "最长不重复子串" and
@@ -81,4 +82,5 @@ def _same_words(text: str) -> str:
     return _ZH_WITHOUT.sub("无", _ZH_SAME_WORD.sub("数量", text)).replace("子字符串", "子串")
 
 
+# The small words read past in a shortened name or beside a title (`quest.resolution.fits`, `.siblings`).
 _FITS_FILLERS = frozenset("的之个") | {"a", "an", "the", "of", "in", "to", "with", "and", "for"}
