@@ -21,22 +21,14 @@ from quest.sibling_heads import opening_phrase, swapped_title
 from quest.title_shapes import opening
 
 
-def by_sibling_head(request: Request, cat: Catalogue) -> Resolution | None:
-    """A question that opens with a base title with one word swapped ("top k frequent words: …") names its sibling
-    problem, which the base lacks (`quest.sibling_heads`). Tried after every rule that reads a base title, so a title
-    written loosely or reworded is that title first."""
-    head = opening_phrase(opening(unicodedata.normalize("NFKC", request.question)))
-    if head is None:
-        return None
-    head = without_technique(head, cat)  # "kth largest element with quickselect" is 215 and how it was solved
-    mine = [stem(u) for u in _units(head)]
-    at = swapped_title(mine, cat.title_stems)
-    if at is None:
-        return None
-    swapped = next(u for u, theirs in zip(mine, cat.title_stems[at], strict=True) if u != theirs)
-    if squash(swapped) in cat.techniques or (cat.topics is not None and cat.topics.is_technique(swapped)):
-        return None  # "… Quickselect", "… BFS": the title and a technique, not a sibling
-    return Resolution(None, "name", head, missing_id=head)
+def by_reworded_title(name: str, cat: Catalogue) -> Resolution | None:
+    """The base problem a name the rules read as a missing title rewords ("三数和", "判断链表有环", "最小编辑距离";
+    `quest.reworded_titles`): its title's own characters or words with only fillers, a question's verb, a
+    superlative or a listed word for the title's set aside. A sequel, a longer title or a sibling adds or swaps a
+    unit of its own and stays missing, as does the exact title of a known problem the base lacks (`resolve`)."""
+    written = to_simplified(unicodedata.normalize("NFKC", name))  # "三數和", "判斷鏈表有環": as titles are compared
+    pid = reworded_problem(written, cat.reword_units, cat.reword_index, cat.titles)
+    return Resolution(pid, "reworded", name) if pid is not None else None
 
 
 # A run of Chinese characters set off, with a letter or two inside ("第K大的数", round 20).
@@ -162,11 +154,19 @@ def by_reworded_run(request: Request, cat: Catalogue) -> Resolution | None:
     return None
 
 
-def by_reworded_title(name: str, cat: Catalogue) -> Resolution | None:
-    """The base problem a name the rules read as a missing title rewords ("三数和", "判断链表有环", "最小编辑距离";
-    `quest.reworded_titles`): its title's own characters or words with only fillers, a question's verb, a
-    superlative or a listed word for the title's set aside. A sequel, a longer title or a sibling adds or swaps a
-    unit of its own and stays missing, as does the exact title of a known problem the base lacks (`resolve`)."""
-    written = to_simplified(unicodedata.normalize("NFKC", name))  # "三數和", "判斷鏈表有環": as titles are compared
-    pid = reworded_problem(written, cat.reword_units, cat.reword_index, cat.titles)
-    return Resolution(pid, "reworded", name) if pid is not None else None
+def by_sibling_head(request: Request, cat: Catalogue) -> Resolution | None:
+    """A question that opens with a base title with one word swapped ("top k frequent words: …") names its sibling
+    problem, which the base lacks (`quest.sibling_heads`). Tried after every rule that reads a base title, so a title
+    written loosely or reworded is that title first."""
+    head = opening_phrase(opening(unicodedata.normalize("NFKC", request.question)))
+    if head is None:
+        return None
+    head = without_technique(head, cat)  # "kth largest element with quickselect" is 215 and how it was solved
+    mine = [stem(u) for u in _units(head)]
+    at = swapped_title(mine, cat.title_stems)
+    if at is None:
+        return None
+    swapped = next(u for u, theirs in zip(mine, cat.title_stems[at], strict=True) if u != theirs)
+    if squash(swapped) in cat.techniques or (cat.topics is not None and cat.topics.is_technique(swapped)):
+        return None  # "… Quickselect", "… BFS": the title and a technique, not a sibling
+    return Resolution(None, "name", head, missing_id=head)

@@ -15,6 +15,85 @@ from quest.resolution.titles import MAX_TITLE_SPANS
 from quest.resolution.words import _FITS_FILLERS, _HAN_CHAR, _SEQUEL_ONLY, _squash_positions, squash
 
 
+def _known_qualifier(question: str, found: Resolution, cat: Catalogue) -> Resolution | None:
+    """The problem the base lacks that a base problem's title names with its qualifier set apart by a space or said
+    just after it ("买卖股票的最佳时机 含冷冻期", "股票最大利润 含手续费", "Best Time to Buy and Sell Stock with
+    cooldown", "…Stock, the one with cooldown"): the known title (`quest.known_problems`) is the base title and that
+    qualifier, so the question is about that problem, reported missing (round 19). A sequel's number is read where it
+    follows the title (`sequel_after`); only qualifiers in words count here. Set apart, only words no general page
+    uses: "有效的括号 字符串为空" is 20 and a string; "有效的括号字符串" written as one is 678. Denied ("不含手续费",
+    "not closest"), a qualifier set apart is the base problem's own case.
+
+    Set apart, the qualifier must belong to the name (round 20): it follows the title within `QUALIFIER_GAP`
+    characters and no mark that ends a clause (: ? ! 。 ; a sentence's full stop) comes between. Said anywhere, the
+    word was the sentence's: "3Sum: should I return the closest triple…" asks about 3Sum, not 3Sum Closest."""
+    if found.problem_id is None or found.rule not in ("title", "reworded"):
+        return None
+    qualifiers = cat.known_qualifiers.get(found.problem_id, ())
+    if not qualifiers:
+        return None
+    norm = normalize(question)
+    text, where = _squash_positions(norm)
+    ends = _title_ends(text, found, cat)
+    breaks = _clause_breaks(norm)
+    for qualifier, title in qualifiers:
+        if squash(title) in norm:  # written as one ("买卖股票的最佳时机含冷冻期"): the known title itself
+            return Resolution(None, "title", title, missing_id=title)
+        if cat.topics is not None and not cat.topics.own_words(qualifier):
+            continue
+        for m in re.finditer(_NOT_NEGATED + re.escape(qualifier), text):
+            end = ends[m.start()]  # the nearest end of the title at or before the qualifier (-1: none)
+            if end >= 0 and m.start() - end <= QUALIFIER_GAP and \
+                    breaks[where[m.start()]] == breaks[where[end - 1]]:
+                return Resolution(None, "title", title, missing_id=title)
+    return None
+
+
+# How far (in `squash`ed characters) after the base title a qualifier still belongs to the name: "the one with
+# cooldown" (6: "theone"), "不含手续费，那含手续费呢" (6). "should I return the closest" (16) is the sentence's.
+QUALIFIER_GAP = 8
+
+# Marks that end a clause: a qualifier past one is the sentence's word, not the name's. A comma or a bracket does not
+# ("…Stock, the one with cooldown", "买卖股票的最佳时机（含冷冻期）").
+_CLAUSE_BREAK = re.compile(r"[:：?？!！。;；\n]|\.(?:\s|$)")
+
+
+def _clause_breaks(norm: str) -> list[int]:
+    """For each position of `norm`, how many clause marks come before it (one pass)."""
+    out, seen = [0] * (len(norm) + 1), 0
+    marks = {m.start() for m in _CLAUSE_BREAK.finditer(norm)}
+    for i in range(len(norm) + 1):
+        out[i] = seen
+        if i in marks:
+            seen += 1
+    return out
+
+
+def _title_ends(text: str, found: Resolution, cat: Catalogue) -> list[int]:
+    """For each position of the `squash`ed question, the end of the latest occurrence of the found problem's title
+    (any of its names, or the evidence as written) that ends at or before it; -1 before the first. One pass per name:
+    linear in the question."""
+    problem = cat.problems.get(found.problem_id or "")
+    names = {squash(n) for n in ((problem.title_zh, problem.title_en, *problem.aka) if problem else ()) if n}
+    names.add(squash(found.evidence))
+    stops = [False] * (len(text) + 1)
+    for name in filter(None, names):
+        at = text.find(name)
+        while at >= 0:
+            stops[at + len(name)] = True
+            at = text.find(name, at + len(name))
+    out, last = [-1] * (len(text) + 1), -1
+    for i in range(len(text) + 1):
+        if stops[i]:
+            last = i
+        out[i] = last
+    return out
+
+
+# A qualifier denied is the base problem's own case: "买卖股票的最佳时机 不含手续费" is 121, "3Sum, not closest" 15.
+_NOT_NEGATED = r"(?<![不没无未非])(?<!not)(?<!non)(?<!no)"
+
+
 def _known_title_shown(key: str, known: KnownProblem) -> str:
     """The known problem's title as published for its normalized key (a number spelled the other way: its title in
     the key's script)."""
@@ -112,82 +191,3 @@ def _stem_word(word: str) -> str:
     """An English word's stem as `quest.name_fits` reads titles."""
     units = name_units(word)
     return next(iter(units)) if units else word
-
-
-def _known_qualifier(question: str, found: Resolution, cat: Catalogue) -> Resolution | None:
-    """The problem the base lacks that a base problem's title names with its qualifier set apart by a space or said
-    just after it ("买卖股票的最佳时机 含冷冻期", "股票最大利润 含手续费", "Best Time to Buy and Sell Stock with
-    cooldown", "…Stock, the one with cooldown"): the known title (`quest.known_problems`) is the base title and that
-    qualifier, so the question is about that problem, reported missing (round 19). A sequel's number is read where it
-    follows the title (`sequel_after`); only qualifiers in words count here. Set apart, only words no general page
-    uses: "有效的括号 字符串为空" is 20 and a string; "有效的括号字符串" written as one is 678. Denied ("不含手续费",
-    "not closest"), a qualifier set apart is the base problem's own case.
-
-    Set apart, the qualifier must belong to the name (round 20): it follows the title within `QUALIFIER_GAP`
-    characters and no mark that ends a clause (: ? ! 。 ; a sentence's full stop) comes between. Said anywhere, the
-    word was the sentence's: "3Sum: should I return the closest triple…" asks about 3Sum, not 3Sum Closest."""
-    if found.problem_id is None or found.rule not in ("title", "reworded"):
-        return None
-    qualifiers = cat.known_qualifiers.get(found.problem_id, ())
-    if not qualifiers:
-        return None
-    norm = normalize(question)
-    text, where = _squash_positions(norm)
-    ends = _title_ends(text, found, cat)
-    breaks = _clause_breaks(norm)
-    for qualifier, title in qualifiers:
-        if squash(title) in norm:  # written as one ("买卖股票的最佳时机含冷冻期"): the known title itself
-            return Resolution(None, "title", title, missing_id=title)
-        if cat.topics is not None and not cat.topics.own_words(qualifier):
-            continue
-        for m in re.finditer(_NOT_NEGATED + re.escape(qualifier), text):
-            end = ends[m.start()]  # the nearest end of the title at or before the qualifier (-1: none)
-            if end >= 0 and m.start() - end <= QUALIFIER_GAP and \
-                    breaks[where[m.start()]] == breaks[where[end - 1]]:
-                return Resolution(None, "title", title, missing_id=title)
-    return None
-
-
-# How far (in `squash`ed characters) after the base title a qualifier still belongs to the name: "the one with
-# cooldown" (6: "theone"), "不含手续费，那含手续费呢" (6). "should I return the closest" (16) is the sentence's.
-QUALIFIER_GAP = 8
-
-# Marks that end a clause: a qualifier past one is the sentence's word, not the name's. A comma or a bracket does not
-# ("…Stock, the one with cooldown", "买卖股票的最佳时机（含冷冻期）").
-_CLAUSE_BREAK = re.compile(r"[:：?？!！。;；\n]|\.(?:\s|$)")
-
-
-def _clause_breaks(norm: str) -> list[int]:
-    """For each position of `norm`, how many clause marks come before it (one pass)."""
-    out, seen = [0] * (len(norm) + 1), 0
-    marks = {m.start() for m in _CLAUSE_BREAK.finditer(norm)}
-    for i in range(len(norm) + 1):
-        out[i] = seen
-        if i in marks:
-            seen += 1
-    return out
-
-
-def _title_ends(text: str, found: Resolution, cat: Catalogue) -> list[int]:
-    """For each position of the `squash`ed question, the end of the latest occurrence of the found problem's title
-    (any of its names, or the evidence as written) that ends at or before it; -1 before the first. One pass per name:
-    linear in the question."""
-    problem = cat.problems.get(found.problem_id or "")
-    names = {squash(n) for n in ((problem.title_zh, problem.title_en, *problem.aka) if problem else ()) if n}
-    names.add(squash(found.evidence))
-    stops = [False] * (len(text) + 1)
-    for name in filter(None, names):
-        at = text.find(name)
-        while at >= 0:
-            stops[at + len(name)] = True
-            at = text.find(name, at + len(name))
-    out, last = [-1] * (len(text) + 1), -1
-    for i in range(len(text) + 1):
-        if stops[i]:
-            last = i
-        out[i] = last
-    return out
-
-
-# A qualifier denied is the base problem's own case: "买卖股票的最佳时机 不含手续费" is 121, "3Sum, not closest" 15.
-_NOT_NEGATED = r"(?<![不没无未非])(?<!not)(?<!non)(?<!no)"
