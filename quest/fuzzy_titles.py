@@ -1,6 +1,6 @@
 """A scored fuzzy match of the base's titles inside a question, for what the exact rules cannot read.
 
-The exact rules of `quest.plan` read a title as written, loosely written (`quest.loose_titles`) or shortened. Real
+The exact rules of `quest.resolution` read a title as written, loosely written (`quest.loose_titles`) or shortened. Real
 questions also paraphrase a title with words of their own around and inside it: "求数组里连续子数组和为 K 的方案数"
 is 和为 K 的子数组 (560), "number of islands count in a grid" is 200. This module scores, for every base title, the
 share of the title's units (Chinese characters, English word stems; fillers left out) that one window of the question

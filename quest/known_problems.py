@@ -12,8 +12,8 @@ introductory problems. Left out on purpose: a title that is the same problem as 
 P1219 八皇后 is N 皇后 with n = 8, P1706 全排列问题 is 全排列), and a title that is a technique's or a template's
 name, or a plain phrase for a task ("【模板】并查集", "栈", "组合", 平衡二叉树 (an AVL tree), 排序数组 ("sort an
 array"), 字符串相加 (string concatenation as often as LeetCode 415), 加一): those are topics as often as problems
-(`quest.plan` also refuses one-word titles the general documents use). An entry the base has is skipped
-(`quest.plan.Catalogue`: its id — a LeetCode number, a Luogu "P1001" — among the base's ids, or any of its titles
+(`quest.resolution` also refuses one-word titles the general documents use). An entry the base has is skipped
+(`quest.resolution.Catalogue`: its id — a LeetCode number, a Luogu "P1001" — among the base's ids, or any of its titles
 among the base's titles), so a base that imports one of these problems answers it.
 """
 
@@ -259,14 +259,14 @@ KNOWN_PROBLEMS: tuple[KnownProblem, ...] = _parse("LeetCode", _LEETCODE) + _pars
 # (409, counting letters) is how many shorten 最长回文子串 (5); "最大矩形" (85, a 0/1 matrix) is how many name 柱状图中
 # 最大的矩形 (84), whose stack 85 reuses; "回文子串" (647, counting them) is said for 5's longest one. The name is still
 # that problem's and is reported missing (a student who means 409 must not get 5's solution as if it were 409's);
-# the notice offers the base problem, to ask again with its id (`quest.plan.Resolution.describe`).
+# the notice offers the base problem, to ask again with its id (`quest.resolution.Resolution.describe`).
 # Known id -> the base problems (LeetCode ids) students mean by its name, most likely first.
 CONFUSED_WITH: dict[str, tuple[str, ...]] = {"409": ("5",), "85": ("84",), "647": ("5",)}
 
 
 # Problems whose title is also a topic's name, so their exact title never names them (平衡二叉树 is an AVL tree as
 # often as LeetCode 110), but a question that asks the task does: "判断是否为平衡二叉树", "判断平衡二叉树" (round 20,
-# `quest.plan.by_known_reworded_head`: the title reworded with a verb or 是否, never as written).
+# `quest.resolution.reworded.by_known_reworded_head`: the title reworded with a verb or 是否, never as written).
 ASKED_ONLY: tuple[KnownProblem, ...] = _parse("LeetCode", """
 110 | 平衡二叉树 | Balanced Binary Tree
 """)

@@ -2,7 +2,7 @@
 
 Students title their posts the way the judge lists problems, number first, often without the dot
 ("27 移除元素 双指针写错了", "371 sum of two integers in C: runtime error …"). When the number is a base
-problem and its title follows, `quest.plan` already resolves it. When the number is not in the base, the
+problem and its title follows, `quest.resolution` already resolves it. When the number is not in the base, the
 number is that problem's id, if what follows is a title and not a count of something ("100 numbers in an
 array: …", "3 test cases fail: …", "10 个数 排序") — this module tells the two apart by shape.
 """

@@ -32,7 +32,7 @@ _ZH_FILLERS = frozenset("的之个")
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 _UNIT = re.compile(r"[\u4e00-\u9fff]|[a-z0-9]+")
 # A name keeps at least this share of a base title's units to name it over siblings that also fit (the share
-# `quest.plan.SHORTENED` asks of a Chinese title shortened: "股票最佳时机" is 6 of 8).
+# `quest.resolution.misremembered.SHORTENED` asks of a Chinese title shortened: "股票最佳时机" is 6 of 8).
 KEPT = 0.75
 # Fewer units than this are a phrase, not a name: "binary tree", "子数组" fit many titles and name a topic.
 MIN_EN_UNITS = 3

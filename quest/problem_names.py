@@ -1,6 +1,6 @@
 """How a question names a problem in words: sequel suffixes and judge-plus-title names.
 
-Two facts the title rule of `quest.plan` needs and that plain substring matching gets wrong:
+Two facts the title rule of `quest.resolution` needs and that plain substring matching gets wrong:
 
 - A base title followed by a sequel marker is another problem: "课程表 II", "Course Schedule II",
   "买卖股票的最佳时机 III", "Two Sum IV", "接雨水2", "课程表Ⅱ" (roman numerals, digits, full width,

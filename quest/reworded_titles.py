@@ -16,7 +16,7 @@ it holds exactly the title's units (Chinese characters, English word stems), in 
 Anything else the name adds or lacks makes it another problem, which stays reported as missing: a sequel ("课程表
 II": the units "ii"), a longer title ("最长递增子序列的个数": 数; "买卖股票的最佳时机含冷冻期", "3Sum Closest"), a
 sibling ("二叉树的最小深度": 小 for 大). And a name that is exactly the title of a known problem the base lacks
-(`quest.known_problems`) is never read as a rewording (`quest.plan.by_reworded_title`).
+(`quest.known_problems`) is never read as a rewording (`quest.resolution.reworded.by_reworded_title`).
 """
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ _ZH_SAME = (("有环", "环形"), ("带环", "环形"), ("滑窗", "滑动窗口
             ("直方图", "柱状图"), ("最大利润", "最佳时机"), ("装", "盛"), ("按层", "层序"),
             # round 20: 84 asks the rectangle's area ("直方图最大矩形面积"), as "最长…长度" asks a length; 字串 typed
             # for 子串 (both zichuan: "最长回文字串" is 5, in no base title is 字串 a word of its own); "第K大的数" is
-            # 215's 第K大元素 (and "第K小的数" its sibling, `quest.plan.by_known_reworded_head`)
+            # 215's 第K大元素 (and "第K小的数" its sibling, `quest.resolution.reworded.by_known_reworded_head`)
             ("矩形面积", "矩形"), ("字串", "子串"), ("大的数", "大元素"), ("小的数", "小元素"))
 # The most spellings of a Chinese name tried (before the swapped words): a title reworded holds two or three listed
 # words (at most 2 x 3 x 8 forms with a digit); each form is looked up in the titles' units.

@@ -178,7 +178,7 @@ class ProblemModel(Strict):
     # Other titles students know the problem by (a judge's earlier name for it): matched like the titles.
     aka: list[Annotated[StrictStr, Field(min_length=1, max_length=200)]] = Field(default_factory=list, max_length=20)
     # The judge's own names for the problem's entry point ("maxSlidingWindow", a design problem's class "LRUCache"):
-    # a student's code that defines one names the problem (quest.plan.by_code_function).
+    # a student's code that defines one names the problem (quest.resolution.fallbacks.by_code_function).
     functions: list[Annotated[StrictStr, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]{3,63}$")]] = Field(
         default_factory=list, max_length=10)
     difficulty: StrictStr = ""

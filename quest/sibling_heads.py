@@ -60,7 +60,7 @@ def _distance(a: str, b: str) -> int:
 # Words that differ by a letter or two and mean the opposite: "minimum depth" is 111, not a typo of 104's "maximum
 # depth", and "decreasing" is no misspelt "increasing". Two words of one group are never a slip or the same word, and a
 # name with one where a title has the other is never that title however alike their letters (`opposed`, which
-# `quest.plan` asks before its fuzzy name match).
+# `quest.resolution` asks before its fuzzy name match).
 # (Stems, as `quest.loose_titles.stem` leaves them.)
 _OPPOSITES = (frozenset(("min", "max")), frozenset(("minimum", "maximum")), frozenset(("minimal", "maximal")),
               frozenset(("increasing", "decreasing", "nondecreasing", "nonincreasing")),

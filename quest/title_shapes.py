@@ -5,7 +5,7 @@ Students often open with the problem's title and then ask ("回文数 负数为�
 Array]"), refer to it ("X这道题", "做X的时候", "the X problem"), paste its slug ("rotate-array") or the
 URL of its page on any judge. `title_shapes` finds these phrases by their shape only; whether one is a
 problem the base lacks, a base problem or a topic ("二分查找 边界总是差一", "Java Scanner too slow") is
-decided by `quest.plan` against the base's titles and the words of its general documents
+decided by `quest.resolution` against the base's titles and the words of its general documents
 (`quest.topic_words`).
 """
 

@@ -1,6 +1,6 @@
 """Names of a problem too weak to resolve it alone, confirmed by the search.
 
-The exact rules of `quest.plan` resolve a problem from a marked id ("#239", "第239题", "LC239") or a title as
+The exact rules of `quest.resolution` resolve a problem from a marked id ("#239", "第239题", "LC239") or a title as
 written. Two kinds of evidence are left: a bare number that is a base id ("My C++ deque solution for 239 …") and a
 title paraphrased with words of the student's own (`quest.fuzzy_titles`: "连续子数组和为 K 的方案数" of 560). Alone
 each is a guess — numbers are mostly data ("k = 3", "7/93", "-129"), and a paraphrase may be a general topic's

@@ -1,10 +1,10 @@
 """Problem numbers written in Chinese numerals: "力扣第一题", "第二十题", "第一百四十六題".
 
 Students write a problem's number the way they say it. `第239题` is read by the id rule of
-`quest.plan`; this module reads the same shape with Chinese numerals. "第一题" is also simply "the
+`quest.resolution`; this module reads the same shape with Chinese numerals. "第一题" is also simply "the
 first problem" of a homework, an exam or a contest, so such a number names a (LeetCode-numbered)
 base problem only with a judge's name right before it ("力扣第一题") or that problem's own title in
-the question ("第一题两数之和") — see `quest.plan.by_id`.
+the question ("第一题两数之和") — see `quest.resolution.ids.by_id`.
 """
 
 from __future__ import annotations

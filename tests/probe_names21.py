@@ -25,8 +25,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from quest.kb.markdown import load_knowledge_base
-from quest.plan import Catalogue, Resolution, resolve, with_alternatives
 from quest.request import Request
+from quest.resolution import Catalogue, Resolution, resolve, with_alternatives
 from quest.weak_names import fuzzy_names
 
 ROOT = Path(__file__).resolve().parent.parent

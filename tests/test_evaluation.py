@@ -133,8 +133,9 @@ def test_low_confidence_rule():
 
 def test_a_no_answer_question_is_handled_when_weak_or_told_its_problem_is_missing():
     from quest.judge import JudgeReport
-    from quest.plan import Plan, QueryParts, Resolution
+    from quest.plan import Plan, QueryParts
     from quest.request import Request
+    from quest.resolution import Resolution
     from quest.retrieval.types import SearchResult
 
     def planned(resolution: Resolution) -> Plan:

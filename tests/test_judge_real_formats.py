@@ -17,8 +17,9 @@ import pytest
 
 from quest.judge import find_verdict, parse
 from quest.kb.documents import Problem
-from quest.plan import Catalogue, plan, resolve
+from quest.plan import plan
 from quest.request import Request
+from quest.resolution import Catalogue, resolve
 from tests.fakes.retriever import FakeRetriever
 
 

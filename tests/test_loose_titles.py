@@ -4,8 +4,9 @@ import pytest
 
 from quest.kb.documents import Problem
 from quest.loose_titles import LooseTitles, loose, stem
-from quest.plan import Catalogue, plan, resolve
+from quest.plan import plan
 from quest.request import Request
+from quest.resolution import Catalogue, resolve
 from tests.fakes.retriever import FakeRetriever
 
 PROBLEMS = {

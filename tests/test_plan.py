@@ -3,8 +3,9 @@
 import pytest
 
 from quest.kb.documents import Problem
-from quest.plan import Catalogue, QueryParts, Resolution, by_consensus, plan, resolve
+from quest.plan import QueryParts, plan
 from quest.request import Request
+from quest.resolution import Catalogue, Resolution, by_consensus, resolve
 from tests.fakes.retriever import FakeRetriever
 
 PROBLEMS = {

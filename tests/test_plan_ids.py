@@ -3,8 +3,9 @@
 import pytest
 
 from quest.kb.documents import Problem
-from quest.plan import Catalogue, plan, resolve
+from quest.plan import plan
 from quest.request import Request
+from quest.resolution import Catalogue, resolve
 
 PROBLEMS = {
     "1": Problem(id="1", title_zh="两数之和", title_en="Two Sum"),

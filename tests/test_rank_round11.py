@@ -16,8 +16,9 @@ from quest import cli
 from quest.assistant import Assistant
 from quest.evaluation import handled_honestly, is_low_confidence
 from quest.events import Notice, Sources
-from quest.plan import Resolution, plan, retrieve
+from quest.plan import plan, retrieve
 from quest.request import Request
+from quest.resolution import Resolution
 from quest.retrieval.retriever import Retriever, build_retriever
 from quest.retrieval.topic import topic_tokens, without_verdicts
 from quest.retrieval.types import SearchResult

@@ -1,6 +1,6 @@
 """Resolution's cost (issue 9, round 12 review): the same answers as before, without work that grows with the
 input times its numbers (`quest.weak_names.bare_ids`) or with the catalogue (`quest.fuzzy_titles`, the reworded
-title rule of `quest.plan`).
+title rule of `quest.resolution`).
 
 Each change is checked against the code it replaced, kept here: on the development splits' questions (never a
 held-out split), on seeded random strings of numbers and data markers, and on the starter base's titles and a
@@ -23,8 +23,10 @@ from quest.bench.corpus import make_problems
 from quest.fuzzy_titles import FuzzyMatch, FuzzyTitles, fuzzy_titles, units_of
 from quest.kb.documents import Problem
 from quest.kb.markdown import load_knowledge_base
-from quest.plan import REWORDED, Catalogue, _reworded_base_title, _shortened, _units
 from quest.problem_names import normalize
+from quest.resolution import Catalogue
+from quest.resolution.misremembered import REWORDED, _reworded_base_title, _shortened
+from quest.resolution.words import _units
 from quest.weak_names import _BARE, _DATA_AFTER, _DATA_BEFORE, MIN_BARE_DIGITS, WeakName, bare_ids
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from quest.kb.documents import Problem
-from quest.plan import Catalogue, Resolution
+from quest.resolution import Catalogue, Resolution
 from quest.reworded_titles import _stem, mixed_head, mixed_matches, mixed_problems, mixed_title
 from tests.fakes.catalogue import resolved as res
 
@@ -55,7 +55,7 @@ def test_a_well_known_alias_names_the_base_problem(base, question, pid, evidence
     ("装最多水的容器 双指针为什么移动短的那边", "11", "装最多水的容器"),
     ("二叉树按层遍历 队列 每层分开输出", "102", "二叉树按层遍历"),
     ("判断是否为二叉搜索树 中序遍历", "98", "判断是否为二叉搜索树"),  # 是否为 asks it, as 是否 does
-    # half in Chinese, half in English (`quest.plan.by_mixed_head`)
+    # half in Chinese, half in English (`quest.resolution.reworded.by_mixed_head`)
     ("反转 Linked List 递归写法栈溢出", "206", "反转 Linked List"),
     ("Reverse 链表 迭代写法丢了节点", "206", "Reverse 链表"),
     ("Linked List 反转 头插法", "206", "Linked List 反转"),

@@ -1,10 +1,10 @@
 """Round 20: what round 19 left in problem resolution from free text (issue 9, item 2).
 
 - A known title's qualifier counts only where it belongs to the name: right after the base title, in the same clause
-  (`quest.plan._known_qualifier`). "3Sum: should I return the closest triple…" asks about 3Sum.
+  (`quest.resolution.siblings._known_qualifier`). "3Sum: should I return the closest triple…" asks about 3Sum.
 - A missing problem whose name students often give a base problem ("最长回文串" is 409's title; many mean 5) stays
-  missing, and the plan offers the base problem (`quest.plan.with_alternatives`); the notice reaches `search`, `ask`
-  and the API.
+  missing, and the plan offers the base problem (`quest.resolution.with_alternatives`); the notice reaches `search`,
+  `ask` and the API.
 - Aliases left unread: a digit for a title's numeral ("3数之和"), a short title asked as "子集问题", what 84 asks
   ("…面积"), 字串 typed for 子串, "第K大的数", an English opening that runs on ("valid parenthesis stack pops…", the
   singular of Valid Parentheses); and problems the base lacks named by their title reworded ("单链表排序" 148,
@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import pytest
 
-import quest.plan as plan_module
-from quest.plan import Alternative, Resolution, with_alternatives
+import quest.resolution.reworded as reworded_module
+import quest.resolution.siblings as siblings_module
+import quest.resolution.titles as titles_module
+from quest.resolution import Alternative, Resolution, with_alternatives
 from tests.fakes.catalogue import resolved as res
 from tests.fakes.ollama_server import FakeOllama
 from tests.fakes.quest_cli import StarterCopy, run_quest, starter_copy
@@ -55,13 +57,13 @@ def test_a_qualifier_in_the_names_clause_names_the_known_problem(base, question,
 def test_the_qualifier_rule_reads_a_pasted_megabyte_once(base, monkeypatch):
     calls: list[str] = []
     for name in ("_title_ends", "_clause_breaks"):
-        real = getattr(plan_module, name)
-        monkeypatch.setattr(plan_module, name, lambda *a, _real=real, _name=name: calls.append(_name) or _real(*a))
+        real = getattr(siblings_module, name)
+        monkeypatch.setattr(siblings_module, name, lambda *a, _real=real, _name=name: calls.append(_name) or _real(*a))
     # 200 KB: the title, then thousands of far qualifiers and titles in other clauses
     question = "3Sum: " + "should I pick the closest one? 3Sum. " * 5500
     assert len(question) > 200_000
-    assert plan_module._known_qualifier(question, Resolution("15", "title", "3sum"), base) is None
-    assert plan_module._known_qualifier(question + " 3Sum closest", Resolution("15", "title", "3sum"), base) == \
+    assert siblings_module._known_qualifier(question, Resolution("15", "title", "3sum"), base) is None
+    assert siblings_module._known_qualifier(question + " 3Sum closest", Resolution("15", "title", "3sum"), base) == \
         Resolution(None, "title", "3Sum Closest", missing_id="3Sum Closest")
     # each pass once a question, not once per occurrence
     assert sorted(calls) == ["_clause_breaks", "_clause_breaks", "_title_ends", "_title_ends"]
@@ -172,12 +174,12 @@ def test_what_the_new_readings_leave_alone(base, question):
 
 def test_an_english_run_is_tried_at_most_run_words_times(base, monkeypatch):
     tried: list[str] = []
-    real = plan_module.by_reworded_title
-    monkeypatch.setattr(plan_module, "by_reworded_title", lambda name, cat: tried.append(name) or real(name, cat))
+    real = reworded_module.by_reworded_title
+    monkeypatch.setattr(reworded_module, "by_reworded_title", lambda name, cat: tried.append(name) or real(name, cat))
     from quest.request import Request
-    assert plan_module.by_reworded_run(Request(question="word " * 40_000), base) is None
+    assert reworded_module.by_reworded_run(Request(question="word " * 40_000), base) is None
     # each opening of 8 words down to 2 (no opposite word to swap here): not once per word of the page
-    assert len(tried) == plan_module.RUN_WORDS - 1
+    assert len(tried) == reworded_module.RUN_WORDS - 1
 
 
 @pytest.mark.parametrize("question,most", [
@@ -186,10 +188,10 @@ def test_an_english_run_is_tried_at_most_run_words_times(base, monkeypatch):
 ])
 def test_the_known_reworded_head_reads_the_opening_only(base, monkeypatch, question, most):
     tried: list[str] = []
-    real = plan_module.by_reworded_title
-    monkeypatch.setattr(plan_module, "by_reworded_title", lambda name, cat: tried.append(name) or real(name, cat))
+    real = reworded_module.by_reworded_title
+    monkeypatch.setattr(reworded_module, "by_reworded_title", lambda name, cat: tried.append(name) or real(name, cat))
     from quest.request import Request
-    plan_module.by_known_reworded_head(Request(question=question), base)
+    reworded_module.by_known_reworded_head(Request(question=question), base)
     assert len(question) > 200_000 and len(tried) <= most
 
 
@@ -203,14 +205,14 @@ def test_a_name_holding_every_listed_word_is_spelled_a_bounded_number_of_ways(ba
 
 def test_a_title_pasted_thousands_of_times_is_read_a_bounded_number_of_times(base, monkeypatch) -> None:
     calls: list[int] = []
-    real = plan_module._other_title
+    real = titles_module._other_title
 
     def counting(written: str, start: int, end: int, shown: str, cat: object) -> str | None:
         calls.append(start)
         return real(written, start, end, shown, cat)
 
-    monkeypatch.setattr(plan_module, "_other_title", counting)
+    monkeypatch.setattr(titles_module, "_other_title", counting)
     question = "x" * 300 + " " + "买卖股票的最佳时机" * 3000 + " 冷冻期"
     assert res(base, question).problem_id == "121"
     # before: 3 000 mentions read, each slicing and casefolding the text before it (quadratic in the paste)
-    assert len(calls) <= 32  # plan.MAX_TITLE_SPANS
+    assert len(calls) <= 32  # titles.MAX_TITLE_SPANS

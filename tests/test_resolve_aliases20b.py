@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 import quest.reworded_titles as reworded_titles
-from quest.plan import Resolution
+from quest.resolution import Resolution
 from tests.fakes.catalogue import resolved as res
 
 

@@ -1,11 +1,11 @@
 """Round 21: a named problem is resolved exactly; a sibling the base lacks is told, never mapped (issue 9, rule 2).
 
 - A base title inside a known sibling's name is the sibling, in any case and with its words around it: "min cost
-  climbing stairs dp", "爬楼梯最小花费" are LeetCode 746, not 70 (`quest.plan._known_around`).
+  climbing stairs dp", "爬楼梯最小花费" are LeetCode 746, not 70 (`quest.resolution.siblings._known_around`).
 - A shortened name that fits several problems' titles — the base's and the known ones it lacks — is asked about,
   never resolved nor handed to a weak name or the search's consensus: "buy and sell stock", "top k frequent",
-  "二叉树深度" (`quest.name_fits`, `quest.plan.by_fitting_opening`, `_shortened_fit`). A shortening whose dropped
-  words tell it from no sibling still names its problem ("股票最佳时机", "kth largest element").
+  "二叉树深度" (`quest.name_fits`, `quest.resolution.fits.by_fitting_opening`, `_shortened_fit`). A shortening whose
+  dropped words tell it from no sibling still names its problem ("股票最佳时机", "kth largest element").
 - A known sibling's title at the opening in lowercase ("top k frequent words heap") is reported missing.
 
 The names are our own, from how students shorten and translate titles; `tests/data/resolve_names21.jsonl` holds the
@@ -19,12 +19,15 @@ import json
 
 import pytest
 
-import quest.plan as plan_module
+import quest.resolution.siblings as siblings_module
 from quest.assistant import Assistant
 from quest.events import Notice
 from quest.kb.documents import Problem
-from quest.plan import Alternative, Catalogue, Resolution, catalogue_of, plan, with_consensus
+from quest.plan import catalogue_of, plan, with_consensus
 from quest.request import Request
+from quest.resolution import Alternative, Catalogue, Resolution, with_alternatives
+from quest.resolution.result import SHOWN_OPTIONS
+from quest.resolution.titles import MAX_TITLE_SPANS
 from quest.settings import Settings
 from tests.fakes.catalogue import resolved as res
 from tests.fakes.ollama_server import FakeOllama
@@ -148,7 +151,7 @@ def test_no_probe_name_is_mapped_silently(base):
     wrong = []
     for line in PROBES.read_text(encoding="utf-8").splitlines():
         probe = json.loads(line)
-        found = plan_module.with_alternatives(res(base, probe["q"]), base)
+        found = with_alternatives(res(base, probe["q"]), base)
         if outcome(probe, found, None) not in ("right", "none"):
             wrong.append((probe["q"], found))
     assert wrong == []
@@ -156,17 +159,17 @@ def test_no_probe_name_is_mapped_silently(base):
 
 def test_the_words_around_a_pasted_title_are_read_a_bounded_number_of_times(base, monkeypatch):
     calls: list[int] = []
-    real = plan_module._qualifies
+    real = siblings_module._qualifies
 
     def counting(*args: object) -> bool:
         calls.append(1)
         return real(*args)
 
-    monkeypatch.setattr(plan_module, "_qualifies", counting)
+    monkeypatch.setattr(siblings_module, "_qualifies", counting)
     question = "爬楼梯 递归 " * 30_000
     assert len(question) > 200_000 and res(base, question).problem_id == "70"
     # each of the first MAX_TITLE_SPANS mentions against each sibling: not once per mention of the paste
-    assert len(calls) <= plan_module.MAX_TITLE_SPANS * len(base.known_supersets["70"]) * 3
+    assert len(calls) <= MAX_TITLE_SPANS * len(base.known_supersets["70"]) * 3
 
 
 @pytest.fixture(scope="module")
@@ -287,4 +290,4 @@ def test_the_notice_lists_a_few_of_the_many_titles_a_name_fits():
         '"magic stone garden" may name several problems: '
         + ", ".join(f"problem {1000 + i} (Magic Stone Garden alpha {b})" for i, b in enumerate(words[:6]))
         + ", 163 more; which one do you mean? Put its id in the problem field.")
-    assert found.describe("zh").count("第 ") == plan_module.SHOWN_OPTIONS and "另外 163 道题" in found.describe("zh")
+    assert found.describe("zh").count("第 ") == SHOWN_OPTIONS and "另外 163 道题" in found.describe("zh")

@@ -9,9 +9,10 @@ Resolution runs against the starter base (its problems and the words of its gene
 
 import pytest
 
-from quest.plan import Catalogue, Resolution, plan, squash
+from quest.plan import plan
 from quest.question_clauses import ends_like_a_clause
 from quest.request import Request
+from quest.resolution import Catalogue, Resolution, squash
 from quest.title_shapes import title_shapes
 from tests.fakes.catalogue import resolved as res
 

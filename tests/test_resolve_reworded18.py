@@ -1,4 +1,4 @@
-"""Round 18: a base title reworded names that problem (`quest.plan.by_reworded_title`,
+"""Round 18: a base title reworded names that problem (`quest.resolution.reworded.by_reworded_title`,
 `quest.reworded_titles`).
 
 A question that opens with a base title in other words ("三数和" for 三数之和, "判断链表有环" for
@@ -20,7 +20,8 @@ from collections import Counter
 import pytest
 
 from quest.kb.documents import Problem
-from quest.plan import Catalogue, Resolution, by_reworded_title, without_names
+from quest.plan import without_names
+from quest.resolution import Catalogue, Resolution, by_reworded_title
 from quest.reworded_titles import name_spellings, reworded, title_units, units_index
 from tests.fakes.catalogue import resolved as res
 

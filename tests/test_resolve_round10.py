@@ -11,7 +11,8 @@ like the real posts the development splits were written from. Resolution runs ag
 
 import pytest
 
-from quest.plan import Resolution, _named_by_parenthesis
+from quest.resolution import Resolution
+from quest.resolution.catalogue import _named_by_parenthesis
 from quest.topic_words import mainland_terms
 from tests.fakes.catalogue import resolved as res
 

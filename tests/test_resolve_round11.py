@@ -20,8 +20,9 @@ from pathlib import Path
 import pytest
 
 from quest.judge_problems import judge_problem
-from quest.plan import Resolution, plan, retrieve
+from quest.plan import plan, retrieve
 from quest.request import Request
+from quest.resolution import Resolution
 from quest.retrieval.retriever import Retriever, build_retriever
 from quest.settings import Settings
 from quest.sibling_heads import opening_phrase, same_title, same_unit, swapped_title

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import pytest
 
-from quest.plan import Resolution
 from quest.problem_names import NamedTitle, named_title
+from quest.resolution import Resolution
 from quest.sibling_heads import same_title, zh_synonym_spellings
 from tests.fakes.catalogue import resolved as res
 

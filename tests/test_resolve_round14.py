@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import pytest
 
-from quest.plan import Resolution
+from quest.resolution import Resolution
 from quest.sibling_heads import reordered_title, structure_swapped
 from tests.fakes.catalogue import resolved as res
 

@@ -16,7 +16,7 @@ import pytest
 
 from quest.kb.documents import Problem
 from quest.known_problems import KNOWN_PROBLEMS
-from quest.plan import Catalogue, Resolution, squash
+from quest.resolution import Catalogue, Resolution, squash
 from tests.fakes.catalogue import resolved as res
 
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import pytest
 
-from quest.plan import Resolution
 from quest.problem_names import code_word
+from quest.resolution import Resolution
 from quest.title_abbreviations import number_spellings
 from tests.fakes.catalogue import resolved as res
 

@@ -1,5 +1,5 @@
 """Round 18 resolution: the judge's function name in the student's code names the problem
-(`quest.plan.by_code_function`).
+(`quest.resolution.fallbacks.by_code_function`).
 
 Most questions that name a problem only in their text also paste the code, and LeetCode's code carries the judge's own
 name for the problem: `def maxSlidingWindow(self, nums, k)`, `func numIslands(grid [][]byte) int`, `class LRUCache`.
@@ -27,8 +27,8 @@ import pytest
 from quest.errors import KnowledgeBaseError
 from quest.kb.documents import Problem
 from quest.kb.markdown import load_catalogue
-from quest.plan import Catalogue, Resolution, by_code_function, resolve
 from quest.request import Request
+from quest.resolution import Catalogue, Resolution, by_code_function, resolve
 from tests.fakes.catalogue import resolved as res
 
 

@@ -9,7 +9,7 @@ Resolution runs against the starter base (its problems and the words of its gene
 
 import pytest
 
-from quest.plan import Resolution
+from quest.resolution import Resolution
 from tests.fakes.catalogue import resolved as res
 
 # --------------------------------------------------------------------------- the first id named

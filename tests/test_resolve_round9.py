@@ -9,7 +9,7 @@ Resolution runs against the starter base (its problems and the words of its gene
 
 import pytest
 
-from quest.plan import Resolution
+from quest.resolution import Resolution
 from quest.topic_words import mainland_terms
 from tests.fakes.catalogue import resolved as res
 

@@ -9,7 +9,7 @@ Resolution runs against the starter base (its problems and the words of its gene
 
 import pytest
 
-from quest.plan import Resolution
+from quest.resolution import Resolution
 from quest.title_abbreviations import spelled_out
 from quest.zh_numbers import zh_number
 from tests.fakes.catalogue import resolved as res

@@ -9,9 +9,10 @@ import pytest
 
 from quest.judge import parse
 from quest.kb.documents import Problem
-from quest.plan import MAX_PHRASES, Catalogue, by_reworded_phrase, by_taiwan_title
 from quest.problem_names import ZH_LEAD_IN, ZH_LEAD_IN_PREFIX, ZH_STUDY_PREFIX
 from quest.request import Request
+from quest.resolution import Catalogue, by_reworded_phrase, by_taiwan_title
+from quest.resolution.misremembered import MAX_PHRASES
 from quest.topic_words import mainland_terms
 from tests.fakes.catalogue import resolved
 

@@ -9,7 +9,7 @@ import pytest
 
 from quest.judge import parse
 from quest.judge_problems import _REFERENCED, judge_problem
-from quest.plan import Resolution
+from quest.resolution import Resolution
 from quest.sibling_heads import _distance, _slip
 from tests.fakes.catalogue import resolved
 from tests.test_review_round10 import finishes

@@ -10,8 +10,9 @@ import pytest
 
 from quest.kb.documents import Problem
 from quest.kb.markdown import load_knowledge_base
-from quest.plan import Catalogue, Resolution, catalogue_of, plan, resolve
+from quest.plan import catalogue_of, plan
 from quest.request import Request
+from quest.resolution import Catalogue, Resolution, resolve
 from quest.title_shapes import Shape, title_shapes
 from quest.topic_words import TopicWords
 

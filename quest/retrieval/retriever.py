@@ -38,7 +38,7 @@ from quest.kb.markdown import load_knowledge_base
 from quest.kb.signatures import Signature
 from quest.kb.signatures import for_attempt as signatures_for
 from quest.kb.signatures import matches as signatures_match
-from quest.plan import Catalogue, squash
+from quest.resolution import Catalogue, squash
 from quest.retrieval import kernels
 from quest.retrieval.chunktable import NO_PROBLEM
 from quest.retrieval.embedder import Embedder

@@ -1,4 +1,4 @@
-"""The starter base's catalogue (its problems and the words of its general documents), as `quest.plan`
+"""The starter base's catalogue (its problems and the words of its general documents), as `quest.resolution`
 resolves against it at run time. Read once per test session: several resolution test modules share it."""
 
 from pathlib import Path
@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 
 from quest.kb.markdown import load_knowledge_base
-from quest.plan import Catalogue, Resolution, resolve
 from quest.request import Request
+from quest.resolution import Catalogue, Resolution, resolve
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -25,5 +25,5 @@ def base(starter_catalogue: Catalogue) -> Catalogue:
 
 
 def resolved(cat: Catalogue, question: str, **fields: object) -> Resolution:
-    """How `quest.plan` resolves `question` (with any other request fields) against `cat`."""
+    """How `quest.resolution` resolves `question` (with any other request fields) against `cat`."""
     return resolve(Request(question=question, **fields), cat)

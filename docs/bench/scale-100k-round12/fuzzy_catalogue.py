@@ -20,8 +20,9 @@ from pathlib import Path
 from quest.bench.corpus import make_problems
 from quest.kb.documents import Problem
 from quest.kb.markdown import load_knowledge_base
-from quest.plan import Catalogue, plan
+from quest.plan import plan
 from quest.request import Request
+from quest.resolution import Catalogue
 from quest.weak_names import FUZZY_FIRST_FLOOR
 
 ROOT = Path(__file__).resolve().parents[3]
