@@ -2,9 +2,11 @@
 
     PYTHONPATH=. python docs/bench/scale-100k-round22/recall.py INDEX                 # compare.approximate, as JSON
     PYTHONPATH=. python docs/bench/scale-100k-round22/recall.py INDEX 32768,65536     # IVFs on the first N rows
+    PYTHONPATH=. python docs/bench/scale-100k-round22/recall.py INDEX diffuse         # questions far from a list
 
-The second form builds an IVF over the first N rows of INDEX's vectors (as `DenseIndex.build_approximate` does)
-and prints recall@30 and the mean search time at 16, 32 and 64 probes.
+The second form builds an IVF over the first N rows of INDEX's vectors (as `DenseIndex.build_approximate` does);
+the third asks INDEX's own IVF 100 questions near the data but in no one cluster (the mean of 3 random rows plus
+noise) and 100 random directions. Both print recall@30 and the mean search time at 16, 32 and 64 probes.
 """
 
 import json
@@ -34,27 +36,44 @@ def question_vectors(index: Index) -> np.ndarray:
     return np.stack([lookup[p.text.strip()][0] for p in prepared])
 
 
-def on_first_rows(index: Index, qv: np.ndarray, sizes: list[int]) -> None:
-    (part,) = index.dense.parts
-    for n in sizes:
-        sub = DenseIndex.from_vectors(np.asarray(part.vectors[:n], dtype=np.float32))
-        sub.build_approximate()
-        truth = [{r for r, _ in sub.search(q, 30, exact=True)} for q in qv]
-        for nprobe in (16, 32, 64):
-            dense_module.NPROBE = nprobe
-            recall = [len({r for r, _ in sub.search(q, 30)} & t) / 30 for q, t in zip(qv, truth, strict=True)]
-            started = time.perf_counter()
-            for q in qv:
-                sub.search(q, 30)
-            ms = (time.perf_counter() - started) / len(qv) * 1000
-            print(n, "nprobe", nprobe, "recall", round(float(np.mean(recall)), 4), "min", min(recall),
-                  "ms mean", round(ms, 2), flush=True)
+def diffuse_vectors(dense: DenseIndex, n: int = 100, seed: int = 5) -> tuple[np.ndarray, np.ndarray]:
+    """n questions near the data but in no one cluster, and n random unit directions."""
+    rng = np.random.default_rng(seed)
+    near = np.stack([np.asarray(dense.vectors[rng.integers(0, dense.size, 3)], dtype=np.float32).mean(0)
+                     + rng.normal(0, 0.02, dense.dim).astype(np.float32) for _ in range(n)])
+    random = rng.normal(size=(n, dense.dim)).astype(np.float32)
+    return (near / np.linalg.norm(near, axis=1, keepdims=True),
+            random / np.linalg.norm(random, axis=1, keepdims=True))
+
+
+def print_recall(label: str, dense: DenseIndex, qv: np.ndarray) -> None:
+    """Recall@30 of `dense`'s IVF search against its exact scan, and the mean search time, at 16, 32, 64 probes."""
+    truth = [{r for r, _ in dense.search(q, 30, exact=True)} for q in qv]
+    for nprobe in (16, 32, 64):
+        dense_module.NPROBE = nprobe
+        recall = [len({r for r, _ in dense.search(q, 30)} & t) / 30 for q, t in zip(qv, truth, strict=True)]
+        started = time.perf_counter()
+        for q in qv:
+            dense.search(q, 30)
+        ms = (time.perf_counter() - started) / len(qv) * 1000
+        print(label, "nprobe", nprobe, "recall", round(float(np.mean(recall)), 4), "min", round(min(recall), 3),
+              "ms mean", round(ms, 2), flush=True)
 
 
 if __name__ == "__main__":
     loaded = load_index(Path(sys.argv[1]))
-    question_vecs = question_vectors(loaded)
-    if len(sys.argv) > 2:
-        on_first_rows(loaded, question_vecs, [int(n) for n in sys.argv[2].split(",")])
+    (part,) = loaded.dense.parts
+    if sys.argv[2:] == ["diffuse"]:
+        if part.ivf is None:
+            part.build_approximate()
+        near, random = diffuse_vectors(part)
+        print_recall("mix3", part, near)
+        print_recall("random", part, random)
+    elif len(sys.argv) > 2:
+        question_vecs = question_vectors(loaded)
+        for rows in (int(n) for n in sys.argv[2].split(",")):
+            first = DenseIndex.from_vectors(np.asarray(part.vectors[:rows], dtype=np.float32))
+            first.build_approximate()
+            print_recall(str(rows), first, question_vecs)
     else:
-        print(json.dumps(compare.approximate(loaded.dense, question_vecs, hnsw_up_to=0), indent=1))
+        print(json.dumps(compare.approximate(loaded.dense, question_vectors(loaded), hnsw_up_to=0), indent=1))
