@@ -46,12 +46,10 @@ class Settings:
     # The independent searches of one question (BM25 per part, lexical, dense) run side by side on up to this
     # many threads, the asking one included; the pool is one per process, shared by every request, so the
     # threads stay bounded however many students ask at once (quest/retrieval/parallel.py). The lists, and so
-    # the rankings, are the same either way (tests/retrieval/test_parallel.py). 1 (one after another) by default:
-    # at 1M on 2 cores, 2 threads gave median per-question ratios of 0.75-0.77 with the compiled sparse search
-    # (sparse_kernel, GIL-free) and 0.86 with numpy when a core was idle, but 0.96-1.03 when other work held it
-    # (docs/bench/scale-1m-kernel, scale-1m-round13), as Ollama answering on the same cores does.
-    # 2 pays where the model is served elsewhere.
-    search_threads: int = 1
+    # the rankings, are the same either way (tests/retrieval/test_parallel.py). 0 (the default) picks: two for
+    # the searches of a whole base of 100k chunks or more when the process may use two cores, one otherwise
+    # (short searches lose more to the hand-over than they gain: docs/bench/scale-1m-round23). 1 turns it off.
+    search_threads: int = 0
     # The whole-base BM25 and lexical lists of a question that names no problem: `auto` runs them as compiled
     # loops when numba is installed (`pip install -e ".[fast]"`), `numpy` always through the numpy path (MaxScore).
     # The lists are the same either way (quest/retrieval/kernels.py, tests/retrieval/test_kernels.py).
@@ -258,8 +256,8 @@ class Settings:
             raise ValueError(f"default_tier must be one of {TIERS}, not {self.default_tier!r}")
         if self.llm_backend not in LLM_BACKENDS:
             raise ValueError(f"llm_backend must be one of {LLM_BACKENDS}, not {self.llm_backend!r}")
-        if self.search_threads < 1:
-            raise ValueError("search_threads must be at least 1")
+        if self.search_threads < 0:
+            raise ValueError("search_threads must be 0 (automatic) or a number of threads")
         if self.sparse_kernel.strip().lower() not in ("auto", "numba", "numpy"):
             raise ValueError(f"sparse_kernel must be auto, numba or numpy, not {self.sparse_kernel!r}")
         if self.context_max_chars < 200:

@@ -4,10 +4,16 @@ A question that names no problem ranks the whole base by several signals: BM25 o
 the lexical weights, the dense IVF. Each is a separate search over separate arrays. FAISS's scans and
 numpy's long array steps let go of the GIL and overlap on two cores; the pruned sparse searches
 (maxscore.py) are hundreds of short numpy steps with Python between them, which take turns on the
-GIL. The compiled sparse search (kernels.py, an optional extra) lets go of it. Measured at 1M
-(docs/bench/scale-1m-kernel): two threads take 0.75-0.77 of the time with it (numpy: 0.86) when a core is idle,
-and 0.985-1.023 when other work holds it, as Ollama answering on the same cores does. So
-`Settings.search_threads` is 1 by default, and 2 is for a machine whose retrieval has a core to itself.
+GIL. The compiled sparse search (kernels.py, an optional extra) lets go of it.
+
+How many threads (`threads_for`): `Settings.search_threads` when it is set (1 or more), else (0, the default)
+two for the searches of a whole base of PARALLEL_FROM rows or more when the process may use two cores, one for
+the rest. Measured (docs/bench/scale-1m-round23): at 1M chunks two threads took a question naming no problem
+from p95 34.3-34.9 to 26.1-28.4 ms on a quiet machine and from 60.7-65.6 to 40.6-49.9 ms beside two busy
+processes (a local model answering on the same cores), and four students asking at once got the same
+throughput (52.0 and 52.0 against 48.9 and 52.1 questions a second). Short searches lose: on the shipped
+base (1,345 rows) every question was 1.22x slower with two threads, and at 100k the questions naming a problem
+(a few hundred rows each) were slower too, so those stay on one thread.
 
 One small pool per process serves every request (Gradio runs requests on several threads): its
 threads are bounded whatever the number of students. The asking thread works too, and runs
@@ -20,6 +26,7 @@ order of the ranked lists decides how fusion adds them up).
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -29,8 +36,29 @@ from quest.retrieval.dense import limit_search_threads
 
 _T = TypeVar("_T")
 
+# The least rows a question's searches cover (a whole base) for the default to run them on two threads: a
+# question naming no problem at 100k chunks was 0.95x with two (its searches take ~1-3 ms each), at 1M 0.75x.
+PARALLEL_FROM = 100_000
+AUTO_THREADS = 2
+
 _pools: dict[int, ThreadPoolExecutor] = {}
 _pools_lock = threading.Lock()
+
+
+def usable_cores() -> int:
+    """The cores this process may run on: its CPU affinity (a container's or taskset's cpuset), else the machine's."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not Linux
+        return os.cpu_count() or 1
+
+
+def threads_for(setting: int, rows: int) -> int:
+    """The threads for one question's searches covering `rows` rows: `setting` when it is 1 or more; with 0 (the
+    default), AUTO_THREADS for a whole base of PARALLEL_FROM rows or more on a process with that many cores, else 1."""
+    if setting >= 1:
+        return setting
+    return AUTO_THREADS if rows >= PARALLEL_FROM and usable_cores() >= AUTO_THREADS else 1
 
 
 def _pool(threads: int) -> ThreadPoolExecutor | None:

@@ -53,7 +53,7 @@ from quest.retrieval.fusion import (
 )
 from quest.retrieval.index import Index, UpdateReport, open_index
 from quest.retrieval.judge_name import plain_tokens, without_judge_name
-from quest.retrieval.parallel import run_all
+from quest.retrieval.parallel import run_all, threads_for
 from quest.retrieval.sparse import normalized, top_k, top_k_among
 from quest.retrieval.tokenize import VERDICT_ALIASES, tokenize
 from quest.retrieval.topic import TOPIC_PARTS, topic_tokens
@@ -675,7 +675,11 @@ class Retriever:
             if q.lexical and self.index.lexical is not None:
                 jobs.append((f"lexical:{q.name}", "lexical", functools.partial(self._lexical_list, q, rows, k,
                                                                                  whole)))
-        found = run_all([functools.partial(_timed, job) for _, _, job in jobs], self.settings.search_threads)
+        # The rows these searches cover: every row for the whole base, or the general documents' searches that
+        # rank the whole base in the same pass (`whole`); else the scope's own.
+        covered = len(self.index.chunks) if rows is None or whole is not None else int(rows.size)
+        found = run_all([functools.partial(_timed, job) for _, _, job in jobs],
+                        threads_for(self.settings.search_threads, covered))
         lists: dict[str, list[tuple[int, float]]] = {}
         for (name, signal, _), (ranked, ms) in zip(jobs, found, strict=True):
             lists[name] = ranked

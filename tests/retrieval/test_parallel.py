@@ -12,6 +12,7 @@ import quest.retrieval.dense as dense_module
 from quest.kb.markdown import load_knowledge_base
 from quest.retrieval import parallel
 from quest.retrieval import retriever as retriever_module
+from quest.retrieval.chunktable import NO_PROBLEM
 from quest.retrieval.index import index_dir_for, load_index, open_index
 from quest.retrieval.retriever import Retriever
 from tests.fakes.embedder import HashingEmbedder
@@ -106,9 +107,36 @@ def test_an_error_in_a_job_is_raised_after_the_others_finish():
     assert finished_at_raise == sorted(started)  # every job started was waited for; one never started never runs
 
 
-def test_search_threads_must_be_positive(settings):
-    with pytest.raises(ValueError, match="search_threads"):
-        settings.replace(search_threads=0).validate()
+def test_search_threads_must_not_be_negative(settings):
+    with pytest.raises(ValueError, match="search_threads must be 0 \\(automatic\\) or a number of threads"):
+        settings.replace(search_threads=-1).validate()
+    settings.replace(search_threads=0).validate()  # 0: automatic, the default
+    assert type(settings).from_env({}).search_threads == 0
+    assert type(settings).from_env({"QUEST_SEARCH_THREADS": "1"}).search_threads == 1
+
+
+@pytest.mark.parametrize(("setting", "rows", "cores", "threads"), [
+    (0, parallel.PARALLEL_FROM, 2, 2),  # a whole base of 100k rows on two cores: two
+    (0, 1_000_000, 8, 2),  # never more than two by default
+    (0, parallel.PARALLEL_FROM - 1, 2, 1),  # a smaller base, or a problem's rows: one
+    (0, 300, 8, 1),
+    (0, 1_000_000, 1, 1),  # one core: one
+    (1, 1_000_000, 8, 1),  # set: as set, whatever the rows and cores
+    (3, 10, 1, 3),
+])
+def test_threads_for_a_question(monkeypatch, setting, rows, cores, threads):
+    monkeypatch.setattr(parallel, "usable_cores", lambda: cores)
+    assert parallel.threads_for(setting, rows) == threads
+
+
+def test_usable_cores_are_the_process_affinity(monkeypatch):
+    monkeypatch.setattr(parallel.os, "sched_getaffinity", lambda pid: {0, 3, 5}, raising=False)
+    assert parallel.usable_cores() == 3
+    monkeypatch.delattr(parallel.os, "sched_getaffinity", raising=False)  # not Linux
+    monkeypatch.setattr(parallel.os, "cpu_count", lambda: 6)
+    assert parallel.usable_cores() == 6
+    monkeypatch.setattr(parallel.os, "cpu_count", lambda: None)
+    assert parallel.usable_cores() == 1
 
 
 @pytest.fixture
@@ -174,27 +202,29 @@ class RecordingRetriever(Retriever):
     """Records which thread ran each BM25 and dense list. The first list the asking thread runs waits until a list
     has started on another thread, so that with a pool the side-by-side run is certain, not a matter of timing."""
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args, expect_pool: bool = False, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.asker = threading.current_thread()
         self.elsewhere = threading.Event()
         self.waited: bool | None = None
-        self.ran: list[tuple[str, str]] = []
+        self.expect_pool = expect_pool or self.settings.search_threads > 1  # for lists beyond one problem's rows
+        self.ran: list[tuple[str, str, bool]] = []  # (signal, thread, whether the list ranked one problem's rows)
 
-    def _record(self, signal: str) -> None:
+    def _record(self, signal: str, rows) -> None:
         here = threading.current_thread()
-        self.ran.append((signal, here.name))
+        own = rows is not None and bool(rows.size) and bool((self.index.chunks.problem[rows] != NO_PROBLEM).all())
+        self.ran.append((signal, here.name, own))
         if here is not self.asker:
             self.elsewhere.set()
-        elif self.waited is None and self.settings.search_threads > 1:
+        elif self.waited is None and self.expect_pool and not own:
             self.waited = self.elsewhere.wait(10)
 
     def _bm25_list(self, q, rows, k, whole=None):
-        self._record("bm25")
+        self._record("bm25", rows)
         return super()._bm25_list(q, rows, k, whole)
 
     def _dense_list(self, q, rows, k):
-        self._record("dense")
+        self._record("dense", rows)
         return super()._dense_list(q, rows, k)
 
 
@@ -204,9 +234,38 @@ def test_the_retriever_runs_its_lists_on_the_pool(loaded, settings):
     side = RecordingRetriever(settings.replace(search_threads=2), index, kb, embedder)
     assert answers(side, QUERIES[:1]) == expected
     assert side.waited  # the asking thread's first list waited for, and saw, a list started on another thread
-    pool_ran = {signal for signal, name in side.ran if name.startswith("quest-search")}
+    pool_ran = {signal for signal, name, _ in side.ran if name.startswith("quest-search")}
     assert "dense" in pool_ran  # the first part's dense list: the job after its BM25 one, taken by the pool thread
-    assert all(name == side.asker.name or name.startswith("quest-search") for _, name in side.ran)
+    assert all(name == side.asker.name or name.startswith("quest-search") for _, name, _ in side.ran)
     one = RecordingRetriever(settings.replace(search_threads=1), index, kb, embedder)
     assert answers(one, QUERIES[:1]) == expected
-    assert one.ran and {name for _, name in one.ran} == {one.asker.name}  # one thread: no pool
+    assert one.ran and {name for _, name, _ in one.ran} == {one.asker.name}  # one thread: no pool
+
+
+ASKED = (("hash table two sum", None), ("dictionary lookup complement", "1"))  # no problem named; problem 1
+
+
+def test_by_default_a_large_base_is_searched_side_by_side_and_a_problem_on_one_thread(loaded, settings, monkeypatch):
+    """The default (0): a question naming no problem ranks the whole base on two threads once the base has
+    PARALLEL_FROM rows, on a process with two cores; a named problem's own lists stay on the asking thread."""
+    index, kb, embedder = loaded
+    monkeypatch.setattr(parallel, "usable_cores", lambda: 2)
+    monkeypatch.setattr(parallel, "PARALLEL_FROM", len(index.chunks))  # this base counts as large
+    expected = answers(Retriever(settings.replace(search_threads=1), index, kb, embedder), ASKED)
+    auto = RecordingRetriever(settings.replace(search_threads=0), index, kb, embedder, expect_pool=True)
+    assert answers(auto, ASKED) == expected
+    assert auto.waited  # the asking thread's first whole-base list saw a list started on the pool
+    assert {own for _, name, own in auto.ran if name.startswith("quest-search")} == {False}
+    assert {name for _, name, own in auto.ran if own} == {auto.asker.name}  # problem 1's own lists: here
+
+
+@pytest.mark.parametrize(("rows_short", "cores"), [(1, 2), (0, 1)])
+def test_by_default_a_small_base_or_one_core_searches_on_one_thread(loaded, settings, monkeypatch, rows_short,
+                                                                    cores):
+    index, kb, embedder = loaded
+    monkeypatch.setattr(parallel, "usable_cores", lambda: cores)
+    monkeypatch.setattr(parallel, "PARALLEL_FROM", len(index.chunks) + rows_short)
+    auto = RecordingRetriever(settings.replace(search_threads=0), index, kb, embedder)
+    expected = answers(Retriever(settings.replace(search_threads=1), index, kb, embedder), ASKED)
+    assert answers(auto, ASKED) == expected
+    assert auto.ran and {name for _, name, _ in auto.ran} == {auto.asker.name}
