@@ -84,14 +84,20 @@ def concurrent(r: Retriever, chosen, clients: int) -> dict:
             "p95": round(float(np.percentile(times, 95)), 2)}
 
 
-def summary(times: list[float]) -> dict:
-    return {"p50": round(float(np.percentile(times, 50)), 2), "p95": round(float(np.percentile(times, 95)), 2)}
-
-
 def main(folder: Path, chunks: int, share: float, out: Path, n: int, hogs: int, clients: int, every: bool,
          variants: tuple[int, ...]) -> None:
     index, kb, embedder, queries, kinds = setup(folder, chunks, share)
     chosen = [q for q, kind in zip(queries, kinds, strict=True) if every or kind == NO_PROBLEM]
+    named = [kind != NO_PROBLEM for kind in kinds if every or kind == NO_PROBLEM]
+
+    def summary(times: list[float]) -> dict:
+        out = {"p50": round(float(np.percentile(times, 50)), 2), "p95": round(float(np.percentile(times, 95)), 2)}
+        if any(named):  # each kind of question apart too
+            for label, want in (("none", False), ("named", True)):
+                part = [t for t, n in zip(times, named, strict=True) if n == want]
+                out[label] = [round(float(np.percentile(part, 50)), 2), round(float(np.percentile(part, 95)), 2)]
+        return out
+
     runs = {t: Retriever(Settings(show_progress=False, search_threads=t), index, kb, embedder) for t in variants}
     reference = [hits(runs[variants[0]], q) for q in chosen]
     same = {t: sum(hits(r, q) == ref for q, ref in zip(chosen, reference, strict=True)) for t, r in runs.items()}
