@@ -87,8 +87,8 @@ class _PartQuery:
     lexical: Mapping[str, float] | None = None
     # Full score vectors per signal, computed once and cut per scope (problem, general, global).
     scores: dict[str, np.ndarray] = field(default_factory=dict)
-    # Whole-base lists found alongside the general documents' (Retriever._sparse_top): (signal, k) -> (the allowed
-    # rows they were ranked over, the list), taken by the search over the whole base that follows.
+    # Whole-base lists found alongside the general documents' (Retriever._sparse_top, Retriever._part_lists):
+    # (signal, k) -> (the allowed rows they were ranked over, the list), taken by the whole-base search that follows.
     whole_lists: dict[tuple[str, int], tuple[np.ndarray | None, list[tuple[int, float]]]] = field(
         default_factory=dict)
     # A long question's half-overlapping windows of tokens, each with its own bound (see _windowed).
@@ -666,24 +666,35 @@ class Retriever:
         """Every part's ranked list per signal over `rows`: independent searches, run side by side on up to
         `search_threads` threads (quest.retrieval.parallel) and gathered in the order one thread fills them
         (the order fusion adds them up in), so the lists are the same either way."""
-        jobs: list[tuple[str, str, Callable[[], list[tuple[int, float]]]]] = []
+        jobs: list[tuple[str, str, Callable[[], list[tuple[int, float]]]]] = []  # (list, timing, search)
         for q in queries:
             if q.tokens:
-                jobs.append((f"bm25:{q.name}", "bm25", functools.partial(self._bm25_list, q, rows, k, whole)))
+                jobs.append((f"bm25:{q.name}", f"bm25_{scope}", functools.partial(self._bm25_list, q, rows, k, whole)))
             if q.dense is not None and self.index.dense is not None:
-                jobs.append((f"dense:{q.name}", "dense", functools.partial(self._dense_list, q, rows, k)))
+                jobs.append((f"dense:{q.name}", f"dense_{scope}", functools.partial(self._dense_list, q, rows, k)))
             if q.lexical and self.index.lexical is not None:
-                jobs.append((f"lexical:{q.name}", "lexical", functools.partial(self._lexical_list, q, rows, k,
-                                                                                 whole)))
+                jobs.append((f"lexical:{q.name}", f"lexical_{scope}", functools.partial(self._lexical_list, q, rows,
+                                                                                          k, whole)))
+        lists_here = len(jobs)
+        if whole is not None and self.index.dense is not None:
+            # The whole-base dense lists the search after this one takes (on the same allowed rows), found here
+            # beside the general documents' lists: on two threads they overlap the sparse passes instead of
+            # running alone after them. They wait in the part's `whole_lists`, as the sparse ones do.
+            jobs += [(q.name, "dense_global", functools.partial(self._dense_list, q, whole[0], k))
+                     for q in queries if q.dense is not None and ("dense", k) not in q.whole_lists]
         # The rows these searches cover: every row for the whole base, or the general documents' searches that
         # rank the whole base in the same pass (`whole`); else the scope's own.
         covered = len(self.index.chunks) if rows is None or whole is not None else int(rows.size)
         found = run_all([functools.partial(_timed, job) for _, _, job in jobs],
                         threads_for(self.settings.search_threads, covered))
         lists: dict[str, list[tuple[int, float]]] = {}
-        for (name, signal, _), (ranked, ms) in zip(jobs, found, strict=True):
-            lists[name] = ranked
-            timings[f"{signal}_{scope}"] = timings.get(f"{signal}_{scope}", 0) + ms
+        by_name = {q.name: q for q in queries}
+        for i, ((name, timing, _), (ranked, ms)) in enumerate(zip(jobs, found, strict=True)):
+            if i < lists_here:
+                lists[name] = ranked
+            else:
+                by_name[name].whole_lists[("dense", k)] = (whole[0], ranked)
+            timings[timing] = timings.get(timing, 0) + ms
         return lists
 
     def _bm25_list(self, q: _PartQuery, rows: np.ndarray | None, k: int,
@@ -693,6 +704,9 @@ class Retriever:
         return self._sparse_top(q, "bm25", self.index.bm25, q.tokens, rows, k, whole)
 
     def _dense_list(self, q: _PartQuery, rows: np.ndarray | None, k: int) -> list[tuple[int, float]]:
+        kept = q.whole_lists.get(("dense", k))  # found beside the general documents' lists (`_part_lists`)
+        if kept is not None and kept[0] is rows:
+            return kept[1]
         if rows is None:
             return self.index.dense.search(q.dense, k)
         return self.index.dense.search_rows(q.dense, rows, k)

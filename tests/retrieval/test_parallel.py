@@ -269,3 +269,32 @@ def test_by_default_a_small_base_or_one_core_searches_on_one_thread(loaded, sett
     expected = answers(Retriever(settings.replace(search_threads=1), index, kb, embedder), ASKED)
     assert answers(auto, ASKED) == expected
     assert auto.ran and {name for _, name, _ in auto.ran} == {auto.asker.name}
+
+
+def test_the_whole_base_dense_lists_are_found_beside_the_general_ones(loaded, settings, monkeypatch):
+    """A question naming no problem ranks the general documents, then the whole base. Each part's whole-base dense
+    search runs once, in the first batch (on two threads it overlaps the sparse passes there instead of running
+    alone after them), and the whole-base ranking takes its list: the same hits as one thread."""
+    index, kb, embedder = loaded
+    events: list[str] = []
+    original_rank = retriever_module.Retriever._rank
+    original_search = index.dense.search
+
+    def rank(self, rows, k, queries, timings, scope, *whole):
+        out = original_rank(self, rows, k, queries, timings, scope, *whole)
+        events.append(f"ranked {scope}")
+        return out
+
+    def whole_base_search(vector, k, *mask, **options):
+        if not mask:  # (search_rows searches through a mask)
+            events.append("whole-base dense")
+        return original_search(vector, k, *mask, **options)
+
+    expected = answers(Retriever(settings.replace(search_threads=1), index, kb, embedder), QUERIES[:1])
+    monkeypatch.setattr(retriever_module.Retriever, "_rank", rank)
+    monkeypatch.setattr(index.dense, "search", whole_base_search)
+    for threads in (1, 2):
+        events.clear()
+        assert answers(Retriever(settings.replace(search_threads=threads), index, kb, embedder), QUERIES[:1]) == \
+            expected
+        assert events == ["whole-base dense", "ranked general", "ranked global"]
