@@ -32,6 +32,7 @@ import faiss
 import numpy as np
 
 from quest.retrieval import pages
+from quest.retrieval.memory import usable_memory
 from quest.retrieval.sparse import first_k
 
 log = logging.getLogger(__name__)
@@ -54,6 +55,11 @@ RECENT_RUN_BYTES = 64 * 2**20
 # machine that runs Quest, and giving pages back would only make named-problem questions read their rows again
 # (at 1M, uncapped, the bound costs named-problem p50 40 -> 110 ms; under a 2,930 MiB limit it is faster).
 RELEASE_ABOVE_BYTES = 2**30
+# ... and only where the codes are more than 1/KEEP_SHARE of the memory the process may use (memory.usable_memory:
+# the RAM, or its cgroup's limit where lower): at 1M (2 GB of codes) under the 3 KB-a-chunk budget's 2,930 MiB limit
+# they are given back as before, while on a machine with RAM to spare (24 GiB here) the kernel keeps them, and a
+# problem asked again is not read from the disk again (docs/bench/scale-1m-round23: named-problem p95 61 ms there).
+KEEP_SHARE = 4
 # ... and there, rows gathered for a re-score are asked of the disk together first (`gather`).
 READ_AHEAD_GATHERS = True
 # FAISS ranks by its float16 arithmetic, which orders rows whose float32 scores are equal its own way. It
@@ -398,8 +404,12 @@ class DenseIndex:
         return self.vectors[rows]
 
     def _releases(self) -> bool:
-        """Whether searched runs' pages are given back (a mapped file above RELEASE_ABOVE_BYTES of codes)."""
-        return self.mapped and self.index.ntotal * int(self.index.code_size) > RELEASE_ABOVE_BYTES
+        """Whether searched runs' pages are given back: a mapped file above RELEASE_ABOVE_BYTES of codes and above
+        1/KEEP_SHARE of the memory this process may use."""
+        if not self.mapped:
+            return False
+        codes = self.index.ntotal * int(self.index.code_size)
+        return codes > RELEASE_ABOVE_BYTES and codes * KEEP_SHARE > (usable_memory() or 0)
 
     def with_rows(self, keep: np.ndarray, new_vectors: np.ndarray) -> DenseIndex:
         keep = np.asarray(keep, dtype=np.int64)

@@ -49,8 +49,10 @@ class Released:
 
 @pytest.fixture(autouse=True)
 def small_bases_release_too(monkeypatch):
-    """These tests' bases are tiny: let them give pages back as a base above RELEASE_ABOVE_BYTES does."""
+    """These tests' bases are tiny: let them give pages back as a base above RELEASE_ABOVE_BYTES does, on a
+    process with little memory (the tests of KEEP_SHARE set their own)."""
     monkeypatch.setattr(dense_module, "RELEASE_ABOVE_BYTES", 0)
+    monkeypatch.setattr(dense_module, "usable_memory", lambda: 0)
 
 
 def test_a_base_below_the_release_size_keeps_every_page(saved, monkeypatch):
@@ -234,6 +236,29 @@ def test_the_batched_call_on_this_machine_or_its_fallback(tmp_path):
         assert batch.pid == os.getpid() and len(os.listdir("/proc/self/fd")) == opened
     written = np.arange(300 * 1024, dtype=np.float16).reshape(300, 1024)
     assert np.array_equal(np.asarray(rows[[0, 40, 299]]), written[[0, 40, 299]])
+
+
+def test_pages_are_kept_where_the_codes_fit_a_quarter_of_the_processs_memory(saved, monkeypatch):
+    """Above RELEASE_ABOVE_BYTES, searched runs are given back only when the codes are more than 1/KEEP_SHARE of the
+    memory the process may use (its cgroup's limit, or the RAM): a machine with memory to spare keeps them."""
+    path, _ = saved
+    dense = DenseIndex.load(path)
+    codes = dense.index.ntotal * dense.index.code_size
+    released = Released(dense)
+    monkeypatch.setattr(pages, "release", released)
+    monkeypatch.setattr(dense_module, "RECENT_RUN_BYTES", 1)
+    q = np.ones(DIM, dtype=np.float32)
+    monkeypatch.setattr(dense_module, "usable_memory", lambda: codes * dense_module.KEEP_SHARE)
+    for lo in (0, 100, 200):
+        dense.search_range(q, lo, lo + 100, 5)
+    assert released.runs == []  # the codes are exactly a quarter: kept
+    monkeypatch.setattr(dense_module, "usable_memory", lambda: codes * dense_module.KEEP_SHARE - 1)
+    for lo in (0, 100):
+        dense.search_range(q, lo, lo + 100, 5)
+    assert released.runs == [(0, 100)]  # one byte less memory: the older run is given back
+    monkeypatch.setattr(dense_module, "usable_memory", lambda: None)  # unknown (not Linux): the size alone decides
+    dense.search_range(q, 300, 400, 5)
+    assert released.runs == [(0, 100), (100, 200)]
 
 
 def test_a_gather_asks_for_its_rows_first_only_where_pages_are_given_back(saved, monkeypatch):
