@@ -682,11 +682,7 @@ class Retriever:
             # running alone after them. They wait in the part's `whole_lists`, as the sparse ones do.
             jobs += [(q.name, "dense_global", functools.partial(self._dense_list, q, whole[0], k))
                      for q in queries if q.dense is not None and ("dense", k) not in q.whole_lists]
-        # The rows these searches cover: every row for the whole base, or the general documents' searches that
-        # rank the whole base in the same pass (`whole`); else the scope's own.
-        covered = len(self.index.chunks) if rows is None or whole is not None else int(rows.size)
-        found = run_all([functools.partial(_timed, job) for _, _, job in jobs],
-                        threads_for(self.settings.search_threads, covered))
+        found = run_all([functools.partial(_timed, job) for _, _, job in jobs], self._threads(rows, whole))
         lists: dict[str, list[tuple[int, float]]] = {}
         by_name = {q.name: q for q in queries}
         for i, ((name, timing, _), (ranked, ms)) in enumerate(zip(jobs, found, strict=True)):
@@ -696,6 +692,13 @@ class Retriever:
                 by_name[name].whole_lists[("dense", k)] = (whole[0], ranked)
             timings[timing] = timings.get(timing, 0) + ms
         return lists
+
+    def _threads(self, rows: np.ndarray | None, whole: tuple[np.ndarray | None] | None) -> int:
+        """The threads for one batch of a question's searches (`parallel.threads_for`), by the rows they cover: every
+        row for the whole base, or the general documents' searches that rank the whole base in the same pass
+        (`whole`); else the scope's own."""
+        covered = len(self.index.chunks) if rows is None or whole is not None else int(rows.size)
+        return threads_for(self.settings.search_threads, covered)
 
     def _bm25_list(self, q: _PartQuery, rows: np.ndarray | None, k: int,
                    whole: tuple[np.ndarray | None] | None = None) -> list[tuple[int, float]]:
