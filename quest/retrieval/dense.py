@@ -58,7 +58,8 @@ RELEASE_ABOVE_BYTES = 2**30
 # ... and only where the codes are more than 1/KEEP_SHARE of the memory the process may use (memory.usable_memory:
 # the RAM, or its cgroup's limit where lower): at 1M (2 GB of codes) under the 3 KB-a-chunk budget's 2,930 MiB limit
 # they are given back as before, while on a machine with RAM to spare (24 GiB here) the kernel keeps them, and a
-# problem asked again is not read from the disk again (docs/bench/scale-1m-round23: named-problem p95 61 ms there).
+# problem asked again is not read from the disk again (docs/bench/scale-1m-round23: named-problem p95 62.6-68.6 ->
+# 31.2-33.5 ms there).
 KEEP_SHARE = 4
 # ... and there, rows gathered for a re-score are asked of the disk together first (`gather`).
 READ_AHEAD_GATHERS = True

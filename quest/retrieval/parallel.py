@@ -12,8 +12,9 @@ the rest. Measured (docs/bench/scale-1m-round23): at 1M chunks two threads took 
 from p95 34.3-34.9 to 26.1-28.4 ms on a quiet machine and from 60.7-65.6 to 40.6-49.9 ms beside two busy
 processes (a local model answering on the same cores), and four students asking at once got the same
 throughput (52.0 and 52.0 against 48.9 and 52.1 questions a second). Short searches lose: on the shipped
-base (1,345 rows) every question was 1.22x slower with two threads, and at 100k the questions naming a problem
-(a few hundred rows each) were slower too, so those stay on one thread.
+base (1,345 rows) every question was 1.22x slower with two threads, and at 100k the whole probe (three in four
+questions naming a problem: a few hundred rows each) was slower at the median while its no-problem questions alone
+gained ~5%, so only whole-base searches get two.
 
 One small pool per process serves every request (Gradio runs requests on several threads): its
 threads are bounded whatever the number of students. The asking thread works too, and runs
