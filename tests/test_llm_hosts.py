@@ -21,7 +21,11 @@ from quest.testing.openai_server import FakeOpenAI
 
 MESSAGES = [{"role": "user", "content": "Why TLE?"}]
 MODEL = "qwen2.5-coder:1.5b"
-TIMEOUTS = {"connect_timeout": 2.0, "first_token_timeout": 0.5, "total_timeout": 30.0}
+# A generous first-token wait: on a loaded machine (the CI runs every test on two busy cores) a short one expired
+# before a healthy fake's first piece, and that host was then backed off. Only a stalled host is given a short one
+# (`stalled`), so that its stall is found quickly.
+TIMEOUTS = {"connect_timeout": 2.0, "first_token_timeout": 10.0, "total_timeout": 30.0}
+STALL_WAIT = 0.5
 
 
 class Clock:
@@ -40,13 +44,18 @@ def start(kind: str, n: int, **behaviour: Any) -> list[Any]:
 
 
 def router(
-    kind: str, fakes: list[Any], clock: Clock | None = None, backoff: float = 30.0, **timeouts: float
+    kind: str, fakes: list[Any], clock: Clock | None = None, backoff: float = 30.0, stalled: tuple[int, ...] = (),
+    **timeouts: float,
 ) -> HostRouter:
-    timeouts = {**TIMEOUTS, **timeouts}
-    if kind == "ollama":
-        models = [OllamaChatModel(Settings(ollama_host=f.url, **timeouts)) for f in fakes]
-    else:
-        models = [OpenAIChatModel(Settings(llm_backend="openai", openai_base_url=f.url, **timeouts)) for f in fakes]
+    """A router over `fakes`; the hosts numbered in `stalled` wait STALL_WAIT for a first token, the others long."""
+    def settings(i: int, url: str) -> Settings:
+        waits = {**TIMEOUTS, **timeouts, **({"first_token_timeout": STALL_WAIT} if i in stalled else {})}
+        if kind == "ollama":
+            return Settings(ollama_host=url, **waits)
+        return Settings(llm_backend="openai", openai_base_url=url, **waits)
+
+    model = OllamaChatModel if kind == "ollama" else OpenAIChatModel
+    models = [model(settings(i, f.url)) for i, f in enumerate(fakes)]
     return HostRouter([(m.host, m) for m in models], backoff=backoff, clock=clock or Clock())
 
 
@@ -112,7 +121,7 @@ def test_a_failing_host_is_retried_elsewhere_and_backed_off(kind: str, way: str,
     fakes = start(kind, 2)
     stop_all += fakes
     clock = Clock()
-    r = router(kind, fakes, clock, backoff=30.0)
+    r = router(kind, fakes, clock, backoff=30.0, stalled=(0,) if way == "stalled" else ())
     break_host(fakes[0], way)
     assert answer(r) == "Use a deque [1]."  # host 0 first (fewest served), then the retry on host 1
     bad, good = r.health()
@@ -145,9 +154,7 @@ def test_no_retry_after_the_first_token(stop_all: list[Any]) -> None:
     fakes = start("openai", 2, drop_after=2)
     stop_all += fakes
     fakes[0].mode = "drop"
-    # A generous first-token wait: on a loaded machine a 0.5 s wait could expire before the first
-    # piece, and a retry *before* the first token is allowed, which is not what this test is about.
-    r = router("openai", fakes, first_token_timeout=10.0)
+    r = router("openai", fakes)
     got: list[str] = []
     with pytest.raises(StreamBroken):
         for chunk in r.stream(MESSAGES, MODEL):
@@ -182,7 +189,7 @@ def test_three_hosts_one_dies_mid_run_no_student_request_fails(kind: str, stop_a
     stop_all += fakes
     # A generous first-token wait: under CI load a 0.5 s wait expired on the healthy host, which was
     # then backed off like a dead one. This test is about hosts dying, not about slow first tokens.
-    r = router(kind, fakes, backoff=30.0, first_token_timeout=10.0)
+    r = router(kind, fakes, backoff=30.0)
     results: list[str] = []
     errors: list[BaseException] = []
     lock = threading.Lock()

@@ -28,8 +28,10 @@ def fake() -> Iterator[FakeOpenAI]:
 
 
 def model_for(fake: FakeOpenAI, **changes) -> OpenAIChatModel:
+    # A generous first-token wait (a loaded machine can be slow to serve a healthy fake's first piece); the stall
+    # test sets its own short one.
     values = {"llm_backend": "openai", "openai_base_url": fake.url, "connect_timeout": 2.0,
-              "first_token_timeout": 1.0, "total_timeout": 30.0}
+              "first_token_timeout": 10.0, "total_timeout": 30.0}
     values.update(changes)
     return OpenAIChatModel(Settings(**values))
 
