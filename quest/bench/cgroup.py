@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from quest.retrieval.memory import read_ascii
+
 #: Counters copied from memory.stat as evidence of reclaim and re-reads (those the kernel has).
 V1_COUNTERS = ("pgmajfault", "pgfault", "pgpgin", "pgpgout", "workingset_refault_file")
 V2_COUNTERS = ("pgmajfault", "pgfault", "pgscan", "pgsteal", "workingset_refault_file")
@@ -89,7 +91,7 @@ def locate(mountinfo: str, proc_cgroup: str) -> Hierarchy | str:
         sep = fields.index("-")
         if fields[sep + 1] == "cgroup2" and ("0", "") in groups:
             parent = _inside(Path(fields[4]), fields[3], groups[("0", "")])
-            controllers = _read(parent / "cgroup.controllers") or ""
+            controllers = read_ascii(parent / "cgroup.controllers") or ""
             if "memory" in controllers.split():
                 return Hierarchy(2, parent)
             return f"cgroup v2 at {parent} has no memory controller (cgroup.controllers: {controllers.strip()!r})"
@@ -103,7 +105,7 @@ def _inside(mountpoint: Path, mount_root: str, group: str) -> Path:
 
 
 def find_hierarchy(proc: Path = Path("/proc/self")) -> Hierarchy | str:
-    mountinfo, cgroups = _read(proc / "mountinfo"), _read(proc / "cgroup")
+    mountinfo, cgroups = read_ascii(proc / "mountinfo"), read_ascii(proc / "cgroup")
     if mountinfo is None or cgroups is None:
         return f"cannot read {proc}/mountinfo and {proc}/cgroup (not Linux?)"
     return locate(mountinfo, cgroups)
@@ -112,15 +114,8 @@ def find_hierarchy(proc: Path = Path("/proc/self")) -> Hierarchy | str:
 # --------------------------------------------------------------------------- one group
 
 
-def _read(path: Path) -> str | None:
-    try:
-        return path.read_text(encoding="ascii")
-    except (OSError, UnicodeDecodeError):
-        return None
-
-
 def _read_int(path: Path) -> int | None:
-    text = _read(path)
+    text = read_ascii(path)
     try:
         return int(text.split()[0]) if text else None
     except ValueError:
@@ -185,7 +180,7 @@ class _Sampler:
         self._thread = threading.Thread(target=self._run, daemon=True)
 
     def sample(self) -> None:
-        anon, cache = usage_parts(self.version, parse_flat_keyed(_read(self.group / "memory.stat")))
+        anon, cache = usage_parts(self.version, parse_flat_keyed(read_ascii(self.group / "memory.stat")))
         self.peak_anon, self.peak_cache = max(self.peak_anon, anon), max(self.peak_cache, cache)
         self.peak_sum = max(self.peak_sum, anon + cache)
 
@@ -204,15 +199,15 @@ class _Sampler:
 
 def group_report(group: Path, version: int, sampler: _Sampler) -> dict[str, Any]:
     """Peak, end state, limit hits, OOM kills and reclaim counters of a finished group."""
-    stat = parse_flat_keyed(_read(group / "memory.stat"))
+    stat = parse_flat_keyed(read_ascii(group / "memory.stat"))
     anon, cache = usage_parts(version, stat)
     if version == 1:
         peak = _read_int(group / "memory.max_usage_in_bytes")
-        oom = parse_flat_keyed(_read(group / "memory.oom_control")).get("oom_kill")
+        oom = parse_flat_keyed(read_ascii(group / "memory.oom_control")).get("oom_kill")
         hits = _read_int(group / "memory.failcnt")
         counters = {k: stat.get("total_" + k, stat[k]) for k in V1_COUNTERS if k in stat}
     else:
-        events = parse_flat_keyed(_read(group / "memory.events"))
+        events = parse_flat_keyed(read_ascii(group / "memory.events"))
         peak, oom, hits = _read_int(group / "memory.peak"), events.get("oom_kill"), events.get("max")
         counters = {k: stat[k] for k in V2_COUNTERS if k in stat}
     return {"peak_bytes": peak if peak is not None else sampler.peak_sum,

@@ -21,8 +21,8 @@ def usable_memory() -> int | None:
 
 def memory_limit(proc_cgroup: Path, meminfo: Path, root: Path) -> int | None:
     """`usable_memory` from these files: /proc/self/cgroup, /proc/meminfo and the cgroup mount point."""
-    limits = [*_cgroup_limits(_read(proc_cgroup) or "", root)]
-    for line in (_read(meminfo) or "").splitlines():
+    limits = [*_cgroup_limits(read_ascii(proc_cgroup) or "", root)]
+    for line in (read_ascii(meminfo) or "").splitlines():
         if line.startswith("MemTotal:"):
             limits.append(int(line.split()[1]) * 1024)
     return min(limits) if limits else None
@@ -42,7 +42,7 @@ def _cgroup_limits(proc_cgroup: str, root: Path) -> list[int]:
             continue
         group = mount / path.strip().lstrip("/")
         for folder in (group, *group.parents):
-            value = (_read(folder / name) or "").strip()
+            value = (read_ascii(folder / name) or "").strip()
             if value.isdigit():
                 found.append(int(value))
             if folder == mount:
@@ -50,7 +50,8 @@ def _cgroup_limits(proc_cgroup: str, root: Path) -> list[int]:
     return found
 
 
-def _read(path: Path) -> str | None:
+def read_ascii(path: Path) -> str | None:
+    """A small kernel file's text (/proc, /sys), or None where it cannot be read."""
     try:
         return path.read_text(encoding="ascii")
     except (OSError, UnicodeDecodeError):
