@@ -10,7 +10,7 @@ answer is compared without its first line.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pytest
@@ -25,7 +25,10 @@ from quest.testing.openai_server import FakeOpenAI
 from tests.fakes.retriever import FakeRetriever
 from tests.fakes.samples import TLE_CODE
 
-TIMEOUTS = {"connect_timeout": 2.0, "first_token_timeout": 1.0, "total_timeout": 30.0}
+# Healthy fakes answer at once, but a loaded CI machine can take a while to start a stream: they get
+# a long first-token wait. Only the stalled case waits briefly (STALL_WAIT), for the test's own speed.
+TIMEOUTS = {"connect_timeout": 2.0, "first_token_timeout": 10.0, "total_timeout": 30.0}
+STALL_WAIT = 1.0
 
 
 @dataclass
@@ -89,6 +92,12 @@ def configure(backend: Backend, **behaviour: Any) -> None:
 STREAMED = [("Token", "Use "), ("Token", "a "), ("Token", "deque"), ("Token", " [1]"), ("Token", ".")]
 
 
+def stall(backend: Backend) -> None:
+    """The server accepts the request but sends nothing; the assistant waits STALL_WAIT for a first token."""
+    configure(backend, mode="stall", stall_seconds=5.0)
+    backend.settings = replace(backend.settings, first_token_timeout=STALL_WAIT)
+
+
 def fallback_done(code: str) -> tuple[str, str]:
     return ("Done", f"fallback=True incomplete=False failure={code} cited=(3,)")
 
@@ -111,7 +120,7 @@ CASES: dict[str, tuple[Callable[[Backend], None], list[tuple[str, str]]]] = {
     "model missing": (lambda b: configure(b, models=["other:7b"]),
                       [("Sources", "1,2,3"), ("Notice", "model_not_found"), ("Token", "*"),
                        fallback_done("model_not_found")]),
-    "stalled": (lambda b: configure(b, mode="stall", stall_seconds=5.0),
+    "stalled": (stall,
                 [("Sources", "1,2,3"), ("Notice", "llm_timeout"), ("Token", "*"), fallback_done("llm_timeout")]),
     "dropped mid-stream": (lambda b: configure(b, mode="drop", drop_after=3),
                            [("Sources", "1,2,3"), ("Token", "Use "), ("Token", "a "), ("Token", "deque"),
