@@ -25,7 +25,7 @@ import re
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 import numpy as np
 
@@ -87,9 +87,10 @@ class _PartQuery:
     lexical: Mapping[str, float] | None = None
     # Full score vectors per signal, computed once and cut per scope (problem, general, global).
     scores: dict[str, np.ndarray] = field(default_factory=dict)
-    # Whole-base lists found alongside the general documents' (Retriever._sparse_top, Retriever._part_lists):
-    # (signal, k) -> (the allowed rows they were ranked over, the list), taken by the whole-base search that follows.
-    whole_lists: dict[tuple[str, int], tuple[np.ndarray | None, list[tuple[int, float]]]] = field(
+    # Lists found ahead, in the batch before the search that takes them (Retriever._sparse_top, Retriever._part_lists):
+    # the whole base's beside the general documents', the general documents' beside a named problem's.
+    # (signal, k) -> (the rows they were ranked over, the list); a search takes one only for the very same rows.
+    lists_ahead: dict[tuple[str, int], tuple[np.ndarray | None, list[tuple[int, float]]]] = field(
         default_factory=dict)
     # A long question's half-overlapping windows of tokens, each with its own bound (see _windowed).
     windows: tuple[tuple[tuple[str, ...], float], ...] = ()
@@ -118,6 +119,15 @@ class _Candidate:
 
 
 _T = TypeVar("_T")
+
+
+class _Search(NamedTuple):
+    """One part's search for one signal's list (`Retriever._searches`): what runs, and where its time is counted."""
+
+    part: _PartQuery
+    signal: str  # bm25, dense, lexical
+    timing: str  # the timings key: signal_scope
+    run: Callable[[], list[tuple[int, float]]]
 
 
 @dataclass(frozen=True)
@@ -434,10 +444,12 @@ class Retriever:
 
     def _rank(self, rows: np.ndarray | None, k: int, queries: Sequence[_PartQuery],
               timings: dict[str, float], scope: str,
-              whole: tuple[np.ndarray | None] | None = None) -> list[tuple[int, float, dict[str, tuple[int, float]],
-                                                                         float | None, float]]:
+              whole: tuple[np.ndarray | None] | None = None, ahead: np.ndarray | None = None,
+              ) -> list[tuple[int, float, dict[str, tuple[int, float]], float | None, float]]:
         """Fuse every signal of every part over `rows` (None: everything). `whole`: (the allowed rows of the
-        whole-base search this attempt makes next,), when `rows` are the general documents (see `_sparse_top`).
+        whole-base search this attempt makes next,), when `rows` are the general documents (see `_sparse_top`);
+        `ahead`: the general documents' rows this attempt ranks next, when `rows` are a named problem's
+        (`_part_lists` finds their lists in the same batch).
 
         Returns (row, fused, signals, best dense similarity, best normalized BM25) per row, the signals as each
         signal's (rank, score) (`signals_of` makes them Signals: most rows are never shown). Each
@@ -446,7 +458,7 @@ class Retriever:
         """
         lists = self._store_lists(queries, rows, k, timings, scope)
         if lists is None:
-            lists = self._part_lists(queries, rows, k, timings, scope, whole)
+            lists = self._part_lists(queries, rows, k, timings, scope, whole, ahead)
         t = time.perf_counter()
         # Inside the problem's own rows its titles match every document alike: they vouch that a
         # document is on topic (the floor below) but must not decide the order — what the student
@@ -661,43 +673,59 @@ class Retriever:
         return [row for row in sorted(best, key=best.__getitem__) if int(table.kind[row]) in codes]
 
     def _part_lists(self, queries: Sequence[_PartQuery], rows: np.ndarray | None, k: int,
-                    timings: dict[str, float], scope: str,
-                    whole: tuple[np.ndarray | None] | None = None) -> dict[str, list[tuple[int, float]]]:
+                    timings: dict[str, float], scope: str, whole: tuple[np.ndarray | None] | None = None,
+                    ahead: np.ndarray | None = None) -> dict[str, list[tuple[int, float]]]:
         """Every part's ranked list per signal over `rows`: independent searches, run side by side on up to
         `search_threads` threads (quest.retrieval.parallel) and gathered in the order one thread fills them
-        (the order fusion adds them up in), so the lists are the same either way."""
-        jobs: list[tuple[str, str, Callable[[], list[tuple[int, float]]]]] = []  # (list, timing, search)
-        for q in queries:
-            if q.tokens:
-                jobs.append((f"bm25:{q.name}", f"bm25_{scope}", functools.partial(self._bm25_list, q, rows, k, whole)))
-            if q.dense is not None and self.index.dense is not None:
-                jobs.append((f"dense:{q.name}", f"dense_{scope}", functools.partial(self._dense_list, q, rows, k)))
-            if q.lexical and self.index.lexical is not None:
-                jobs.append((f"lexical:{q.name}", f"lexical_{scope}", functools.partial(self._lexical_list, q, rows,
-                                                                                          k, whole)))
-        lists_here = len(jobs)
-        if whole is not None and self.index.dense is not None:
-            # The whole-base dense lists the search after this one takes (on the same allowed rows), found here
-            # beside the general documents' lists: on two threads they overlap the sparse passes instead of
-            # running alone after them. They wait in the part's `whole_lists`, as the sparse ones do.
-            jobs += [(q.name, "dense_global", functools.partial(self._dense_list, q, whole[0], k))
-                     for q in queries if q.dense is not None and ("dense", k) not in q.whole_lists]
-        found = run_all([functools.partial(_timed, job) for _, _, job in jobs], self._threads(rows, whole))
-        lists: dict[str, list[tuple[int, float]]] = {}
-        by_name = {q.name: q for q in queries}
-        for i, ((name, timing, _), (ranked, ms)) in enumerate(zip(jobs, found, strict=True)):
-            if i < lists_here:
-                lists[name] = ranked
-            else:
-                by_name[name].whole_lists[("dense", k)] = (whole[0], ranked)
-            timings[timing] = timings.get(timing, 0) + ms
-        return lists
+        (the order fusion adds them up in), so the lists are the same either way.
 
-    def _threads(self, rows: np.ndarray | None, whole: tuple[np.ndarray | None] | None) -> int:
+        Lists the attempt's next search takes are found here too, in the same batch (on two threads they overlap
+        this batch's searches instead of running alone after them), and wait in each part's `lists_ahead`: with
+        `whole`, the whole base's dense lists (its sparse ones come from the general documents' pass itself,
+        `_sparse_top`); with `ahead` (a named problem's general documents), every list over those rows."""
+        here = self._searches(queries, rows, k, scope, whole)
+        later: list[tuple[_Search, np.ndarray | None]] = []
+        if whole is not None:
+            dense = self._searches(queries, whole[0], k, "global", signals=("dense",))
+            later += [(search, whole[0]) for search in dense]
+        if ahead is not None:
+            later += [(search, ahead) for search in self._searches(queries, ahead, k, "general")]
+        later = [(search, at) for search, at in later if not _found_ahead(search.part, search.signal, k, at)]
+        batch = here + [search for search, _ in later]
+        found = run_all([functools.partial(_timed, search.run) for search in batch],
+                        self._threads(rows, whole, ahead))
+        for search, (_, ms) in zip(batch, found, strict=True):
+            timings[search.timing] = timings.get(search.timing, 0) + ms
+        for (search, at), (ranked, _) in zip(later, found[len(here):], strict=True):
+            search.part.lists_ahead[(search.signal, k)] = (at, ranked)
+        return {f"{search.signal}:{search.part.name}": ranked for search, (ranked, _) in zip(here, found[:len(here)],
+                                                                                              strict=True)}
+
+    def _searches(self, queries: Sequence[_PartQuery], rows: np.ndarray | None, k: int, scope: str,
+                  whole: tuple[np.ndarray | None] | None = None,
+                  signals: Collection[str] = ("bm25", "dense", "lexical")) -> list[_Search]:
+        """Each part's search per signal over `rows`, in the order fusion adds their lists up in; `scope` names their
+        timings."""
+        out: list[_Search] = []
+        for q in queries:
+            if q.tokens and "bm25" in signals:
+                out.append(_Search(q, "bm25", f"bm25_{scope}", functools.partial(self._bm25_list, q, rows, k, whole)))
+            if q.dense is not None and self.index.dense is not None and "dense" in signals:
+                out.append(_Search(q, "dense", f"dense_{scope}", functools.partial(self._dense_list, q, rows, k)))
+            if q.lexical and self.index.lexical is not None and "lexical" in signals:
+                out.append(_Search(q, "lexical", f"lexical_{scope}",
+                                   functools.partial(self._lexical_list, q, rows, k, whole)))
+        return out
+
+    def _threads(self, rows: np.ndarray | None, whole: tuple[np.ndarray | None] | None,
+                 ahead: np.ndarray | None = None) -> int:
         """The threads for one batch of a question's searches (`parallel.threads_for`), by the rows they cover: every
         row for the whole base, or the general documents' searches that rank the whole base in the same pass
-        (`whole`); else the scope's own."""
-        covered = len(self.index.chunks) if rows is None or whole is not None else int(rows.size)
+        (`whole`); else the scope's own and those of the lists found ahead."""
+        if rows is None or whole is not None:
+            covered = len(self.index.chunks)
+        else:
+            covered = int(rows.size) + (int(ahead.size) if ahead is not None else 0)
         return threads_for(self.settings.search_threads, covered)
 
     def _bm25_list(self, q: _PartQuery, rows: np.ndarray | None, k: int,
@@ -707,9 +735,8 @@ class Retriever:
         return self._sparse_top(q, "bm25", self.index.bm25, q.tokens, rows, k, whole)
 
     def _dense_list(self, q: _PartQuery, rows: np.ndarray | None, k: int) -> list[tuple[int, float]]:
-        kept = q.whole_lists.get(("dense", k))  # found beside the general documents' lists (`_part_lists`)
-        if kept is not None and kept[0] is rows:
-            return kept[1]
+        if _found_ahead(q, "dense", k, rows):  # in the batch before this one (`_part_lists`)
+            return q.lists_ahead[("dense", k)][1]
         if rows is None:
             return self.index.dense.search(q.dense, k)
         return self.index.dense.search_rows(q.dense, rows, k)
@@ -729,11 +756,10 @@ class Retriever:
         With the compiled kernel, a question that names no problem ranks the general documents and then the whole
         base on the same query: `whole` (the whole-base search's allowed rows, given with the general documents as
         `rows`) makes one pass over every posting give both lists, the general one kept as a second heap of the
-        same scores; the whole-base list waits in the part's `whole_lists` for the search that follows. The
+        same scores; the whole-base list waits in the part's `lists_ahead` for the search that follows. The
         general list is the one its own scoring gives (the same float32 scores: tests/retrieval/test_kernels.py)."""
-        kept = q.whole_lists.get((signal, k))
-        if kept is not None and kept[0] is rows:
-            return kept[1]
+        if _found_ahead(q, signal, k, rows):
+            return q.lists_ahead[(signal, k)][1]
         kernel = self._kernel
         if (whole is not None and kernel is not None and not kernels.failed() and signal not in q.scores
                 and model.size >= PRUNE_FROM and hasattr(model, "kernel_lists")):
@@ -744,7 +770,7 @@ class Retriever:
             except Exception as exc:  # numba failing on arrays it was not warmed for: numpy from now on
                 kernels.disable(exc)
             else:
-                q.whole_lists[(signal, k)] = (whole[0], found)
+                q.lists_ahead[(signal, k)] = (whole[0], found)
                 return general
         if rows is not None and signal not in q.scores and rows.size * SMALL_SCOPE <= model.size:
             rows = np.asarray(rows, dtype=np.int64)
@@ -830,19 +856,21 @@ class Retriever:
             selected = lead[: self.settings.general_lead]
         if scope is not None:
             rows = self._allowed(self.index.rows_by_problem.get(scope, np.zeros(0, dtype=np.int64)), excluded)
-            selected = passing(self._rank(rows, k, queries, timings, "problem"), "problem",
+            mixed = self._allowed(self._general_rows, excluded) if self.settings.problem_general_mix \
+                and self._general_rows.size else None
+            selected = passing(self._rank(rows, k, queries, timings, "problem", ahead=mixed), "problem",
                                self.settings.problem_floor_ratio)
             if self.settings.own_error_lead:
                 selected = self._own_error_first(selected, queries, attempt)
             selected = self._pattern_by_code(selected, queries, attempt)
             selected = self._pattern_by_signature(selected, queries, attempt)
             selected = self._asked_how(selected, attempt)
-            if self.settings.problem_general_mix and self._general_rows.size:
+            if mixed is not None:
                 # General documents that clear the full floor follow the problem's own (a bug that is
                 # not about the problem: state kept between test cases, slow input); one leads only when
                 # it explains the pasted error and the problem's own documents do not (_explains_error).
-                general = passing(self._rank(self._allowed(self._general_rows, excluded), k, queries, timings,
-                                             "general"), "global")
+                # Their lists were found beside the problem's own.
+                general = passing(self._rank(mixed, k, queries, timings, "general"), "global")
                 selected = self._mixed(selected, general, attempt, queries)
         if scope is None or len(selected) < self.settings.min_problem_hits:
             rows = self._allowed(None, excluded)
@@ -1502,6 +1530,12 @@ def _log_report(report: UpdateReport, index: Index) -> None:
     log.info("index %s: %d documents, %d chunks (%s) in %.2fs; (re)indexed %d documents, removed %d",
              report.action, index.documents, index.size, index.model, report.seconds,
              len(report.embedded_docs), len(report.removed_docs))
+
+
+def _found_ahead(q: _PartQuery, signal: str, k: int, rows: np.ndarray | None) -> bool:
+    """Whether the part's `signal` list of `k` over these very rows (the same array, or both None) was found ahead."""
+    kept = q.lists_ahead.get((signal, k))
+    return kept is not None and kept[0] is rows
 
 
 def _timed(job: Callable[[], _T]) -> tuple[_T, float]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
+import numpy as np
 import pytest
 
 import quest.retrieval.dense as dense_module
@@ -298,3 +299,52 @@ def test_the_whole_base_dense_lists_are_found_beside_the_general_ones(loaded, se
         assert answers(Retriever(settings.replace(search_threads=threads), index, kb, embedder), QUERIES[:1]) == \
             expected
         assert events == ["whole-base dense", "ranked general", "ranked global"]
+
+
+def test_a_named_problems_general_lists_are_found_beside_its_own(loaded, settings, monkeypatch):
+    """A question naming a problem ranks the problem's own rows, then the general documents (`problem_general_mix`).
+    Every general list is searched once, in the problem's batch (on two threads the two scopes' searches overlap),
+    and the general ranking takes them: the same hits as one thread, and the same lists in the same order."""
+    index, kb, embedder = loaded
+    general = Retriever(settings, index, kb, embedder)._general_rows
+    events: list[str] = []
+    original_rank = retriever_module.Retriever._rank
+    original_bm25, original_dense = retriever_module.Retriever._bm25_list, retriever_module.Retriever._dense_list
+    original_lexical = retriever_module.Retriever._lexical_list
+
+    def scope_of(self, rows) -> str:
+        if rows is None:
+            return "whole base"
+        return "general" if np.array_equal(rows, self._general_rows) else "problem"
+
+    def rank(self, rows, k, queries, timings, scope, *args, **options):
+        out = original_rank(self, rows, k, queries, timings, scope, *args, **options)
+        events.append(f"ranked {scope}")
+        return out
+
+    def searched(signal, original):
+        def search(self, q, rows, k, *args):
+            found = original(self, q, rows, k, *args)
+            kept = getattr(q, "lists_ahead", {}).get((signal, k))  # (rows, list) found in the batch before
+            if kept is None or kept[0] is not rows or kept[1] is not found:
+                events.append(f"{signal} {scope_of(self, rows)}")  # searched here, not taken
+            return found
+        return search
+
+    expected = answers(Retriever(settings.replace(search_threads=1), index, kb, embedder), ASKED[1:])
+    monkeypatch.setattr(retriever_module.Retriever, "_rank", rank)
+    monkeypatch.setattr(retriever_module.Retriever, "_bm25_list", searched("bm25", original_bm25))
+    monkeypatch.setattr(retriever_module.Retriever, "_dense_list", searched("dense", original_dense))
+    monkeypatch.setattr(retriever_module.Retriever, "_lexical_list", searched("lexical", original_lexical))
+    own = ["bm25 problem", "dense problem", "lexical problem", "bm25 general", "dense general", "lexical general"]
+    fill = ["bm25 whole base", "dense whole base", "lexical whole base"]  # too few hits: the whole base fills up
+    for threads in (1, 2):
+        events.clear()
+        assert answers(Retriever(settings.replace(search_threads=threads), index, kb, embedder), ASKED[1:]) == \
+            expected
+        if threads == 1:
+            assert events == [*own, "ranked problem", "ranked general", *fill, "ranked global"]
+        else:  # each batch's searches in any order
+            assert sorted(events[:6]) == sorted(own) and sorted(events[8:11]) == sorted(fill)
+            assert [events[6], events[7], *events[11:]] == ["ranked problem", "ranked general", "ranked global"]
+    assert general.size and not np.array_equal(general, index.rows_by_problem["1"])
