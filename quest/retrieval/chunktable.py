@@ -44,6 +44,12 @@ except ImportError:  # pragma: no cover
     decode_record = json.loads
 
 
+def verbatim_in_json(text: str) -> bool:
+    """Whether `text` is written byte for byte (as UTF-8) inside a JSON string by `encode_record`: it holds none of
+    the characters JSON escapes (the quote, the backslash, control characters)."""
+    return not any(ch in '"\\' or ord(ch) < 0x20 for ch in text)
+
+
 class ChunkTable(Sequence[Chunk]):
     """One segment's chunks: integer columns in memory, records decoded on demand."""
 
@@ -100,6 +106,13 @@ class ChunkTable(Sequence[Chunk]):
 
     def record(self, row: int) -> bytes:
         return self.records[int(self.offsets[row]):int(self.offsets[row + 1])]
+
+    def record_holds(self, row: int, needles: Sequence[bytes]) -> bool:
+        """Whether row's stored record (its JSON line, undecoded) holds one of `needles`. A string JSON writes as it
+        is (`verbatim_in_json`) is in the record whenever it is in one of the chunk's fields: a False here means no
+        field holds it, without decoding the record."""
+        record = self.record(checked_row(row, len(self)))
+        return any(needle in record for needle in needles)
 
     def __getitem__(self, row):  # type: ignore[override]
         if isinstance(row, slice):
@@ -216,6 +229,11 @@ class IndexChunks(Sequence[Chunk]):
     def __iter__(self) -> Iterator[Chunk]:
         for table in self.tables:
             yield from table
+
+    def record_holds(self, row: int, needles: Sequence[bytes]) -> bool:
+        """`ChunkTable.record_holds` for row r of the index."""
+        table, local = self.locate(checked_row(row, len(self)))
+        return table.record_holds(local, needles)
 
     def kind_codes(self, kinds) -> list[int]:
         """The codes of `kinds` (kinds absent from the index have none)."""

@@ -40,7 +40,7 @@ from quest.kb.signatures import for_attempt as signatures_for
 from quest.kb.signatures import matches as signatures_match
 from quest.resolution import Catalogue, squash
 from quest.retrieval import kernels
-from quest.retrieval.chunktable import NO_PROBLEM
+from quest.retrieval.chunktable import NO_PROBLEM, verbatim_in_json
 from quest.retrieval.embedder import Embedder
 from quest.retrieval.evidence import ASKED_LEAD, ErrorEvidence, named_first
 from quest.retrieval.fusion import (
@@ -1061,13 +1061,24 @@ class Retriever:
         table = self.index.chunks
         # The chunk, not the document: a page on stack overflow that lists Python's RecursionError in passing is
         # not its page. Only the few lead candidates are read, so this costs the same at any size of base.
-        naming = [c for c in lead if evidence.named_in(table[c.row].text)]
+        naming = [c for c in lead if self._names(c.row, evidence)]
         first = lead[0].row
         if (described and naming and lead[0] not in naming
                 and self._beyond_verdict([first], queries, ("question",))[first] >= attempt.bm25_floor):
             return lead
         languages = self._doc_languages
         return named_first(lead, naming, lambda c: evidence.language in languages.get(table.doc_id(c.row), ()))
+
+    def _names(self, row: int, evidence: ErrorEvidence) -> bool:
+        """Whether the row's chunk holds a name the error gives (`ErrorEvidence.named_in`). Its record is decoded only
+        when the stored bytes hold one of the names: most candidates' do not, and decoding a few dozen chunks a
+        question was the slowest named-problem questions' largest cost after the searches (docs/bench/scale-1m-round24).
+        """
+        table = self.index.chunks
+        needles = _raw_names(evidence.names)
+        if needles is not None and hasattr(table, "record_holds") and not table.record_holds(row, needles):
+            return False
+        return evidence.named_in(table[row].text)
 
     def _compile_error_first(self, lead: list[_Candidate]) -> list[_Candidate]:
         """A compiler's diagnostic pasted: a page for other verdicts (Go's panics, for "use of untyped nil")
@@ -1320,8 +1331,7 @@ class Retriever:
             # The error names its exception or sanitizer kind exactly and the problem has no error pattern for
             # the verdict: a general page that holds that name explains it as well as the asked case does
             # ("RecursionError" on Course Schedule: the recursion-limit page, not the problem's explanation).
-            table = self.index.chunks
-            named = [c for c in general if evidence.named_in(table[c.row].text)]
+            named = [c for c in general if self._names(c.row, evidence)]
             lead = self._leads_on(detail, own, named, attempt, ASKED_LEAD)
             if lead:
                 return self._described(lead[0], detail, own, named, queries, attempt, ASKED_LEAD)
@@ -1530,6 +1540,14 @@ def _log_report(report: UpdateReport, index: Index) -> None:
     log.info("index %s: %d documents, %d chunks (%s) in %.2fs; (re)indexed %d documents, removed %d",
              report.action, index.documents, index.size, index.model, report.seconds,
              len(report.embedded_docs), len(report.removed_docs))
+
+
+@functools.lru_cache(maxsize=256)
+def _raw_names(names: tuple[str, ...]) -> tuple[bytes, ...] | None:
+    """The names as the bytes a stored record holds them in, or None when one of them is escaped there (JSON)."""
+    if not all(verbatim_in_json(name) for name in names):
+        return None
+    return tuple(name.encode("utf-8") for name in names)
 
 
 def _found_ahead(q: _PartQuery, signal: str, k: int, rows: np.ndarray | None) -> bool:

@@ -76,7 +76,7 @@ class Given(Retriever):
         super().__init__(*args, **kwargs)
         self.given = lists
 
-    def _part_lists(self, queries, rows, k, timings, scope, whole=None):
+    def _part_lists(self, queries, rows, k, timings, scope, whole=None, ahead=None):
         return {name: list(ranked) for name, ranked in self.given.items()}
 
 
@@ -85,8 +85,8 @@ class Old(Given):
 
     def _rank(self, rows: np.ndarray | None, k: int, queries: Sequence[_PartQuery],
               timings: dict[str, float], scope: str,
-              whole: tuple[np.ndarray | None] | None = None) -> list[tuple[int, float, dict[str, Signal], float | None,
-                                                                         float]]:
+              whole: tuple[np.ndarray | None] | None = None, ahead: np.ndarray | None = None,
+              ) -> list[tuple[int, float, dict[str, Signal], float | None, float]]:
         """Fuse every signal of every part over `rows` (None: everything). `whole`: (the allowed rows of the
         whole-base search this attempt makes next,), when `rows` are the general documents (see `_sparse_top`).
 

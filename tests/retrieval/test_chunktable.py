@@ -8,10 +8,14 @@ import mmap
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import settings as settings_
+from hypothesis import strategies as st
 
 from quest.errors import IndexError_
 from quest.kb.documents import Chunk
 from quest.kb.markdown import load_knowledge_base
+from quest.retrieval import chunktable as chunktable_module
 from quest.retrieval.chunktable import NO_PROBLEM, ChunkTable, IndexChunks, merge_tables
 from quest.retrieval.index import index_dir_for, load_index, open_index
 from tests.fakes.embedder import HashingEmbedder
@@ -125,3 +129,37 @@ def test_a_loaded_index_decodes_only_what_is_asked_and_agrees_with_the_built_one
     assert {k: v.tolist() for k, v in loaded.rows_by_problem.items()} == {
         k: v.tolist() for k, v in built.rows_by_problem.items()}
     assert all(isinstance(rows, range) for rows in loaded.rows_by_doc.values())
+
+
+@pytest.mark.parametrize(("text", "verbatim"), [
+    ("IndexError", True), ("heap-buffer-overflow", True), ("std::out_of_range", True), ("数组越界", True),
+    ('say "hi"', False), ("C:\\path", False), ("two\nlines", False), ("tab\there", False), ("bell\x07", False),
+])
+def test_what_json_writes_byte_for_byte(text, verbatim):
+    assert chunktable_module.verbatim_in_json(text) is verbatim
+    for encode in (chunktable_module.encode_record, lambda r: json.dumps(r, ensure_ascii=False).encode("utf-8")):
+        assert (text.encode("utf-8") in encode({"text": text})) is verbatim  # the fallback encoder agrees
+
+
+@settings_(max_examples=300, deadline=None)
+@given(before=st.text(max_size=30), name=st.text(min_size=1, max_size=6), after=st.text(max_size=30),
+       field=st.sampled_from(["text", "title", "section"]))
+def test_a_verbatim_name_in_a_chunk_is_in_its_stored_record(before, name, after, field):
+    """What `record_holds` rests on: a name JSON writes as it is, in any field of a chunk (any text around it), puts
+    the name's bytes in the stored record; so a record without them is a chunk without the name."""
+    values = {"text": "t", "title": "t", "section": "", field: before + name + after}
+    table = ChunkTable.from_chunks([chunk("a", 0), Chunk(id="b#0", doc_id="b", ordinal=0, kind="faq", lang="en",
+                                                         **values)])
+    assert table.record_holds(1, (b"\x00never", name.encode("utf-8"))) is \
+        (chunktable_module.verbatim_in_json(name) or name.encode("utf-8") in table.record(1))
+
+
+def test_a_record_holds_what_its_fields_hold_in_every_segment(tmp_path):
+    first, second = ChunkTable.from_chunks(CHUNKS[:3]), saved(ChunkTable.from_chunks(CHUNKS[3:]), tmp_path)
+    view = IndexChunks([first, second])
+    assert [view.record_holds(r, (b"python",)) for r in range(len(view))] == [False, False, False, True, False]
+    assert [view.record_holds(r, (b"hydro", "第0节".encode())) for r in range(len(view))] == \
+        [True, False, True, True, True]
+    assert [view.record_holds(r, (b"never there",)) for r in range(len(view))] == [False] * 5
+    with pytest.raises(IndexError):
+        view.record_holds(5, (b"python",))

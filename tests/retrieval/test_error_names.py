@@ -153,3 +153,32 @@ def test_named_first_moves_the_first_naming_candidate_and_prefers_the_names_lang
         "java-page", "a", "cpp-page", "b"]
     assert named_first(["a", "cpp-page", "b"], ["cpp-page"], speaks) == ["cpp-page", "a", "b"]
     assert named_first(["a", "b"], [], speaks) == ["a", "b"]
+
+
+@pytest.mark.parametrize("names", [("IndexOutOfRangeException",), ("stack-overflow",), ("heap-buffer-overflow",),
+                                   ("ArrayIndexOutOfBoundsException", "NullReferenceException"), ("Index",),
+                                   ('main"', "stack-overflow"), ("not in any page",)])
+def test_a_chunk_is_decoded_to_look_for_a_name_only_when_its_record_holds_the_names_bytes(retriever, monkeypatch,
+                                                                                         names):
+    """`Retriever._names` answers as `ErrorEvidence.named_in` on the decoded chunk does, for every row; it decodes
+    only the rows whose stored record holds one of the names (all of them when a name has a character JSON escapes:
+    the quote in 'main"')."""
+    table = retriever.index.chunks
+    evidence = ErrorEvidence(names)
+    expected = [evidence.named_in(table[row].text) for row in range(len(table))]
+    decoded: list[int] = []
+    original = type(table).__getitem__
+
+    def recording(self, row):
+        decoded.append(int(row))
+        return original(self, row)
+
+    monkeypatch.setattr(type(table), "__getitem__", recording)
+    assert [retriever._names(row, evidence) for row in range(len(table))] == expected
+    if any('"' in name for name in names):
+        assert decoded == list(range(len(table)))
+    else:
+        records = [segment.record(local) for segment, local in map(table.locate, range(len(table)))]
+        holding = [row for row, record in enumerate(records) if any(n.encode() in record for n in names)]
+        assert decoded == holding and len(holding) < len(table)
+    assert any(expected) is (names != ("not in any page",))

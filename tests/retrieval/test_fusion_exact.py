@@ -76,7 +76,7 @@ class OldFusion(Retriever):
         super().__init__(*args, **kwargs)
         self.given = lists
 
-    def _part_lists(self, queries, rows, k, timings, scope, whole=None):
+    def _part_lists(self, queries, rows, k, timings, scope, whole=None, ahead=None):
         return {name: list(ranked) for name, ranked in self.given.items()}
 
     def _by_chunk_on_ties(self, fused, lists):
@@ -89,7 +89,7 @@ class OldFusion(Retriever):
         return old_ties_last(fused, lambda pair: (-pair[1], -round(strength.get(pair[0], 0.0), 9)),
                              lambda pair: (table.doc_id(pair[0]), int(table.ordinal[pair[0]])))
 
-    def _rank(self, rows, k, queries, timings, scope, whole=None):
+    def _rank(self, rows, k, queries, timings, scope, whole=None, ahead=None):  # ahead: lists found early, the same
         lists = self._part_lists(queries, rows, k, timings, scope, whole)
         titles_only = scope == "problem" and "bm25:problem" in lists
         ordering = {name: [r for r, _ in ranked] for name, ranked in lists.items()
