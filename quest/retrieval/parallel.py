@@ -1,20 +1,23 @@
 """Independent searches of one question, side by side (issue 14).
 
-A question that names no problem ranks the whole base by several signals: BM25 once per query part,
-the lexical weights, the dense IVF. Each is a separate search over separate arrays. FAISS's scans and
-numpy's long array steps let go of the GIL and overlap on two cores; the pruned sparse searches
-(maxscore.py) are hundreds of short numpy steps with Python between them, which take turns on the
-GIL. The compiled sparse search (kernels.py, an optional extra) lets go of it.
+A question ranks its scopes by several signals: BM25 once per query part, the lexical weights, the dense
+vectors; a question naming a problem ranks the problem's rows and the general documents, one naming none the
+general documents and the whole base. Each is a separate search over separate arrays. Some run outside the GIL:
+FAISS's scans, the compiled 8-bit pass over the general documents' vectors, the compiled sparse search of a whole
+base (kernels.py, an optional extra). The others - a scoped sparse search, hundreds of short numpy steps with
+Python between them - hold it, and two of those at once take turns on it, slower than one after another. So only
+the first kind is offered to another thread (`run_all`'s `offload`, chosen by `Retriever._offload`); the asking
+thread runs the rest.
 
 How many threads (`threads_for`): `Settings.search_threads` when it is set (1 or more), else (0, the default)
-two for the searches of a whole base of PARALLEL_FROM rows or more when the process may use two cores, one for
-the rest. Measured (docs/bench/scale-1m-round23): at 1M chunks two threads took a question naming no problem
-from p95 34.3-34.9 to 26.1-28.4 ms on a quiet machine and from 60.7-65.6 to 40.6-49.9 ms beside two busy
-processes (a local model answering on the same cores), and four students asking at once got the same
-throughput (52.0 and 52.0 against 48.9 and 52.1 questions a second). Short searches lose: on the shipped
-base (1,345 rows) every question was 1.22x slower with two threads, and at 100k the whole probe (three in four
-questions naming a problem: a few hundred rows each) was slower at the median while its no-problem questions alone
-gained ~5%, so only whole-base searches get two.
+two when the widest search another thread may take ranks PARALLEL_FROM rows or more and the process may use two
+cores, one otherwise. Measured (docs/bench/scale-1m-round23, -round24): at 1M chunks two threads took a question
+naming no problem from p95 34.3-34.9 to 26.1-28.4 ms on a quiet machine and from 60.7-65.6 to 40.6-49.9 ms beside two
+busy processes (a local model answering on the same cores), and four students asking at once got the same
+throughput. A question naming a problem, its general documents' dense search on the other thread: 0.85 of one
+thread's time at the median with 51,600 general rows, 0.94 with 20,640, but 1.04 with 5,160 (the hand-over costs
+more than the overlap saves); with every search offered to the pool, as in round 23, two threads were 1.19x slower
+there. On the shipped base (1,345 rows) two threads made every question 1.22x slower.
 
 One small pool per process serves every request (Gradio runs requests on several threads): its
 threads are bounded whatever the number of students. The asking thread works too, and runs
@@ -37,9 +40,10 @@ from quest.retrieval.dense import limit_search_threads
 
 _T = TypeVar("_T")
 
-# The least rows a question's searches cover (a whole base) for the default to run them on two threads: a
-# question naming no problem at 100k chunks was 0.95x with two (its searches take ~1-3 ms each), at 1M 0.75x.
-PARALLEL_FROM = 100_000
+# The least rows the widest search another thread may take ranks for the default to use two threads: a named problem's
+# batch with 20,640 general rows ran 0.94x with two, with 5,160 1.04x (docs/bench/scale-1m-round24); a whole base of
+# 100k rows 0.95x, of 1M 0.75x (round 23).
+PARALLEL_FROM = 20_000
 AUTO_THREADS = 2
 
 _pools: dict[int, ThreadPoolExecutor] = {}
@@ -55,8 +59,9 @@ def usable_cores() -> int:
 
 
 def threads_for(setting: int, rows: int) -> int:
-    """The threads for one question's searches covering `rows` rows: `setting` when it is 1 or more; with 0 (the
-    default), AUTO_THREADS for a whole base of PARALLEL_FROM rows or more on a process with that many cores, else 1."""
+    """The threads for a batch of one question's searches whose widest search another thread may take ranks `rows`
+    rows: `setting` when it is 1 or more; with 0 (the default), AUTO_THREADS from PARALLEL_FROM rows on a process with
+    that many cores, else 1."""
     if setting >= 1:
         return setting
     return AUTO_THREADS if rows >= PARALLEL_FROM and usable_cores() >= AUTO_THREADS else 1
@@ -74,16 +79,18 @@ def _pool(threads: int) -> ThreadPoolExecutor | None:
         return _pools[threads]
 
 
-def run_all(jobs: Sequence[Callable[[], _T]], threads: int) -> list[_T]:
+def run_all(jobs: Sequence[Callable[[], _T]], threads: int, offload: Sequence[int] | None = None) -> list[_T]:
     """Every job's result, in the jobs' order, run on up to `threads` threads (1: one after another, here).
 
-    All but the first job are offered to the pool; this thread runs the first, then any job offered that no pool
-    thread has started yet. An exception in a job is raised here, after every started job has finished.
+    `offload` names the jobs the pool may take, in the order it is offered them (default: every job but the first).
+    This thread runs the others in order, then any offered job no pool thread has started yet. An exception in a
+    job is raised here, after every started job has finished.
     """
     pool = _pool(threads)
-    if pool is None or len(jobs) < 2:
+    offered = list(range(1, len(jobs))) if offload is None else list(offload)
+    if pool is None or len(jobs) < 2 or not offered:
         return [job() for job in jobs]
-    futures: dict[int, Future[_T]] = {i: pool.submit(jobs[i]) for i in range(1, len(jobs))}
+    futures: dict[int, Future[_T]] = {i: pool.submit(jobs[i]) for i in offered}
     results: list[_T | None] = [None] * len(jobs)
     errors: list[BaseException] = []
 
@@ -93,7 +100,9 @@ def run_all(jobs: Sequence[Callable[[], _T]], threads: int) -> list[_T]:
         except BaseException as exc:  # still collect the others: none may outlive this call
             errors.append(exc)
 
-    here(0)
+    for i in range(len(jobs)):
+        if i not in futures and not errors:
+            here(i)
     for i, future in futures.items():
         if future.cancel() and not errors:  # no pool thread took it (all busy): run it here, not wait for one
             here(i)

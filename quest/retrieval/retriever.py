@@ -128,6 +128,8 @@ class _Search(NamedTuple):
     signal: str  # bm25, dense, lexical
     timing: str  # the timings key: signal_scope
     run: Callable[[], list[tuple[int, float]]]
+    size: int  # the rows it ranks (every row for the whole base)
+    off_gil: bool  # whether it runs outside the GIL: a dense search, or a sparse one in the compiled kernel
 
 
 @dataclass(frozen=True)
@@ -692,8 +694,9 @@ class Retriever:
             later += [(search, ahead) for search in self._searches(queries, ahead, k, "general")]
         later = [(search, at) for search, at in later if not _found_ahead(search.part, search.signal, k, at)]
         batch = here + [search for search, _ in later]
-        found = run_all([functools.partial(_timed, search.run) for search in batch],
-                        self._threads(rows, whole, ahead))
+        offload = self._offload(batch)
+        found = run_all([functools.partial(_timed, search.run) for search in batch], self._threads(batch, offload),
+                        offload)
         for search, (_, ms) in zip(batch, found, strict=True):
             timings[search.timing] = timings.get(search.timing, 0) + ms
         for (search, at), (ranked, _) in zip(later, found[len(here):], strict=True):
@@ -701,32 +704,47 @@ class Retriever:
         return {f"{search.signal}:{search.part.name}": ranked for search, (ranked, _) in zip(here, found[:len(here)],
                                                                                               strict=True)}
 
+    @staticmethod
+    def _offload(batch: Sequence[_Search]) -> list[int]:
+        """The searches of a batch another thread may take (`parallel.run_all`), widest first: those that run outside
+        the GIL (FAISS, the compiled 8-bit pass, the compiled sparse kernels). A scoped sparse search is hundreds of
+        short numpy steps that hold it: two of those at once take turns, slower than one after another, so they stay
+        on the asking thread."""
+        return sorted((i for i, search in enumerate(batch) if search.off_gil), key=lambda i: -batch[i].size)
+
     def _searches(self, queries: Sequence[_PartQuery], rows: np.ndarray | None, k: int, scope: str,
                   whole: tuple[np.ndarray | None] | None = None,
                   signals: Collection[str] = ("bm25", "dense", "lexical")) -> list[_Search]:
         """Each part's search per signal over `rows`, in the order fusion adds their lists up in; `scope` names their
         timings."""
         out: list[_Search] = []
+        size = len(self.index.chunks) if rows is None else int(rows.size)
+        compiled = self._compiled(rows, whole)
+        # A compiled sparse search given the whole base's rows ranks every row in the same pass (`_sparse_top`).
+        sparse_size = len(self.index.chunks) if compiled and whole is not None else size
         for q in queries:
             if q.tokens and "bm25" in signals:
-                out.append(_Search(q, "bm25", f"bm25_{scope}", functools.partial(self._bm25_list, q, rows, k, whole)))
+                out.append(_Search(q, "bm25", f"bm25_{scope}", functools.partial(self._bm25_list, q, rows, k, whole),
+                                   sparse_size, compiled))
             if q.dense is not None and self.index.dense is not None and "dense" in signals:
-                out.append(_Search(q, "dense", f"dense_{scope}", functools.partial(self._dense_list, q, rows, k)))
+                out.append(_Search(q, "dense", f"dense_{scope}", functools.partial(self._dense_list, q, rows, k), size,
+                                   True))
             if q.lexical and self.index.lexical is not None and "lexical" in signals:
                 out.append(_Search(q, "lexical", f"lexical_{scope}",
-                                   functools.partial(self._lexical_list, q, rows, k, whole)))
+                                   functools.partial(self._lexical_list, q, rows, k, whole), sparse_size, compiled))
         return out
 
-    def _threads(self, rows: np.ndarray | None, whole: tuple[np.ndarray | None] | None,
-                 ahead: np.ndarray | None = None) -> int:
-        """The threads for one batch of a question's searches (`parallel.threads_for`), by the rows they cover: every
-        row for the whole base, or the general documents' searches that rank the whole base in the same pass
-        (`whole`); else the scope's own and those of the lists found ahead."""
-        if rows is None or whole is not None:
-            covered = len(self.index.chunks)
-        else:
-            covered = int(rows.size) + (int(ahead.size) if ahead is not None else 0)
-        return threads_for(self.settings.search_threads, covered)
+    def _compiled(self, rows: np.ndarray | None, whole: tuple[np.ndarray | None] | None) -> bool:
+        """Whether a sparse search over `rows` takes one of `_sparse_top`'s compiled paths (a whole base's list, or
+        the general documents' ranked in the whole base's pass), which run outside the GIL."""
+        if self._kernel is None or kernels.failed() or self.index.size < PRUNE_FROM:
+            return False
+        return whole is not None or rows is None or rows.size * SMALL_SCOPE > self.index.size
+
+    def _threads(self, batch: Sequence[_Search], offload: Sequence[int]) -> int:
+        """The threads for one batch of a question's searches (`parallel.threads_for`), by the rows of the widest search
+        another thread may take (`_offload`): what the asking thread's searches can overlap."""
+        return threads_for(self.settings.search_threads, max((batch[i].size for i in offload), default=0))
 
     def _bm25_list(self, q: _PartQuery, rows: np.ndarray | None, k: int,
                    whole: tuple[np.ndarray | None] | None = None) -> list[tuple[int, float]]:

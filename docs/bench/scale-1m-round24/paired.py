@@ -23,6 +23,7 @@ from paired import setup
 from prefetch import one
 
 from quest.bench.corpus import NO_PROBLEM
+from quest.retrieval.parallel import usable_cores
 from quest.retrieval.retriever import Retriever
 from quest.settings import Settings
 
@@ -34,14 +35,32 @@ class DecodeEvery(Retriever):
         return evidence.named_in(self.index.chunks[row].text)
 
 
-VARIANTS = {"decode": DecodeEvery}
+class Round23Threads(Retriever):
+    """Before `_offload` and the new `_threads`: every search of a batch offered to the pool, and two threads only
+    for a batch covering a whole base of 100k rows or more (a named problem's batches: one thread)."""
+
+    @staticmethod
+    def _offload(batch):
+        return list(range(1, len(batch)))
+
+    def _threads(self, batch, offload):
+        whole = len(self.index.chunks)
+        covered = whole if any(s.size == whole for s in batch) else sum({id(s.run.args[1]): s.size for s in batch
+                                                                           if s.run.args[1] is not None}.values())
+        if self.settings.search_threads >= 1:
+            return self.settings.search_threads
+        return 2 if covered >= 100_000 and usable_cores() >= 2 else 1
+
+
+VARIANTS = {"decode": DecodeEvery, "round23-threads": Round23Threads}
 
 
 def main(folder: Path, chunks: int, share: float, out: Path, kind: str, before: str, passes: int) -> None:
     index, kb, embedder, queries, kinds = setup(folder, chunks, share)
     chosen = [q for q, k in zip(queries, kinds, strict=True) if (k != NO_PROBLEM) == (kind == "named")]
     settings = Settings(show_progress=False)
-    runs = {"before": VARIANTS[before](settings, index, kb, embedder), "after": Retriever(settings, index, kb, embedder)}
+    runs = {"before": VARIANTS[before](settings, index, kb, embedder),
+            "after": Retriever(settings, index, kb, embedder)}
     same = sum(one(runs["before"], q)[1] == one(runs["after"], q)[1] for q in chosen)  # also the warm-up pass
     load = [round(x, 2) for x in os.getloadavg()]
     times = {name: [[] for _ in chosen] for name in runs}
