@@ -346,3 +346,97 @@ def test_a_named_problems_general_lists_are_found_beside_its_own(loaded, setting
         assert sorted(events[:6]) == sorted(own) and sorted(events[8:11]) == sorted(fill)
         assert [events[6], events[7], *events[11:]] == ["ranked problem", "ranked general", "ranked global"]
     assert general.size and not np.array_equal(general, index.rows_by_problem["1"])
+
+
+def test_only_the_offered_jobs_go_to_the_pool_in_the_order_offered():
+    """`offload`: the jobs another thread may take, in order; this thread runs the others first, in their order."""
+    here = threading.current_thread()
+    pool_started = threading.Event()
+    ran: dict[int, threading.Thread] = {}
+
+    def job(i: int):
+        def run():
+            ran[i] = threading.current_thread()
+            if i == 3:  # the first job offered: a pool thread takes it while this thread waits in job 0
+                pool_started.set()
+            if i == 0:
+                assert pool_started.wait(10)
+            return i * 10
+        return run
+
+    assert parallel.run_all([job(i) for i in range(5)], threads=2, offload=[3]) == [0, 10, 20, 30, 40]
+    assert ran[3] is not here and all(ran[i] is here for i in (0, 1, 2, 4))
+
+
+def test_nothing_offered_runs_every_job_here():
+    here = threading.current_thread()
+    threads = []
+    jobs = [lambda i=i: threads.append(threading.current_thread()) or i for i in range(4)]
+    assert parallel.run_all(jobs, threads=2, offload=[]) == [0, 1, 2, 3]
+    assert threads == [here] * 4
+
+
+def test_an_error_here_waits_for_the_offered_job_that_started():
+    started, raised, finished = threading.Event(), threading.Event(), []
+
+    def offered():
+        started.set()
+        raised.wait(10)
+        threading.Event().wait(0.05)
+        finished.append("offered")
+        return 1
+
+    def fails():
+        assert started.wait(10)
+        raised.set()
+        raise ValueError("broken list")
+
+    never: list[str] = []
+    with pytest.raises(ValueError, match="broken list"):
+        parallel.run_all([fails, lambda: never.append("after") or 2, offered], threads=2, offload=[2])
+    assert finished == ["offered"] and never == []  # waited for; nothing after the error ran here
+
+
+def test_a_named_problems_dense_searches_run_on_the_pool_and_its_sparse_ones_here(loaded, settings, monkeypatch):
+    """By default, a batch whose widest search outside the GIL ranks PARALLEL_FROM rows runs on two threads: the
+    dense searches (widest first) on the pool; the scoped sparse searches, which hold the GIL, on the asking thread."""
+    index, kb, embedder = loaded
+    monkeypatch.setattr(retriever_module, "PRUNE_FROM", 10**9)  # no compiled sparse search: only dense is offered
+    monkeypatch.setattr(parallel, "usable_cores", lambda: 2)
+    expected = answers(Retriever(settings.replace(search_threads=1), index, kb, embedder), ASKED[1:])
+    general = Retriever(settings, index, kb, embedder)._general_rows
+    monkeypatch.setattr(parallel, "PARALLEL_FROM", int(general.size))  # the general documents' dense search: enough
+    asker = threading.current_thread()
+    pool_started = threading.Event()
+    ran: list[tuple[str, str, bool]] = []  # (signal, where, over the general documents)
+
+    class Recording(Retriever):
+        def _record(self, signal, rows):
+            elsewhere = threading.current_thread() is not asker
+            ran.append((signal, "pool" if elsewhere else "here", np.array_equal(rows, self._general_rows)))
+            if elsewhere:
+                pool_started.set()
+            elif len(ran) == 1:  # the first search here waits for the pool's: the side-by-side run is certain
+                assert pool_started.wait(10)
+
+        def _bm25_list(self, q, rows, k, whole=None):
+            self._record("bm25", rows)
+            return super()._bm25_list(q, rows, k, whole)
+
+        def _dense_list(self, q, rows, k):
+            self._record("dense", rows)
+            return super()._dense_list(q, rows, k)
+
+        def _lexical_list(self, q, rows, k, whole=None):
+            self._record("lexical", rows)
+            return super()._lexical_list(q, rows, k, whole)
+
+    first_batch = 6  # the problem's three lists and the general documents' three
+    assert answers(Recording(settings.replace(search_threads=0), index, kb, embedder), ASKED[1:]) == expected
+    assert ("dense", "pool", True) in ran[:first_batch]  # the widest, offered first
+    assert {where for signal, where, _ in ran[:first_batch] if signal != "dense"} == {"here"}
+    ran.clear()
+    monkeypatch.setattr(parallel, "PARALLEL_FROM", int(general.size) + 1)  # one row short: one thread
+    pool_started.set()
+    assert answers(Recording(settings.replace(search_threads=0), index, kb, embedder), ASKED[1:]) == expected
+    assert {where for _, where, _ in ran} == {"here"}
