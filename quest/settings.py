@@ -46,9 +46,10 @@ class Settings:
     # The independent searches of one question (BM25 per part, lexical, dense) run side by side on up to this
     # many threads, the asking one included; the pool is one per process, shared by every request, so the
     # threads stay bounded however many students ask at once (quest/retrieval/parallel.py). The lists, and so
-    # the rankings, are the same either way (tests/retrieval/test_parallel.py). 0 (the default) picks: two for
-    # the searches of a whole base of 100k chunks or more when the process may use two cores, one otherwise
-    # (short searches lose more to the hand-over than they gain: docs/bench/scale-1m-round23). 1 turns it off.
+    # the rankings, are the same either way (tests/retrieval/test_parallel.py). 0 (the default) picks: two when
+    # a search that runs outside the GIL ranks 20k rows or more (a whole base, a named problem's general documents)
+    # and the process may use two cores, one otherwise (short searches lose more to the hand-over than they gain:
+    # docs/bench/scale-1m-round23, -round24). 1 turns it off.
     search_threads: int = 0
     # The whole-base BM25 and lexical lists of a question that names no problem: `auto` runs them as compiled
     # loops when numba is installed (`pip install -e ".[fast]"`), `numpy` always through the numpy path (MaxScore).

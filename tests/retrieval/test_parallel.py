@@ -117,9 +117,9 @@ def test_search_threads_must_not_be_negative(settings):
 
 
 @pytest.mark.parametrize(("setting", "rows", "cores", "threads"), [
-    (0, parallel.PARALLEL_FROM, 2, 2),  # a whole base of 100k rows on two cores: two
+    (0, parallel.PARALLEL_FROM, 2, 2),  # a search to hand over of 20k rows, on two cores: two
     (0, 1_000_000, 8, 2),  # never more than two by default
-    (0, parallel.PARALLEL_FROM - 1, 2, 1),  # a smaller base, or a problem's rows: one
+    (0, parallel.PARALLEL_FROM - 1, 2, 1),  # a smaller one (a small base, a problem's rows): one
     (0, 300, 8, 1),
     (0, 1_000_000, 1, 1),  # one core: one
     (1, 1_000_000, 8, 1),  # set: as set, whatever the rows and cores
