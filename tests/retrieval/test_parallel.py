@@ -410,7 +410,7 @@ def test_a_named_problems_dense_searches_run_on_the_pool_and_its_sparse_ones_her
     pool_started = threading.Event()
     ran: list[tuple[str, str, bool]] = []  # (signal, where, over the general documents)
 
-    class Recording(Retriever):
+    class Recording(RecordingRetriever):  # its BM25 and dense lists recorded here, and the lexical ones
         def _record(self, signal, rows):
             elsewhere = threading.current_thread() is not asker
             ran.append((signal, "pool" if elsewhere else "here", np.array_equal(rows, self._general_rows)))
@@ -418,14 +418,6 @@ def test_a_named_problems_dense_searches_run_on_the_pool_and_its_sparse_ones_her
                 pool_started.set()
             elif len(ran) == 1:  # the first search here waits for the pool's: the side-by-side run is certain
                 assert pool_started.wait(10)
-
-        def _bm25_list(self, q, rows, k, whole=None):
-            self._record("bm25", rows)
-            return super()._bm25_list(q, rows, k, whole)
-
-        def _dense_list(self, q, rows, k):
-            self._record("dense", rows)
-            return super()._dense_list(q, rows, k)
 
         def _lexical_list(self, q, rows, k, whole=None):
             self._record("lexical", rows)
