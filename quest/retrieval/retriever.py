@@ -874,8 +874,7 @@ class Retriever:
             selected = lead[: self.settings.general_lead]
         if scope is not None:
             rows = self._allowed(self.index.rows_by_problem.get(scope, np.zeros(0, dtype=np.int64)), excluded)
-            mixed = self._allowed(self._general_rows, excluded) if self.settings.problem_general_mix \
-                and self._general_rows.size else None
+            mixed = self._mixed_rows(excluded)
             selected = passing(self._rank(rows, k, queries, timings, "problem", ahead=mixed), "problem",
                                self.settings.problem_floor_ratio)
             if self.settings.own_error_lead:
@@ -887,7 +886,6 @@ class Retriever:
                 # General documents that clear the full floor follow the problem's own (a bug that is
                 # not about the problem: state kept between test cases, slow input); one leads only when
                 # it explains the pasted error and the problem's own documents do not (_explains_error).
-                # Their lists were found beside the problem's own.
                 general = passing(self._rank(mixed, k, queries, timings, "general"), "global")
                 selected = self._mixed(selected, general, attempt, queries)
         if scope is None or len(selected) < self.settings.min_problem_hits:
@@ -896,6 +894,13 @@ class Retriever:
             seen = {c.row for c in selected}
             selected.extend(c for c in fill if c.row not in seen)
         return finish(selected)
+
+    def _mixed_rows(self, excluded: frozenset[str]) -> np.ndarray | None:
+        """The general documents a named problem's own hits are followed by (`problem_general_mix`), or None. Their
+        lists are found in the problem's own batch (`_rank`'s `ahead`)."""
+        if not self.settings.problem_general_mix or not self._general_rows.size:
+            return None
+        return self._allowed(self._general_rows, excluded)
 
     def _on_topic(self, lead: Sequence[_Candidate], queries: Sequence[_PartQuery], attempt: _Attempt) -> bool:
         """Whether a shown page that cleared the floor matches what the question is about (quest.retrieval.topic):
