@@ -304,7 +304,7 @@ def test_the_whole_base_dense_lists_are_found_beside_the_general_ones(loaded, se
 def test_a_named_problems_general_lists_are_found_beside_its_own(loaded, settings, monkeypatch):
     """A question naming a problem ranks the problem's own rows, then the general documents (`problem_general_mix`).
     Every general list is searched once, in the problem's batch (on two threads the two scopes' searches overlap),
-    and the general ranking takes them: the same hits as one thread, and the same lists in the same order."""
+    and the general ranking takes them: the same hits, scores and signals with one thread and with two."""
     index, kb, embedder = loaded
     general = Retriever(settings, index, kb, embedder)._general_rows
     events: list[str] = []
