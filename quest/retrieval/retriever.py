@@ -1099,7 +1099,7 @@ class Retriever:
         """
         table = self.index.chunks
         needles = _raw_names(evidence.names)
-        if needles is not None and hasattr(table, "record_holds") and not table.record_holds(row, needles):
+        if needles is not None and not table.record_holds(row, needles):
             return False
         return evidence.named_in(table[row].text)
 
