@@ -315,9 +315,106 @@ def lexical_segment_f32(rows, indptr, indices, data, cols, weights, order, ident
                    blocks, sub_vals, sub_ids, sub_size)
 
 
+@_jit
+def _lower(indices, lo, hi, key):
+    """The first p in lo..hi-1 with indices[p] >= key, else hi: a binary search of the ascending postings lo..hi-1."""
+    while lo < hi:
+        mid = (lo + hi) >> np.uint64(1)
+        if np.int64(indices[mid]) < key:
+            lo = mid + np.uint64(1)
+        else:
+            hi = mid
+    return lo
+
+
+# A scope's sums (scopes.scope_sums) in one call: per query column in query order, the column's postings inside each run
+# of the scope's positions (two binary searches a run), each weighed as the numpy path weighs it and added at its index
+# into the scope (its position minus its run's shift). A posting outside the segment or the scope (a damaged list):
+# BAD_ROW, nothing read or written outside the arrays.
+
+
+@_jit
+def bm25_scope(indptr, indices, data, norm, cols, coefs, starts, ends, shifts, acc):
+    """acc[i] += tf * coef / (tf + norm[position]) (float32, as SegmentedBM25._weights) for the scope's postings."""
+    width = indptr.size - 1
+    total, limit, size = np.uint64(indices.size), np.uint64(norm.size), np.uint64(acc.size)
+    for j in range(cols.size):
+        col = cols[j]
+        if col < 0 or col >= width:
+            continue
+        c = coefs[j]
+        lo, hi = _span(indptr, col, total)
+        if hi < lo:
+            return BAD_ROW
+        for r in range(starts.size):
+            x = _lower(indices, lo, hi, starts[r])
+            y = _lower(indices, x, hi, ends[r])
+            for p in range(x, y):
+                at = np.uint64(indices[p])
+                i = np.uint64(np.int64(indices[p]) - shifts[r])  # a negative index becomes a huge one
+                if at >= limit or i >= size:
+                    return BAD_ROW
+                tf = np.float32(data[p])
+                acc[i] += tf * c / (tf + norm[at])
+            lo = y
+    return 0
+
+
+@_jit
+def lexical_scope(indptr, indices, bits, table, cols, weights, starts, ends, shifts, acc):
+    """acc[i] += float32(weight) * query weight (float16 weights by their bits, through `table`) for the scope's
+    postings."""
+    width = indptr.size - 1
+    total, size = np.uint64(indices.size), np.uint64(acc.size)
+    for j in range(cols.size):
+        col = cols[j]
+        if col < 0 or col >= width:
+            continue
+        w = weights[j]
+        lo, hi = _span(indptr, col, total)
+        if hi < lo:
+            return BAD_ROW
+        for r in range(starts.size):
+            x = _lower(indices, lo, hi, starts[r])
+            y = _lower(indices, x, hi, ends[r])
+            for p in range(x, y):
+                i = np.uint64(np.int64(indices[p]) - shifts[r])
+                if i >= size:
+                    return BAD_ROW
+                acc[i] += table[bits[p]] * w
+            lo = y
+    return 0
+
+
+@_jit
+def lexical_scope_f32(indptr, indices, data, cols, weights, starts, ends, shifts, acc):
+    """`lexical_scope` for weights kept as float32."""
+    width = indptr.size - 1
+    total, size = np.uint64(indices.size), np.uint64(acc.size)
+    for j in range(cols.size):
+        col = cols[j]
+        if col < 0 or col >= width:
+            continue
+        w = weights[j]
+        lo, hi = _span(indptr, col, total)
+        if hi < lo:
+            return BAD_ROW
+        for r in range(starts.size):
+            x = _lower(indices, lo, hi, starts[r])
+            y = _lower(indices, x, hi, ends[r])
+            for p in range(x, y):
+                i = np.uint64(np.int64(indices[p]) - shifts[r])
+                if i >= size:
+                    return BAD_ROW
+                acc[i] += np.float32(data[p]) * w
+            lo = y
+    return 0
+
+
 # Callees before callers: a caller compiled again binds the callees' new dispatchers (looked up in this module).
 KERNELS = ("half_rows", "_worse", "_push", "_replace_root", "_gate", "subset_blocks", "_passing", "_take", "_select",
-           "_span", "bm25_segment", "lexical_segment", "lexical_segment_f32")
+           "_span", "bm25_segment", "lexical_segment", "lexical_segment_f32", "_lower", "bm25_scope", "lexical_scope",
+           "lexical_scope_f32")
 FAST_KERNELS = ("compact_scores",)
 
 

@@ -9,6 +9,10 @@ tests/retrieval/test_kernels.py). The loop reads every posting, with no pruning:
 beats numpy MaxScore, measured per call in docs/bench/scale-1m-kernel (the rule, and why no
 list size picks MaxScore instead, is in docs/retrieval.md).
 
+A question naming a problem ranks that problem's rows and the general documents, each by scope sums (scopes.py): the
+same sums, bit-equal, come from one compiled call per segment and scope (`Kernel.scope_bm25`, `scope_lexical`), which
+lets go of the GIL too, so those searches run beside the question's others (docs/bench/scale-1m-round25).
+
 `QUEST_SPARSE_KERNEL` (`Settings.sparse_kernel`) chooses: `auto` (the default) and `numba` use numba when it is
 installed, `numpy` never loads it. Without numba the numpy path runs, unchanged (one INFO line under `auto`, one
 WARNING when `numba` was asked for by name); when numba is installed but fails to load, compile or run, one WARNING
@@ -149,6 +153,38 @@ class Kernel:
                                                *heaps)
         return self._top(parts, k, run, subset)
 
+    # A scope's sums (one problem's rows, the general documents: scopes.scope_sums) in one call per segment that lets
+    # go of the GIL, so a named problem's scoped searches can run beside its other searches. `runs` is the scope's
+    # exact runs of positions (scopes.ScopeRuns); the sums per index into the scope are bit-equal to scope_sums'.
+
+    def scope_bm25(self, indptr: Any, indices: Any, data: Any, norm: np.ndarray, cols: np.ndarray, coefs: np.ndarray,
+                   runs: Any) -> np.ndarray:
+        """Per index into the scope: the sum over the columns (in order) of tf * coef / (tf + norm[position])."""
+        acc = np.zeros(runs.size, dtype=np.float32)
+        if self._m.bm25_scope(_fixed(indptr), _fixed(indices), _fixed(data), _fixed(np.asarray(norm, dtype=np.float32)),
+                              _fixed(np.asarray(cols, dtype=np.int64)), _fixed(np.asarray(coefs, dtype=np.float32)),
+                              *_runs(runs), acc) < 0:
+            raise IndexError("a posting list names a row outside its segment or scope")
+        return acc
+
+    def scope_lexical(self, indptr: Any, indices: Any, data: Any, cols: np.ndarray, weights: np.ndarray,
+                      runs: Any) -> np.ndarray:
+        """Per index into the scope: the sum over the columns (in order) of the stored weight times the query's."""
+        acc = np.zeros(runs.size, dtype=np.float32)
+        cols = _fixed(np.asarray(cols, dtype=np.int64))
+        weights = _fixed(np.asarray(weights, dtype=np.float32))
+        data = np.asarray(data)
+        if data.dtype == np.float16:
+            status = self._m.lexical_scope(_fixed(indptr), _fixed(indices), _fixed(data.view(np.uint16)), HALF, cols,
+                                           weights, *_runs(runs), acc)
+        else:
+            status = self._m.lexical_scope_f32(_fixed(indptr), _fixed(indices),
+                                               _fixed(np.asarray(data, dtype=np.float32)), cols, weights,
+                                               *_runs(runs), acc)
+        if status < 0:
+            raise IndexError("a posting list names a row outside its segment or scope")
+        return acc
+
     def compact_scores(self, codes: np.ndarray, lo: int, hi: int, weights: np.ndarray) -> np.ndarray:
         """Rows lo..hi-1 of the 8-bit codes (dense.CompactRun) times `weights`, one float32 per row."""
         out = np.empty(hi - lo, dtype=np.float32)
@@ -214,6 +250,11 @@ class Kernel:
 KEEP_BLOCKS = 16
 
 
+def _runs(runs: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A scope's runs as the compiled sums take them: first positions, ends (exclusive), shifts (position - index)."""
+    return tuple(_fixed(np.asarray(x, dtype=np.int64)) for x in (runs.starts, runs.ends, runs.shifts))
+
+
 def frozen(array: Any) -> bool:
     """Whether `array` and every array it is a view of are read-only: nothing in this process can change it."""
     while isinstance(array, np.ndarray):
@@ -265,9 +306,11 @@ def _warm(kernel: Kernel, index: Any) -> None:
     # With a subset (a writable mask: not kept), as the retriever's whole-base searches pass the general documents.
     if getattr(bm25, "segments", None) is not None:
         bm25.kernel_lists(kernel, (), 1, None, np.zeros(bm25.deleted.size, dtype=bool), warm=True)
+        bm25.kernel_scores_for(kernel, (), np.zeros(0, dtype=np.int64), warm=True)
     lexical = getattr(index, "lexical", None)
     if lexical is not None and getattr(lexical, "parts", None) is not None:
         lexical.kernel_lists(kernel, {}, 1, None, np.zeros(lexical.deleted.size, dtype=bool), warm=True)
+        lexical.kernel_scores_for(kernel, {}, np.zeros(0, dtype=np.int64), warm=True)
     kernel.compact_scores(_fixed(np.zeros((1, 1), dtype=np.uint8)), 0, 1, np.zeros(1, dtype=np.float32))
     kernel.half_rows(np.zeros((1, 1), dtype=np.float16), np.zeros(1, dtype=np.int64))
 

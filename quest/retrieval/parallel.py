@@ -4,10 +4,10 @@ A question ranks its scopes by several signals: BM25 once per query part, the le
 vectors; a question naming a problem ranks the problem's rows and the general documents, one naming none the
 general documents and the whole base. Each is a separate search over separate arrays. Some run outside the GIL:
 FAISS's scans, the compiled 8-bit pass over the general documents' vectors, the compiled sparse search of a whole
-base (kernels.py, an optional extra). The others - a scoped sparse search, hundreds of short numpy steps with
-Python between them - hold it, and two of those at once take turns on it, slower than one after another. So only
-the first kind is offered to another thread (`run_all`'s `offload`, chosen by `Retriever._offload`); the asking
-thread runs the rest.
+base and a scope's compiled sums (kernels.py, an optional extra). The others - a scoped sparse search by numpy,
+hundreds of short numpy steps with Python between them - hold it, and two of those at once take turns on it, slower
+than one after another. So only the first kind is offered to another thread (`run_all`'s `offload`, chosen by
+`Retriever._offload`); the asking thread runs the rest.
 
 How many threads (`threads_for`): `Settings.search_threads` when it is set (1 or more), else (0, the default)
 two when the widest search another thread may take ranks PARALLEL_FROM rows or more and the process may use two

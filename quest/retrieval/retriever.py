@@ -707,9 +707,9 @@ class Retriever:
     @staticmethod
     def _offload(batch: Sequence[_Search]) -> list[int]:
         """The searches of a batch another thread may take (`parallel.run_all`), widest first: those that run outside
-        the GIL (FAISS, the compiled 8-bit pass, the compiled sparse kernels). A scoped sparse search is hundreds of
-        short numpy steps that hold it: two of those at once take turns, slower than one after another, so they stay
-        on the asking thread."""
+        the GIL (FAISS, the compiled 8-bit pass, the compiled sparse kernels, a scope's compiled sums). A scoped sparse
+        search by numpy (no compiled extra, or a base under PRUNE_FROM) is hundreds of short numpy steps that hold it:
+        two of those at once take turns, slower than one after another, so they stay on the asking thread."""
         return sorted((i for i, search in enumerate(batch) if search.off_gil), key=lambda i: -batch[i].size)
 
     def _searches(self, queries: Sequence[_PartQuery], rows: np.ndarray | None, k: int, scope: str,
@@ -735,11 +735,10 @@ class Retriever:
         return out
 
     def _compiled(self, rows: np.ndarray | None, whole: tuple[np.ndarray | None] | None) -> bool:
-        """Whether a sparse search over `rows` takes one of `_sparse_top`'s compiled paths (a whole base's list, or
-        the general documents' ranked in the whole base's pass), which run outside the GIL."""
-        if self._kernel is None or kernels.failed() or self.index.size < PRUNE_FROM:
-            return False
-        return whole is not None or rows is None or rows.size * SMALL_SCOPE > self.index.size
+        """Whether a sparse search over `rows` takes one of `_sparse_top`'s compiled paths, which run outside the GIL:
+        from PRUNE_FROM rows on, each does (a whole base's list, the general documents' ranked in the whole base's
+        pass, a scope's sums: `_scoped_scores`)."""
+        return self._kernel is not None and not kernels.failed() and self.index.size >= PRUNE_FROM
 
     def _threads(self, batch: Sequence[_Search], offload: Sequence[int]) -> int:
         """The threads for one batch of a question's searches (`parallel.threads_for`), by the rows of the widest search
@@ -792,7 +791,7 @@ class Retriever:
                 return general
         if rows is not None and signal not in q.scores and rows.size * SMALL_SCOPE <= model.size:
             rows = np.asarray(rows, dtype=np.int64)
-            return top_k_among(model.scores_for(query, rows), rows, k)
+            return top_k_among(self._scoped_scores(model, query, rows), rows, k)
         if signal not in q.scores and model.size >= PRUNE_FROM and hasattr(model, "pruned_search"):
             kernel = self._kernel
             if kernel is not None and not kernels.failed():
@@ -804,6 +803,20 @@ class Retriever:
                     kernels.disable(exc)
             return model.pruned_search(query, k, rows)  # the same list, from the postings that can reach it
         return top_k(q.signal_scores(signal, lambda: model.scores(query)), k, rows)
+
+    def _scoped_scores(self, model, query, rows: np.ndarray) -> np.ndarray:
+        """`model.scores_for(query, rows)` for a scope (one problem's rows, the general documents), by the compiled
+        scope sums when they are in use (`_compiled`): the same numbers, outside the GIL."""
+        kernel = self._kernel
+        if kernel is not None and not kernels.failed() and model.size >= PRUNE_FROM \
+                and hasattr(model, "kernel_scores_for"):
+            try:
+                return model.kernel_scores_for(kernel, query, rows)
+            except (IndexError_, ValueError):
+                raise  # a damaged index: the numpy path raises the same
+            except Exception as exc:  # numba failing on arrays it was not warmed for: numpy from now on
+                kernels.disable(exc)
+        return model.scores_for(query, rows)
 
     def _general_rows_mask(self) -> np.ndarray:
         """The general documents' rows as a mask over every row (made once: a byte a row)."""

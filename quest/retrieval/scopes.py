@@ -136,7 +136,8 @@ class ScopeRuns:
         # dtype: numpy would otherwise convert the whole posting list to the keys' dtype first.
         self._bounds = np.column_stack([self.starts, self.ends]).reshape(-1)
         self._typed: dict[np.dtype, np.ndarray] = {}
-        self._shifts = (self.starts - self.firsts).tolist()  # position - index into `positions`, per run
+        self.shifts = (self.starts - self.firsts).astype(np.int64)  # position - index into `positions`, per run
+        self._shifts = self.shifts.tolist()
 
     def key(self, min_rows: int) -> tuple | None:
         """What names this scope in a cache: its runs, when they are exact and hold `min_rows` or more."""

@@ -314,6 +314,35 @@ class SegmentedBM25:
         out[self.deleted[rows]] = 0.0
         return out
 
+    def kernel_scores_for(self, kernel: Any, tokens: Sequence[str], rows: np.ndarray, *,
+                          warm: bool = False) -> np.ndarray:
+        """`scores_for(tokens, rows)` exactly, each segment's scope summed by one compiled call that lets go of the GIL
+        (kernels.Kernel.scope_bm25), so the search can run beside the question's others. A scope read through merged
+        gaps (more than scopes.MAX_RUNS runs) takes the numpy path. `warm`: one row of every segment, no query term, to
+        compile the call for each segment's arrays."""
+        if warm:
+            rows = self.offsets[:-1][np.asarray([seg.rows > 0 for seg in self.segments], dtype=bool)]
+        rows = np.asarray(rows, dtype=np.int64)
+        out = np.zeros(rows.size, dtype=np.float32)
+        cols, coefs = self._query(tokens)
+        if (not cols and not warm) or rows.size == 0:
+            return out
+        located = self._segment_scopes(rows)
+        if not all(runs.exact for *_, runs, _ in located):
+            return self.scores_for(tokens, rows)
+        # The coefficient as `_weights` rounds it: idf x multiplicity x (k1 + 1), once, to float32.
+        scaled = np.asarray([np.float32(coef * (self.k1 + 1)) for coef in coefs], dtype=np.float32)
+        cols = np.asarray(cols, dtype=np.int64)
+        for _, seg, norm, at, runs, back in located:
+            try:
+                acc = kernel.scope_bm25(seg.postings.indptr, seg.postings.indices, seg.postings.data, norm, cols,
+                                        scaled, runs)
+            except IndexError as exc:  # the numpy path's error for a damaged list (scores)
+                raise IndexError_(f"segment {seg.name}: term frequencies name rows it does not have") from exc
+            out[at if back is None else at[back]] = acc
+        out[self.deleted[rows]] = 0.0
+        return out
+
     def _looked_up(self, rows: np.ndarray) -> bool:
         """Whether `scores_for` looks `rows` up in each term's postings (`_few_rows_sums`) rather than cutting the
         postings at the runs they form: a few rows (`few_rows`), or up to SCATTERED_ROWS spread over more than
@@ -543,13 +572,21 @@ class SegmentedLexical:
 
     def scores_for(self, query: Mapping[str, float], rows: np.ndarray) -> np.ndarray:
         """`scores(query)[rows]` (distinct rows) for those rows only (see SegmentedBM25.scores_for)."""
+        return self.kernel_scores_for(None, query, rows)
+
+    def kernel_scores_for(self, kernel: Any | None, query: Mapping[str, float], rows: np.ndarray, *,
+                          warm: bool = False) -> np.ndarray:
+        """`scores_for(query, rows)`, each part's scope summed by one compiled call (kernels.Kernel.scope_lexical;
+        None: numpy's sums). `warm`: one row of every part, no query term, to compile the call for each part."""
+        if warm:
+            rows = self.offsets[:-1][np.asarray([part.size > 0 for part in self.parts], dtype=bool)]
         rows = np.asarray(rows, dtype=np.int64)
         out = np.zeros(rows.size, dtype=np.float32)
         where = np.searchsorted(self.offsets, rows, side="right") - 1
         for s, part in enumerate(self.parts):
             at = np.flatnonzero(where == s) if len(self.parts) > 1 else np.arange(rows.size)
             if at.size:
-                out[at] = part.scores_for(query, rows[at] - self.offsets[s])
+                out[at] = part.scores_for(query, rows[at] - self.offsets[s], kernel, warm=warm)
         out[self.deleted[rows]] = 0.0
         return out
 

@@ -259,11 +259,22 @@ class LexicalIndex:
     def search(self, query: Mapping[str, float], k: int, rows: np.ndarray | None = None) -> list[tuple[int, float]]:
         return top_k(self.scores(query), k, rows)
 
-    def scores_for(self, query: Mapping[str, float], rows: np.ndarray) -> np.ndarray:
-        """`scores(query)[rows]` (distinct rows), reading only the postings of the scope `rows` forms."""
+    def scores_for(self, query: Mapping[str, float], rows: np.ndarray, kernel: Any | None = None, *,
+                   warm: bool = False) -> np.ndarray:
+        """`scores(query)[rows]` (distinct rows), reading only the postings of the scope `rows` forms. With `kernel`
+        (quest.retrieval.kernels), a scope of exact runs is summed by one compiled call that lets go of the GIL, to the
+        same numbers; `warm` makes that call even with no query term (to compile it for these arrays)."""
         runs, back = scope_of(self.order, rows)
-        acc = scope_sums(runs, self.csc, self._items(query),
-                         lambda values, _, weight: np.asarray(values, dtype=np.float32) * weight)
+        items = self._items(query)
+        if kernel is not None and runs.exact and runs.size and (items or warm):
+            try:
+                acc = kernel.scope_lexical(self.csc.indptr, self.csc.indices, self.csc.data,
+                                           [col for col, _ in items], [weight for _, weight in items], runs)
+            except IndexError as exc:  # as the whole-base search says it (SegmentedLexical.kernel_lists)
+                raise ValueError("lexical weights name rows the index does not have") from exc
+        else:
+            acc = scope_sums(runs, self.csc, items,
+                             lambda values, _, weight: np.asarray(values, dtype=np.float32) * weight)
         if back is None:
             return acc
         out = np.empty_like(acc)

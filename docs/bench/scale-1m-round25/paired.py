@@ -1,0 +1,48 @@
+"""Paired in one process at 1M: this round's changes against the code without them (issue 14).
+
+    PYTHONPATH=. flock /work/bench.lock python docs/bench/scale-1m-round25/paired.py INDEX CHUNKS SHARE OUT.json \
+        KIND BEFORE [PASSES]
+
+Round 24's paired.py (the same measure: each question on both Retrievers, the order alternating per question) with
+this round's variants standing for the code before a change.
+"""
+import importlib.util
+import sys
+from pathlib import Path
+
+from quest.retrieval import retriever as retriever_module
+from quest.retrieval.retriever import Retriever
+
+HERE = Path(__file__).parent
+_spec = importlib.util.spec_from_file_location("paired24", HERE.parent / "scale-1m-round24" / "paired.py")
+paired24 = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(paired24)
+
+
+def _round24_compiled(self, rows, whole):
+    """Round 24's rule: a sparse search runs outside the GIL only in the whole-base kernels."""
+    if self._kernel is None or retriever_module.kernels.failed() or self.index.size < retriever_module.PRUNE_FROM:
+        return False
+    return whole is not None or rows is None or rows.size * retriever_module.SMALL_SCOPE > self.index.size
+
+
+class NumpyScopes(Retriever):
+    """Before the compiled scope sums: a scope's sparse sums by numpy, held by the asking thread."""
+
+    def _scoped_scores(self, model, query, rows):
+        return model.scores_for(query, rows)
+
+    _compiled = _round24_compiled
+
+
+class CompiledHere(Retriever):
+    """The compiled scope sums, still run by the asking thread (not offered to the pool)."""
+
+    _compiled = _round24_compiled
+
+
+paired24.VARIANTS.update({"numpy-scopes": NumpyScopes, "compiled-here": CompiledHere})
+
+if __name__ == "__main__":
+    paired24.main(Path(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]), Path(sys.argv[4]), sys.argv[5],
+                  sys.argv[6], int(sys.argv[7]) if len(sys.argv) > 7 else 3)
