@@ -621,3 +621,24 @@ def test_a_zero_divisor_gives_what_numpy_gives(kernel):
         expected = model.search(["a", "b"], 5)
     assert model.kernel_search(kernel, ["a", "b"], 5) == expected
     assert [r for r, _ in expected] == [1, 2]  # row 0's "a" is 0 / 0 = NaN, and NaN + its "b" is NaN: not kept
+
+
+@needs_numba
+def test_the_general_documents_mask_covers_every_row_after_an_update(settings, kb_dir, monkeypatch):
+    """After an update the index has more rows than live chunks (the old rows deleted, the new ones appended): the mask
+    of the general documents, which the whole-base pass reads by row, must cover every row, so a general document
+    edited since the base was built (its rows now at the end) is still ranked as one, as the numpy path ranks it."""
+    monkeypatch.setattr(retriever_module, "PRUNE_FROM", 0)
+    embedder = HashingEmbedder(lexical=True)
+    open_index(load_knowledge_base(kb_dir), settings, embedder)
+    faq = kb_dir / "docs" / "faq-tle.md"
+    faq.write_text(faq.read_text(encoding="utf-8") + "\n\n两层循环枚举每一对也会超时。\n",
+                   encoding="utf-8")
+    kb = load_knowledge_base(kb_dir)
+    index, report = update_index(load_index(index_dir_for(settings, embedder.name)), kb, settings, embedder)
+    assert report.action == "updated" and index.rows > index.size
+    fast = Retriever(settings, index, kb, embedder)
+    mask = fast._general_rows_mask()
+    assert mask.size == index.rows and mask[fast._general_rows].all() and int(mask.sum()) == fast._general_rows.size
+    assert any(index.chunks[int(r)].doc_id == "faq-tle-zh" for r in fast._general_rows if r >= index.size)
+    assert hits(fast) == hits(Retriever(settings.replace(sparse_kernel="numpy"), index, kb, embedder))
