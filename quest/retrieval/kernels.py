@@ -167,6 +167,18 @@ class Kernel:
             raise IndexError("a posting list names a row outside its segment or scope")
         return acc
 
+    def scope_bm25_terms(self, indptr: Any, indices: Any, data: Any, norm: np.ndarray, cols: np.ndarray,
+                         coefs: np.ndarray, runs: Any) -> np.ndarray:
+        """Per index into the scope and column: that column's own weight (`scope_bm25`'s, alone), a (rows, columns)
+        float32 matrix."""
+        out = np.zeros((runs.size, len(cols)), dtype=np.float32)
+        norm, cols, coefs = (_fixed(np.asarray(x, dtype=t)) for x, t in ((norm, np.float32), (cols, np.int64),
+                                                                           (coefs, np.float32)))
+        if self._m.bm25_scope_terms(_fixed(indptr), _fixed(indices), _fixed(data), norm, cols, coefs, *_runs(runs),
+                                    out) < 0:
+            raise IndexError("a posting list names a row outside its segment or scope")
+        return out
+
     def scope_lexical(self, indptr: Any, indices: Any, data: Any, cols: np.ndarray, weights: np.ndarray,
                       runs: Any) -> np.ndarray:
         """Per index into the scope: the sum over the columns (in order) of the stored weight times the query's."""
@@ -307,6 +319,7 @@ def _warm(kernel: Kernel, index: Any) -> None:
     if getattr(bm25, "segments", None) is not None:
         bm25.kernel_lists(kernel, (), 1, None, np.zeros(bm25.deleted.size, dtype=bool), warm=True)
         bm25.kernel_scores_for(kernel, (), np.zeros(0, dtype=np.int64), warm=True)
+        bm25.term_scores_for((), np.zeros(0, dtype=np.int64), kernel, warm=True)
     lexical = getattr(index, "lexical", None)
     if lexical is not None and getattr(lexical, "parts", None) is not None:
         lexical.kernel_lists(kernel, {}, 1, None, np.zeros(lexical.deleted.size, dtype=bool), warm=True)

@@ -589,8 +589,17 @@ class Retriever:
         parts = [q for q in queries if q.tokens and f"bm25:{q.name}" in ordering]
         if not parts:
             return
-        within = WithinProblem(self.index.bm25, rows, np.asarray(self.index.chunks.doc[rows]),
-                               [t for q in parts for t in q.tokens])
+        docs, words = np.asarray(self.index.chunks.doc[rows]), [t for q in parts for t in q.tokens]
+        kernel = self._scope_kernel(self.index.bm25)
+        try:  # the words' weights by the compiled scope sums when they are in use: the same numbers
+            within = WithinProblem(self.index.bm25, rows, docs, words, kernel)
+        except (IndexError_, ValueError):
+            raise  # a damaged index: the numpy path raises the same
+        except Exception as exc:  # numba failing on arrays it was not warmed for: numpy from now on
+            if kernel is None:
+                raise
+            kernels.disable(exc)
+            within = WithinProblem(self.index.bm25, rows, docs, words)
         for q in parts:
             ordering[f"bm25:{q.name}"] = within.order(q.tokens, ordering[f"bm25:{q.name}"])
 
@@ -805,12 +814,19 @@ class Retriever:
             return model.pruned_search(query, k, rows)  # the same list, from the postings that can reach it
         return top_k(q.signal_scores(signal, lambda: model.scores(query)), k, rows)
 
+    def _scope_kernel(self, model) -> kernels.Kernel | None:
+        """The compiled scope sums for `model`'s scopes, when they are in use (the `fast` extra, a base of PRUNE_FROM
+        rows or more, a model that offers them); else None."""
+        kernel = self._kernel
+        if kernel is None or kernels.failed() or model.size < PRUNE_FROM or not hasattr(model, "kernel_scores_for"):
+            return None
+        return kernel
+
     def _scoped_scores(self, model, query, rows: np.ndarray) -> np.ndarray:
         """`model.scores_for(query, rows)` for a scope (one problem's rows, the general documents), by the compiled
-        scope sums when they are in use (`_compiled`): the same numbers, outside the GIL."""
-        kernel = self._kernel
-        if kernel is not None and not kernels.failed() and model.size >= PRUNE_FROM \
-                and hasattr(model, "kernel_scores_for"):
+        scope sums when they are in use (`_scope_kernel`): the same numbers, outside the GIL."""
+        kernel = self._scope_kernel(model)
+        if kernel is not None:
             try:
                 return model.kernel_scores_for(kernel, query, rows)
             except (IndexError_, ValueError):

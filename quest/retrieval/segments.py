@@ -426,16 +426,34 @@ class SegmentedBM25:
             if at.size:
                 yield (s, seg, norm, at, *scope_of(seg.order, rows[at] - self.offsets[s]))
 
-    def term_scores_for(self, tokens: Sequence[str], rows: np.ndarray) -> np.ndarray:
+    def term_scores_for(self, tokens: Sequence[str], rows: np.ndarray, kernel: Any | None = None, *,
+                        warm: bool = False) -> np.ndarray:
         """Each token's own BM25 contribution for each of `rows` (distinct): a rows x tokens matrix whose
-        row sums are `scores_for(tokens, rows)` (up to float32 rounding). The scope is located once."""
+        row sums are `scores_for(tokens, rows)` (up to float32 rounding). The scope is located once. With `kernel`
+        (quest.retrieval.kernels), a segment's scope of exact runs is one compiled call for every token (the same
+        float32 weights); `warm` makes that call for one row of every segment, with no token."""
+        if warm:
+            rows = self.offsets[:-1][np.asarray([seg.rows > 0 for seg in self.segments], dtype=bool)]
         rows = np.asarray(rows, dtype=np.int64)
         out = np.zeros((rows.size, len(tokens)), dtype=np.float32)
         known = [(j, self.vocab[t]) for j, t in enumerate(tokens) if t in self.vocab and self.present[self.vocab[t]]]
-        if not known or rows.size == 0 or self.n_live == 0 or self.avgdl == 0:
+        if (not known and not warm) or rows.size == 0 or self.n_live == 0 or self.avgdl == 0:
             return out
+        # The coefficient as `_weights` rounds it: idf x (k1 + 1), once, to float32.
+        cols = np.asarray([col for _, col in known], dtype=np.int64)
+        scaled = np.asarray([np.float32(float(self.idf[col]) * (self.k1 + 1)) for col in cols.tolist()],
+                            dtype=np.float32)
+        words = [j for j, _ in known]
         for s, seg, norm, at, runs, back in self._segment_scopes(rows):
             target = at if back is None else at[back]
+            if kernel is not None and runs.exact:
+                try:
+                    found = kernel.scope_bm25_terms(seg.postings.indptr, seg.postings.indices, seg.postings.data,
+                                                    norm, cols, scaled, runs)
+                except IndexError as exc:  # the numpy path's error for a damaged list (scores)
+                    raise IndexError_(f"segment {seg.name}: term frequencies name rows it does not have") from exc
+                out[np.ix_(target, words)] = found
+                continue
             cache, key = self._cache_for(s, runs)
 
             def weigh(values, found, coef, norm=norm):

@@ -36,14 +36,16 @@ class WithinProblem:
     """The BM25 contribution of each word of a query to each of one problem's rows, with each word's
     idf among the problem's documents: computed once per search for the words of every part."""
 
-    def __init__(self, bm25: Any, rows: np.ndarray, docs: np.ndarray, words: Sequence[str]) -> None:
-        """`rows` are the problem's rows and `docs` their documents (one code per row, aligned with `rows`).
+    def __init__(self, bm25: Any, rows: np.ndarray, docs: np.ndarray, words: Sequence[str],
+                 kernel: Any | None = None) -> None:
+        """`rows` are the problem's rows and `docs` their documents (one code per row, aligned with `rows`);
+        `kernel`: the compiled scope sums to read the words' weights with (quest.retrieval.kernels), or None.
 
         A document and its translation count as two (merging them measured lower best@1 on the
         development splits)."""
         self.rows = np.asarray(rows, dtype=np.int64)
         self.words = {w: j for j, w in enumerate(dict.fromkeys(words))}
-        self.matrix = term_scores(bm25, list(self.words), self.rows).astype(np.float64)
+        self.matrix = term_scores(bm25, list(self.words), self.rows, kernel).astype(np.float64)
         codes, per_row = np.unique(np.asarray(docs), return_inverse=True)
         # Per document, whether any of its rows uses each word: one assignment over the rows that do
         # (np.add.at counting them was a third of the fusion stage at 1M chunks: docs/bench/scale-1m-fusion).
@@ -69,9 +71,12 @@ class WithinProblem:
         return sorted(found, key=lambda row: -(scores[at[row]] if row in at else 0.0))
 
 
-def term_scores(bm25: Any, words: Sequence[str], rows: np.ndarray) -> np.ndarray:
-    """rows x words: each word's own BM25 contribution, in one call where the index offers it."""
+def term_scores(bm25: Any, words: Sequence[str], rows: np.ndarray, kernel: Any | None = None) -> np.ndarray:
+    """rows x words: each word's own BM25 contribution, in one call where the index offers it (by `kernel`'s
+    compiled scope sums when given)."""
     if hasattr(bm25, "term_scores_for"):
+        if kernel is not None:
+            return np.asarray(bm25.term_scores_for(words, rows, kernel))
         return np.asarray(bm25.term_scores_for(words, rows))
     scored = getattr(bm25, "scores_for", None)
     columns = [scored([w], rows) if scored is not None else bm25.scores([w])[rows] for w in words]

@@ -88,6 +88,30 @@ def test_compiled_bm25_scope_sums_are_numpys_bit_for_bit(docs, cuts, orders, dea
     assert counting.calls == (["bm25"] * len(located) if asked else [])
 
 
+@hyp_settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(docs=documents, cuts=st.lists(st.integers(0, 70), max_size=3), orders=st.lists(st.integers(0, 9), min_size=1),
+       dead=st.lists(st.integers(0, 69), max_size=20),
+       words=st.lists(st.sampled_from([*WORDS, "unknown"]), max_size=8, unique=True),
+       types=st.lists(st.tuples(INDEX_TYPES, st.booleans()), min_size=1), **scopes_st)
+def test_compiled_word_by_word_scores_are_numpys_bit_for_bit(docs, cuts, orders, dead, words, types, start, length,
+                                                             extra, seed):
+    """`term_scores_for` (each word's own BM25 in one problem's rows, WithinProblem's matrix) by one compiled call per
+    segment: the same float32 bits as numpy's, and each column is that word's `scores_for` alone."""
+    segments = build(docs, cuts, orders, True)
+    for i, seg in enumerate(segments):
+        index_types, counts = types[i % len(types)]
+        recast(seg.postings, index_types, stored_counts if counts else None)
+    deleted = np.zeros(len(docs), dtype=bool)
+    deleted[[d for d in dead if d < len(docs)]] = True
+    model = SegmentedBM25(segments, deleted)
+    rows = scope_rows(len(docs), start, length, extra, seed)
+    compiled = model.term_scores_for(words, rows, kernels.load("numba"))
+    assert compiled.shape == (rows.size, len(words))
+    assert bits(compiled) == bits(model.term_scores_for(words, rows))
+    for j, word in enumerate(words):
+        assert bits(compiled[:, j]) == bits(model.scores_for([word], rows))
+
+
 weights_st = st.dictionaries(st.integers(0, 29).map(str),
                              st.floats(2**-10, 0.5) | st.sampled_from([0.05, 0.1, 0.125, 0.2]), max_size=10)
 
@@ -165,16 +189,19 @@ def test_a_damaged_list_is_an_error_never_a_write_elsewhere():
 
 
 def test_a_named_problems_searches_use_the_compiled_sums_and_rank_as_numpy(loaded, settings, monkeypatch):  # noqa: F811
-    """A question naming a problem ranks the problem's rows and the general documents by scope sums: with the kernel
-    they are the compiled ones (warmed when the retriever is made), offered to the other thread as searches outside
-    the GIL, and the hits are the numpy path's."""
+    """A question naming a problem ranks the problem's rows and the general documents by scope sums, and orders its
+    lists by its words' weights in the problem's rows: with the kernel they are the compiled ones (warmed when the
+    retriever is made), the searches offered to the other thread as searches outside the GIL, and the hits are the
+    numpy path's."""
     index, kb, embedder = loaded
     problem = next(c.problem_id for c in (index.chunks[r] for r in range(len(index.chunks))) if c.problem_id)
     questions = ("hash table two sum", "RecursionError deep recursion", "超时 怎么办")
 
-    def named_hits(retriever):
-        return [[(h.chunk.id, h.fused, h.score) for h in retriever.search(q, problem_id=problem).hits]
-                for q in questions]
+    title = kb.problems[problem].title_en or kb.problems[problem].title_zh
+
+    def named_hits(retriever):  # each with the problem's title as its own part, as the planner sends it
+        return [[(h.chunk.id, h.fused, h.score) for h in retriever.search(
+            q, problem_id=problem, parts={"question": q, "problem": title}).hits] for q in questions]
 
     slow = Retriever(settings.replace(sparse_kernel="numpy"), index, kb, embedder)
     numpy_hits = named_hits(slow)
@@ -187,6 +214,7 @@ def test_a_named_problems_searches_use_the_compiled_sums_and_rank_as_numpy(loade
     assert named_hits(fast) == numpy_hits and any(numpy_hits)
     asked = recording.calls[warmed:]
     assert asked.count("scope_bm25") >= len(questions) and asked.count("scope_lexical") >= len(questions)
+    assert "scope_bm25_terms" in asked  # the problem's words one by one (WithinProblem, its lists' order)
     offered: list[tuple[int, list[int]]] = []  # (jobs, offered) per batch
 
     def recording_run_all(jobs, threads, offload=None):

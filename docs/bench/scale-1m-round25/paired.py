@@ -27,12 +27,24 @@ def _round24_compiled(self, rows, whole):
 
 
 class NumpyScopes(Retriever):
-    """Before the compiled scope sums: a scope's sparse sums by numpy, held by the asking thread."""
+    """Before the compiled scope sums: a scope's sparse sums and a named problem's word-by-word weights by numpy, the
+    sums held by the asking thread."""
 
-    def _scoped_scores(self, model, query, rows):
-        return model.scores_for(query, rows)
+    def _scope_kernel(self, model):
+        return None
 
     _compiled = _round24_compiled
+
+
+class NumpyWords(Retriever):
+    """The compiled scope sums, but a named problem's word-by-word weights (WithinProblem) by numpy."""
+
+    def _by_local_idf(self, queries, rows, ordering):
+        kernel, self._kernel = self._kernel, None
+        try:
+            super()._by_local_idf(queries, rows, ordering)
+        finally:
+            self._kernel = kernel
 
 
 class CompiledHere(Retriever):
@@ -41,7 +53,7 @@ class CompiledHere(Retriever):
     _compiled = _round24_compiled
 
 
-paired24.VARIANTS.update({"numpy-scopes": NumpyScopes, "compiled-here": CompiledHere})
+paired24.VARIANTS.update({"numpy-scopes": NumpyScopes, "compiled-here": CompiledHere, "numpy-words": NumpyWords})
 
 if __name__ == "__main__":
     paired24.main(Path(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3]), Path(sys.argv[4]), sys.argv[5],
