@@ -334,15 +334,17 @@ def _lower(indices, lo, hi, key):
 
 
 @_jit
-def bm25_scope(indptr, indices, data, norm, cols, coefs, starts, ends, shifts, acc):
-    """acc[i] += tf * coef / (tf + norm[position]) (float32, as SegmentedBM25._weights) for the scope's postings."""
+def bm25_scope(indptr, indices, data, norm, cols, coefs, starts, ends, shifts, out, by_column):
+    """out[i, 0] += tf * coef / (tf + norm[position]) (float32, as SegmentedBM25._weights) for the scope's postings;
+    with `by_column`, out[i, j] += that weight for column j instead: each column's weights alone (0 + w is w)."""
     width = indptr.size - 1
-    total, limit, size = np.uint64(indices.size), np.uint64(norm.size), np.uint64(acc.size)
+    total, limit, size = np.uint64(indices.size), np.uint64(norm.size), np.uint64(out.shape[0])
     for j in range(cols.size):
         col = cols[j]
         if col < 0 or col >= width:
             continue
         c = coefs[j]
+        at_column = j if by_column else 0
         lo, hi = _span(indptr, col, total)
         if hi < lo:
             return BAD_ROW
@@ -355,34 +357,7 @@ def bm25_scope(indptr, indices, data, norm, cols, coefs, starts, ends, shifts, a
                 if at >= limit or i >= size:
                     return BAD_ROW
                 tf = np.float32(data[p])
-                acc[i] += tf * c / (tf + norm[at])
-            lo = y
-    return 0
-
-
-@_jit
-def bm25_scope_terms(indptr, indices, data, norm, cols, coefs, starts, ends, shifts, out):
-    """out[i, j] = column j's own weight at the scope's index i (`bm25_scope`'s weights, each alone: 0 + w is w)."""
-    width = indptr.size - 1
-    total, limit, size = np.uint64(indices.size), np.uint64(norm.size), np.uint64(out.shape[0])
-    for j in range(cols.size):
-        col = cols[j]
-        if col < 0 or col >= width:
-            continue
-        c = coefs[j]
-        lo, hi = _span(indptr, col, total)
-        if hi < lo:
-            return BAD_ROW
-        for r in range(starts.size):
-            x = _lower(indices, lo, hi, starts[r])
-            y = _lower(indices, x, hi, ends[r])
-            for p in range(x, y):
-                at = np.uint64(indices[p])
-                i = np.uint64(np.int64(indices[p]) - shifts[r])
-                if at >= limit or i >= size:
-                    return BAD_ROW
-                tf = np.float32(data[p])
-                out[i, j] = tf * c / (tf + norm[at])
+                out[i, at_column] += tf * c / (tf + norm[at])
             lo = y
     return 0
 
@@ -441,7 +416,7 @@ def lexical_scope_f32(indptr, indices, data, cols, weights, starts, ends, shifts
 # Callees before callers: a caller compiled again binds the callees' new dispatchers (looked up in this module).
 KERNELS = ("half_rows", "_worse", "_push", "_replace_root", "_gate", "subset_blocks", "_passing", "_take", "_select",
            "_span", "bm25_segment", "lexical_segment", "lexical_segment_f32", "_lower", "bm25_scope",
-           "bm25_scope_terms", "lexical_scope", "lexical_scope_f32")
+           "lexical_scope", "lexical_scope_f32")
 FAST_KERNELS = ("compact_scores",)
 
 

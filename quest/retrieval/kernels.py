@@ -158,26 +158,16 @@ class Kernel:
     # exact runs of positions (scopes.ScopeRuns); the sums per index into the scope are bit-equal to scope_sums'.
 
     def scope_bm25(self, indptr: Any, indices: Any, data: Any, norm: np.ndarray, cols: np.ndarray, coefs: np.ndarray,
-                   runs: Any) -> np.ndarray:
-        """Per index into the scope: the sum over the columns (in order) of tf * coef / (tf + norm[position])."""
-        acc = np.zeros(runs.size, dtype=np.float32)
-        if self._m.bm25_scope(_fixed(indptr), _fixed(indices), _fixed(data), _fixed(np.asarray(norm, dtype=np.float32)),
-                              _fixed(np.asarray(cols, dtype=np.int64)), _fixed(np.asarray(coefs, dtype=np.float32)),
-                              *_runs(runs), acc) < 0:
-            raise IndexError("a posting list names a row outside its segment or scope")
-        return acc
-
-    def scope_bm25_terms(self, indptr: Any, indices: Any, data: Any, norm: np.ndarray, cols: np.ndarray,
-                         coefs: np.ndarray, runs: Any) -> np.ndarray:
-        """Per index into the scope and column: that column's own weight (`scope_bm25`'s, alone), a (rows, columns)
-        float32 matrix."""
-        out = np.zeros((runs.size, len(cols)), dtype=np.float32)
+                   runs: Any, *, by_column: bool = False) -> np.ndarray:
+        """Per index into the scope: the sum over the columns (in order) of tf * coef / (tf + norm[position]); with
+        `by_column`, each column's own weight instead, a (scope, columns) float32 matrix."""
+        out = np.zeros((runs.size, len(cols) if by_column else 1), dtype=np.float32)
         norm, cols, coefs = (_fixed(np.asarray(x, dtype=t)) for x, t in ((norm, np.float32), (cols, np.int64),
                                                                            (coefs, np.float32)))
-        if self._m.bm25_scope_terms(_fixed(indptr), _fixed(indices), _fixed(data), norm, cols, coefs, *_runs(runs),
-                                    out) < 0:
+        if self._m.bm25_scope(_fixed(indptr), _fixed(indices), _fixed(data), norm, cols, coefs, *_runs(runs), out,
+                              by_column) < 0:
             raise IndexError("a posting list names a row outside its segment or scope")
-        return out
+        return out if by_column else out[:, 0]
 
     def scope_lexical(self, indptr: Any, indices: Any, data: Any, cols: np.ndarray, weights: np.ndarray,
                       runs: Any) -> np.ndarray:

@@ -448,8 +448,8 @@ class SegmentedBM25:
             target = at if back is None else at[back]
             if kernel is not None and runs.exact:
                 try:
-                    found = kernel.scope_bm25_terms(seg.postings.indptr, seg.postings.indices, seg.postings.data,
-                                                    norm, cols, scaled, runs)
+                    found = kernel.scope_bm25(seg.postings.indptr, seg.postings.indices, seg.postings.data, norm,
+                                              cols, scaled, runs, by_column=True)
                 except IndexError as exc:  # the numpy path's error for a damaged list (scores)
                     raise IndexError_(f"segment {seg.name}: term frequencies name rows it does not have") from exc
                 out[np.ix_(target, words)] = found

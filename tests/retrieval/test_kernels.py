@@ -246,17 +246,11 @@ class Recording:
             raise self.fail
         return self.real.lexical(*args)
 
-    def scope_bm25(self, *args):
-        self.calls.append("scope_bm25")
+    def scope_bm25(self, *args, by_column=False):
+        self.calls.append("scope_bm25_by_column" if by_column else "scope_bm25")
         if self.fail is not None:
             raise self.fail
-        return self.real.scope_bm25(*args)
-
-    def scope_bm25_terms(self, *args):
-        self.calls.append("scope_bm25_terms")
-        if self.fail is not None:
-            raise self.fail
-        return self.real.scope_bm25_terms(*args)
+        return self.real.scope_bm25(*args, by_column=by_column)
 
     def scope_lexical(self, *args):
         self.calls.append("scope_lexical")
@@ -287,7 +281,8 @@ def test_the_retriever_warms_the_kernel_and_ranks_as_the_numpy_path(loaded, sett
     # warmed when made: BM25 and lexical calls with no query term (a whole-base one, a scope's, and BM25's words
     # one by one in a scope, per segment: one here), the dense 8-bit pass on one row and the float16 gather of one row
     assert fast.kernel_warm_seconds is not None
-    assert recording.calls == ["bm25", "scope_bm25", "scope_bm25_terms", "lexical", "scope_lexical", "compact", "half"]
+    assert recording.calls == ["bm25", "scope_bm25", "scope_bm25_by_column", "lexical", "scope_lexical", "compact",
+                               "half"]
     assert hits(fast) == numpy_hits and any(numpy_hits)
     assert recording.calls.count("bm25") > 1 and recording.calls.count("lexical") > 1  # the questions used it
     assert recording.calls.count("half") > 1  # the fused rows' cosines read their rows through it
@@ -430,7 +425,7 @@ def test_without_a_writable_cache_folder_the_kernels_compile_uncached(monkeypatc
     assert sys.modules["quest.retrieval._sparse_numba"].UNCACHED == [
         "compact_scores", "half_rows", "_worse", "_push", "_replace_root", "_gate", "subset_blocks", "_passing",
         "_take", "_select", "_span", "bm25_segment", "lexical_segment", "lexical_segment_f32", "_lower", "bm25_scope",
-        "bm25_scope_terms", "lexical_scope", "lexical_scope_f32"]
+        "lexical_scope", "lexical_scope_f32"]
     docs = [["a", "b"], ["b"], ["a", "c"], ["c", "c"]] + [["z"]] * 16
     model = SegmentedBM25(build(docs, [7], [1, 2], True), np.zeros(len(docs), dtype=bool))
     assert model.kernel_search(kernel, ["c", "a"], 6) == model.search(["c", "a"], 6) != []

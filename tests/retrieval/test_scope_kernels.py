@@ -214,7 +214,7 @@ def test_a_named_problems_searches_use_the_compiled_sums_and_rank_as_numpy(loade
     assert named_hits(fast) == numpy_hits and any(numpy_hits)
     asked = recording.calls[warmed:]
     assert asked.count("scope_bm25") >= len(questions) and asked.count("scope_lexical") >= len(questions)
-    assert "scope_bm25_terms" in asked  # the problem's words one by one (WithinProblem, its lists' order)
+    assert "scope_bm25_by_column" in asked  # the problem's words one by one (WithinProblem, its lists' order)
     offered: list[tuple[int, list[int]]] = []  # (jobs, offered) per batch
 
     def recording_run_all(jobs, threads, offload=None):
