@@ -65,6 +65,29 @@ def recast(postings, index_types, values=None) -> None:
         postings.data = values(postings.data)
 
 
+def bm25_model(docs, cuts, orders, dead, types) -> SegmentedBM25:
+    """A BM25 base of 1-4 segments (`build`), some rows deleted, each segment's arrays in the types `types` gives it
+    (index types, and counts as loaded or as built)."""
+    deleted = np.zeros(len(docs), dtype=bool)
+    deleted[[d for d in dead if d < len(docs)]] = True
+    segments = build(docs, cuts, orders, True)
+    for i, seg in enumerate(segments):
+        index_types, counts = types[i % len(types)]
+        recast(seg.postings, index_types, stored_counts if counts else None)
+    return SegmentedBM25(segments, deleted)
+
+
+def lexical_model(weights, cuts, dead, wide, types) -> SegmentedLexical:
+    """Lexical weights over several parts, float16 (or float32 with `wide`), some rows deleted, each part's posting
+    arrays in the index types `types` gives it."""
+    parts, offsets = lexical_segments(weights, cuts, False)
+    for i, part in enumerate(parts):
+        recast(part.csc, types[i % len(types)], (lambda data: np.asarray(data, dtype=np.float32)) if wide else None)
+    deleted = np.zeros(len(weights), dtype=bool)
+    deleted[[d for d in dead if d < len(weights)]] = True
+    return SegmentedLexical(parts, offsets, deleted)
+
+
 @needs_numba
 @hyp_settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(docs=documents, cuts=st.lists(st.integers(0, 70), max_size=3), orders=st.lists(st.integers(0, 9), min_size=1),
@@ -76,13 +99,7 @@ def test_bm25_kernel_equals_the_numpy_path(kernel, docs, cuts, orders, dead, all
     and unknown query words, k beyond the matches, each segment's arrays as built (int32, float32 counts) or as
     loaded (int64 offsets, uint16 counts: store.stored_counts) or int64 throughout: the same rows, order and
     float32 scores (==)."""
-    deleted = np.zeros(len(docs), dtype=bool)
-    deleted[[d for d in dead if d < len(docs)]] = True
-    segments = build(docs, cuts, orders, True)
-    for i, seg in enumerate(segments):
-        index_types, counts = types[i % len(types)]
-        recast(seg.postings, index_types, stored_counts if counts else None)
-    model = SegmentedBM25(segments, deleted)
+    model = bm25_model(docs, cuts, orders, dead, types)
     rows = mask_of(len(docs), allowed)
     assert model.kernel_search(kernel, query, k, rows) == model.search(query, k, rows)
 
@@ -100,12 +117,7 @@ weights_st = st.dictionaries(st.integers(0, 29).map(str),
 def test_lexical_kernel_equals_the_numpy_path(kernel, weights, cuts, dead, allowed, query, k, wide, types):
     """float16 weights (and float32 ones, as kept when a weight does not fit float16), several segments, each with
     int32 or int64 posting arrays (a saved index is read with int64 offsets)."""
-    parts, offsets = lexical_segments(weights, cuts, False)
-    for i, part in enumerate(parts):
-        recast(part.csc, types[i % len(types)], (lambda data: np.asarray(data, dtype=np.float32)) if wide else None)
-    deleted = np.zeros(len(weights), dtype=bool)
-    deleted[[d for d in dead if d < len(weights)]] = True
-    model = SegmentedLexical(parts, offsets, deleted)
+    model = lexical_model(weights, cuts, dead, wide, types)
     rows = mask_of(len(weights), allowed)
     assert model.kernel_search(kernel, query, k, rows) == model.search(query, k, rows)
 

@@ -17,8 +17,13 @@ from quest.retrieval import kernels, scopes
 from quest.retrieval import retriever as retriever_module
 from quest.retrieval.retriever import Retriever
 from quest.retrieval.segments import SegmentedBM25, SegmentedLexical
-from quest.retrieval.store import stored_counts
-from tests.retrieval.test_kernels import INDEX_TYPES, Recording, loaded, recast  # noqa: F401 (a fixture)
+from tests.retrieval.test_kernels import (  # noqa: F401 (loaded: a fixture)
+    INDEX_TYPES,
+    Recording,
+    bm25_model,
+    lexical_model,
+    loaded,
+)
 from tests.retrieval.test_maxscore import WORDS, build, documents, lexical_segments
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("numba") is None,
@@ -72,13 +77,7 @@ def test_compiled_bm25_scope_sums_are_numpys_bit_for_bit(docs, cuts, orders, dea
     """1-4 segments, scope orders or none, deleted rows, repeated and unknown words, each segment's arrays as built
     or as loaded: the same float32 bits as `scores_for` and as the full scan, for every row of the scope, and the
     compiled call made for every scope of exact runs."""
-    segments = build(docs, cuts, orders, True)
-    for i, seg in enumerate(segments):
-        index_types, counts = types[i % len(types)]
-        recast(seg.postings, index_types, stored_counts if counts else None)
-    deleted = np.zeros(len(docs), dtype=bool)
-    deleted[[d for d in dead if d < len(docs)]] = True
-    model = SegmentedBM25(segments, deleted)
+    model = bm25_model(docs, cuts, orders, dead, types)
     rows = scope_rows(len(docs), start, length, extra, seed)
     counting = Counting()
     compiled = model.kernel_scores_for(counting, query, rows)
@@ -97,13 +96,7 @@ def test_compiled_word_by_word_scores_are_numpys_bit_for_bit(docs, cuts, orders,
                                                              extra, seed):
     """`term_scores_for` (each word's own BM25 in one problem's rows, WithinProblem's matrix) by one compiled call per
     segment: the same float32 bits as numpy's, and each column is that word's `scores_for` alone."""
-    segments = build(docs, cuts, orders, True)
-    for i, seg in enumerate(segments):
-        index_types, counts = types[i % len(types)]
-        recast(seg.postings, index_types, stored_counts if counts else None)
-    deleted = np.zeros(len(docs), dtype=bool)
-    deleted[[d for d in dead if d < len(docs)]] = True
-    model = SegmentedBM25(segments, deleted)
+    model = bm25_model(docs, cuts, orders, dead, types)
     rows = scope_rows(len(docs), start, length, extra, seed)
     compiled = model.term_scores_for(words, rows, kernels.load("numba"))
     assert compiled.shape == (rows.size, len(words))
@@ -123,17 +116,12 @@ weights_st = st.dictionaries(st.integers(0, 29).map(str),
 def test_compiled_lexical_scope_sums_are_numpys_bit_for_bit(weights, cuts, dead, query, wide, types, start, length,
                                                             extra, seed):
     """float16 weights (and float32 ones), several parts, int32 or int64 posting arrays."""
-    parts, offsets = lexical_segments(weights, cuts, False)
-    for i, part in enumerate(parts):
-        recast(part.csc, types[i % len(types)], (lambda data: np.asarray(data, dtype=np.float32)) if wide else None)
-    deleted = np.zeros(len(weights), dtype=bool)
-    deleted[[d for d in dead if d < len(weights)]] = True
-    model = SegmentedLexical(parts, offsets, deleted)
+    model = lexical_model(weights, cuts, dead, wide, types)
     rows = scope_rows(len(weights), start, length, extra, seed)
     counting = Counting()
     compiled = model.kernel_scores_for(counting, query, rows)
     assert bits(compiled) == bits(model.scores_for(query, rows)) == bits(model.scores(query)[rows])
-    assert ("lexical" in counting.calls) == bool(rows.size and parts[0]._items(query))
+    assert ("lexical" in counting.calls) == bool(rows.size and model.parts[0]._items(query))
 
 
 def test_a_scope_read_through_merged_gaps_takes_the_numpy_path(monkeypatch):
