@@ -363,9 +363,9 @@ def bm25_scope(indptr, indices, data, norm, cols, coefs, starts, ends, shifts, o
 
 
 @_jit
-def lexical_scope(indptr, indices, bits, table, cols, weights, starts, ends, shifts, acc):
-    """acc[i] += float32(weight) * query weight (float16 weights by their bits, through `table`) for the scope's
-    postings."""
+def lexical_scope(indptr, indices, bits, table, data, half, cols, weights, starts, ends, shifts, acc):
+    """acc[i] += stored weight (float32) * query weight for the scope's postings: with `half`, float16 weights by their
+    bits through `table` (`data` unused), else float32 ones in `data` (`bits` unused)."""
     width = indptr.size - 1
     total, size = np.uint64(indices.size), np.uint64(acc.size)
     for j in range(cols.size):
@@ -383,32 +383,7 @@ def lexical_scope(indptr, indices, bits, table, cols, weights, starts, ends, shi
                 i = np.uint64(np.int64(indices[p]) - shifts[r])
                 if i >= size:
                     return BAD_ROW
-                acc[i] += table[bits[p]] * w
-            lo = y
-    return 0
-
-
-@_jit
-def lexical_scope_f32(indptr, indices, data, cols, weights, starts, ends, shifts, acc):
-    """`lexical_scope` for weights kept as float32."""
-    width = indptr.size - 1
-    total, size = np.uint64(indices.size), np.uint64(acc.size)
-    for j in range(cols.size):
-        col = cols[j]
-        if col < 0 or col >= width:
-            continue
-        w = weights[j]
-        lo, hi = _span(indptr, col, total)
-        if hi < lo:
-            return BAD_ROW
-        for r in range(starts.size):
-            x = _lower(indices, lo, hi, starts[r])
-            y = _lower(indices, x, hi, ends[r])
-            for p in range(x, y):
-                i = np.uint64(np.int64(indices[p]) - shifts[r])
-                if i >= size:
-                    return BAD_ROW
-                acc[i] += np.float32(data[p]) * w
+                acc[i] += (table[bits[p]] if half else data[p]) * w
             lo = y
     return 0
 
@@ -416,7 +391,7 @@ def lexical_scope_f32(indptr, indices, data, cols, weights, starts, ends, shifts
 # Callees before callers: a caller compiled again binds the callees' new dispatchers (looked up in this module).
 KERNELS = ("half_rows", "_worse", "_push", "_replace_root", "_gate", "subset_blocks", "_passing", "_take", "_select",
            "_span", "bm25_segment", "lexical_segment", "lexical_segment_f32", "_lower", "bm25_scope",
-           "lexical_scope", "lexical_scope_f32")
+           "lexical_scope")
 FAST_KERNELS = ("compact_scores",)
 
 

@@ -101,6 +101,8 @@ _NO_ORDER = _fixed(np.zeros(1, dtype=np.int32))
 # Each float16 bit pattern's float32 bits, as numpy casts it (exact; NaN payloads and -0.0 kept): Kernel.half_rows.
 HALF_BITS = _fixed(np.arange(2**16, dtype=np.uint16).view(np.float16).astype(np.float32).view(np.uint32))
 _NO_MASK = _fixed(np.zeros(1, dtype=bool))
+_NO_BITS = _fixed(np.zeros(1, dtype=np.uint16))  # lexical_scope's unused weights: float16 bits, or float32 values
+_NO_VALUES = _fixed(np.zeros(1, dtype=np.float32))
 
 
 class Kernel:
@@ -176,13 +178,11 @@ class Kernel:
         cols = _fixed(np.asarray(cols, dtype=np.int64))
         weights = _fixed(np.asarray(weights, dtype=np.float32))
         data = np.asarray(data)
-        if data.dtype == np.float16:
-            status = self._m.lexical_scope(_fixed(indptr), _fixed(indices), _fixed(data.view(np.uint16)), HALF, cols,
-                                           weights, *_runs(runs), acc)
-        else:
-            status = self._m.lexical_scope_f32(_fixed(indptr), _fixed(indices),
-                                               _fixed(np.asarray(data, dtype=np.float32)), cols, weights,
-                                               *_runs(runs), acc)
+        half = data.dtype == np.float16
+        bits = _fixed(data.view(np.uint16)) if half else _NO_BITS
+        values = _NO_VALUES if half else _fixed(np.asarray(data, dtype=np.float32))
+        status = self._m.lexical_scope(_fixed(indptr), _fixed(indices), bits, HALF, values, half, cols, weights,
+                                       *_runs(runs), acc)
         if status < 0:
             raise IndexError("a posting list names a row outside its segment or scope")
         return acc

@@ -437,7 +437,7 @@ def test_without_a_writable_cache_folder_the_kernels_compile_uncached(monkeypatc
     assert sys.modules["quest.retrieval._sparse_numba"].UNCACHED == [
         "compact_scores", "half_rows", "_worse", "_push", "_replace_root", "_gate", "subset_blocks", "_passing",
         "_take", "_select", "_span", "bm25_segment", "lexical_segment", "lexical_segment_f32", "_lower", "bm25_scope",
-        "lexical_scope", "lexical_scope_f32"]
+        "lexical_scope"]
     docs = [["a", "b"], ["b"], ["a", "c"], ["c", "c"]] + [["z"]] * 16
     model = SegmentedBM25(build(docs, [7], [1, 2], True), np.zeros(len(docs), dtype=bool))
     assert model.kernel_search(kernel, ["c", "a"], 6) == model.search(["c", "a"], 6) != []
