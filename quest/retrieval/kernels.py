@@ -309,7 +309,6 @@ def _warm(kernel: Kernel, index: Any) -> None:
     if getattr(bm25, "segments", None) is not None:
         bm25.kernel_lists(kernel, (), 1, None, np.zeros(bm25.deleted.size, dtype=bool), warm=True)
         bm25.kernel_scores_for(kernel, (), np.zeros(0, dtype=np.int64), warm=True)
-        bm25.term_scores_for((), np.zeros(0, dtype=np.int64), kernel, warm=True)
     lexical = getattr(index, "lexical", None)
     if lexical is not None and getattr(lexical, "parts", None) is not None:
         lexical.kernel_lists(kernel, {}, 1, None, np.zeros(lexical.deleted.size, dtype=bool), warm=True)

@@ -590,16 +590,8 @@ class Retriever:
         if not parts:
             return
         docs, words = np.asarray(self.index.chunks.doc[rows]), [t for q in parts for t in q.tokens]
-        kernel = self._scope_kernel(self.index.bm25)
-        try:  # the words' weights by the compiled scope sums when they are in use: the same numbers
-            within = WithinProblem(self.index.bm25, rows, docs, words, kernel)
-        except (IndexError_, ValueError):
-            raise  # a damaged index: the numpy path raises the same
-        except Exception as exc:  # numba failing on arrays it was not warmed for: numpy from now on
-            if kernel is None:
-                raise
-            kernels.disable(exc)
-            within = WithinProblem(self.index.bm25, rows, docs, words)
+        within = _with_kernel(self._scope_kernel(self.index.bm25),
+                              lambda kernel: WithinProblem(self.index.bm25, rows, docs, words, kernel))
         for q in parts:
             ordering[f"bm25:{q.name}"] = within.order(q.tokens, ordering[f"bm25:{q.name}"])
 
@@ -728,7 +720,7 @@ class Retriever:
         timings."""
         out: list[_Search] = []
         size = len(self.index.chunks) if rows is None else int(rows.size)
-        compiled = self._compiled(rows, whole)
+        compiled = self._compiled()
         # A compiled sparse search given the whole base's rows ranks every row in the same pass (`_sparse_top`).
         sparse_size = len(self.index.chunks) if compiled and whole is not None else size
         for q in queries:
@@ -743,10 +735,10 @@ class Retriever:
                                    functools.partial(self._lexical_list, q, rows, k, whole), sparse_size, compiled))
         return out
 
-    def _compiled(self, rows: np.ndarray | None, whole: tuple[np.ndarray | None] | None) -> bool:
-        """Whether a sparse search over `rows` takes one of `_sparse_top`'s compiled paths, which run outside the GIL:
-        from PRUNE_FROM rows on, each does (a whole base's list, the general documents' ranked in the whole base's
-        pass, a scope's sums: `_scoped_scores`)."""
+    def _compiled(self) -> bool:
+        """Whether the sparse searches take `_sparse_top`'s compiled paths, which run outside the GIL: from PRUNE_FROM
+        rows on, each does (a whole base's list, the general documents' ranked in the whole base's pass, a scope's
+        sums: `_scoped_scores`)."""
         # (rows, as `_sparse_top` counts them: the live count sums the deleted mask, ~0.4 ms a call at 1M)
         return self._kernel is not None and not kernels.failed() and self.index.rows >= PRUNE_FROM
 
@@ -825,15 +817,8 @@ class Retriever:
     def _scoped_scores(self, model, query, rows: np.ndarray) -> np.ndarray:
         """`model.scores_for(query, rows)` for a scope (one problem's rows, the general documents), by the compiled
         scope sums when they are in use (`_scope_kernel`): the same numbers, outside the GIL."""
-        kernel = self._scope_kernel(model)
-        if kernel is not None:
-            try:
-                return model.kernel_scores_for(kernel, query, rows)
-            except (IndexError_, ValueError):
-                raise  # a damaged index: the numpy path raises the same
-            except Exception as exc:  # numba failing on arrays it was not warmed for: numpy from now on
-                kernels.disable(exc)
-        return model.scores_for(query, rows)
+        return _with_kernel(self._scope_kernel(model), lambda kernel: model.scores_for(query, rows) if kernel is None
+                            else model.kernel_scores_for(kernel, query, rows))
 
     def _general_rows_mask(self) -> np.ndarray:
         """The general documents' rows as a mask over every row (made once: a byte a row)."""
@@ -1607,6 +1592,19 @@ def _found_ahead(q: _PartQuery, signal: str, k: int, rows: np.ndarray | None) ->
     """Whether the part's `signal` list of `k` over these very rows (the same array, or both None) was found ahead."""
     kept = q.lists_ahead.get((signal, k))
     return kept is not None and kept[0] is rows
+
+
+def _with_kernel(kernel: kernels.Kernel | None, run: Callable[[kernels.Kernel | None], _T]) -> _T:
+    """`run(kernel)`, by the compiled scope sums; `run(None)` (numpy) without them, or once they failed on arrays they
+    were not warmed for (turned off for the process, one WARNING). A damaged index raises as the numpy path does."""
+    if kernel is not None:
+        try:
+            return run(kernel)
+        except (IndexError_, ValueError):
+            raise
+        except Exception as exc:
+            kernels.disable(exc)
+    return run(None)
 
 
 def _timed(job: Callable[[], _T]) -> tuple[_T, float]:

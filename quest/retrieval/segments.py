@@ -426,18 +426,15 @@ class SegmentedBM25:
             if at.size:
                 yield (s, seg, norm, at, *scope_of(seg.order, rows[at] - self.offsets[s]))
 
-    def term_scores_for(self, tokens: Sequence[str], rows: np.ndarray, kernel: Any | None = None, *,
-                        warm: bool = False) -> np.ndarray:
+    def term_scores_for(self, tokens: Sequence[str], rows: np.ndarray, kernel: Any | None = None) -> np.ndarray:
         """Each token's own BM25 contribution for each of `rows` (distinct): a rows x tokens matrix whose
         row sums are `scores_for(tokens, rows)` (up to float32 rounding). The scope is located once. With `kernel`
         (quest.retrieval.kernels), a segment's scope of exact runs is one compiled call for every token (the same
-        float32 weights); `warm` makes that call for one row of every segment, with no token."""
-        if warm:
-            rows = self.offsets[:-1][np.asarray([seg.rows > 0 for seg in self.segments], dtype=bool)]
+        float32 weights; the call `kernel_scores_for` makes, with the same argument types, so its warm-up covers it)."""
         rows = np.asarray(rows, dtype=np.int64)
         out = np.zeros((rows.size, len(tokens)), dtype=np.float32)
         known = [(j, self.vocab[t]) for j, t in enumerate(tokens) if t in self.vocab and self.present[self.vocab[t]]]
-        if (not known and not warm) or rows.size == 0 or self.n_live == 0 or self.avgdl == 0:
+        if not known or rows.size == 0 or self.n_live == 0 or self.avgdl == 0:
             return out
         # The coefficient as `_weights` rounds it: idf x (k1 + 1), once, to float32.
         cols = np.asarray([col for _, col in known], dtype=np.int64)

@@ -290,11 +290,11 @@ def test_the_retriever_warms_the_kernel_and_ranks_as_the_numpy_path(loaded, sett
     recording = Recording(kernels.load("numba"))
     monkeypatch.setattr(kernels, "load", lambda choice: recording)
     fast = Retriever(settings.replace(sparse_kernel="auto"), index, kb, embedder)
-    # warmed when made: BM25 and lexical calls with no query term (a whole-base one, a scope's, and BM25's words
-    # one by one in a scope, per segment: one here), the dense 8-bit pass on one row and the float16 gather of one row
+    # warmed when made: BM25 and lexical calls with no query term (a whole-base one and a scope's, per segment: one
+    # here; BM25's words one by one take the scope's call with the same types), the dense 8-bit pass on one row and the
+    # float16 gather of one row
     assert fast.kernel_warm_seconds is not None
-    assert recording.calls == ["bm25", "scope_bm25", "scope_bm25_by_column", "lexical", "scope_lexical", "compact",
-                               "half"]
+    assert recording.calls == ["bm25", "scope_bm25", "lexical", "scope_lexical", "compact", "half"]
     assert hits(fast) == numpy_hits and any(numpy_hits)
     assert recording.calls.count("bm25") > 1 and recording.calls.count("lexical") > 1  # the questions used it
     assert recording.calls.count("half") > 1  # the fused rows' cosines read their rows through it
@@ -378,9 +378,9 @@ def test_a_kernel_failing_at_search_time_falls_back_once(loaded, settings, monke
     broken.fail = RuntimeError("no matching definition for these arrays")
     with caplog.at_level(logging.WARNING, logger="quest.retrieval.kernels"):
         assert hits(retriever) == expected
-    # after the warm-up (seven calls), one failed sparse call and one failed float16 gather (the dense index drops it
+    # after the warm-up (six calls), one failed sparse call and one failed float16 gather (the dense index drops it
     # and says so itself); numpy from then on
-    assert broken.calls[7:] == ["bm25", "half"]
+    assert broken.calls[6:] == ["bm25", "half"]
     assert kernels.failed()
     assert [r.levelno for r in caplog.records if r.name == "quest.retrieval.kernels"] == [logging.WARNING]
 

@@ -19,11 +19,11 @@ paired24 = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(paired24)
 
 
-def _round24_compiled(self, rows, whole):
-    """Round 24's rule: a sparse search runs outside the GIL only in the whole-base kernels."""
-    if self._kernel is None or retriever_module.kernels.failed() or self.index.size < retriever_module.PRUNE_FROM:
-        return False
-    return whole is not None or rows is None or rows.size * retriever_module.SMALL_SCOPE > self.index.size
+def _round24_searches(self, queries, rows, k, scope, whole=None, signals=("bm25", "dense", "lexical")):
+    """Round 24's rule: a sparse search runs outside the GIL (is offered to the pool) only in the whole-base kernels."""
+    whole_base = whole is not None or rows is None or rows.size * retriever_module.SMALL_SCOPE > self.index.size
+    return [search._replace(off_gil=search.off_gil and (search.signal == "dense" or whole_base))
+            for search in Retriever._searches(self, queries, rows, k, scope, whole, signals)]
 
 
 class NumpyScopes(Retriever):
@@ -33,7 +33,7 @@ class NumpyScopes(Retriever):
     def _scope_kernel(self, model):
         return None
 
-    _compiled = _round24_compiled
+    _searches = _round24_searches
 
 
 class NumpyWords(Retriever):
@@ -50,7 +50,7 @@ class NumpyWords(Retriever):
 class CompiledHere(Retriever):
     """The compiled scope sums, still run by the asking thread (not offered to the pool)."""
 
-    _compiled = _round24_compiled
+    _searches = _round24_searches
 
 
 paired24.VARIANTS.update({"numpy-scopes": NumpyScopes, "compiled-here": CompiledHere, "numpy-words": NumpyWords})
